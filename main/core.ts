@@ -1,0 +1,88 @@
+/**
+ * The app core: everything main does, independent of Electron. The Electron shell
+ * (main/index.ts) and the browser shell (main/shell/browser-shell.ts) both create one and carry
+ * the contract to it.
+ */
+import path from 'node:path';
+import os from 'node:os';
+import type { EventName, EventPayloads } from '../preload/contract/index.js';
+import { ChatService } from './chat/agent.js';
+import { SettingsStore } from './chat/settings.js';
+import { ConfigStore } from './mcp/config.js';
+import { McpHost } from './mcp/host.js';
+import { FileSecretStore, type SecretStore } from './secrets/store.js';
+
+/** A function that delivers an event to the renderer(s). */
+export type EventSink = <E extends EventName>(event: E, payload: EventPayloads[E]) => void;
+
+/** Options to build a core. */
+export interface CoreOptions {
+  /** Where mcp_servers.json, settings.json and secrets live. */
+  stateDir: string;
+  shell: 'electron' | 'browser';
+  /** Secret store; defaults to the owner-only file store in `stateDir`. */
+  secrets?: SecretStore;
+  /** Server start concurrency. */
+  concurrency?: number;
+}
+
+/** The state dir: `OPENPROGRAM_STATE_DIR`, else the given default, else `~/.openprogram`. */
+export function resolveStateDir(fallback?: string): string {
+  return process.env.OPENPROGRAM_STATE_DIR || fallback || path.join(os.homedir(), '.openprogram');
+}
+
+/** The running app core. */
+export class AppCore {
+  readonly config: ConfigStore;
+  readonly host: McpHost;
+  readonly settings: SettingsStore;
+  readonly chat: ChatService;
+  private readonly sinks = new Set<EventSink>();
+
+  constructor(readonly opts: CoreOptions) {
+    this.config = new ConfigStore(opts.stateDir);
+    const secrets = opts.secrets ?? new FileSecretStore(opts.stateDir);
+    this.settings = new SettingsStore(opts.stateDir, secrets);
+    this.host = new McpHost(this.config, {
+      concurrency: opts.concurrency,
+      events: {
+        changed: (view) => this.emit('servers.changed', view),
+        removed: (name) => this.emit('servers.removed', { name }),
+      },
+    });
+    this.chat = new ChatService(this.host, this.settings, (e) => this.emit('chat.event', e));
+  }
+
+  /** Subscribe to every event; returns an unsubscribe function. */
+  subscribe(sink: EventSink): () => void {
+    this.sinks.add(sink);
+    return () => this.sinks.delete(sink);
+  }
+
+  /** Deliver an event to every subscriber. */
+  emit<E extends EventName>(event: E, payload: EventPayloads[E]): void {
+    for (const s of this.sinks) {
+      try {
+        s(event, payload);
+      } catch {
+        // A broken sink (closed socket, destroyed window) must not stop the others.
+      }
+    }
+  }
+
+  /**
+   * Load the config and start servers in the background. Resolves as soon as the UI can be served
+   * (never waits for a server to connect).
+   */
+  async start(): Promise<void> {
+    await this.config.load();
+    if (this.config.warning) this.emit('app.warning', { message: this.config.warning });
+    this.host.startAll();
+  }
+
+  /** Stop chats, close every server, leave no child process. */
+  async shutdown(): Promise<void> {
+    this.chat.stopAll();
+    await this.host.shutdown();
+  }
+}

@@ -1,0 +1,7 @@
+/**
+ * The renderer's Content-Security-Policy, used by the Electron session and the browser shell:
+ * only our own scripts, no inline script, no eval, no plugins, no framing, connections to our own
+ * origin only (the browser shell's WebSocket).
+ */
+export const RENDERER_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'";

@@ -1,0 +1,58 @@
+/**
+ * Electron entry: lifecycle and the window. Everything else lives in the core (plain Node).
+ */
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { app, BrowserWindow, ipcMain, session, shell } from 'electron';
+import { eventNames } from '../preload/contract/index.js';
+import { AppCore, resolveStateDir } from './core.js';
+import { createDispatcher } from './ipc/dispatch.js';
+import { hardenWebContents, registerIpc, sendEvent, windowOptions } from './ipc/electron.js';
+import { RENDERER_CSP } from './csp.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const rendererIndex = path.join(here, '../renderer/index.html');
+const rendererUrl = process.env.ELECTRON_RENDERER_URL;
+const isOurUrl = (url: string): boolean =>
+  rendererUrl ? url.startsWith(rendererUrl) : url.startsWith(pathToFileURL(rendererIndex).href.replace(/index\.html$/, ''));
+
+let win: BrowserWindow | null = null;
+const core = new AppCore({ stateDir: resolveStateDir(app.getPath('userData')), shell: 'electron' });
+const dispatcher = createDispatcher(core, (channel, err) => console.error(`[ipc] ${channel} failed:`, (err as Error)?.stack ?? err));
+
+function createWindow(): void {
+  win = new BrowserWindow(windowOptions(path.join(here, '../preload/index.cjs')));
+  hardenWebContents(win.webContents, isOurUrl, (url) => shell.openExternal(url));
+  win.once('ready-to-show', () => win?.show());
+  win.on('closed', () => (win = null));
+  if (rendererUrl) void win.loadURL(rendererUrl);
+  else void win.loadFile(rendererIndex);
+}
+
+app.whenReady().then(async () => {
+  session.defaultSession.webRequest.onHeadersReceived((details, cb) => {
+    cb({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [RENDERER_CSP] } });
+  });
+  session.defaultSession.setPermissionRequestHandler((_wc, _perm, cb) => cb(false));
+  registerIpc(ipcMain, dispatcher, () => win?.webContents ?? null, isOurUrl);
+  core.subscribe((event, payload) => {
+    if (eventNames.includes(event)) sendEvent(win?.webContents ?? null, event, payload);
+  });
+  createWindow();
+  await core.start();
+  app.on('activate', () => {
+    if (BrowserWindow.getAllWindows().length === 0) createWindow();
+  });
+});
+
+app.on('window-all-closed', () => {
+  if (process.platform !== 'darwin') app.quit();
+});
+
+let quitting = false;
+app.on('before-quit', (e) => {
+  if (quitting) return;
+  e.preventDefault();
+  quitting = true;
+  core.shutdown().finally(() => app.quit());
+});

@@ -1,0 +1,81 @@
+/**
+ * Contract → handlers, independent of the carrier (Electron IPC or the browser shell's WebSocket).
+ * Every input is validated with the channel's zod schema; every failure becomes a typed
+ * `IpcError` value; no handler throws across the boundary.
+ */
+import { z } from 'zod';
+import { channels, type ChannelName, type ChannelOutput, type Envelope, type IpcError } from '../../preload/contract/index.js';
+import type { AppCore } from '../core.js';
+import { NotConfiguredError } from '../chat/agent.js';
+import { HostError } from '../mcp/host.js';
+
+type Handlers = { [C in ChannelName]: (input: z.output<(typeof channels)[C]['input']>) => Promise<ChannelOutput<C>> | ChannelOutput<C> };
+
+/** The handler of every channel, bound to one core. */
+export function createHandlers(core: AppCore, version = '0.1.0'): Handlers {
+  const h = core.host;
+  return {
+    'app.info': () => ({ version, shell: core.opts.shell, state_dir: core.opts.stateDir, config_warning: core.config.warning }),
+    'servers.list': () => h.list(),
+    'servers.get': ({ name }) => h.view(name),
+    'servers.add': ({ name, config }) => h.add(name, config),
+    'servers.update': ({ name, patch }) => h.update(name, patch),
+    'servers.setEnabled': ({ name, enabled }) => h.setEnabled(name, enabled),
+    'servers.restart': ({ name }) => h.restart(name),
+    'servers.remove': async ({ name }) => {
+      await h.remove(name);
+      return { removed: true as const };
+    },
+    'servers.logs': ({ name }) => h.logs(name),
+    'settings.getModel': () => core.settings.view(),
+    'settings.setModel': (input) => core.settings.set(input),
+    'chat.send': ({ conversation_id, text }) => core.chat.send(conversation_id, text),
+    'chat.stop': ({ run_id }) => core.chat.stop(run_id),
+    'chat.reset': ({ conversation_id }) => {
+      core.chat.reset(conversation_id);
+      return { ok: true as const };
+    },
+  };
+}
+
+/** Map any thrown value to a typed, secret-free error. */
+export function toIpcError(err: unknown): IpcError {
+  if (err instanceof HostError) return { code: err.code, message: err.message, ...(err.field ? { field: err.field } : {}) };
+  if (err instanceof NotConfiguredError) return { code: 'not_configured', message: err.message };
+  if (err instanceof z.ZodError) {
+    const first = err.issues[0];
+    const field = first?.path.map(String).join('.') || undefined;
+    return { code: 'invalid_input', message: first ? `${field ? `${field}: ` : ''}${first.message}` : 'Invalid input', ...(field ? { field } : {}) };
+  }
+  return { code: 'internal', message: 'Internal error. See the app log for details.' };
+}
+
+/** A carrier-independent dispatcher: `invoke(channel, rawInput)` → envelope. */
+export interface Dispatcher {
+  invoke(channel: unknown, input: unknown): Promise<Envelope<unknown>>;
+}
+
+/**
+ * Create the dispatcher for a core.
+ * @param onInternalError receives unexpected errors (for the app log); never sent to the renderer.
+ */
+export function createDispatcher(core: AppCore, onInternalError: (channel: string, err: unknown) => void = () => undefined): Dispatcher {
+  const handlers = createHandlers(core) as Record<string, (input: unknown) => unknown>;
+  return {
+    async invoke(channel, input) {
+      if (typeof channel !== 'string' || !Object.prototype.hasOwnProperty.call(channels, channel)) {
+        return { ok: false, error: { code: 'unknown_channel', message: 'Unknown channel.' } };
+      }
+      const schema = channels[channel as ChannelName].input;
+      const parsed = schema.safeParse(input === undefined ? {} : input);
+      if (!parsed.success) return { ok: false, error: toIpcError(parsed.error) };
+      try {
+        return { ok: true, value: await handlers[channel]!(parsed.data) };
+      } catch (err) {
+        const e = toIpcError(err);
+        if (e.code === 'internal') onInternalError(channel, err);
+        return { ok: false, error: e };
+      }
+    },
+  };
+}

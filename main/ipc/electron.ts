@@ -1,0 +1,93 @@
+/**
+ * Electron wiring for the contract: window options, the sender check, IPC registration and
+ * navigation hardening. Takes the electron module's parts as arguments so it can be unit-tested
+ * with a stand-in (only types are imported from `electron` here).
+ */
+import type { BrowserWindowConstructorOptions, IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
+import { channelNames, type EventName, type EventPayloads } from '../../preload/contract/index.js';
+import type { Dispatcher } from './dispatch.js';
+
+/** The renderer window's options: isolated, sandboxed, no Node, our preload only. */
+export function windowOptions(preloadPath: string): BrowserWindowConstructorOptions {
+  return {
+    width: 1200,
+    height: 800,
+    minWidth: 720,
+    minHeight: 480,
+    show: false,
+    title: 'OpenProgram',
+    backgroundColor: '#111418',
+    webPreferences: {
+      preload: preloadPath,
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+      spellcheck: true,
+    },
+  };
+}
+
+/**
+ * Whether an IPC event comes from our window's main frame showing our renderer. Rejects other
+ * windows, subframes, and frames that navigated elsewhere.
+ * @param expected the window's webContents
+ * @param isOurUrl predicate on the sending frame's URL
+ */
+export function isTrustedSender(event: Pick<IpcMainInvokeEvent, 'sender' | 'senderFrame'>, expected: WebContents | null, isOurUrl: (url: string) => boolean): boolean {
+  if (!expected || event.sender !== expected) return false;
+  const frame = event.senderFrame;
+  if (!frame || frame !== expected.mainFrame) return false;
+  return isOurUrl(frame.url);
+}
+
+/**
+ * Register one `ipcMain.handle` per contract channel. Untrusted senders get a `forbidden` error.
+ * @returns a function that removes the handlers.
+ */
+export function registerIpc(ipcMain: Pick<IpcMain, 'handle' | 'removeHandler'>, dispatcher: Dispatcher, getContents: () => WebContents | null, isOurUrl: (url: string) => boolean): () => void {
+  for (const channel of channelNames) {
+    ipcMain.handle(channel, async (event, input: unknown) => {
+      if (!isTrustedSender(event, getContents(), isOurUrl)) return { ok: false, error: { code: 'forbidden', message: 'IPC from an untrusted sender.' } };
+      return dispatcher.invoke(channel, input);
+    });
+  }
+  return () => channelNames.forEach((c) => ipcMain.removeHandler(c));
+}
+
+/** Send an event to the renderer, if the window is alive. */
+export function sendEvent<E extends EventName>(contents: WebContents | null, event: E, payload: EventPayloads[E]): void {
+  if (contents && !contents.isDestroyed()) contents.send(event, payload);
+}
+
+/** Only `http:` and `https:` URLs may be handed to the system browser. */
+export function isSafeExternalUrl(url: string): boolean {
+  try {
+    const u = new URL(url);
+    return u.protocol === 'https:' || u.protocol === 'http:';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * No navigation away from our renderer, no new windows; external http(s) links go to the system
+ * browser (`openExternal`), anything else is dropped.
+ */
+export function hardenWebContents(contents: WebContents, isOurUrl: (url: string) => boolean, openExternal: (url: string) => unknown): void {
+  contents.on('will-navigate', (e, url) => {
+    if (!isOurUrl(url)) {
+      e.preventDefault();
+      if (isSafeExternalUrl(url)) void openExternal(url);
+    }
+  });
+  contents.on('will-attach-webview', (e) => e.preventDefault());
+  contents.setWindowOpenHandler(({ url }) => {
+    if (isSafeExternalUrl(url)) void openExternal(url);
+    return { action: 'deny' };
+  });
+}

@@ -1,0 +1,174 @@
+/**
+ * MCP wire types ↔ app tool types. Pure functions, no state.
+ *
+ * - Tool names: `{server}__{tool}`, characters outside `[A-Za-z0-9_-]` → `_`, at most 64 characters
+ *   keeping the tool's suffix (OpenAI and Anthropic accept `^[a-zA-Z0-9_-]{1,64}$`). Collisions get a
+ *   stable short hash suffix and a visible warning; nothing is shadowed or dropped.
+ * - Result content (MCP spec 2025-06-18, "Tool Result"): text → text; image → image; embedded
+ *   resource → `[resource: <uri>]`; anything else → a short textual description.
+ */
+import { createHash } from 'node:crypto';
+import type { ContentView } from '../../preload/contract/index.js';
+
+/** Maximum length of a tool name accepted by model providers. */
+export const MAX_TOOL_NAME = 64;
+
+/** Replace every code point outside `[A-Za-z0-9_-]` with `_`. */
+export function sanitizeNamePart(s: string): string {
+  let out = '';
+  for (const ch of s) out += /^[A-Za-z0-9_-]$/.test(ch) ? ch : '_';
+  return out || '_';
+}
+
+/**
+ * Build the namespaced tool name `{server}__{tool}` (sanitized, ≤ 64 chars).
+ * When too long, the server part is shortened first (kept to at least 8 chars), then the tool
+ * name is cut from the front so that its suffix — usually the distinctive part — survives.
+ */
+export function namespaceToolName(server: string, tool: string): string {
+  const s = sanitizeNamePart(server);
+  const t = sanitizeNamePart(tool);
+  const full = `${s}__${t}`;
+  if (full.length <= MAX_TOOL_NAME) return full;
+  const room = MAX_TOOL_NAME - 2;
+  const sp = s.slice(0, Math.max(Math.min(s.length, 8), room - t.length));
+  const tp = t.slice(-(room - sp.length));
+  return `${sp}__${tp}`;
+}
+
+/** A stable 6-hex-digit hash of a server/tool pair, used to break name collisions. */
+export function shortHash(server: string, tool: string): string {
+  return createHash('sha256').update(`${server}\u0000${tool}`).digest('hex').slice(0, 6);
+}
+
+/** One tool of one server, before naming. */
+export interface ServerTool {
+  server: string;
+  name: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+}
+
+/** A tool as registered for the model. */
+export interface RegisteredTool {
+  /** Unique namespaced name offered to the model. */
+  name: string;
+  server: string;
+  /** The tool's real name on its server. */
+  original_name: string;
+  description: string;
+  input_schema: Record<string, unknown>;
+}
+
+/** Result of naming every tool of every server. */
+export interface ToolTable {
+  tools: RegisteredTool[];
+  byName: Map<string, RegisteredTool>;
+  /** Per server: visible warnings (collisions). */
+  warnings: Map<string, string[]>;
+}
+
+/**
+ * Name every tool of every server, in the given order, with collision handling: when a
+ * namespaced name is already taken (two tools that sanitize alike, or a name cut to 64 chars),
+ * the later one gets `_<hash>` (hash of its real server and tool names, so it is stable across
+ * restarts) and its server gets a warning. Never drops a tool.
+ */
+export function buildToolTable(tools: ServerTool[]): ToolTable {
+  const byName = new Map<string, RegisteredTool>();
+  const warnings = new Map<string, string[]>();
+  const out: RegisteredTool[] = [];
+  for (const t of tools) {
+    let name = namespaceToolName(t.server, t.name);
+    if (byName.has(name)) {
+      const clash = byName.get(name)!;
+      const suffix = `_${shortHash(t.server, t.name)}`;
+      name = name.length + suffix.length <= MAX_TOOL_NAME ? name + suffix : name.slice(0, MAX_TOOL_NAME - suffix.length) + suffix;
+      let n = 2;
+      while (byName.has(name)) name = name.slice(0, MAX_TOOL_NAME - 2) + `_${n++}`;
+      const w = warnings.get(t.server) ?? [];
+      w.push(`Tool "${t.name}" would be named like "${clash.original_name}" of server "${clash.server}"; it is offered as "${name}".`);
+      warnings.set(t.server, w);
+    }
+    const reg: RegisteredTool = {
+      name,
+      server: t.server,
+      original_name: t.name,
+      description: t.description ?? '',
+      input_schema: normalizeInputSchema(t.inputSchema),
+    };
+    byName.set(name, reg);
+    out.push(reg);
+  }
+  return { tools: out, byName, warnings };
+}
+
+/** Ensure an input schema is an object schema (some servers omit `type` or `properties`). */
+export function normalizeInputSchema(schema: unknown): Record<string, unknown> {
+  const s = typeof schema === 'object' && schema !== null && !Array.isArray(schema) ? { ...(schema as Record<string, unknown>) } : {};
+  if (s.type === undefined) s.type = 'object';
+  if (s.type === 'object' && (typeof s.properties !== 'object' || s.properties === null)) s.properties = {};
+  return s;
+}
+
+/** A tool result converted for the app: content plus the error flag. */
+export interface ConvertedResult {
+  content: ContentView[];
+  isError: boolean;
+}
+
+function describeUnknown(block: Record<string, unknown>): string {
+  const type = typeof block.type === 'string' ? block.type : 'unknown';
+  const keys = Object.keys(block).filter((k) => k !== 'type').slice(0, 8);
+  return `[unsupported content type "${type.slice(0, 64)}"${keys.length ? ` with fields ${keys.join(', ')}` : ''}]`;
+}
+
+/**
+ * Convert an MCP `CallToolResult` into app content (../shared/DESIGN.md "Result content").
+ * Tolerant: a malformed result never throws; unknown block types become a short description.
+ * `structuredContent` without content becomes JSON text. `isError: true` sets `isError`.
+ */
+export function convertCallResult(result: unknown): ConvertedResult {
+  const r = (typeof result === 'object' && result !== null ? result : {}) as Record<string, unknown>;
+  const isError = r.isError === true;
+  const blocks = Array.isArray(r.content) ? r.content : [];
+  const content: ContentView[] = [];
+  for (const raw of blocks) {
+    if (typeof raw !== 'object' || raw === null) {
+      content.push({ type: 'text', text: '[malformed content block]' });
+      continue;
+    }
+    const b = raw as Record<string, unknown>;
+    switch (b.type) {
+      case 'text':
+        content.push({ type: 'text', text: typeof b.text === 'string' ? b.text : '' });
+        break;
+      case 'image':
+        if (typeof b.data === 'string' && typeof b.mimeType === 'string') content.push({ type: 'image', data: b.data, mimeType: b.mimeType });
+        else content.push({ type: 'text', text: '[image without data]' });
+        break;
+      case 'audio':
+        content.push({ type: 'text', text: `[audio: ${typeof b.mimeType === 'string' ? b.mimeType : 'unknown type'}]` });
+        break;
+      case 'resource': {
+        const res = (typeof b.resource === 'object' && b.resource !== null ? b.resource : {}) as Record<string, unknown>;
+        content.push({ type: 'text', text: `[resource: ${typeof res.uri === 'string' ? res.uri : 'unknown'}]` });
+        break;
+      }
+      case 'resource_link':
+        content.push({ type: 'text', text: `[resource: ${typeof b.uri === 'string' ? b.uri : 'unknown'}]` });
+        break;
+      default:
+        content.push({ type: 'text', text: describeUnknown(b) });
+    }
+  }
+  if (content.length === 0 && r.structuredContent !== undefined) {
+    content.push({ type: 'text', text: JSON.stringify(r.structuredContent) });
+  }
+  return { content, isError };
+}
+
+/** Join the text parts of converted content (images become `[image: mime]`). */
+export function contentToText(content: ContentView[]): string {
+  return content.map((c) => (c.type === 'text' ? c.text : `[image: ${c.mimeType}]`)).join('\n');
+}

@@ -1,0 +1,314 @@
+/**
+ * Server configuration: the schema of `<state dir>/mcp_servers.json`, load/save, masking
+ * (`toView`'s config half) and PATCH merge. Compatible with the source design
+ * (../shared/seeds/000: `{"servers": {name: {type, command, env, enabled, timeout_seconds}}}`)
+ * and, on import, with the common `{"mcpServers": {…}}` shape of other hosts.
+ */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { MaskedValue, ServerInput, ServerPatch } from '../../preload/contract/index.js';
+import { Mutex, writeFileAtomic } from '../util/atomic-write.js';
+
+/** A stdio server launched as a child process. `command[0]` is the program, the rest its args. */
+export interface LocalServerConfig {
+  type: 'local';
+  command: string[];
+  /** Merged over the inherited environment (never replacing it). Every value is a secret. */
+  env: Record<string, string>;
+  enabled: boolean;
+  /** Startup wait and per-call read timeout, in seconds. */
+  timeout_seconds: number;
+}
+
+/** A remote server over Streamable HTTP (`http`) or legacy HTTP+SSE (`sse`). */
+export interface RemoteServerConfig {
+  type: 'http' | 'sse';
+  url: string;
+  /** Extra request headers. Every value is a secret. */
+  headers: Record<string, string>;
+  enabled: boolean;
+  timeout_seconds: number;
+}
+
+/** One server's stored configuration (full values; never sent to the renderer). */
+export type ServerConfig = LocalServerConfig | RemoteServerConfig;
+
+/** Default startup/call timeout in seconds (source design). */
+export const DEFAULT_TIMEOUT_SECONDS = 60;
+
+/** Name of the config file inside the state dir. */
+export const CONFIG_FILE = 'mcp_servers.json';
+
+/** Thrown for a config document that cannot be understood. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function stringMap(v: unknown, what: string): Record<string, string> {
+  if (v === undefined || v === null) return {};
+  if (!isRecord(v)) throw new ConfigError(`${what} must be an object of strings`);
+  const out: Record<string, string> = {};
+  for (const [k, val] of Object.entries(v)) {
+    if (typeof val !== 'string' && typeof val !== 'number' && typeof val !== 'boolean') {
+      throw new ConfigError(`${what}.${k} must be a string`);
+    }
+    out[k] = String(val);
+  }
+  return out;
+}
+
+function timeoutOf(v: unknown): number {
+  if (v === undefined || v === null) return DEFAULT_TIMEOUT_SECONDS;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) throw new ConfigError('timeout_seconds must be a positive number');
+  return Math.min(Math.round(v), 3600);
+}
+
+/**
+ * Parse one server entry in either shape:
+ * - source design: `{type, command: string[], env, enabled, timeout_seconds}` / `{type, url, headers}`
+ * - other hosts: `{command: "npx", args: [...], env}` / `{url, headers}` (type inferred; `transport`/`type` honoured).
+ *
+ * @throws ConfigError with a human-readable reason.
+ */
+export function parseServerEntry(raw: unknown): ServerConfig {
+  if (!isRecord(raw)) throw new ConfigError('server entry must be an object');
+  const enabled = raw.enabled === undefined ? !(raw.disabled === true) : raw.enabled !== false;
+  const timeout_seconds = timeoutOf(raw.timeout_seconds ?? raw.timeout);
+  let type = typeof raw.type === 'string' ? raw.type : undefined;
+  if (type === 'stdio') type = 'local';
+  if (type === 'streamable-http' || type === 'streamableHttp' || type === 'remote') type = 'http';
+  if (!type) type = raw.url !== undefined ? 'http' : 'local';
+  if (type === 'local') {
+    let command: string[];
+    if (Array.isArray(raw.command)) {
+      command = raw.command.map((c) => {
+        if (typeof c !== 'string') throw new ConfigError('command must be a list of strings');
+        return c;
+      });
+    } else if (typeof raw.command === 'string') {
+      const args = raw.args === undefined ? [] : raw.args;
+      if (!Array.isArray(args) || args.some((a) => typeof a !== 'string')) throw new ConfigError('args must be a list of strings');
+      command = [raw.command, ...(args as string[])];
+    } else {
+      throw new ConfigError('command is required for a local server');
+    }
+    if (command.length === 0 || !command[0]!.trim()) throw new ConfigError('command is empty');
+    return { type: 'local', command, env: stringMap(raw.env, 'env'), enabled, timeout_seconds };
+  }
+  if (type === 'http' || type === 'sse') {
+    if (typeof raw.url !== 'string') throw new ConfigError('url is required for a remote server');
+    let u: URL;
+    try {
+      u = new URL(raw.url);
+    } catch {
+      throw new ConfigError('url is not a valid URL');
+    }
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new ConfigError('url must be http or https');
+    return { type, url: raw.url, headers: stringMap(raw.headers, 'headers'), enabled, timeout_seconds };
+  }
+  throw new ConfigError(`unknown server type "${String(type)}"`);
+}
+
+/** Turn a validated contract input into a stored config with defaults applied. */
+export function configFromInput(input: ServerInput): ServerConfig {
+  if (input.type === 'local') {
+    return {
+      type: 'local',
+      command: [...input.command],
+      env: { ...(input.env ?? {}) },
+      enabled: input.enabled ?? true,
+      timeout_seconds: input.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS,
+    };
+  }
+  return {
+    type: input.type,
+    url: input.url,
+    headers: { ...(input.headers ?? {}) },
+    enabled: input.enabled ?? true,
+    timeout_seconds: input.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS,
+  };
+}
+
+/**
+ * Merge a secret map by PATCH rules (../shared/seeds/000 table):
+ * name absent → preserve; present with a value → replace; present with `""` → delete.
+ */
+export function mergeSecretMap(stored: Record<string, string>, patch: Record<string, string> | undefined): Record<string, string> {
+  if (!patch) return { ...stored };
+  const out = { ...stored };
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === '') delete out[k];
+    else out[k] = v;
+  }
+  return out;
+}
+
+/**
+ * Apply a PATCH to a stored config, returning a new object (the input is not modified).
+ * @throws ConfigError when the patch does not fit the server's type (e.g. `url` on a local server).
+ */
+export function applyPatch(cfg: ServerConfig, patch: ServerPatch): ServerConfig {
+  const common = {
+    enabled: patch.enabled ?? cfg.enabled,
+    timeout_seconds: patch.timeout_seconds ?? cfg.timeout_seconds,
+  };
+  if (cfg.type === 'local') {
+    if (patch.url !== undefined || patch.headers !== undefined) throw new ConfigError('url and headers apply to remote servers only');
+    return { type: 'local', command: patch.command ? [...patch.command] : [...cfg.command], env: mergeSecretMap(cfg.env, patch.env), ...common };
+  }
+  if (patch.command !== undefined || patch.env !== undefined) throw new ConfigError('command and env apply to local servers only');
+  return { type: cfg.type, url: patch.url ?? cfg.url, headers: mergeSecretMap(cfg.headers, patch.headers), ...common };
+}
+
+/**
+ * Mask one secret. Short secrets (< 16 chars) reveal nothing; longer ones show only their
+ * last 4 characters, which is not enough to use or guess them.
+ */
+export function maskSecret(value: string | undefined | null): MaskedValue {
+  if (!value) return { has_value: false, masked: '' };
+  if (value.length < 16) return { has_value: true, masked: '••••••••' };
+  return { has_value: true, masked: `••••••••${value.slice(-4)}` };
+}
+
+/** Mask every value of a secret map; names are kept. */
+export function maskMap(m: Record<string, string>): Record<string, MaskedValue> {
+  const out: Record<string, MaskedValue> = {};
+  for (const [k, v] of Object.entries(m)) out[k] = maskSecret(v);
+  return out;
+}
+
+/** Result of loading the config file. */
+export interface LoadResult {
+  servers: Map<string, ServerConfig>;
+  /** Human-readable warning when the file (or some entries) could not be used; null when fine. */
+  warning: string | null;
+}
+
+/**
+ * Parse a whole config document (`{"servers": …}` or `{"mcpServers": …}`).
+ * Bad entries are skipped with a warning; a document that is not an object throws.
+ * @throws ConfigError when the document has neither shape.
+ */
+export function parseConfigDocument(doc: unknown): LoadResult {
+  if (!isRecord(doc)) throw new ConfigError('the file is not a JSON object');
+  const table = isRecord(doc.servers) ? doc.servers : isRecord(doc.mcpServers) ? doc.mcpServers : doc.servers === undefined && doc.mcpServers === undefined ? {} : null;
+  if (table === null) throw new ConfigError('"servers" must be an object');
+  const servers = new Map<string, ServerConfig>();
+  const problems: string[] = [];
+  for (const [name, raw] of Object.entries(table)) {
+    if (!/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(name) || name.length > 64) {
+      problems.push(`"${name.slice(0, 64)}": invalid server name`);
+      continue;
+    }
+    try {
+      servers.set(name, parseServerEntry(raw));
+    } catch (err) {
+      problems.push(`"${name}": ${(err as Error).message}`);
+    }
+  }
+  return { servers, warning: problems.length ? `Some servers in the config were skipped: ${problems.join('; ')}` : null };
+}
+
+/**
+ * Owns `<state dir>/mcp_servers.json`: loads it once, keeps the persisted state in memory, and
+ * saves atomically (temp 0600 + fsync + rename). An unreadable file is never overwritten unseen:
+ * before the first save it is moved aside to `mcp_servers.json.corrupt-<timestamp>`.
+ */
+export class ConfigStore {
+  readonly file: string;
+  private servers = new Map<string, ServerConfig>();
+  private corrupt = false;
+  private readonly mutex = new Mutex();
+  /** Visible warning from the last load (null when the file was fine or missing). */
+  warning: string | null = null;
+
+  constructor(readonly stateDir: string) {
+    this.file = path.join(stateDir, CONFIG_FILE);
+  }
+
+  /**
+   * Load the file. Missing → empty list. Unreadable/invalid JSON → empty list, `warning` set, and
+   * the file is kept. Never throws for file content; throws only for unexpected I/O errors.
+   */
+  async load(): Promise<LoadResult> {
+    let text: string;
+    try {
+      text = await fs.readFile(this.file, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+        this.servers = new Map();
+        this.warning = null;
+        return { servers: new Map(), warning: null };
+      }
+      this.corrupt = true;
+      this.warning = `Could not read ${this.file}: ${(err as Error).message}. The file was kept; no servers were loaded.`;
+      return { servers: new Map(), warning: this.warning };
+    }
+    try {
+      const parsed = parseConfigDocument(JSON.parse(text));
+      this.servers = parsed.servers;
+      this.warning = parsed.warning;
+      return { servers: new Map(parsed.servers), warning: parsed.warning };
+    } catch (err) {
+      this.corrupt = true;
+      this.servers = new Map();
+      const why = err instanceof SyntaxError ? `it is not valid JSON (${err.message})` : (err as Error).message;
+      this.warning = `${this.file} could not be used: ${why}. The file was kept and will be moved aside, not overwritten, on the next save; no servers were loaded.`;
+      return { servers: new Map(), warning: this.warning };
+    }
+  }
+
+  /** The persisted config of one server (a copy), or undefined. */
+  get(name: string): ServerConfig | undefined {
+    const c = this.servers.get(name);
+    return c ? structuredClone(c) : undefined;
+  }
+
+  /** Names in file order. */
+  names(): string[] {
+    return [...this.servers.keys()];
+  }
+
+  /** Whether a server of that name is persisted. */
+  has(name: string): boolean {
+    return this.servers.has(name);
+  }
+
+  /** Persist `cfg` under `name` (add or replace). Resolves once the file is on disk. */
+  put(name: string, cfg: ServerConfig): Promise<void> {
+    return this.mutex.run(async () => {
+      const next = new Map(this.servers);
+      next.set(name, structuredClone(cfg));
+      await this.write(next);
+      this.servers = next;
+    });
+  }
+
+  /** Remove `name` from the file. Resolves once the file is on disk; no-op when absent. */
+  delete(name: string): Promise<void> {
+    return this.mutex.run(async () => {
+      if (!this.servers.has(name)) return;
+      const next = new Map(this.servers);
+      next.delete(name);
+      await this.write(next);
+      this.servers = next;
+    });
+  }
+
+  private async write(servers: Map<string, ServerConfig>): Promise<void> {
+    if (this.corrupt) {
+      const aside = `${this.file}.corrupt-${Date.now()}`;
+      await fs.rename(this.file, aside).catch((err: NodeJS.ErrnoException) => {
+        if (err.code !== 'ENOENT') throw err;
+      });
+      this.corrupt = false;
+      this.warning = `The unreadable config was moved to ${aside}.`;
+    }
+    const doc = { servers: Object.fromEntries(servers) };
+    await writeFileAtomic(this.file, JSON.stringify(doc, null, 2) + '\n');
+  }
+}

@@ -1,0 +1,296 @@
+/**
+ * One MCP server: its transport, one persistent SDK `Client` session, and a small state machine
+ * (`starting → ready | error`, `→ closed`). Calls are not serialized: JSON-RPC ids multiplex them.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  CallToolResultSchema,
+  ToolListChangedNotificationSchema,
+  type CallToolResult,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { ErrorKind, LogEntry, ServerStatus } from '../../preload/contract/index.js';
+import type { ServerConfig } from './config.js';
+import { CommandNotFoundError, createRemoteTransport, createStdioTransport } from './transports.js';
+
+/** The app's identity sent in `initialize` (MCP spec "Lifecycle"). */
+export const CLIENT_INFO = { name: 'openprogram-desktop', version: '0.1.0' };
+
+/** Bounded ring of log entries; the oldest entries are dropped first. */
+export class LogRing {
+  private entries: LogEntry[] = [];
+  constructor(private readonly max = 500) {}
+  /** Append an entry (text is cut to 4 KiB). */
+  push(source: LogEntry['source'], text: string): void {
+    this.entries.push({ ts: Date.now(), source, text: text.length > 4096 ? `${text.slice(0, 4096)}…` : text });
+    if (this.entries.length > this.max) this.entries.splice(0, this.entries.length - this.max);
+  }
+  /** A copy of every entry, oldest first. */
+  all(): LogEntry[] {
+    return this.entries.slice();
+  }
+  /** The last `n` entries of one source, as text. */
+  tail(source: LogEntry['source'], n: number): string[] {
+    const out: string[] = [];
+    for (let i = this.entries.length - 1; i >= 0 && out.length < n; i--) if (this.entries[i]!.source === source) out.unshift(this.entries[i]!.text);
+    return out;
+  }
+}
+
+/** Error thrown for a call on a connection that is not ready (or closed under it). */
+export class NotConnectedError extends Error {
+  override name = 'NotConnectedError';
+}
+
+/** Guarded pagination: follows every page, stops on a repeated or empty cursor and after `maxPages`. */
+export async function collectPages<T>(
+  fetchPage: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string | undefined }>,
+  maxPages = 100,
+): Promise<{ items: T[]; warning: string | null }> {
+  const items: T[] = [];
+  const seen = new Set<string>();
+  let cursor: string | undefined;
+  for (let page = 0; page < maxPages; page++) {
+    const r = await fetchPage(cursor);
+    items.push(...r.items);
+    if (r.nextCursor === undefined || r.nextCursor === null) return { items, warning: null };
+    if (r.nextCursor === '' || seen.has(r.nextCursor)) return { items, warning: 'The server returned a repeated or empty page cursor; listing stopped there.' };
+    seen.add(r.nextCursor);
+    cursor = r.nextCursor;
+  }
+  return { items, warning: `The server returned more than ${maxPages} pages; listing stopped there.` };
+}
+
+const STDERR_TAIL = 20;
+
+/** Options for a tool call. */
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** Per-call read timeout in ms; defaults to the server's `timeout_seconds`. */
+  timeoutMs?: number;
+}
+
+/**
+ * A live connection to one configured server. Create, then `start()` (never throws: failures land
+ * in `status`/`error`/`errorKind`); `close()` is idempotent and safe while starting.
+ */
+export class McpConnection {
+  status: ServerStatus = 'starting';
+  error: string | null = null;
+  errorKind: ErrorKind | null = null;
+  tools: Tool[] = [];
+  resolvedCommand: string | null = null;
+  serverInfo: { name: string; version: string } | null = null;
+  warnings: string[] = [];
+  readonly log = new LogRing();
+  private client: Client | null = null;
+  private transport: Transport | null = null;
+  private closing = false;
+  private startPromise: Promise<void> | null = null;
+
+  /**
+   * @param name the server's configured name
+   * @param config the full stored config (secrets included; never leaves main)
+   * @param onChange called after every observable change of state
+   */
+  constructor(
+    readonly name: string,
+    readonly config: ServerConfig,
+    private readonly onChange: (conn: McpConnection) => void = () => undefined,
+  ) {}
+
+  /** Last stderr lines. */
+  stderrTail(): string[] {
+    return this.log.tail('stderr', STDERR_TAIL);
+  }
+
+  /** Whether `close()` was called. */
+  get closed(): boolean {
+    return this.closing;
+  }
+
+  /** The child pid of a stdio server, when running. */
+  get pid(): number | null {
+    const t = this.transport as { pid?: number | null } | null;
+    return t?.pid ?? null;
+  }
+
+  /** Start once: spawn/connect, `initialize`, list every tool page. Resolves when settled. */
+  start(): Promise<void> {
+    this.startPromise ??= this.doStart();
+    return this.startPromise;
+  }
+
+  private setState(status: ServerStatus, error: string | null = null, kind: ErrorKind | null = null): void {
+    if (this.closing && status !== 'disabled') return;
+    this.status = status;
+    this.error = error;
+    this.errorKind = kind;
+    this.onChange(this);
+  }
+
+  private failure(message: string, kind: ErrorKind): void {
+    const tail = this.stderrTail().slice(-5);
+    const detail = tail.length ? `${message}\nLast stderr lines:\n${tail.join('\n')}` : message;
+    this.log.push('lifecycle', `error (${kind}): ${message}`);
+    this.setState('error', detail, kind);
+  }
+
+  private async doStart(): Promise<void> {
+    if (this.closing) return;
+    const timeoutMs = this.config.timeout_seconds * 1000;
+    this.log.push('lifecycle', 'starting');
+    let transport: Transport;
+    try {
+      if (this.config.type === 'local') {
+        const prepared = createStdioTransport(this.config);
+        transport = prepared.transport;
+        this.resolvedCommand = prepared.resolvedCommand;
+        this.log.push('lifecycle', `command resolved to ${prepared.resolvedCommand}`);
+        this.attachStderr(prepared.transport.stderr as NodeJS.ReadableStream | null);
+      } else {
+        transport = createRemoteTransport(this.config);
+      }
+    } catch (err) {
+      if (err instanceof CommandNotFoundError) return this.failure(err.message, 'spawn_failed');
+      return this.failure(`Could not prepare the transport: ${(err as Error).message}`, 'config');
+    }
+    if (this.closing) return;
+    this.transport = transport;
+    const client = new Client(CLIENT_INFO, { capabilities: {} });
+    client.onerror = (err) => {
+      // Non-JSON lines on stdout (banners, stray logs) arrive here; they are not fatal.
+      const msg = err instanceof Error ? err.message : String(err);
+      this.log.push(msg.includes('JSON') || msg.includes('Unexpected token') ? 'stdout' : 'lifecycle', `skipped: ${msg}`);
+    };
+    client.onclose = () => {
+      if (this.closing) return;
+      if (this.status === 'ready') {
+        this.tools = [];
+        this.failure('The server closed the connection (the process exited).', 'exited');
+      }
+    };
+    this.client = client;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new TimeoutError(`The server did not finish starting within ${this.config.timeout_seconds} s.`)), timeoutMs);
+    });
+    try {
+      await Promise.race([this.connectAndList(client, transport, timeoutMs), timeout]);
+      if (this.closing) return;
+      const v = client.getServerVersion();
+      this.serverInfo = v ? { name: v.name, version: v.version } : null;
+      this.log.push('lifecycle', `ready with ${this.tools.length} tools`);
+      this.setState('ready');
+    } catch (err) {
+      if (this.closing) return;
+      await this.closeTransport();
+      const e = err as Error & { code?: string };
+      if (err instanceof TimeoutError) this.failure(err.message, 'timeout');
+      else if (e.code === 'ENOENT' || e.code === 'EACCES') this.failure(`Could not start ${this.resolvedCommand ?? 'the server'}: ${e.message}`, 'spawn_failed');
+      else if (/protocol version/i.test(e.message)) this.failure(e.message, 'protocol');
+      else if (/closed/i.test(e.message)) this.failure(`The server exited before it finished starting (${e.message}).`, 'exited');
+      else this.failure(`Could not start the server: ${e.message}`, 'unknown');
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async connectAndList(client: Client, transport: Transport, timeoutMs: number): Promise<void> {
+    await client.connect(transport, { timeout: timeoutMs });
+    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      this.log.push('lifecycle', 'tools/list_changed received');
+      try {
+        await this.refreshTools();
+        this.onChange(this);
+      } catch (err) {
+        this.log.push('lifecycle', `refreshing tools failed: ${(err as Error).message}`);
+      }
+    });
+    await this.refreshTools(timeoutMs);
+  }
+
+  /** Re-list every page of tools (MCP spec "Tools: Listing Tools" with pagination). */
+  async refreshTools(timeoutMs = this.config.timeout_seconds * 1000): Promise<void> {
+    const client = this.client;
+    if (!client) throw new NotConnectedError(`Server "${this.name}" is not connected.`);
+    if (!client.getServerCapabilities()?.tools) {
+      this.tools = [];
+      return;
+    }
+    const { items, warning } = await collectPages(async (cursor) => {
+      const r = await client.listTools(cursor === undefined ? {} : { cursor }, { timeout: timeoutMs });
+      return { items: r.tools, nextCursor: r.nextCursor };
+    });
+    this.tools = items;
+    this.warnings = warning ? [warning] : [];
+  }
+
+  private attachStderr(stream: NodeJS.ReadableStream | null): void {
+    if (!stream) return;
+    let partial = '';
+    stream.setEncoding?.('utf8');
+    stream.on('data', (chunk: string | Buffer) => {
+      const text = partial + chunk.toString();
+      const lines = text.split(/\r?\n/);
+      partial = lines.pop() ?? '';
+      if (partial.length > 8192) {
+        lines.push(partial);
+        partial = '';
+      }
+      for (const line of lines) if (line.trim()) this.log.push('stderr', line);
+    });
+    stream.on('end', () => {
+      if (partial.trim()) this.log.push('stderr', partial);
+      partial = '';
+    });
+  }
+
+  /**
+   * Call a tool by its real name on this server. Concurrent calls are sent at once.
+   * Aborting `signal` cancels the request (the SDK sends `notifications/cancelled`).
+   * @throws NotConnectedError when the server is not ready; the SDK's McpError on protocol errors.
+   */
+  async callTool(name: string, args: Record<string, unknown>, opts: CallOptions = {}): Promise<CallToolResult> {
+    const client = this.client;
+    if (!client || this.status !== 'ready') throw new NotConnectedError(`Server "${this.name}" is not ready (${this.status}).`);
+    const timeout = opts.timeoutMs ?? this.config.timeout_seconds * 1000;
+    const result = await client.callTool({ name, arguments: args }, CallToolResultSchema, {
+      signal: opts.signal,
+      timeout,
+      resetTimeoutOnProgress: true,
+      maxTotalTimeout: Math.max(timeout, 10 * 60 * 1000),
+      onprogress: () => undefined,
+    });
+    return result as CallToolResult;
+  }
+
+  private async closeTransport(): Promise<void> {
+    const client = this.client;
+    const transport = this.transport;
+    this.client = null;
+    this.transport = null;
+    try {
+      if (client) await client.close();
+      else if (transport) await transport.close();
+    } catch {
+      // Closing a dead transport may fail; the process is gone either way.
+    }
+  }
+
+  /** Close the session and end the server process. Idempotent; safe during `start()`. */
+  async close(): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
+    this.tools = [];
+    this.log.push('lifecycle', 'closing');
+    await this.closeTransport();
+    await this.startPromise?.catch(() => undefined);
+  }
+}
+
+/** The startup deadline passed. */
+export class TimeoutError extends Error {
+  override name = 'TimeoutError';
+}

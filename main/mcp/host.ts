@@ -1,0 +1,369 @@
+/**
+ * The MCP host's registry of servers: background startup (parallel, bounded), management actions
+ * (add/update/enable/restart/remove), status events, the tool table offered to the model, and
+ * shutdown. Implements ../shared/DESIGN.md "Readiness" and the seed's lifecycle contract.
+ */
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { LogEntry, ServerInput, ServerPatch, ServerView } from '../../preload/contract/index.js';
+import { buildToolTable, type RegisteredTool, type ToolTable } from './adapter.js';
+import { applyPatch, configFromInput, maskMap, type ConfigStore, type ServerConfig } from './config.js';
+import { McpConnection, type CallOptions } from './connection.js';
+import { CommandNotFoundError, mergedEnv, resolveCommand } from './transports.js';
+
+/** A typed failure of a management action; `code` maps to the contract's `ErrorCode`. */
+export class HostError extends Error {
+  override name = 'HostError';
+  constructor(
+    readonly code: 'not_found' | 'conflict' | 'command_not_found' | 'start_failed' | 'invalid_input',
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Events the host emits (wired to the contract's event channels). */
+export interface HostEvents {
+  changed(view: ServerView): void;
+  removed(name: string): void;
+  toolsChanged(tools: RegisteredTool[]): void;
+}
+
+/** Host options. */
+export interface HostOptions {
+  /** How many servers start at once. Default 4. */
+  concurrency?: number;
+  events?: Partial<HostEvents>;
+}
+
+/**
+ * Produce the masked view of one server: config with every env/header value masked, plus live
+ * status. The only producer of server objects that leave main (DESIGN.md "Masked views only").
+ */
+export function toView(name: string, cfg: ServerConfig, conn: McpConnection | undefined, tools: RegisteredTool[], warnings: string[]): ServerView {
+  const status = !cfg.enabled ? 'disabled' : conn ? conn.status : 'starting';
+  return {
+    name,
+    type: cfg.type,
+    command: cfg.type === 'local' ? [...cfg.command] : [],
+    url: cfg.type === 'local' ? null : cfg.url,
+    env: cfg.type === 'local' ? maskMap(cfg.env) : {},
+    headers: cfg.type === 'local' ? {} : maskMap(cfg.headers),
+    enabled: cfg.enabled,
+    timeout_seconds: cfg.timeout_seconds,
+    status,
+    error: status === 'error' || status === 'needs_auth' ? conn?.error ?? null : null,
+    error_kind: status === 'error' || status === 'needs_auth' ? conn?.errorKind ?? null : null,
+    resolved_command: conn?.resolvedCommand ?? null,
+    tools: status === 'ready' ? tools.map((t) => ({ name: t.name, original_name: t.original_name, description: t.description, input_schema: t.input_schema })) : [],
+    tool_count: status === 'ready' ? tools.length : 0,
+    warnings: [...(conn?.warnings ?? []), ...warnings],
+    stderr_tail: conn?.stderrTail() ?? [],
+    server_info: conn?.serverInfo ? { ...conn.serverInfo, protocol_version: null } : null,
+  };
+}
+
+/** The registry of all servers of one profile. */
+export class McpHost {
+  private readonly conns = new Map<string, McpConnection>();
+  private table: ToolTable = buildToolTable([]);
+  private shuttingDown = false;
+  private startup: Promise<void> | null = null;
+  private readonly concurrency: number;
+  private readonly events: Partial<HostEvents>;
+
+  constructor(
+    private readonly store: ConfigStore,
+    opts: HostOptions = {},
+  ) {
+    this.concurrency = Math.max(1, opts.concurrency ?? 4);
+    this.events = opts.events ?? {};
+  }
+
+  // ---- views ---------------------------------------------------------------------------------
+
+  /** Masked views of every persisted server, in file order. */
+  list(): ServerView[] {
+    return this.store.names().map((n) => this.view(n));
+  }
+
+  /**
+   * Masked view of one server.
+   * @throws HostError('not_found')
+   */
+  view(name: string): ServerView {
+    const cfg = this.store.get(name);
+    if (!cfg) throw new HostError('not_found', `No server named "${name}".`);
+    const tools = this.table.tools.filter((t) => t.server === name);
+    return toView(name, cfg, this.conns.get(name), tools, this.table.warnings.get(name) ?? []);
+  }
+
+  /** Log entries of one server (stderr, lifecycle), oldest first. */
+  logs(name: string): LogEntry[] {
+    if (!this.store.has(name)) throw new HostError('not_found', `No server named "${name}".`);
+    return this.conns.get(name)?.log.all() ?? [];
+  }
+
+  /** The tools currently offered to the model. */
+  tools(): RegisteredTool[] {
+    return this.table.tools;
+  }
+
+  /** Look up a registered tool by its namespaced name. */
+  tool(name: string): RegisteredTool | undefined {
+    return this.table.byName.get(name);
+  }
+
+  /** The live connection of a server (tests and benchmarks). */
+  connection(name: string): McpConnection | undefined {
+    return this.conns.get(name);
+  }
+
+  // ---- startup -------------------------------------------------------------------------------
+
+  /**
+   * Start every enabled server in the background, at most `concurrency` at once. Returns at once;
+   * `whenStarted()` resolves when the startup task is done. Every enabled server is visible as
+   * `starting` immediately. At each server's turn the *current* persisted config is read: a server
+   * deleted or disabled meanwhile is skipped, and a client created by add/restart meanwhile wins.
+   */
+  startAll(): void {
+    if (this.startup || this.shuttingDown) return;
+    const queue: { name: string; conn: McpConnection }[] = [];
+    for (const name of this.store.names()) {
+      const cfg = this.store.get(name)!;
+      if (!cfg.enabled || this.conns.has(name)) continue;
+      const conn = this.makeConnection(name, cfg);
+      this.conns.set(name, conn);
+      queue.push({ name, conn });
+      this.emitChanged(name);
+    }
+    const worker = async (): Promise<void> => {
+      for (let item = queue.shift(); item; item = queue.shift()) {
+        if (this.shuttingDown) return;
+        const { name, conn } = item;
+        if (this.conns.get(name) !== conn) continue; // a management action replaced it
+        const current = this.store.get(name);
+        if (!current || !current.enabled) {
+          this.conns.delete(name);
+          void conn.close();
+          if (current) this.emitChanged(name);
+          continue;
+        }
+        if (JSON.stringify(current) !== JSON.stringify(conn.config)) {
+          // The persisted config changed since the snapshot: start with the current one.
+          const fresh = this.makeConnection(name, current);
+          this.conns.set(name, fresh);
+          void conn.close();
+          await fresh.start();
+        } else {
+          await conn.start();
+        }
+      }
+    };
+    this.startup = Promise.all(Array.from({ length: Math.min(this.concurrency, queue.length) }, worker)).then(() => undefined);
+  }
+
+  /** Resolves when the background startup task has finished (immediately if none ran). */
+  async whenStarted(): Promise<void> {
+    await this.startup;
+  }
+
+  private makeConnection(name: string, cfg: ServerConfig): McpConnection {
+    return new McpConnection(name, cfg, (c) => this.onConnectionChange(c));
+  }
+
+  private onConnectionChange(conn: McpConnection): void {
+    if (this.conns.get(conn.name) !== conn) return; // a stale connection cannot publish anything
+    this.rebuildTools();
+    this.emitChanged(conn.name);
+  }
+
+  private rebuildTools(): void {
+    const before = this.table.tools.map((t) => t.name).join('\n');
+    const all = [];
+    if (!this.shuttingDown) {
+      for (const name of this.store.names()) {
+        const c = this.conns.get(name);
+        if (!c || c.status !== 'ready') continue;
+        for (const t of c.tools) all.push({ server: name, name: t.name, description: t.description, inputSchema: t.inputSchema as Record<string, unknown> });
+      }
+    }
+    this.table = buildToolTable(all);
+    if (this.table.tools.map((t) => t.name).join('\n') !== before) this.events.toolsChanged?.(this.table.tools);
+  }
+
+  private emitChanged(name: string): void {
+    if (!this.store.has(name)) return;
+    this.events.changed?.(this.view(name));
+  }
+
+  // ---- management actions ---------------------------------------------------------------------
+
+  private assertOpen(): void {
+    if (this.shuttingDown) throw new HostError('start_failed', 'The app is shutting down.');
+  }
+
+  private checkCommand(cfg: ServerConfig): void {
+    if (cfg.type !== 'local') return;
+    if (!resolveCommand(cfg.command[0]!, mergedEnv(cfg.env))) {
+      throw new HostError('command_not_found', new CommandNotFoundError(cfg.command[0]!).message, 'command');
+    }
+  }
+
+  /**
+   * Add a server: validate (unique name, command resolvable), persist, then start it in the
+   * background. Returns the `starting` view at once.
+   * @throws HostError('conflict' | 'command_not_found')
+   */
+  async add(name: string, input: ServerInput): Promise<ServerView> {
+    this.assertOpen();
+    if (this.store.has(name)) throw new HostError('conflict', `A server named "${name}" already exists.`, 'name');
+    const cfg = configFromInput(input);
+    if (cfg.enabled) this.checkCommand(cfg);
+    await this.store.put(name, cfg);
+    if (cfg.enabled) this.launch(name, cfg);
+    return this.view(name);
+  }
+
+  private launch(name: string, cfg: ServerConfig): McpConnection {
+    const old = this.conns.get(name);
+    const conn = this.makeConnection(name, cfg);
+    this.conns.set(name, conn);
+    if (old) void old.close();
+    this.rebuildTools();
+    this.emitChanged(name);
+    void conn.start();
+    return conn;
+  }
+
+  /**
+   * Edit a server with PATCH semantics. The edit is persisted only after the server started
+   * successfully with it; on failure the previous config (and its running client) is kept.
+   * @throws HostError('not_found' | 'command_not_found' | 'start_failed' | 'invalid_input')
+   */
+  async update(name: string, patch: ServerPatch): Promise<ServerView> {
+    this.assertOpen();
+    const old = this.store.get(name);
+    if (!old) throw new HostError('not_found', `No server named "${name}".`);
+    let next: ServerConfig;
+    try {
+      next = applyPatch(old, patch);
+    } catch (err) {
+      throw new HostError('invalid_input', (err as Error).message);
+    }
+    if (!next.enabled) {
+      await this.store.put(name, next);
+      const conn = this.conns.get(name);
+      this.conns.delete(name);
+      await conn?.close();
+      this.rebuildTools();
+      this.emitChanged(name);
+      return this.view(name);
+    }
+    this.checkCommand(next);
+    const candidate = new McpConnection(name, next);
+    await candidate.start();
+    if (candidate.status !== 'ready') {
+      const why = candidate.error ?? 'unknown error';
+      await candidate.close();
+      throw new HostError('start_failed', `The server did not start with the new settings, so they were not saved: ${why}`);
+    }
+    if (this.shuttingDown) {
+      await candidate.close();
+      throw new HostError('start_failed', 'The app is shutting down.');
+    }
+    await this.store.put(name, next);
+    const replaced = this.conns.get(name);
+    // Adopt the started candidate: route its future changes through the host.
+    const adopted = this.adopt(candidate);
+    this.conns.set(name, adopted);
+    await replaced?.close();
+    this.rebuildTools();
+    this.emitChanged(name);
+    return this.view(name);
+  }
+
+  private adopt(conn: McpConnection): McpConnection {
+    (conn as unknown as { onChange: (c: McpConnection) => void }).onChange = (c) => this.onConnectionChange(c);
+    return conn;
+  }
+
+  /**
+   * Enable (start) or disable (stop) a server; persisted at once.
+   * @throws HostError('not_found' | 'command_not_found')
+   */
+  async setEnabled(name: string, enabled: boolean): Promise<ServerView> {
+    this.assertOpen();
+    const cfg = this.store.get(name);
+    if (!cfg) throw new HostError('not_found', `No server named "${name}".`);
+    const next = { ...cfg, enabled };
+    if (enabled) this.checkCommand(next);
+    await this.store.put(name, next);
+    if (enabled) this.launch(name, next);
+    else {
+      const conn = this.conns.get(name);
+      this.conns.delete(name);
+      await conn?.close();
+      this.rebuildTools();
+      this.emitChanged(name);
+    }
+    return this.view(name);
+  }
+
+  /**
+   * Restart a server with its persisted config (a new process and session).
+   * @throws HostError('not_found')
+   */
+  async restart(name: string): Promise<ServerView> {
+    this.assertOpen();
+    const cfg = this.store.get(name);
+    if (!cfg) throw new HostError('not_found', `No server named "${name}".`);
+    if (!cfg.enabled) return this.view(name);
+    this.launch(name, cfg);
+    return this.view(name);
+  }
+
+  /**
+   * Remove a server: stop it, unregister its tools, delete it from the config file.
+   * @throws HostError('not_found')
+   */
+  async remove(name: string): Promise<void> {
+    if (!this.store.has(name)) throw new HostError('not_found', `No server named "${name}".`);
+    const conn = this.conns.get(name);
+    this.conns.delete(name);
+    await this.store.delete(name);
+    this.rebuildTools();
+    this.events.removed?.(name);
+    await conn?.close();
+  }
+
+  // ---- calls ---------------------------------------------------------------------------------
+
+  /**
+   * Call a tool by its namespaced name. Calls to one server run concurrently.
+   * @throws HostError('not_found') for an unknown tool; errors of the connection otherwise.
+   */
+  async callTool(namespaced: string, args: Record<string, unknown>, opts: CallOptions = {}): Promise<CallToolResult> {
+    const tool = this.table.byName.get(namespaced);
+    if (!tool) throw new HostError('not_found', `No tool named "${namespaced}".`);
+    const conn = this.conns.get(tool.server);
+    if (!conn) throw new HostError('not_found', `Server "${tool.server}" is not running.`);
+    return conn.callTool(tool.original_name, args, opts);
+  }
+
+  // ---- shutdown ------------------------------------------------------------------------------
+
+  /**
+   * Shut down: stop the startup task from taking more servers, close every client (including
+   * half-started ones), unregister all tools. Nothing is registered after this began.
+   */
+  async shutdown(): Promise<void> {
+    this.shuttingDown = true;
+    const all = [...this.conns.values()];
+    this.conns.clear();
+    this.rebuildTools();
+    await Promise.all(all.map((c) => c.close()));
+    await this.startup;
+  }
+}

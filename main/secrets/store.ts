@@ -1,0 +1,99 @@
+/**
+ * Secret storage. `SecretStore` is the interface every secret-bearing part of main uses (model API
+ * keys today; server env/header values and OAuth state later). Keys are opaque strings such as
+ * `model:api_key`; values are UTF-8 strings of any size.
+ */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { Mutex, writeFileAtomic } from '../util/atomic-write.js';
+
+/** How secrets are protected at rest, for the Settings notice. */
+export interface SecretStoreInfo {
+  kind: 'keychain' | 'file' | 'memory';
+  /** Plain-language description shown to the user. */
+  notice: string;
+}
+
+/** A key → secret map persisted somewhere safe. All methods are async and never log values. */
+export interface SecretStore {
+  /** The stored value, or undefined. */
+  get(key: string): Promise<string | undefined>;
+  /** Store `value` under `key` (replace). */
+  set(key: string, value: string): Promise<void>;
+  /** Remove `key`; no-op when absent. */
+  delete(key: string): Promise<void>;
+  info(): SecretStoreInfo;
+}
+
+/** In-memory store: the test double, and the fallback when nothing may be written. */
+export class MemorySecretStore implements SecretStore {
+  private readonly map = new Map<string, string>();
+  async get(key: string): Promise<string | undefined> {
+    return this.map.get(key);
+  }
+  async set(key: string, value: string): Promise<void> {
+    this.map.set(key, value);
+  }
+  async delete(key: string): Promise<void> {
+    this.map.delete(key);
+  }
+  info(): SecretStoreInfo {
+    return { kind: 'memory', notice: 'Secrets are kept in memory only and are lost when the app quits.' };
+  }
+}
+
+/**
+ * Secrets in an owner-only (0600) JSON file in the state dir, written atomically. Protects against
+ * other users on the machine, not against programs running as you.
+ */
+export class FileSecretStore implements SecretStore {
+  private cache: Record<string, string> | null = null;
+  private readonly mutex = new Mutex();
+  readonly file: string;
+
+  constructor(stateDir: string) {
+    this.file = path.join(stateDir, 'secrets.json');
+  }
+
+  private async load(): Promise<Record<string, string>> {
+    if (this.cache) return this.cache;
+    try {
+      const doc = JSON.parse(await fs.readFile(this.file, 'utf8')) as unknown;
+      this.cache = typeof doc === 'object' && doc !== null && !Array.isArray(doc) ? (doc as Record<string, string>) : {};
+    } catch {
+      this.cache = {};
+    }
+    return this.cache;
+  }
+
+  async get(key: string): Promise<string | undefined> {
+    const v = (await this.load())[key];
+    return typeof v === 'string' ? v : undefined;
+  }
+
+  set(key: string, value: string): Promise<void> {
+    return this.mutex.run(async () => {
+      const next = { ...(await this.load()), [key]: value };
+      await writeFileAtomic(this.file, JSON.stringify(next));
+      this.cache = next;
+    });
+  }
+
+  delete(key: string): Promise<void> {
+    return this.mutex.run(async () => {
+      const cur = await this.load();
+      if (!(key in cur)) return;
+      const next = { ...cur };
+      delete next[key];
+      await writeFileAtomic(this.file, JSON.stringify(next));
+      this.cache = next;
+    });
+  }
+
+  info(): SecretStoreInfo {
+    return {
+      kind: 'file',
+      notice: 'Secrets are stored in an owner-only file in the app data folder. Other users cannot read it; programs running as you can.',
+    };
+  }
+}

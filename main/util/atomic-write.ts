@@ -1,0 +1,61 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+
+/**
+ * Write `data` to `file` atomically and owner-only.
+ *
+ * A temp file beside the target is created with mode 0600 in the same `open` call (flag `wx`),
+ * written, fsynced, then renamed over the target; the directory is fsynced afterwards so the
+ * rename survives a crash. A reader sees the old or the new content, never a torn file. Because
+ * the temp file carries the mode, an older 0644 target is replaced by a 0600 one.
+ *
+ * @param file absolute path of the target
+ * @param data the full new content (UTF-8 string or bytes)
+ * @throws the underlying fs error (ENOSPC, EACCES, …); the temp file is removed on failure.
+ */
+export async function writeFileAtomic(file: string, data: string | Uint8Array): Promise<void> {
+  const dir = path.dirname(file);
+  await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  const handle = await fs.open(tmp, 'wx', 0o600);
+  try {
+    await handle.writeFile(data);
+    await handle.sync();
+  } catch (err) {
+    await handle.close().catch(() => undefined);
+    await fs.rm(tmp, { force: true });
+    throw err;
+  }
+  await handle.close();
+  try {
+    await fs.rename(tmp, file);
+  } catch (err) {
+    await fs.rm(tmp, { force: true });
+    throw err;
+  }
+  // Ensure the mode even if umask or an odd filesystem widened it.
+  await fs.chmod(file, 0o600).catch(() => undefined);
+  try {
+    const dh = await fs.open(dir, 'r');
+    await dh.sync().catch(() => undefined);
+    await dh.close();
+  } catch {
+    // Directory fsync is not supported everywhere (e.g. Windows); the rename is still atomic.
+  }
+}
+
+/**
+ * Serializes async operations: each `run(fn)` starts after the previous one settled.
+ * Used so that concurrent saves of one file cannot interleave.
+ */
+export class Mutex {
+  private tail: Promise<unknown> = Promise.resolve();
+
+  /** Run `fn` after every earlier `run` has settled; resolves/rejects with `fn`'s result. */
+  run<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.tail.then(fn, fn);
+    this.tail = next.catch(() => undefined);
+    return next;
+  }
+}

@@ -1,0 +1,284 @@
+/**
+ * The ONE definition of every IPC channel between the renderer and main.
+ *
+ * - `channels`: request/response channels (renderer → main). Each has a zod input schema
+ *   (strict: unknown fields are rejected, strings are bounded) and an output type.
+ * - `events`: push channels (main → renderer) with their payload types.
+ * - `ErrorCode`: the typed error codes every handler may return.
+ *
+ * This module imports nothing of ours (layer rule in ../shared/DESIGN.md); main validates every
+ * input against these schemas, the preload exposes only these channel names, and the browser
+ * shell carries the same envelopes over a loopback WebSocket.
+ */
+import { z } from 'zod';
+
+// ---------------------------------------------------------------------------------------------
+// Shared limits and primitives
+// ---------------------------------------------------------------------------------------------
+
+/** Upper bounds for every string the renderer may send (a compromised renderer gets a typed error). */
+export const LIMITS = {
+  name: 64,
+  shortText: 4096,
+  secretValue: 32 * 1024,
+  chatText: 200_000,
+  commandParts: 256,
+  envEntries: 256,
+} as const;
+
+/** A server name: letters, digits, `_`, `-`, `.`; starts with a letter or digit; ≤ 64 chars. */
+export const serverNameSchema = z
+  .string()
+  .min(1, 'Name is required')
+  .max(LIMITS.name, `Name is longer than ${LIMITS.name} characters`)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'Name may use letters, digits, "_", "-" and "." and must start with a letter or digit');
+
+/** An environment variable name: a POSIX identifier. */
+export const envNameSchema = z
+  .string()
+  .max(256)
+  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'Environment variable names must be identifiers (letters, digits, "_", not starting with a digit)');
+
+const envMapSchema = z
+  .record(envNameSchema, z.string().max(LIMITS.secretValue))
+  .refine((m) => Object.keys(m).length <= LIMITS.envEntries, `At most ${LIMITS.envEntries} entries`);
+
+const headerNameSchema = z.string().min(1).max(256).regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'Header names must be HTTP tokens');
+const headerMapSchema = z
+  .record(headerNameSchema, z.string().max(LIMITS.secretValue))
+  .refine((m) => Object.keys(m).length <= LIMITS.envEntries, `At most ${LIMITS.envEntries} entries`);
+
+const commandSchema = z
+  .array(z.string().max(LIMITS.shortText))
+  .min(1, 'Command is required')
+  .max(LIMITS.commandParts)
+  .refine((c) => c[0]!.trim().length > 0, 'Command is required');
+
+const timeoutSchema = z.number().int().min(1).max(3600);
+
+/** Input for a new server (source design's config shape; `local` = stdio). */
+export const serverInputSchema = z.discriminatedUnion('type', [
+  z.strictObject({
+    type: z.literal('local'),
+    command: commandSchema,
+    env: envMapSchema.optional(),
+    enabled: z.boolean().optional(),
+    timeout_seconds: timeoutSchema.optional(),
+  }),
+  z.strictObject({
+    type: z.enum(['http', 'sse']),
+    url: z.string().url().max(LIMITS.shortText),
+    headers: headerMapSchema.optional(),
+    enabled: z.boolean().optional(),
+    timeout_seconds: timeoutSchema.optional(),
+  }),
+]);
+export type ServerInput = z.infer<typeof serverInputSchema>;
+
+/**
+ * PATCH for a server (../shared/seeds/000 table): for `env`/`headers`, a name absent → preserve,
+ * present with a value → replace, present with `""` → delete.
+ */
+export const serverPatchSchema = z.strictObject({
+  command: commandSchema.optional(),
+  url: z.string().url().max(LIMITS.shortText).optional(),
+  env: envMapSchema.optional(),
+  headers: headerMapSchema.optional(),
+  enabled: z.boolean().optional(),
+  timeout_seconds: timeoutSchema.optional(),
+});
+export type ServerPatch = z.infer<typeof serverPatchSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Views (what main sends; never a stored secret)
+// ---------------------------------------------------------------------------------------------
+
+/** A masked secret value: whether one is stored, and a mask that reveals no usable part of it. */
+export interface MaskedValue {
+  has_value: boolean;
+  masked: string;
+}
+
+/** Connection status of one server (DESIGN.md "Status"). */
+export type ServerStatus = 'disabled' | 'starting' | 'ready' | 'error' | 'needs_auth';
+
+/** Why a server is in `error`. */
+export type ErrorKind = 'spawn_failed' | 'timeout' | 'exited' | 'protocol' | 'needs_reauth' | 'config' | 'unknown';
+
+/** A tool as offered to the model: namespaced name plus the server's real name. */
+export interface ToolView {
+  /** `{server}__{tool}`, sanitized, ≤ 64 chars, unique across servers. */
+  name: string;
+  /** The tool's name on its server. */
+  original_name: string;
+  description: string;
+  input_schema: Record<string, unknown>;
+}
+
+/** One line of a server's log (stderr, lifecycle event, skipped stdout line). */
+export interface LogEntry {
+  /** Milliseconds since the Unix epoch. */
+  ts: number;
+  source: 'stderr' | 'stdout' | 'lifecycle';
+  text: string;
+}
+
+/** The masked view of one server: config (secrets masked) + live status. Produced only by `toView()`. */
+export interface ServerView {
+  name: string;
+  type: 'local' | 'http' | 'sse';
+  command: string[];
+  url: string | null;
+  env: Record<string, MaskedValue>;
+  headers: Record<string, MaskedValue>;
+  enabled: boolean;
+  timeout_seconds: number;
+  status: ServerStatus;
+  error: string | null;
+  error_kind: ErrorKind | null;
+  /** The absolute path the command resolved to, when known. */
+  resolved_command: string | null;
+  tools: ToolView[];
+  tool_count: number;
+  /** Visible warnings, e.g. tool-name collisions. */
+  warnings: string[];
+  /** Last stderr lines (bounded). */
+  stderr_tail: string[];
+  server_info: { name: string; version: string; protocol_version: string | null } | null;
+}
+
+/** The masked model-provider settings. */
+export interface ModelSettingsView {
+  provider: 'openai-compatible';
+  base_url: string;
+  model: string;
+  api_key: MaskedValue;
+  configured: boolean;
+}
+
+export const modelSettingsInputSchema = z.strictObject({
+  provider: z.literal('openai-compatible'),
+  base_url: z.string().url().max(LIMITS.shortText),
+  model: z.string().min(1).max(LIMITS.shortText),
+  /** Absent → keep the stored key; `""` → delete it; a value → replace it. */
+  api_key: z.string().max(LIMITS.secretValue).optional(),
+});
+export type ModelSettingsInput = z.infer<typeof modelSettingsInputSchema>;
+
+/** Tool-result content as shown in the UI (images as data, resources as text). */
+export type ContentView =
+  | { type: 'text'; text: string }
+  | { type: 'image'; data: string; mimeType: string };
+
+/** Events of one chat run. */
+export type ChatEvent =
+  | { run_id: string; type: 'text-delta'; text: string }
+  | { run_id: string; type: 'tool-start'; call_id: string; tool: string; server: string; original_name: string; args: unknown }
+  | {
+      run_id: string;
+      type: 'tool-end';
+      call_id: string;
+      ok: boolean;
+      content: ContentView[];
+      error: string | null;
+      duration_ms: number;
+    }
+  | { run_id: string; type: 'done' }
+  | { run_id: string; type: 'aborted' }
+  | { run_id: string; type: 'error'; message: string };
+
+/** Facts about the running app. */
+export interface AppInfo {
+  version: string;
+  shell: 'electron' | 'browser';
+  state_dir: string;
+  /** A visible warning about the config file (e.g. it could not be parsed and was kept). */
+  config_warning: string | null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Channels
+// ---------------------------------------------------------------------------------------------
+
+const empty = z.strictObject({});
+const byName = z.strictObject({ name: serverNameSchema });
+
+/** Every invoke channel: its input schema and (type-level) output. */
+export const channels = {
+  'app.info': { input: empty, output: null as unknown as AppInfo },
+  'servers.list': { input: empty, output: null as unknown as ServerView[] },
+  'servers.get': { input: byName, output: null as unknown as ServerView },
+  'servers.add': {
+    input: z.strictObject({ name: serverNameSchema, config: serverInputSchema }),
+    output: null as unknown as ServerView,
+  },
+  'servers.update': {
+    input: z.strictObject({ name: serverNameSchema, patch: serverPatchSchema }),
+    output: null as unknown as ServerView,
+  },
+  'servers.setEnabled': {
+    input: z.strictObject({ name: serverNameSchema, enabled: z.boolean() }),
+    output: null as unknown as ServerView,
+  },
+  'servers.restart': { input: byName, output: null as unknown as ServerView },
+  'servers.remove': { input: byName, output: null as unknown as { removed: true } },
+  'servers.logs': { input: byName, output: null as unknown as LogEntry[] },
+  'settings.getModel': { input: empty, output: null as unknown as ModelSettingsView },
+  'settings.setModel': { input: modelSettingsInputSchema, output: null as unknown as ModelSettingsView },
+  'chat.send': {
+    input: z.strictObject({
+      conversation_id: z.string().min(1).max(128),
+      text: z.string().min(1).max(LIMITS.chatText),
+    }),
+    output: null as unknown as { run_id: string },
+  },
+  'chat.stop': { input: z.strictObject({ run_id: z.string().min(1).max(128) }), output: null as unknown as { stopped: boolean } },
+  'chat.reset': { input: z.strictObject({ conversation_id: z.string().min(1).max(128) }), output: null as unknown as { ok: true } },
+} as const;
+
+export type ChannelName = keyof typeof channels;
+export type ChannelInput<C extends ChannelName> = z.input<(typeof channels)[C]['input']>;
+export type ChannelOutput<C extends ChannelName> = (typeof channels)[C]['output'];
+export const channelNames = Object.keys(channels) as ChannelName[];
+
+/** Every event channel (main → renderer) and its payload type. */
+export interface EventPayloads {
+  'servers.changed': ServerView;
+  'servers.removed': { name: string };
+  'chat.event': ChatEvent;
+  'app.warning': { message: string };
+}
+export type EventName = keyof EventPayloads;
+export const eventNames: EventName[] = ['servers.changed', 'servers.removed', 'chat.event', 'app.warning'];
+
+// ---------------------------------------------------------------------------------------------
+// Errors and the envelope every invoke returns
+// ---------------------------------------------------------------------------------------------
+
+/** Typed error codes. */
+export type ErrorCode =
+  | 'invalid_input'
+  | 'unknown_channel'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  | 'command_not_found'
+  | 'not_configured'
+  | 'start_failed'
+  | 'internal';
+
+/** A typed error: `field` names the offending input path when known (for inline form errors). */
+export interface IpcError {
+  code: ErrorCode;
+  message: string;
+  field?: string;
+}
+
+/** What every invoke resolves to (errors are values, so they survive Electron's IPC intact). */
+export type Envelope<T> = { ok: true; value: T } | { ok: false; error: IpcError };
+
+/** The API the preload (or the browser-shell bridge) exposes as `window.openprogram`. */
+export interface OpenProgramApi {
+  invoke<C extends ChannelName>(channel: C, input: ChannelInput<C>): Promise<Envelope<ChannelOutput<C>>>;
+  on<E extends EventName>(event: E, listener: (payload: EventPayloads[E]) => void): () => void;
+}

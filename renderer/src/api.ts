@@ -1,0 +1,88 @@
+/**
+ * The renderer's only way to main: `window.openprogram` from the Electron preload, or — in the
+ * browser shell — the same contract over a loopback WebSocket (token from the URL fragment).
+ */
+import type { ChannelInput, ChannelName, ChannelOutput, Envelope, EventName, EventPayloads, IpcError, OpenProgramApi } from '../../preload/contract/index.js';
+
+declare global {
+  interface Window {
+    openprogram?: OpenProgramApi;
+  }
+}
+
+/** An error returned by main, with its typed code and offending field. */
+export class ApiError extends Error {
+  readonly code: IpcError['code'];
+  readonly field: string | undefined;
+  constructor(e: IpcError) {
+    super(e.message);
+    this.code = e.code;
+    this.field = e.field;
+  }
+}
+
+function createSocketApi(): OpenProgramApi {
+  const hash = new URLSearchParams(location.hash.slice(1));
+  const token = hash.get('token') ?? sessionStorage.getItem('openprogram.token') ?? '';
+  if (hash.get('token')) {
+    sessionStorage.setItem('openprogram.token', token);
+    history.replaceState(null, '', location.pathname);
+  }
+  const listeners = new Map<string, Set<(p: unknown) => void>>();
+  const pending = new Map<number, (e: Envelope<unknown>) => void>();
+  let nextId = 1;
+  let socket: WebSocket;
+  let open: Promise<void>;
+  const connect = (): void => {
+    socket = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ipc?token=${encodeURIComponent(token)}`);
+    open = new Promise((resolve, reject) => {
+      socket.addEventListener('open', () => resolve(), { once: true });
+      socket.addEventListener('error', () => reject(new Error('Cannot reach the app core.')), { once: true });
+    });
+    open.catch(() => undefined);
+    socket.addEventListener('message', (ev) => {
+      const msg = JSON.parse(String(ev.data)) as { id?: number; envelope?: Envelope<unknown>; event?: string; payload?: unknown };
+      if (msg.event) listeners.get(msg.event)?.forEach((l) => l(msg.payload));
+      else if (typeof msg.id === 'number' && msg.envelope) {
+        pending.get(msg.id)?.(msg.envelope);
+        pending.delete(msg.id);
+      }
+    });
+    socket.addEventListener('close', () => {
+      for (const [, resolve] of pending) resolve({ ok: false, error: { code: 'internal', message: 'Lost the connection to the app core.' } });
+      pending.clear();
+      listeners.get('__disconnected')?.forEach((l) => l(null));
+    });
+  };
+  connect();
+  return {
+    async invoke(channel, input) {
+      await open;
+      const id = nextId++;
+      return new Promise((resolve) => {
+        pending.set(id, resolve as (e: Envelope<unknown>) => void);
+        socket.send(JSON.stringify({ id, channel, input }));
+      });
+    },
+    on(event, listener) {
+      const set = listeners.get(event) ?? new Set();
+      set.add(listener as (p: unknown) => void);
+      listeners.set(event, set);
+      return () => set.delete(listener as (p: unknown) => void);
+    },
+  };
+}
+
+const api: OpenProgramApi = window.openprogram ?? createSocketApi();
+
+/** Invoke a channel; resolves with its output or throws `ApiError`. */
+export async function call<C extends ChannelName>(channel: C, input: ChannelInput<C>): Promise<ChannelOutput<C>> {
+  const env = await api.invoke(channel, input);
+  if (!env.ok) throw new ApiError(env.error);
+  return env.value;
+}
+
+/** Subscribe to an event; returns an unsubscribe function. */
+export function on<E extends EventName>(event: E, listener: (payload: EventPayloads[E]) => void): () => void {
+  return api.on(event, listener);
+}

@@ -1,0 +1,59 @@
+/**
+ * Split a command line typed by the user into argv, POSIX-shell style quoting only: single quotes
+ * keep everything literally, double quotes allow `\"` and `\\`, a backslash outside quotes escapes
+ * the next character. No expansion of any kind happens (nothing is ever run through a shell).
+ *
+ * @throws Error on an unterminated quote.
+ */
+export function splitCommandLine(line: string): string[] {
+  const out: string[] = [];
+  let cur = '';
+  let has = false;
+  let i = 0;
+  while (i < line.length) {
+    const ch = line[i]!;
+    if (ch === "'") {
+      const end = line.indexOf("'", i + 1);
+      if (end < 0) throw new Error('Unterminated single quote');
+      cur += line.slice(i + 1, end);
+      has = true;
+      i = end + 1;
+    } else if (ch === '"') {
+      i++;
+      has = true;
+      for (;;) {
+        if (i >= line.length) throw new Error('Unterminated double quote');
+        const c = line[i]!;
+        if (c === '"') break;
+        if (c === '\\' && (line[i + 1] === '"' || line[i + 1] === '\\')) {
+          cur += line[i + 1];
+          i += 2;
+        } else {
+          cur += c;
+          i++;
+        }
+      }
+      i++;
+    } else if (ch === '\\' && i + 1 < line.length) {
+      cur += line[i + 1];
+      has = true;
+      i += 2;
+    } else if (/\s/.test(ch)) {
+      if (has) out.push(cur);
+      cur = '';
+      has = false;
+      i++;
+    } else {
+      cur += ch;
+      has = true;
+      i++;
+    }
+  }
+  if (has) out.push(cur);
+  return out;
+}
+
+/** Render argv back as a line the splitter reads identically. */
+export function joinCommandLine(argv: string[]): string {
+  return argv.map((a) => (a !== '' && /^[A-Za-z0-9_@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
+}

@@ -1,0 +1,50 @@
+import { useEffect, useState } from 'react';
+import { on } from '../api';
+import { useApp } from '../store';
+import { ChatView } from './Chat';
+import { SettingsView } from './Settings';
+
+/** The app frame: tabs, warnings banner, and the event subscriptions that feed the store. */
+export function App() {
+  const [tab, setTab] = useState<'chat' | 'settings'>('chat');
+  const warnings = useApp((s) => s.warnings);
+  const dismiss = useApp((s) => s.dismissWarning);
+
+  useEffect(() => {
+    const s = useApp.getState();
+    const offs = [
+      on('servers.changed', (v) => useApp.getState().upsertServer(v)),
+      on('servers.removed', ({ name }) => useApp.getState().dropServer(name)),
+      on('chat.event', (e) => useApp.getState().applyChatEvent(e)),
+      on('app.warning', ({ message }) => useApp.getState().addWarning(message)),
+    ];
+    s.loadServers().catch((e: Error) => s.addWarning(e.message));
+    s.loadSettings().catch((e: Error) => s.addWarning(e.message));
+    return () => offs.forEach((off) => off());
+  }, []);
+
+  return (
+    <div className="app">
+      <header className="topbar">
+        <div className="brand">OpenProgram</div>
+        <nav role="tablist">
+          <button role="tab" aria-selected={tab === 'chat'} className={tab === 'chat' ? 'tab active' : 'tab'} onClick={() => setTab('chat')}>
+            Chat
+          </button>
+          <button role="tab" aria-selected={tab === 'settings'} className={tab === 'settings' ? 'tab active' : 'tab'} onClick={() => setTab('settings')}>
+            Settings
+          </button>
+        </nav>
+      </header>
+      {warnings.map((w, i) => (
+        <div key={w} className="banner warning" role="alert">
+          <span>{w}</span>
+          <button className="link" onClick={() => dismiss(i)} aria-label="Dismiss warning">
+            Dismiss
+          </button>
+        </div>
+      ))}
+      <main className="content">{tab === 'chat' ? <ChatView onOpenSettings={() => setTab('settings')} /> : <SettingsView />}</main>
+    </div>
+  );
+}

@@ -1,0 +1,314 @@
+import { useEffect, useState } from 'react';
+import type { LogEntry, ServerView } from '../../../preload/contract/index.js';
+import { ApiError, call } from '../api';
+import { splitCommandLine } from '../commandLine';
+import { useApp } from '../store';
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const SERVER_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
+
+interface Row {
+  key: string;
+  value: string;
+}
+
+type Errors = Partial<Record<'name' | 'command' | 'url' | 'env' | 'timeout' | 'form', string>>;
+
+/** Map a field path from main (e.g. `config.env.X`) to a form field. */
+function fieldOf(path: string | undefined): keyof Errors {
+  if (!path) return 'form';
+  if (path === 'name') return 'name';
+  if (path.includes('command')) return 'command';
+  if (path.includes('env') || path.includes('headers')) return 'env';
+  if (path.includes('url')) return 'url';
+  if (path.includes('timeout')) return 'timeout';
+  return 'form';
+}
+
+/** The Add-server form, with inline validation. Nothing is saved unless everything is valid. */
+export function AddServerForm({ onDone }: { onDone: () => void }) {
+  const existing = useApp((s) => s.serverOrder);
+  const upsert = useApp((s) => s.upsertServer);
+  const [name, setName] = useState('');
+  const [type, setType] = useState<'local' | 'http' | 'sse'>('local');
+  const [command, setCommand] = useState('');
+  const [url, setUrl] = useState('');
+  const [rows, setRows] = useState<Row[]>([]);
+  const [timeout, setTimeoutS] = useState('60');
+  const [errors, setErrors] = useState<Errors>({});
+  const [busy, setBusy] = useState(false);
+
+  const validate = (): { errors: Errors; argv: string[] } => {
+    const e: Errors = {};
+    let argv: string[] = [];
+    const n = name.trim();
+    if (!n) e.name = 'Name is required.';
+    else if (!SERVER_NAME.test(n) || n.length > 64) e.name = 'Use letters, digits, "_", "-" or "." (start with a letter or digit, at most 64).';
+    else if (existing.includes(n)) e.name = `A server named "${n}" already exists.`;
+    if (type === 'local') {
+      try {
+        argv = splitCommandLine(command);
+        if (argv.length === 0) e.command = 'Command is required.';
+      } catch (err) {
+        e.command = (err as Error).message;
+      }
+    } else if (!/^https?:\/\/.+/.test(url.trim())) e.url = 'Enter an http:// or https:// URL.';
+    const bad = rows.filter((r) => r.key.trim() && (type === 'local' ? !ENV_NAME.test(r.key.trim()) : !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(r.key.trim())));
+    if (bad.length) e.env = type === 'local' ? `Not a valid variable name: ${bad.map((r) => r.key).join(', ')} (letters, digits and "_", not starting with a digit).` : `Not a valid header name: ${bad.map((r) => r.key).join(', ')}.`;
+    const t = Number(timeout);
+    if (!Number.isInteger(t) || t < 1 || t > 3600) e.timeout = 'Timeout must be a whole number of seconds from 1 to 3600.';
+    return { errors: e, argv };
+  };
+
+  const submit = async () => {
+    const { errors: e, argv } = validate();
+    setErrors(e);
+    if (Object.keys(e).length) return;
+    const map = Object.fromEntries(rows.filter((r) => r.key.trim()).map((r) => [r.key.trim(), r.value]));
+    setBusy(true);
+    try {
+      const view = await call('servers.add', {
+        name: name.trim(),
+        config:
+          type === 'local'
+            ? { type: 'local', command: argv, env: map, timeout_seconds: Number(timeout) }
+            : { type, url: url.trim(), headers: map, timeout_seconds: Number(timeout) },
+      });
+      upsert(view);
+      onDone();
+    } catch (err) {
+      const f = err instanceof ApiError ? fieldOf(err.field) : 'form';
+      setErrors({ [f]: (err as Error).message });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form
+      className="panel add-form"
+      aria-label="Add server"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submit();
+      }}
+    >
+      <h3>Add an MCP server</h3>
+      <label className="field">
+        <span>Name</span>
+        <input aria-label="Server name" value={name} onChange={(e) => setName(e.target.value)} placeholder="filesystem" aria-invalid={!!errors.name} />
+        {errors.name && <span className="field-error" role="alert">{errors.name}</span>}
+      </label>
+      <label className="field">
+        <span>Type</span>
+        <select aria-label="Server type" value={type} onChange={(e) => setType(e.target.value as typeof type)}>
+          <option value="local">Local command (stdio)</option>
+          <option value="http">Remote URL (Streamable HTTP)</option>
+          <option value="sse">Remote URL (legacy SSE)</option>
+        </select>
+      </label>
+      {type === 'local' ? (
+        <label className="field">
+          <span>Command and arguments</span>
+          <input
+            aria-label="Command"
+            className="mono"
+            value={command}
+            onChange={(e) => setCommand(e.target.value)}
+            placeholder="npx -y @modelcontextprotocol/server-filesystem /path/to/dir"
+            aria-invalid={!!errors.command}
+          />
+          <span className="hint">Quote arguments that contain spaces. The command is started directly, never through a shell.</span>
+          {errors.command && <span className="field-error" role="alert">{errors.command}</span>}
+        </label>
+      ) : (
+        <label className="field">
+          <span>URL</span>
+          <input aria-label="URL" className="mono" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://example.com/mcp" />
+          {errors.url && <span className="field-error" role="alert">{errors.url}</span>}
+        </label>
+      )}
+      <div className="field">
+        <span>{type === 'local' ? 'Environment variables' : 'Headers'}</span>
+        {rows.map((r, i) => (
+          <div className="kv" key={i}>
+            <input
+              aria-label={`${type === 'local' ? 'Variable' : 'Header'} name ${i + 1}`}
+              className="mono"
+              placeholder={type === 'local' ? 'NAME' : 'Header-Name'}
+              value={r.key}
+              onChange={(e) => setRows(rows.map((x, j) => (j === i ? { ...x, key: e.target.value } : x)))}
+            />
+            <input
+              aria-label={`${type === 'local' ? 'Variable' : 'Header'} value ${i + 1}`}
+              type="password"
+              autoComplete="off"
+              placeholder="value (stored as a secret)"
+              value={r.value}
+              onChange={(e) => setRows(rows.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)))}
+            />
+            <button type="button" className="link" onClick={() => setRows(rows.filter((_, j) => j !== i))} aria-label={`Remove row ${i + 1}`}>
+              Remove
+            </button>
+          </div>
+        ))}
+        <button type="button" onClick={() => setRows([...rows, { key: '', value: '' }])}>
+          + Add {type === 'local' ? 'variable' : 'header'}
+        </button>
+        {errors.env && <span className="field-error" role="alert">{errors.env}</span>}
+      </div>
+      <label className="field narrow">
+        <span>Timeout (seconds)</span>
+        <input aria-label="Timeout seconds" inputMode="numeric" value={timeout} onChange={(e) => setTimeoutS(e.target.value)} />
+        {errors.timeout && <span className="field-error" role="alert">{errors.timeout}</span>}
+      </label>
+      {errors.form && <div className="field-error" role="alert">{errors.form}</div>}
+      <div className="row">
+        <button type="submit" className="primary" disabled={busy}>
+          {busy ? 'Adding…' : 'Add server'}
+        </button>
+        <button type="button" onClick={onDone}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function Logs({ name }: { name: string }) {
+  const [entries, setEntries] = useState<LogEntry[] | null>(null);
+  const load = () => call('servers.logs', { name }).then(setEntries, () => setEntries([]));
+  useEffect(() => {
+    void call('servers.logs', { name }).then(setEntries, () => setEntries([]));
+  }, [name]);
+  if (entries === null) return <div className="muted">Loading…</div>;
+  return (
+    <div className="logs">
+      <div className="row">
+        <button onClick={() => void load()}>Refresh</button>
+      </div>
+      <pre className="log-lines" data-testid="server-logs">
+        {entries.length === 0 ? 'No log entries yet.' : entries.map((e) => `${new Date(e.ts).toLocaleTimeString()} [${e.source}] ${e.text}`).join('\n')}
+      </pre>
+    </div>
+  );
+}
+
+/** One server: status, tools, errors, actions. */
+export function ServerCard({ server }: { server: ServerView }) {
+  const upsert = useApp((s) => s.upsertServer);
+  const drop = useApp((s) => s.dropServer);
+  const [panel, setPanel] = useState<'none' | 'tools' | 'logs'>('none');
+  const [actionError, setActionError] = useState<string | null>(null);
+  const act = async (fn: () => Promise<ServerView | void>) => {
+    setActionError(null);
+    try {
+      const v = await fn();
+      if (v) upsert(v);
+    } catch (err) {
+      setActionError((err as Error).message);
+    }
+  };
+  return (
+    <div className="server-card" data-testid={`server-${server.name}`} data-status={server.status}>
+      <div className="server-head">
+        <span className={`status-dot ${server.status}`} />
+        <strong className="server-name">{server.name}</strong>
+        <span className={`badge ${server.status}`} data-testid="server-status">
+          {server.status}
+        </span>
+        <span className="muted">{server.status === 'ready' ? `${server.tool_count} tools` : server.type === 'local' ? 'stdio' : server.type}</span>
+        <span className="spacer" />
+        <label className="check">
+          <input
+            type="checkbox"
+            aria-label={`Enable ${server.name}`}
+            checked={server.enabled}
+            onChange={(e) => void act(() => call('servers.setEnabled', { name: server.name, enabled: e.target.checked }))}
+          />{' '}
+          Enabled
+        </label>
+        <button onClick={() => void act(() => call('servers.restart', { name: server.name }))} disabled={!server.enabled}>
+          Restart
+        </button>
+        <button onClick={() => setPanel(panel === 'tools' ? 'none' : 'tools')}>Tools</button>
+        <button onClick={() => setPanel(panel === 'logs' ? 'none' : 'logs')}>Logs</button>
+        <button
+          className="danger"
+          onClick={() => {
+            if (confirm(`Remove server "${server.name}"?`))
+              void act(async () => {
+                await call('servers.remove', { name: server.name });
+                drop(server.name);
+              });
+          }}
+        >
+          Remove
+        </button>
+      </div>
+      <div className="server-meta mono">{server.type === 'local' ? server.command.join(' ') : server.url}</div>
+      {Object.keys(server.env).length > 0 && (
+        <div className="server-meta">
+          env:{' '}
+          {Object.entries(server.env).map(([k, v]) => (
+            <span key={k} className="badge set" title="Stored as a secret">
+              {k} {v.has_value ? 'set' : 'empty'}
+            </span>
+          ))}
+        </div>
+      )}
+      {server.status === 'error' && (
+        <pre className="server-error" data-testid="server-error">
+          {server.error}
+          {server.resolved_command ? `\n(command: ${server.resolved_command})` : ''}
+        </pre>
+      )}
+      {server.warnings.map((w) => (
+        <div key={w} className="banner warning small">
+          {w}
+        </div>
+      ))}
+      {actionError && <div className="field-error" role="alert">{actionError}</div>}
+      {panel === 'tools' && (
+        <div className="tools-list" data-testid="tools-list">
+          {server.tools.length === 0 ? (
+            <div className="muted">{server.status === 'ready' ? 'This server offers no tools.' : 'Tools appear when the server is ready.'}</div>
+          ) : (
+            server.tools.map((t) => (
+              <details key={t.name} className="tool-item">
+                <summary>
+                  <span className="mono">{t.name}</span> <span className="muted">{t.description}</span>
+                </summary>
+                <pre className="mono small">{JSON.stringify(t.input_schema, null, 2)}</pre>
+              </details>
+            ))
+          )}
+        </div>
+      )}
+      {panel === 'logs' && <Logs name={server.name} />}
+    </div>
+  );
+}
+
+/** Settings → MCP servers. */
+export function ServersPanel() {
+  const order = useApp((s) => s.serverOrder);
+  const servers = useApp((s) => s.servers);
+  const [adding, setAdding] = useState(false);
+  return (
+    <div className="panel">
+      <div className="row">
+        <h2>MCP servers</h2>
+        <span className="spacer" />
+        {!adding && (
+          <button className="primary" onClick={() => setAdding(true)}>
+            Add server
+          </button>
+        )}
+      </div>
+      {adding && <AddServerForm onDone={() => setAdding(false)} />}
+      {order.length === 0 && !adding && <p className="muted">No servers yet. Add a local command or a remote URL.</p>}
+      {order.map((n) => servers[n] && <ServerCard key={n} server={servers[n]} />)}
+    </div>
+  );
+}

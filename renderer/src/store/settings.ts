@@ -1,0 +1,34 @@
+import type { StateCreator } from 'zustand';
+import type { AppInfo, ModelSettingsView } from '../../../preload/contract/index.js';
+import { call } from '../api';
+import type { AppState } from './index';
+
+/** App info, model settings view, and visible warnings. */
+export interface SettingsSlice {
+  info: AppInfo | null;
+  model: ModelSettingsView | null;
+  warnings: string[];
+  loadSettings(): Promise<void>;
+  setModelView(v: ModelSettingsView): void;
+  addWarning(message: string): void;
+  dismissWarning(i: number): void;
+}
+
+export const createSettingsSlice: StateCreator<AppState, [], [], SettingsSlice> = (set) => ({
+  info: null,
+  model: null,
+  warnings: [],
+  async loadSettings() {
+    const [info, model] = await Promise.all([call('app.info', {}), call('settings.getModel', {})]);
+    set((s) => ({ info, model, warnings: info.config_warning && !s.warnings.includes(info.config_warning) ? [...s.warnings, info.config_warning] : s.warnings }));
+  },
+  setModelView(model) {
+    set({ model });
+  },
+  addWarning(message) {
+    set((s) => (s.warnings.includes(message) ? s : { warnings: [...s.warnings, message] }));
+  },
+  dismissWarning(i) {
+    set((s) => ({ warnings: s.warnings.filter((_, j) => j !== i) }));
+  },
+});
