@@ -1,0 +1,49 @@
+// Lint config. Besides the recommended rules it enforces the layer rule of ../shared/DESIGN.md:
+// preload/contract imports nothing of ours; the renderer imports only types from the contract and
+// nothing of main; main never imports the renderer; only main/index.ts and main/ipc/electron*.ts
+// import `electron` (everything else in main runs under plain Node).
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'artifacts/**', '.tmp/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', URL: 'readonly', performance: 'readonly', fetch: 'readonly', AbortController: 'readonly', structuredClone: 'readonly', __dirname: 'readonly', NodeJS: 'readonly', window: 'readonly', document: 'readonly', location: 'readonly', history: 'readonly', sessionStorage: 'readonly', WebSocket: 'readonly', crypto: 'readonly', confirm: 'readonly', URLSearchParams: 'readonly', TextEncoder: 'readonly', TextDecoder: 'readonly' } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-explicit-any': 'error',
+    },
+  },
+  {
+    files: ['main/**/*.ts'],
+    ignores: ['main/index.ts', 'main/ipc/electron*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['electron'], message: 'Only main/index.ts and main/ipc/electron*.ts may import electron.' }, { group: ['**/renderer/**'], message: 'main never imports the renderer.' }] }],
+    },
+  },
+  {
+    files: ['main/ipc/electron*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { paths: [{ name: 'electron', message: 'Import only types here (import type …) so it runs under a stand-in.', allowTypeImports: true }] }],
+    },
+  },
+  {
+    files: ['preload/contract/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['.*', '../*', '**/main/**', '**/renderer/**', 'electron'], message: 'The contract imports nothing of ours.' }] }],
+    },
+  },
+  {
+    files: ['renderer/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/main/**', 'electron', 'node:*'], message: 'The renderer knows nothing of Node or main.' }] }],
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ group: ['**/preload/contract/**'], message: 'The renderer imports only types from the contract.', allowTypeImports: true }] }],
+    },
+  },
+  {
+    files: ['test/**/*.{ts,mjs}', 'bench/**/*.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+);
