@@ -3,6 +3,7 @@ import type { LogEntry, ServerView } from '../../../preload/contract/index.js';
 import { ApiError, call } from '../api';
 import { splitCommandLine } from '../commandLine';
 import { useApp } from '../store';
+import { EditServerForm } from './EditServer';
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const SERVER_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
@@ -198,7 +199,7 @@ function Logs({ name }: { name: string }) {
 export function ServerCard({ server }: { server: ServerView }) {
   const upsert = useApp((s) => s.upsertServer);
   const drop = useApp((s) => s.dropServer);
-  const [panel, setPanel] = useState<'none' | 'tools' | 'logs'>('none');
+  const [panel, setPanel] = useState<'none' | 'tools' | 'logs' | 'edit'>('none');
   const [actionError, setActionError] = useState<string | null>(null);
   const act = async (fn: () => Promise<ServerView | void>) => {
     setActionError(null);
@@ -231,6 +232,7 @@ export function ServerCard({ server }: { server: ServerView }) {
         <button onClick={() => void act(() => call('servers.restart', { name: server.name }))} disabled={!server.enabled}>
           Restart
         </button>
+        <button onClick={() => setPanel(panel === 'edit' ? 'none' : 'edit')}>Edit</button>
         <button onClick={() => setPanel(panel === 'tools' ? 'none' : 'tools')}>Tools</button>
         <button onClick={() => setPanel(panel === 'logs' ? 'none' : 'logs')}>Logs</button>
         <button
@@ -286,6 +288,7 @@ export function ServerCard({ server }: { server: ServerView }) {
         </div>
       )}
       {panel === 'logs' && <Logs name={server.name} />}
+      {panel === 'edit' && <EditServerForm server={server} onDone={() => setPanel('none')} />}
     </div>
   );
 }
