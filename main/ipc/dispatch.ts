@@ -38,14 +38,19 @@ export function createHandlers(core: AppCore, version = '0.1.0'): Handlers {
   };
 }
 
+function clip(s: string, max: number): string {
+  return s.length > max ? `${s.slice(0, max)}…` : s;
+}
+
 /** Map any thrown value to a typed, secret-free error. */
 export function toIpcError(err: unknown): IpcError {
   if (err instanceof HostError) return { code: err.code, message: err.message, ...(err.field ? { field: err.field } : {}) };
   if (err instanceof NotConfiguredError) return { code: 'not_configured', message: err.message };
   if (err instanceof z.ZodError) {
+    // Paths and messages may echo input (e.g. an unknown key's name): keep them short.
     const first = err.issues[0];
-    const field = first?.path.map(String).join('.') || undefined;
-    return { code: 'invalid_input', message: first ? `${field ? `${field}: ` : ''}${first.message}` : 'Invalid input', ...(field ? { field } : {}) };
+    const field = clip(first?.path.map(String).join('.') ?? '', 200) || undefined;
+    return { code: 'invalid_input', message: first ? clip(`${field ? `${field}: ` : ''}${first.message}`, 500) : 'Invalid input', ...(field ? { field } : {}) };
   }
   return { code: 'internal', message: 'Internal error. See the app log for details.' };
 }
@@ -67,9 +72,9 @@ export function createDispatcher(core: AppCore, onInternalError: (channel: strin
         return { ok: false, error: { code: 'unknown_channel', message: 'Unknown channel.' } };
       }
       const schema = channels[channel as ChannelName].input;
-      const parsed = schema.safeParse(input === undefined ? {} : input);
-      if (!parsed.success) return { ok: false, error: toIpcError(parsed.error) };
       try {
+        const parsed = schema.safeParse(input === undefined ? {} : input);
+        if (!parsed.success) return { ok: false, error: toIpcError(parsed.error) };
         return { ok: true, value: await handlers[channel]!(parsed.data) };
       } catch (err) {
         const e = toIpcError(err);

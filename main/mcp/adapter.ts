@@ -84,8 +84,8 @@ export function buildToolTable(tools: ServerTool[]): ToolTable {
       const clash = byName.get(name)!;
       const suffix = `_${shortHash(t.server, t.name)}`;
       name = name.length + suffix.length <= MAX_TOOL_NAME ? name + suffix : name.slice(0, MAX_TOOL_NAME - suffix.length) + suffix;
-      let n = 2;
-      while (byName.has(name)) name = name.slice(0, MAX_TOOL_NAME - 2) + `_${n++}`;
+      const hashed = name;
+      for (let n = 2; byName.has(name); n++) name = hashed.slice(0, MAX_TOOL_NAME - `_${n}`.length) + `_${n}`;
       const w = warnings.get(t.server) ?? [];
       w.push(`Tool "${t.name}" would be named like "${clash.original_name}" of server "${clash.server}"; it is offered as "${name}".`);
       warnings.set(t.server, w);
@@ -119,7 +119,7 @@ export interface ConvertedResult {
 
 function describeUnknown(block: Record<string, unknown>): string {
   const type = typeof block.type === 'string' ? block.type : 'unknown';
-  const keys = Object.keys(block).filter((k) => k !== 'type').slice(0, 8);
+  const keys = Object.keys(block).filter((k) => k !== 'type').slice(0, 8).map((k) => k.slice(0, 32));
   return `[unsupported content type "${type.slice(0, 64)}"${keys.length ? ` with fields ${keys.join(', ')}` : ''}]`;
 }
 

@@ -52,7 +52,7 @@ const commandSchema = z
   .array(z.string().max(LIMITS.shortText))
   .min(1, 'Command is required')
   .max(LIMITS.commandParts)
-  .refine((c) => c[0]!.trim().length > 0, 'Command is required');
+  .refine((c) => typeof c[0] === 'string' && c[0].trim().length > 0, 'Command is required');
 
 const timeoutSchema = z.number().int().min(1).max(3600);
 
