@@ -10,7 +10,8 @@ import { ChatService } from './chat/agent.js';
 import { SettingsStore } from './chat/settings.js';
 import { ConfigStore } from './mcp/config.js';
 import { McpHost } from './mcp/host.js';
-import { FileSecretStore, type SecretStore } from './secrets/store.js';
+import { LazySecretStore, openSecretStore } from './secrets/index.js';
+import type { SecretStore, SecretStoreInfo } from './secrets/store.js';
 
 /** A function that delivers an event to the renderer(s). */
 export type EventSink = <E extends EventName>(event: E, payload: EventPayloads[E]) => void;
@@ -20,7 +21,11 @@ export interface CoreOptions {
   /** Where mcp_servers.json, settings.json and secrets live. */
   stateDir: string;
   shell: 'electron' | 'browser';
-  /** Secret store; defaults to the owner-only file store in `stateDir`. */
+  /**
+   * Secret store. Default: `openSecretStore(stateDir)` — the keychain-backed vault, or the
+   * owner-only file store with a visible notice when no keychain is usable — opened lazily (on
+   * first use or by `start()`).
+   */
   secrets?: SecretStore;
   /** Server start concurrency. */
   concurrency?: number;
@@ -37,12 +42,14 @@ export class AppCore {
   readonly host: McpHost;
   readonly settings: SettingsStore;
   readonly chat: ChatService;
+  /** The secret store every part of main uses (may still be opening; see `secretsInfo()`). */
+  readonly secrets: SecretStore;
   private readonly sinks = new Set<EventSink>();
 
   constructor(readonly opts: CoreOptions) {
     this.config = new ConfigStore(opts.stateDir);
-    const secrets = opts.secrets ?? new FileSecretStore(opts.stateDir);
-    this.settings = new SettingsStore(opts.stateDir, secrets);
+    this.secrets = opts.secrets ?? new LazySecretStore(() => openSecretStore(opts.stateDir));
+    this.settings = new SettingsStore(opts.stateDir, this.secrets);
     this.host = new McpHost(this.config, {
       concurrency: opts.concurrency,
       events: {
@@ -51,6 +58,15 @@ export class AppCore {
       },
     });
     this.chat = new ChatService(this.host, this.settings, (e) => this.emit('chat.event', e));
+  }
+
+  /**
+   * How secrets are stored (kind + plain-language notice for the UI). Waits for the default store
+   * to finish opening; never rejects for the default store (failures become a `file` notice).
+   */
+  async secretsInfo(): Promise<SecretStoreInfo> {
+    const s = this.secrets instanceof LazySecretStore ? await this.secrets.ready() : this.secrets;
+    return s.info();
   }
 
   /** Subscribe to every event; returns an unsubscribe function. */
@@ -75,6 +91,8 @@ export class AppCore {
    * (never waits for a server to connect).
    */
   async start(): Promise<void> {
+    // Open the secret store in the background (keychain probe); nothing here waits for it.
+    if (this.secrets instanceof LazySecretStore) this.secrets.ready().catch(() => undefined);
     await this.config.load();
     if (this.config.warning) this.emit('app.warning', { message: this.config.warning });
     this.host.startAll();

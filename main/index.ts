@@ -13,8 +13,16 @@ import { RENDERER_CSP } from './csp.js';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const rendererIndex = path.join(here, '../renderer/index.html');
 const rendererUrl = process.env.ELECTRON_RENDERER_URL;
-const isOurUrl = (url: string): boolean =>
-  rendererUrl ? url.startsWith(rendererUrl) : url.startsWith(pathToFileURL(rendererIndex).href.replace(/index\.html$/, ''));
+/** Our renderer: the dev server's exact origin, or the built index.html file. */
+const isOurUrl = (url: string): boolean => {
+  try {
+    const u = new URL(url);
+    if (rendererUrl) return u.origin === new URL(rendererUrl).origin;
+    return u.protocol === 'file:' && u.pathname === pathToFileURL(rendererIndex).pathname;
+  } catch {
+    return false;
+  }
+};
 
 let win: BrowserWindow | null = null;
 const core = new AppCore({ stateDir: resolveStateDir(app.getPath('userData')), shell: 'electron' });

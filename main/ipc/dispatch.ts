@@ -16,6 +16,7 @@ export function createHandlers(core: AppCore, version = '0.1.0'): Handlers {
   const h = core.host;
   return {
     'app.info': () => ({ version, shell: core.opts.shell, state_dir: core.opts.stateDir, config_warning: core.config.warning }),
+    'app.secretsInfo': () => core.secretsInfo(),
     'servers.list': () => h.list(),
     'servers.get': ({ name }) => h.view(name),
     'servers.add': ({ name, config }) => h.add(name, config),

@@ -196,6 +196,17 @@ export interface AppInfo {
   config_warning: string | null;
 }
 
+/**
+ * How secrets are protected at rest (DESIGN.md "Secrets at rest"): `keychain` = AES-256-GCM vault
+ * whose key is in the OS keychain; `file` = owner-only (0600) unencrypted file because no keychain
+ * is usable; `memory` = not persisted. `notice` is plain language for the UI (why, and what it
+ * protects against); it never contains a secret. A `file` kind must be shown to the user.
+ */
+export interface SecretsInfo {
+  kind: 'keychain' | 'file' | 'memory';
+  notice: string;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Channels
 // ---------------------------------------------------------------------------------------------
@@ -206,6 +217,7 @@ const byName = z.strictObject({ name: serverNameSchema });
 /** Every invoke channel: its input schema and (type-level) output. */
 export const channels = {
   'app.info': { input: empty, output: null as unknown as AppInfo },
+  'app.secretsInfo': { input: empty, output: null as unknown as SecretsInfo },
   'servers.list': { input: empty, output: null as unknown as ServerView[] },
   'servers.get': { input: byName, output: null as unknown as ServerView },
   'servers.add': {
