@@ -116,6 +116,13 @@ export class McpConnection {
     return t?.pid ?? null;
   }
 
+  /** ` (the process exited with code N)` when known, else ``. */
+  private exitDescription(): string {
+    const exit = (this.transport as { exit?: { code: number | null; signal: string | null } | null } | null)?.exit ?? this.lastExit;
+    if (!exit) return '';
+    return exit.signal ? ` (the process was ended by ${exit.signal})` : ` (the process exited with code ${exit.code})`;
+  }
+
   /** Start once: spawn/connect, `initialize`, list every tool page. Resolves when settled. */
   start(): Promise<void> {
     this.startPromise ??= this.doStart();
@@ -144,11 +151,13 @@ export class McpConnection {
     let transport: Transport;
     try {
       if (this.config.type === 'local') {
-        const prepared = createStdioTransport(this.config);
+        const prepared = createStdioTransport(this.config, {
+          onStderr: (line) => this.log.push('stderr', line),
+          onNoise: (line) => this.log.push('stdout', line),
+        });
         transport = prepared.transport;
         this.resolvedCommand = prepared.resolvedCommand;
         this.log.push('lifecycle', `command resolved to ${prepared.resolvedCommand}`);
-        this.attachStderr(prepared.transport.stderr as NodeJS.ReadableStream | null);
       } else {
         transport = createRemoteTransport(this.config);
       }
@@ -160,15 +169,14 @@ export class McpConnection {
     this.transport = transport;
     const client = new Client(CLIENT_INFO, { capabilities: {} });
     client.onerror = (err) => {
-      // Non-JSON lines on stdout (banners, stray logs) arrive here; they are not fatal.
-      const msg = err instanceof Error ? err.message : String(err);
-      this.log.push(msg.includes('JSON') || msg.includes('Unexpected token') ? 'stdout' : 'lifecycle', `skipped: ${msg}`);
+      // Protocol-level oddities (unknown response ids, dropped oversized messages) are logged, not fatal.
+      this.log.push('lifecycle', `protocol: ${err instanceof Error ? err.message : String(err)}`);
     };
     client.onclose = () => {
       if (this.closing) return;
       if (this.status === 'ready') {
         this.tools = [];
-        this.failure('The server closed the connection (the process exited).', 'exited');
+        this.failure(`The server closed the connection${this.exitDescription()}.`, 'exited');
       }
     };
     this.client = client;
@@ -190,7 +198,7 @@ export class McpConnection {
       if (err instanceof TimeoutError) this.failure(err.message, 'timeout');
       else if (e.code === 'ENOENT' || e.code === 'EACCES') this.failure(`Could not start ${this.resolvedCommand ?? 'the server'}: ${e.message}`, 'spawn_failed');
       else if (/protocol version/i.test(e.message)) this.failure(e.message, 'protocol');
-      else if (/closed/i.test(e.message)) this.failure(`The server exited before it finished starting (${e.message}).`, 'exited');
+      else if (/closed/i.test(e.message)) this.failure(`The server exited before it finished starting${this.exitDescription()}.`, 'exited');
       else this.failure(`Could not start the server: ${e.message}`, 'unknown');
     } finally {
       clearTimeout(timer);
@@ -227,26 +235,6 @@ export class McpConnection {
     this.warnings = warning ? [warning] : [];
   }
 
-  private attachStderr(stream: NodeJS.ReadableStream | null): void {
-    if (!stream) return;
-    let partial = '';
-    stream.setEncoding?.('utf8');
-    stream.on('data', (chunk: string | Buffer) => {
-      const text = partial + chunk.toString();
-      const lines = text.split(/\r?\n/);
-      partial = lines.pop() ?? '';
-      if (partial.length > 8192) {
-        lines.push(partial);
-        partial = '';
-      }
-      for (const line of lines) if (line.trim()) this.log.push('stderr', line);
-    });
-    stream.on('end', () => {
-      if (partial.trim()) this.log.push('stderr', partial);
-      partial = '';
-    });
-  }
-
   /**
    * Call a tool by its real name on this server. Concurrent calls are sent at once.
    * Aborting `signal` cancels the request (the SDK sends `notifications/cancelled`).
@@ -266,9 +254,12 @@ export class McpConnection {
     return result as CallToolResult;
   }
 
+  private lastExit: { code: number | null; signal: string | null } | null = null;
+
   private async closeTransport(): Promise<void> {
     const client = this.client;
     const transport = this.transport;
+    this.lastExit = (transport as { exit?: { code: number | null; signal: string | null } | null } | null)?.exit ?? this.lastExit;
     this.client = null;
     this.transport = null;
     try {

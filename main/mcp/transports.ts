@@ -4,11 +4,11 @@
  */
 import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { LocalServerConfig, RemoteServerConfig } from './config.js';
+import { ManagedStdioTransport } from './stdio.js';
 
 /**
  * The environment a stdio server gets: the app's own environment with the server's `env` merged
@@ -60,8 +60,14 @@ export function resolveCommand(command: string, env: Record<string, string | und
 
 /** A stdio transport plus what we learned while preparing it. */
 export interface PreparedStdio {
-  transport: StdioClientTransport;
+  transport: ManagedStdioTransport;
   resolvedCommand: string;
+}
+
+/** Where a stdio server's non-protocol output goes. */
+export interface StdioSinks {
+  onStderr?: (line: string) => void;
+  onNoise?: (line: string) => void;
 }
 
 /** Thrown when the command of a local server cannot be found. */
@@ -73,21 +79,14 @@ export class CommandNotFoundError extends Error {
 }
 
 /**
- * Create (not start) a stdio transport for a local server. stderr is piped so the caller can
- * capture it before the process starts.
+ * Create (not start) a stdio transport for a local server.
  * @throws CommandNotFoundError when `command[0]` does not resolve to an executable.
  */
-export function createStdioTransport(cfg: LocalServerConfig, cwd?: string): PreparedStdio {
+export function createStdioTransport(cfg: LocalServerConfig, sinks: StdioSinks = {}, cwd?: string): PreparedStdio {
   const env = mergedEnv(cfg.env);
   const resolved = resolveCommand(cfg.command[0]!, env, cwd);
   if (!resolved) throw new CommandNotFoundError(cfg.command[0]!);
-  const transport = new StdioClientTransport({
-    command: resolved,
-    args: cfg.command.slice(1),
-    env,
-    stderr: 'pipe',
-    cwd,
-  });
+  const transport = new ManagedStdioTransport({ command: resolved, args: cfg.command.slice(1), env, cwd, ...sinks });
   return { transport, resolvedCommand: resolved };
 }
 

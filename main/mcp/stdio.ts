@@ -1,0 +1,276 @@
+/**
+ * The stdio transport for local servers (MCP spec 2025-06-18, "Transports: stdio"): the server
+ * is a child process; messages are newline-delimited JSON-RPC on its stdin/stdout; stderr is a
+ * log. Framing and message validation are the SDK's (`serializeMessage`, `JSONRPCMessageSchema`).
+ *
+ * Why not the SDK's `StdioClientTransport`: a desktop host must also (a) end whole process trees
+ * (servers started through `npx` have grandchildren), (b) keep non-JSON stdout lines whole for the
+ * server's log, (c) accept a large result (tens of MB) without quadratic buffering and refuse an
+ * unbounded one, (d) bound stderr, and (e) report the exit code/signal. Spawning uses cross-spawn,
+ * which resolves Windows `.cmd` shims (npx.cmd) and quotes arguments containing spaces correctly.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { spawn as nodeSpawn } from 'node:child_process';
+import spawn from 'cross-spawn';
+import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+
+/** Largest single stdout message accepted, in bytes (a bigger one is dropped with a log line). */
+export const DEFAULT_MAX_MESSAGE_BYTES = 256 * 1024 * 1024;
+/** Longest stderr line kept, in characters (longer lines are cut). */
+export const MAX_STDERR_LINE = 8192;
+
+/** Options of a stdio transport. */
+export interface StdioOptions {
+  /** Absolute path (or bare name) of the program. */
+  command: string;
+  args: string[];
+  /** The complete environment of the child (already merged over the parent's). */
+  env: Record<string, string>;
+  cwd?: string;
+  maxMessageBytes?: number;
+  /** A stdout line that is not a JSON-RPC message (banner, stray log). */
+  onNoise?: (line: string) => void;
+  /** One stderr line (cut to MAX_STDERR_LINE). */
+  onStderr?: (line: string) => void;
+  /** Grace period after closing stdin before SIGTERM, ms (default 300). */
+  closeGraceMs?: number;
+}
+
+/** How the child ended. */
+export interface ExitInfo {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/** Splits a byte stream into lines without re-scanning or re-copying earlier bytes. */
+export class LineSplitter {
+  private chunks: Buffer[] = [];
+  private size = 0;
+  private dropping = false;
+
+  constructor(
+    private readonly maxLine: number,
+    private readonly onLine: (line: Buffer) => void,
+    private readonly onOverflow: (bytes: number) => void,
+  ) {}
+
+  /** Feed a chunk; calls `onLine` for every complete line (without the `\n`). */
+  push(chunk: Buffer): void {
+    let start = 0;
+    for (;;) {
+      const nl = chunk.indexOf(0x0a, start);
+      if (nl === -1) {
+        this.append(chunk.subarray(start));
+        return;
+      }
+      this.append(chunk.subarray(start, nl));
+      this.flushLine();
+      start = nl + 1;
+    }
+  }
+
+  /** Emit a final unterminated line, if any. */
+  end(): void {
+    if (this.size > 0 && !this.dropping) this.flushLine();
+    this.reset();
+  }
+
+  private append(part: Buffer): void {
+    if (part.length === 0 || this.dropping) {
+      if (this.dropping) this.size += part.length;
+      return;
+    }
+    if (this.size + part.length > this.maxLine) {
+      this.dropping = true;
+      this.chunks = [];
+      this.size += part.length;
+      return;
+    }
+    this.chunks.push(part);
+    this.size += part.length;
+  }
+
+  private flushLine(): void {
+    if (this.dropping) this.onOverflow(this.size);
+    else {
+      const line = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.size);
+      this.onLine(line);
+    }
+    this.reset();
+  }
+
+  private reset(): void {
+    this.chunks = [];
+    this.size = 0;
+    this.dropping = false;
+  }
+}
+
+/**
+ * End a process and all its descendants. POSIX: the child leads its own process group, so the
+ * whole group gets the signal. Windows: `taskkill /T /F` on the pid (our own number, no shell).
+ */
+export function killTree(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): void {
+  const pid = child.pid;
+  if (!pid) return;
+  if (process.platform === 'win32') {
+    try {
+      nodeSpawn('taskkill', ['/pid', String(pid), '/T', '/F'], { windowsHide: true, stdio: 'ignore' }).on('error', () => undefined);
+    } catch {
+      // taskkill missing: fall back to the direct child only.
+      child.kill();
+    }
+    return;
+  }
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    try {
+      child.kill(signal);
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+/** A stdio client transport that owns its server's whole process tree. */
+export class ManagedStdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  /** Set once the child has exited. */
+  exit: ExitInfo | null = null;
+  private child: ChildProcess | null = null;
+  private closed = false;
+  private exited: Promise<void> = Promise.resolve();
+
+  constructor(private readonly opts: StdioOptions) {}
+
+  /** The child's pid while it runs. */
+  get pid(): number | null {
+    return this.child?.pid ?? null;
+  }
+
+  /**
+   * Spawn the server. Resolves once the process is running.
+   * @throws the spawn error (ENOENT, EACCES, …).
+   */
+  start(): Promise<void> {
+    if (this.child) throw new Error('ManagedStdioTransport already started');
+    return new Promise((resolve, reject) => {
+      const child = spawn(this.opts.command, this.opts.args, {
+        env: this.opts.env,
+        cwd: this.opts.cwd,
+        stdio: ['pipe', 'pipe', 'pipe'],
+        shell: false,
+        windowsHide: true,
+        detached: process.platform !== 'win32',
+      });
+      this.child = child;
+      let spawned = false;
+      let exitResolve: () => void = () => undefined;
+      this.exited = new Promise<void>((r) => (exitResolve = r));
+      child.on('error', (err) => {
+        if (!spawned) reject(err);
+        else this.onerror?.(err);
+        exitResolve();
+      });
+      child.on('spawn', () => {
+        spawned = true;
+        resolve();
+      });
+      child.on('exit', (code, signal) => {
+        this.exit = { code, signal };
+      });
+      child.on('close', () => {
+        exitResolve();
+        this.child = null;
+        if (!this.closed) {
+          this.closed = true;
+          this.onclose?.();
+        }
+      });
+      const max = this.opts.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+      const out = new LineSplitter(
+        max,
+        (line) => this.handleLine(line),
+        (bytes) => this.onerror?.(new Error(`Dropped a stdout message of ${bytes} bytes (limit ${max} bytes).`)),
+      );
+      child.stdout!.on('data', (c: Buffer) => out.push(c));
+      child.stdout!.on('end', () => out.end());
+      child.stdout!.on('error', (e) => this.onerror?.(e));
+      child.stdin!.on('error', (e) => this.onerror?.(e));
+      const errSplit = new LineSplitter(
+        MAX_STDERR_LINE * 4,
+        (line) => {
+          const text = line.toString('utf8').replace(/\r$/, '');
+          if (text.trim()) this.opts.onStderr?.(text.length > MAX_STDERR_LINE ? `${text.slice(0, MAX_STDERR_LINE)}…` : text);
+        },
+        (bytes) => this.opts.onStderr?.(`[a stderr line of ${bytes} bytes was not kept]`),
+      );
+      child.stderr!.on('data', (c: Buffer) => errSplit.push(c));
+      child.stderr!.on('end', () => errSplit.end());
+      child.stderr!.on('error', () => undefined);
+    });
+  }
+
+  private handleLine(raw: Buffer): void {
+    const text = raw.toString('utf8').replace(/\r$/, '');
+    if (!text.trim()) return;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      this.opts.onNoise?.(text.length > 4096 ? `${text.slice(0, 4096)}…` : text);
+      return;
+    }
+    const msg = JSONRPCMessageSchema.safeParse(parsed);
+    if (!msg.success) {
+      this.opts.onNoise?.(`not a JSON-RPC message: ${text.slice(0, 512)}`);
+      return;
+    }
+    this.onmessage?.(msg.data);
+  }
+
+  /** Write one message. Waits for the pipe to drain when it is full. */
+  async send(message: JSONRPCMessage): Promise<void> {
+    const stdin = this.child?.stdin;
+    if (!stdin || stdin.destroyed) throw new Error('Not connected');
+    const ok = stdin.write(serializeMessage(message));
+    if (!ok) await new Promise<void>((r) => stdin.once('drain', () => r()));
+  }
+
+  /**
+   * Close: end stdin (the spec's polite shutdown), then SIGTERM the process tree after a short
+   * grace period, then SIGKILL it. Resolves when the child has exited.
+   */
+  async close(): Promise<void> {
+    const child = this.child;
+    if (!child) {
+      if (!this.closed) {
+        this.closed = true;
+        this.onclose?.();
+      }
+      return;
+    }
+    const wait = (ms: number): Promise<boolean> =>
+      Promise.race([this.exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref())]);
+    try {
+      child.stdin?.end();
+    } catch {
+      // Already closed.
+    }
+    if (!(await wait(this.opts.closeGraceMs ?? 300))) {
+      killTree(child, 'SIGTERM');
+      if (!(await wait(1500))) {
+        killTree(child, 'SIGKILL');
+        await wait(1000);
+      }
+    } else {
+      // The leader exited; make sure no grandchild of the tree is left behind.
+      killTree(child, 'SIGKILL');
+    }
+  }
+}
