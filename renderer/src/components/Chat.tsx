@@ -66,7 +66,11 @@ export function ChatView({ onOpenSettings }: { onOpenSettings: () => void }) {
   const newChat = useApp((s) => s.newChat);
   const [text, setText] = useState('');
   const end = useRef<HTMLDivElement>(null);
-  useEffect(() => end.current?.scrollIntoView({ block: 'end' }), [items]);
+  // A block body: an effect must return nothing or a cleanup function, and newer Chromium makes
+  // scrollIntoView() return a Promise, which React would call as a cleanup on unmount (crash).
+  useEffect(() => {
+    end.current?.scrollIntoView({ block: 'end' });
+  }, [items]);
 
   const submit = () => {
     const t = text.trim();

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { LogEntry, ServerView } from '../../../preload/contract/index.js';
 import { ApiError, call } from '../api';
-import { splitCommandLine } from '../commandLine';
+import { joinCommandLine, splitCommandLine } from '../commandLine';
 import { useApp } from '../store';
 import { EditServerForm } from './EditServer';
 
@@ -248,7 +248,7 @@ export function ServerCard({ server }: { server: ServerView }) {
           Remove
         </button>
       </div>
-      <div className="server-meta mono">{server.type === 'local' ? server.command.join(' ') : server.url}</div>
+      <div className="server-meta mono">{server.type === 'local' ? joinCommandLine(server.command) : server.url}</div>
       {Object.keys(server.env).length > 0 && (
         <div className="server-meta">
           env:{' '}
