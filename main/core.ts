@@ -47,8 +47,8 @@ export class AppCore {
   private readonly sinks = new Set<EventSink>();
 
   constructor(readonly opts: CoreOptions) {
-    this.config = new ConfigStore(opts.stateDir);
     this.secrets = opts.secrets ?? new LazySecretStore(() => openSecretStore(opts.stateDir));
+    this.config = new ConfigStore(opts.stateDir, this.secrets);
     this.settings = new SettingsStore(opts.stateDir, this.secrets);
     this.host = new McpHost(this.config, {
       concurrency: opts.concurrency,

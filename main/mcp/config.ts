@@ -5,9 +5,11 @@
  * and, on import, with the common `{"mcpServers": {…}}` shape of other hosts.
  */
 import { promises as fs } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { MaskedValue, ServerInput, ServerPatch } from '../../preload/contract/index.js';
 import { Mutex, writeFileAtomic } from '../util/atomic-write.js';
+import { MemorySecretStore, type SecretStore } from '../secrets/store.js';
 
 /** A stdio server launched as a child process. `command[0]` is the program, the rest its args. */
 export interface LocalServerConfig {
@@ -48,11 +50,28 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function stringMap(v: unknown, what: string): Record<string, string> {
+/** A reference to a value held in the secret store, as written in mcp_servers.json. */
+export interface SecretRef {
+  secret: string;
+}
+
+function isSecretRef(v: unknown): v is SecretRef {
+  return isRecord(v) && typeof v.secret === 'string' && Object.keys(v).length === 1 && v.secret.length > 0 && v.secret.length <= 256;
+}
+
+/** Secret references met while parsing one entry: map field (`env`/`headers`) → name → store key. */
+export type RefCollector = Record<'env' | 'headers', Record<string, string>>;
+
+function stringMap(v: unknown, what: 'env' | 'headers', refs?: RefCollector): Record<string, string> {
   if (v === undefined || v === null) return {};
   if (!isRecord(v)) throw new ConfigError(`${what} must be an object of strings`);
   const out: Record<string, string> = {};
   for (const [k, val] of Object.entries(v)) {
+    if (isSecretRef(val) && refs) {
+      refs[what][k] = val.secret;
+      out[k] = '';
+      continue;
+    }
     if (typeof val !== 'string' && typeof val !== 'number' && typeof val !== 'boolean') {
       throw new ConfigError(`${what}.${k} must be a string`);
     }
@@ -68,13 +87,14 @@ function timeoutOf(v: unknown): number {
 }
 
 /**
- * Parse one server entry in either shape:
+ * Parse one server entry in either shape (with `refs`, `{"secret": key}` values are collected
+ * there and left empty in the result):
  * - source design: `{type, command: string[], env, enabled, timeout_seconds}` / `{type, url, headers}`
  * - other hosts: `{command: "npx", args: [...], env}` / `{url, headers}` (type inferred; `transport`/`type` honoured).
  *
  * @throws ConfigError with a human-readable reason.
  */
-export function parseServerEntry(raw: unknown): ServerConfig {
+export function parseServerEntry(raw: unknown, refs?: RefCollector): ServerConfig {
   if (!isRecord(raw)) throw new ConfigError('server entry must be an object');
   const enabled = raw.enabled === undefined ? !(raw.disabled === true) : raw.enabled !== false;
   const timeout_seconds = timeoutOf(raw.timeout_seconds ?? raw.timeout);
@@ -97,7 +117,7 @@ export function parseServerEntry(raw: unknown): ServerConfig {
       throw new ConfigError('command is required for a local server');
     }
     if (command.length === 0 || !command[0]!.trim()) throw new ConfigError('command is empty');
-    return { type: 'local', command, env: stringMap(raw.env, 'env'), enabled, timeout_seconds };
+    return { type: 'local', command, env: stringMap(raw.env, 'env', refs), enabled, timeout_seconds };
   }
   if (type === 'http' || type === 'sse') {
     if (typeof raw.url !== 'string') throw new ConfigError('url is required for a remote server');
@@ -108,7 +128,7 @@ export function parseServerEntry(raw: unknown): ServerConfig {
       throw new ConfigError('url is not a valid URL');
     }
     if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new ConfigError('url must be http or https');
-    return { type, url: raw.url, headers: stringMap(raw.headers, 'headers'), enabled, timeout_seconds };
+    return { type, url: raw.url, headers: stringMap(raw.headers, 'headers', refs), enabled, timeout_seconds };
   }
   throw new ConfigError(`unknown server type "${String(type)}"`);
 }
@@ -188,16 +208,22 @@ export interface LoadResult {
   warning: string | null;
 }
 
+/** A parsed document: configs (secret refs left empty) plus the refs per server. */
+export interface ParsedDocument extends LoadResult {
+  refs: Map<string, RefCollector>;
+}
+
 /**
  * Parse a whole config document (`{"servers": …}` or `{"mcpServers": …}`).
  * Bad entries are skipped with a warning; a document that is not an object throws.
  * @throws ConfigError when the document has neither shape.
  */
-export function parseConfigDocument(doc: unknown): LoadResult {
+export function parseConfigDocument(doc: unknown): ParsedDocument {
   if (!isRecord(doc)) throw new ConfigError('the file is not a JSON object');
   const table = isRecord(doc.servers) ? doc.servers : isRecord(doc.mcpServers) ? doc.mcpServers : doc.servers === undefined && doc.mcpServers === undefined ? {} : null;
   if (table === null) throw new ConfigError('"servers" must be an object');
   const servers = new Map<string, ServerConfig>();
+  const refs = new Map<string, RefCollector>();
   const problems: string[] = [];
   for (const [name, raw] of Object.entries(table)) {
     if (!/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(name) || name.length > 64) {
@@ -205,42 +231,83 @@ export function parseConfigDocument(doc: unknown): LoadResult {
       continue;
     }
     try {
-      servers.set(name, parseServerEntry(raw));
+      const r: RefCollector = { env: {}, headers: {} };
+      servers.set(name, parseServerEntry(raw, r));
+      refs.set(name, r);
     } catch (err) {
       problems.push(`"${name}": ${(err as Error).message}`);
     }
   }
-  return { servers, warning: problems.length ? `Some servers in the config were skipped: ${problems.join('; ')}` : null };
+  return { servers, refs, warning: problems.length ? `Some servers in the config were skipped: ${problems.join('; ')}` : null };
+}
+
+/** Prefix of every secret-store key that holds a server's env/header value. */
+export const SERVER_SECRET_PREFIX = 'mcp:';
+
+function newSecretKey(server: string, field: 'env' | 'headers', name: string): string {
+  return `${SERVER_SECRET_PREFIX}${server}:${field}:${name}:${randomBytes(6).toString('hex')}`;
+}
+
+function secretFieldOf(cfg: ServerConfig): 'env' | 'headers' {
+  return cfg.type === 'local' ? 'env' : 'headers';
+}
+
+function secretMapOf(cfg: ServerConfig): Record<string, string> {
+  return cfg.type === 'local' ? cfg.env : cfg.headers;
 }
 
 /**
- * Owns `<state dir>/mcp_servers.json`: loads it once, keeps the persisted state in memory, and
- * saves atomically (temp 0600 + fsync + rename). An unreadable file is never overwritten unseen:
- * before the first save it is moved aside to `mcp_servers.json.corrupt-<timestamp>`.
+ * Owns `<state dir>/mcp_servers.json` and the server secrets in the `SecretStore`.
+ *
+ * - The file never holds a secret: every env/header value is written as `{"secret": "<key>"}`, a
+ *   reference to the secret store (keys are fresh per value, so an edit never overwrites a value
+ *   the file still points to).
+ * - Saving order is crash-safe: new values go into the store first, then the file is replaced
+ *   atomically (temp 0600 + fsync + rename), then values no longer referenced are deleted. A crash
+ *   at any point leaves a file whose references all resolve.
+ * - Plaintext values (the source design's format, or pasted `{"mcpServers": …}`) are accepted on
+ *   load and migrated: stored as secrets, then the file is rewritten without them.
+ * - An unreadable file is never overwritten unseen: before the first save it is moved aside to
+ *   `mcp_servers.json.corrupt-<timestamp>`.
  */
 export class ConfigStore {
   readonly file: string;
   private servers = new Map<string, ServerConfig>();
+  /** Per server: field → name → store key, as in the file. */
+  private refs = new Map<string, Record<string, string>>();
   private corrupt = false;
   private readonly mutex = new Mutex();
   /** Visible warning from the last load (null when the file was fine or missing). */
   warning: string | null = null;
 
-  constructor(readonly stateDir: string) {
+  /**
+   * @param stateDir folder of mcp_servers.json
+   * @param secrets where env/header values live (default: in memory only, for tests)
+   */
+  constructor(
+    readonly stateDir: string,
+    private readonly secrets: SecretStore = new MemorySecretStore(),
+  ) {
     this.file = path.join(stateDir, CONFIG_FILE);
   }
 
   /**
-   * Load the file. Missing → empty list. Unreadable/invalid JSON → empty list, `warning` set, and
-   * the file is kept. Never throws for file content; throws only for unexpected I/O errors.
+   * Load the file and resolve secret references. Missing → empty list. Unreadable/invalid JSON →
+   * empty list, `warning` set, and the file is kept. Plaintext secrets are migrated into the store.
+   * Never throws for file content; throws only for unexpected I/O errors.
    */
   async load(): Promise<LoadResult> {
+    return this.mutex.run(() => this.loadLocked());
+  }
+
+  private async loadLocked(): Promise<LoadResult> {
     let text: string;
     try {
       text = await fs.readFile(this.file, 'utf8');
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
         this.servers = new Map();
+        this.refs = new Map();
         this.warning = null;
         return { servers: new Map(), warning: null };
       }
@@ -248,21 +315,43 @@ export class ConfigStore {
       this.warning = `Could not read ${this.file}: ${(err as Error).message}. The file was kept; no servers were loaded.`;
       return { servers: new Map(), warning: this.warning };
     }
+    let parsed: ParsedDocument;
     try {
-      const parsed = parseConfigDocument(JSON.parse(text));
-      this.servers = parsed.servers;
-      this.warning = parsed.warning;
-      return { servers: new Map(parsed.servers), warning: parsed.warning };
+      parsed = parseConfigDocument(JSON.parse(text));
     } catch (err) {
       this.corrupt = true;
       this.servers = new Map();
-      const why = err instanceof SyntaxError ? `it is not valid JSON (${err.message})` : (err as Error).message;
+      this.refs = new Map();
+      const why = err instanceof SyntaxError ? 'it is not valid JSON' : (err as Error).message;
       this.warning = `${this.file} could not be used: ${why}. The file was kept and will be moved aside, not overwritten, on the next save; no servers were loaded.`;
       return { servers: new Map(), warning: this.warning };
     }
+    const problems: string[] = parsed.warning ? [parsed.warning] : [];
+    let plaintext = false;
+    const refs = new Map<string, Record<string, string>>();
+    for (const [name, cfg] of parsed.servers) {
+      const field = secretFieldOf(cfg);
+      const collected = parsed.refs.get(name)?.[field] ?? {};
+      const map = secretMapOf(cfg);
+      for (const [k, key] of Object.entries(collected)) {
+        const v = await this.secrets.get(key);
+        if (v === undefined) problems.push(`The stored value of ${field === 'env' ? 'environment variable' : 'header'} ${k} of server "${name}" is missing from the secret store; enter it again.`);
+        map[k] = v ?? '';
+      }
+      if (Object.keys(map).some((k) => !(k in collected))) plaintext = true;
+      refs.set(name, collected);
+    }
+    this.servers = parsed.servers;
+    this.refs = refs;
+    this.warning = problems.length ? problems.join(' ') : null;
+    if (plaintext) {
+      // Move plaintext values into the secret store and rewrite the file without them.
+      await this.writeLocked(new Map(this.servers));
+    }
+    return { servers: new Map(this.servers), warning: this.warning };
   }
 
-  /** The persisted config of one server (a copy), or undefined. */
+  /** The persisted config of one server (a copy, secrets included), or undefined. */
   get(name: string): ServerConfig | undefined {
     const c = this.servers.get(name);
     return c ? structuredClone(c) : undefined;
@@ -278,28 +367,48 @@ export class ConfigStore {
     return this.servers.has(name);
   }
 
-  /** Persist `cfg` under `name` (add or replace). Resolves once the file is on disk. */
+  /** Persist `cfg` under `name` (add or replace). Resolves once the store and file are on disk. */
   put(name: string, cfg: ServerConfig): Promise<void> {
     return this.mutex.run(async () => {
       const next = new Map(this.servers);
       next.set(name, structuredClone(cfg));
-      await this.write(next);
-      this.servers = next;
+      await this.writeLocked(next);
     });
   }
 
-  /** Remove `name` from the file. Resolves once the file is on disk; no-op when absent. */
+  /** Remove `name` (and its secrets). Resolves once the file is on disk; no-op when absent. */
   delete(name: string): Promise<void> {
     return this.mutex.run(async () => {
       if (!this.servers.has(name)) return;
       const next = new Map(this.servers);
       next.delete(name);
-      await this.write(next);
-      this.servers = next;
+      await this.writeLocked(next);
     });
   }
 
-  private async write(servers: Map<string, ServerConfig>): Promise<void> {
+  /**
+   * Persist `servers`: store changed secret values under fresh keys, replace the file, delete
+   * keys no longer referenced (including orphans left by an earlier crash).
+   */
+  private async writeLocked(servers: Map<string, ServerConfig>): Promise<void> {
+    const nextRefs = new Map<string, Record<string, string>>();
+    const toSet: Record<string, string> = {};
+    for (const [name, cfg] of servers) {
+      const old = this.refs.get(name) ?? {};
+      const oldCfg = this.servers.get(name);
+      const oldMap = oldCfg && secretFieldOf(oldCfg) === secretFieldOf(cfg) ? secretMapOf(oldCfg) : {};
+      const r: Record<string, string> = {};
+      for (const [k, v] of Object.entries(secretMapOf(cfg))) {
+        if (old[k] && oldMap[k] === v) r[k] = old[k]!;
+        else {
+          const key = newSecretKey(name, secretFieldOf(cfg), k);
+          toSet[key] = v;
+          r[k] = key;
+        }
+      }
+      nextRefs.set(name, r);
+    }
+    if (Object.keys(toSet).length) await this.secrets.update(toSet, []);
     if (this.corrupt) {
       const aside = `${this.file}.corrupt-${Date.now()}`;
       await fs.rename(this.file, aside).catch((err: NodeJS.ErrnoException) => {
@@ -308,7 +417,35 @@ export class ConfigStore {
       this.corrupt = false;
       this.warning = `The unreadable config was moved to ${aside}.`;
     }
-    const doc = { servers: Object.fromEntries(servers) };
-    await writeFileAtomic(this.file, JSON.stringify(doc, null, 2) + '\n');
+    const doc: Record<string, unknown> = {};
+    for (const [name, cfg] of servers) {
+      const r = nextRefs.get(name)!;
+      const refMap = Object.fromEntries(Object.keys(r).map((k) => [k, { secret: r[k]! } satisfies SecretRef]));
+      doc[name] = cfg.type === 'local' ? { ...cfg, env: refMap } : { ...cfg, headers: refMap };
+    }
+    await writeFileAtomic(this.file, JSON.stringify({ servers: doc }, null, 2) + '\n');
+    this.servers = servers;
+    this.refs = nextRefs;
+    // Garbage: keys of ours that the file no longer references.
+    const live = new Set([...nextRefs.values()].flatMap((r) => Object.values(r)));
+    const stale = (await this.secrets.keys()).filter((k) => k.startsWith(SERVER_SECRET_PREFIX) && !live.has(k));
+    if (stale.length) await this.secrets.update({}, stale).catch(() => undefined);
+  }
+
+  /**
+   * The document as stored but with every secret value replaced: by `""` (default), or by the
+   * real value when `includeSecrets` is true. For exports.
+   */
+  exportDocument(includeSecrets = false): { servers: Record<string, ServerConfig> } {
+    const out: Record<string, ServerConfig> = {};
+    for (const [name, cfg] of this.servers) {
+      const c = structuredClone(cfg);
+      if (!includeSecrets) {
+        const m = secretMapOf(c);
+        for (const k of Object.keys(m)) m[k] = '';
+      }
+      out[name] = c;
+    }
+    return { servers: out };
   }
 }

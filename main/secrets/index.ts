@@ -58,6 +58,12 @@ class AnnotatedSecretStore implements SecretStore {
   delete(key: string): Promise<void> {
     return this.inner.delete(key);
   }
+  update(set: Record<string, string>, remove: string[]): Promise<void> {
+    return this.inner.update(set, remove);
+  }
+  keys(): Promise<string[]> {
+    return this.inner.keys();
+  }
   info(): SecretStoreInfo {
     return { ...this.information };
   }
@@ -272,6 +278,14 @@ export class LazySecretStore implements SecretStore {
   /** The real store's `delete`, after opening. */
   async delete(key: string): Promise<void> {
     return (await this.ready()).delete(key);
+  }
+  /** The real store's `update`, after opening. */
+  async update(set: Record<string, string>, remove: string[]): Promise<void> {
+    return (await this.ready()).update(set, remove);
+  }
+  /** The real store's `keys`, after opening. */
+  async keys(): Promise<string[]> {
+    return (await this.ready()).keys();
   }
   /** The real store's `info()`, or a "not opened yet" notice before opening finished. */
   info(): SecretStoreInfo {

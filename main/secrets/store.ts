@@ -22,6 +22,13 @@ export interface SecretStore {
   set(key: string, value: string): Promise<void>;
   /** Remove `key`; no-op when absent. */
   delete(key: string): Promise<void>;
+  /**
+   * Apply several changes in one persisted write: every entry of `set` is stored, every key of
+   * `remove` deleted. All or nothing: on failure nothing changed.
+   */
+  update(set: Record<string, string>, remove: string[]): Promise<void>;
+  /** Every stored key (never values). */
+  keys(): Promise<string[]>;
   info(): SecretStoreInfo;
 }
 
@@ -36,6 +43,13 @@ export class MemorySecretStore implements SecretStore {
   }
   async delete(key: string): Promise<void> {
     this.map.delete(key);
+  }
+  async update(set: Record<string, string>, remove: string[]): Promise<void> {
+    for (const [k, v] of Object.entries(set)) this.map.set(k, v);
+    for (const k of remove) this.map.delete(k);
+  }
+  async keys(): Promise<string[]> {
+    return [...this.map.keys()];
   }
   info(): SecretStoreInfo {
     return { kind: 'memory', notice: 'Secrets are kept in memory only and are lost when the app quits.' };
@@ -88,6 +102,19 @@ export class FileSecretStore implements SecretStore {
       await writeFileAtomic(this.file, JSON.stringify(next));
       this.cache = next;
     });
+  }
+
+  update(set: Record<string, string>, remove: string[]): Promise<void> {
+    return this.mutex.run(async () => {
+      const next: Record<string, string> = { ...(await this.load()), ...set };
+      for (const k of remove) delete next[k];
+      await writeFileAtomic(this.file, JSON.stringify(next));
+      this.cache = next;
+    });
+  }
+
+  async keys(): Promise<string[]> {
+    return Object.keys(await this.load());
   }
 
   info(): SecretStoreInfo {

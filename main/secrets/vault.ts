@@ -381,6 +381,20 @@ export class VaultSecretStore implements SecretStore {
     });
   }
 
+  /** Set and remove several keys with one vault write. @throws fs errors (nothing changed then). */
+  update(set: Record<string, string>, remove: string[]): Promise<void> {
+    return this.mutex.run(async () => {
+      const next: Record<string, string> = { ...this.map, ...set };
+      for (const k of remove) delete next[k];
+      await this.write(next);
+    });
+  }
+
+  /** Every stored key. */
+  async keys(): Promise<string[]> {
+    return Object.keys(this.map);
+  }
+
   /** Number of stored secrets. */
   size(): number {
     return Object.keys(this.map).length;

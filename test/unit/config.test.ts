@@ -168,12 +168,17 @@ describe('import shape {"mcpServers": {…}}', () => {
     const saved = JSON.parse(readFileSync(store.file, 'utf8')) as { servers: Record<string, unknown>; mcpServers?: unknown };
     expect(saved.mcpServers).toBeUndefined();
     expect(Object.keys(saved.servers)).toEqual(['fs', 'plain', 'web', 'legacy', 'stdio', 'streamy', 'added']);
-    expect(saved.servers.fs).toEqual(local({ command: ['npx', '-y', '@modelcontextprotocol/server-filesystem', '/tmp'], env: { TOKEN: 'abc', PORT: '8080', DEBUG: 'true' } }));
+    // Values were migrated into the secret store; the file holds only references.
+    const fsEntry = saved.servers.fs as { env: Record<string, { secret: string }> };
+    expect(Object.keys(fsEntry.env)).toEqual(['TOKEN', 'PORT', 'DEBUG']);
+    for (const ref of Object.values(fsEntry.env)) expect(ref).toEqual({ secret: expect.stringMatching(/^mcp:fs:env:/) });
+    expect(readFileSync(store.file, 'utf8')).not.toContain('"abc"');
+    expect(store.get('fs')).toEqual(local({ command: ['npx', '-y', '@modelcontextprotocol/server-filesystem', '/tmp'], env: { TOKEN: 'abc', PORT: '8080', DEBUG: 'true' } }));
   });
 
   it('an empty document → empty list, no warning', () => {
-    expect(parseConfigDocument({})).toEqual({ servers: new Map(), warning: null });
-    expect(parseConfigDocument({ mcpServers: {} })).toEqual({ servers: new Map(), warning: null });
+    expect(parseConfigDocument({})).toEqual({ servers: new Map(), refs: new Map(), warning: null });
+    expect(parseConfigDocument({ mcpServers: {} })).toEqual({ servers: new Map(), refs: new Map(), warning: null });
   });
 });
 
@@ -225,7 +230,8 @@ describe('saving', () => {
     await store.load();
     await store.put('a', local({ env: { API_KEY: 'sk-secret-value' } }));
     expect(modeOf(store.file)).toBe(0o600);
-    expect(JSON.parse(readFileSync(store.file, 'utf8'))).toEqual({ servers: { a: local({ env: { API_KEY: 'sk-secret-value' } }) } });
+    expect(JSON.parse(readFileSync(store.file, 'utf8'))).toEqual({ servers: { a: local({ env: { API_KEY: { secret: expect.stringMatching(/^mcp:a:env:API_KEY:/) } } }) } });
+    expect(readFileSync(store.file, 'utf8')).not.toContain('sk-secret-value');
     // The state dir it had to create is owner-only too.
     expect(statSync(path.join(dir, 'state')).mode & 0o777).toBe(0o700);
   });

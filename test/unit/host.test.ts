@@ -173,7 +173,9 @@ describe('management actions', () => {
     expect(v.status).toBe('starting');
     expect(v.env.TOKEN).toEqual({ has_value: true, masked: '••••••••alue' });
     expect(JSON.stringify(v)).not.toContain('super-secret-token-value');
-    expect(diskServers().echoes?.env).toEqual({ TOKEN: 'super-secret-token-value' });
+    expect(Object.keys(diskServers().echoes?.env ?? {})).toEqual(['TOKEN']);
+    expect(readFileSync(store.file, 'utf8')).not.toContain('super-secret-token-value');
+    expect(store.get('echoes')).toMatchObject({ env: { TOKEN: 'super-secret-token-value' } });
     expect(await waitFor(() => h.view('echoes').status === 'ready', 10_000)).toBe(true);
     expect(textOf(await h.callTool('echoes__echo', { text: 'hi' }))).toBe('hi');
   });
@@ -228,7 +230,8 @@ describe('management actions', () => {
     const oldPid = h.connection('svc')!.pid!;
     const v = await h.update('svc', { env: { A: '', B: 'three' } });
     expect(v.status).toBe('ready');
-    expect(diskServers().svc?.env).toEqual({ B: 'three' });
+    expect(Object.keys(diskServers().svc?.env ?? {})).toEqual(['B']);
+    expect(store.get('svc')).toMatchObject({ env: { B: 'three' } });
     expect(await waitGone(oldPid)).toBe(true);
     expect(textOf(await h.callTool('svc__env_check', { name: 'B', sha256: sha256('three') }))).toBe('match');
     expect(textOf(await h.callTool('svc__env_check', { name: 'A', sha256: sha256('one') }))).toBe('unset');
