@@ -113,7 +113,8 @@ export class ShellProcess {
   static async start(stateDir: string = tempDir('state'), timeoutMs = 30_000): Promise<ShellProcess> {
     const child = spawn(TSX, [SHELL_ENTRY], {
       cwd: ROOT,
-      env: { ...process.env, OPENPROGRAM_STATE_DIR: stateDir, OPENPROGRAM_PORT: '0' },
+      // The keychain is tested by its own suite; e2e runs never write into a developer's real keychain.
+      env: { ...process.env, OPENPROGRAM_STATE_DIR: stateDir, OPENPROGRAM_PORT: '0', OPENPROGRAM_DISABLE_KEYCHAIN: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true, // own process group: leftovers can be found and cleaned up
     });
