@@ -1,0 +1,192 @@
+/**
+ * Client under test for the official MCP conformance suite (`@modelcontextprotocol/conformance`).
+ *
+ * CLI contract (from the suite's README): the runner starts a scenario server and runs
+ * `<command> <server-url>` with `MCP_CONFORMANCE_SCENARIO=<name>` and, for scenarios that need it,
+ * `MCP_CONFORMANCE_CONTEXT=<json>` (e.g. pre-registered client credentials). Exit 0 = the client
+ * finished its job; the suite judges the traffic it saw.
+ *
+ * What runs is the app's own code: `McpConnection` for plain scenarios; for `auth/*` the app's
+ * OAuth stack — `PersistentOAuthProvider` over a `MemorySecretStore`, the loopback callback,
+ * `OAuthSignIns.signIn` and `createOAuthRemoteTransport` — with the same SDK `Client` setup as
+ * `McpConnection` (`CLIENT_INFO`, capabilities `{}`, `collectPages`). (`McpConnection` cannot take
+ * an auth provider until `main/mcp/transports.ts` does; see the integration notes.) "Opening the
+ * browser" = fetching the authorization URL without following redirects and delivering its
+ * `Location` to our loopback callback. Nothing secret is printed.
+ */
+// The SDK is imported from the app's node_modules (not this folder's copy, which the suite
+// brings along), so `instanceof` checks agree with the app code.
+import { Client } from '../node_modules/@modelcontextprotocol/sdk/dist/esm/client/index.js';
+import { ClientCredentialsProvider, PrivateKeyJwtProvider } from '../node_modules/@modelcontextprotocol/sdk/dist/esm/client/auth-extensions.js';
+import type { OAuthClientProvider } from '../node_modules/@modelcontextprotocol/sdk/dist/esm/client/auth.js';
+import type { Tool } from '../node_modules/@modelcontextprotocol/sdk/dist/esm/types.js';
+import { CLIENT_INFO, McpConnection, collectPages } from '../main/mcp/connection.js';
+import { MemorySecretStore } from '../main/secrets/store.js';
+import { PersistentOAuthProvider, type PreRegisteredClient } from '../main/mcp/oauth/provider.js';
+import { OAuthSignIns, classifyAuthFailure } from '../main/mcp/oauth/flow.js';
+import { createOAuthRemoteTransport } from '../main/mcp/oauth/transport.js';
+import { InteractionRequiredError } from '../main/mcp/oauth/errors.js';
+
+/** SEP-991 client id document URL the suite's CIMD scenario expects clients to present. */
+const CIMD_CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';
+const TIMEOUT_MS = 20_000;
+const MAX_SIGN_INS = 3;
+
+function log(msg: string): void {
+  process.stderr.write(`[openprogram-conformance] ${msg}\n`);
+}
+
+/** Arguments an agent might send: a value of the right type for every required property. */
+function exampleArgs(tool: Tool): Record<string, unknown> {
+  const schema = tool.inputSchema as { properties?: Record<string, { type?: string; enum?: unknown[]; default?: unknown }>; required?: string[] };
+  const out: Record<string, unknown> = {};
+  for (const name of schema.required ?? []) {
+    const p = schema.properties?.[name] ?? {};
+    if (p.default !== undefined) out[name] = p.default;
+    else if (p.enum?.length) out[name] = p.enum[0];
+    else if (p.type === 'number' || p.type === 'integer') out[name] = 2;
+    else if (p.type === 'boolean') out[name] = true;
+    else if (p.type === 'array') out[name] = [];
+    else if (p.type === 'object') out[name] = {};
+    else out[name] = 'conformance';
+  }
+  return out;
+}
+
+/** Plain scenarios: the app's McpConnection, then call every tool like the agent would. */
+async function runPlain(url: string): Promise<void> {
+  const conn = new McpConnection('conformance', { type: 'http', url, headers: {}, enabled: true, timeout_seconds: 20 });
+  try {
+    await conn.start();
+    if (conn.status !== 'ready') throw new Error(`connection is ${conn.status}: ${conn.error ?? ''}`);
+    for (const tool of conn.tools) {
+      const r = await conn.callTool(tool.name, exampleArgs(tool));
+      log(`called ${tool.name}: ${r.isError ? 'error result' : 'ok'}`);
+    }
+  } finally {
+    await conn.close();
+  }
+}
+
+/** The headless "browser": GET the authorization URL, deliver the redirect to our loopback callback. */
+async function headlessOpen(authorizationUrl: URL): Promise<void> {
+  const res = await fetch(authorizationUrl, { redirect: 'manual' });
+  await res.body?.cancel();
+  const location = res.headers.get('location');
+  if (res.status < 300 || res.status >= 400 || !location) {
+    log(`authorization endpoint answered HTTP ${res.status} without a redirect`);
+    return;
+  }
+  const target = new URL(location, authorizationUrl);
+  const cb = await fetch(target);
+  await cb.text();
+}
+
+interface Session {
+  client: Client;
+  close(): Promise<void>;
+}
+
+async function open(url: string, provider: OAuthClientProvider): Promise<Session> {
+  const transport = createOAuthRemoteTransport({ type: 'http', url, headers: {} }, provider);
+  const client = new Client(CLIENT_INFO, { capabilities: {} });
+  try {
+    await client.connect(transport, { timeout: TIMEOUT_MS });
+  } catch (err) {
+    await client.close().catch(() => undefined);
+    throw err;
+  }
+  return { client, close: () => client.close() };
+}
+
+async function useTools(session: Session): Promise<void> {
+  const { client } = session;
+  if (!client.getServerCapabilities()?.tools) return;
+  const { items } = await collectPages(async (cursor) => {
+    const r = await client.listTools(cursor === undefined ? {} : { cursor }, { timeout: TIMEOUT_MS });
+    return { items: r.tools, nextCursor: r.nextCursor };
+  });
+  for (const tool of items) {
+    const r = await client.callTool({ name: tool.name, arguments: exampleArgs(tool) }, undefined, { timeout: TIMEOUT_MS });
+    log(`called ${tool.name}: ${r.isError ? 'error result' : 'ok'}`);
+  }
+}
+
+/** Interactive OAuth scenarios: background connect → needs auth → sign in → reconnect → use tools. */
+async function runOAuth(url: string, ctx: Record<string, unknown> | null): Promise<void> {
+  const preRegistered: PreRegisteredClient | undefined =
+    ctx && typeof ctx.client_id === 'string' ? { client_id: ctx.client_id, ...(typeof ctx.client_secret === 'string' ? { client_secret: ctx.client_secret } : {}) } : undefined;
+  const provider = new PersistentOAuthProvider({
+    serverName: 'conformance',
+    store: new MemorySecretStore(),
+    openUrl: headlessOpen,
+    clientName: CLIENT_INFO.name,
+    preRegistered,
+    clientMetadataUrl: preRegistered ? undefined : CIMD_CLIENT_METADATA_URL,
+    onStateChange: (s) => log(`auth state: ${s}`),
+  });
+  const signIns = new OAuthSignIns();
+  let signInsDone = 0;
+  const signInOnce = async () => {
+    if (++signInsDone > MAX_SIGN_INS) throw new Error('giving up: the server keeps asking for a new sign-in');
+    const r = await signIns.signIn({ provider, serverUrl: url, timeoutMs: TIMEOUT_MS });
+    log(`signed in (browser used: ${r.openedBrowser})`);
+  };
+  const needsSignIn = (err: unknown) => err instanceof InteractionRequiredError || classifyAuthFailure(err, provider) !== null;
+
+  for (;;) {
+    let session: Session;
+    try {
+      session = await open(url, provider);
+    } catch (err) {
+      if (!needsSignIn(err)) throw err;
+      log(`connect: ${classifyAuthFailure(err, provider) ?? 'needs_auth'}`);
+      await signInOnce();
+      continue;
+    }
+    try {
+      await useTools(session);
+      return;
+    } catch (err) {
+      if (!needsSignIn(err)) throw err;
+      log('a call needs a new sign-in (e.g. more scope)');
+      await signInOnce();
+    } finally {
+      await session.close().catch(() => undefined);
+    }
+  }
+}
+
+/** Machine-to-machine scenarios (SEP-1046 extension): the SDK's client-credentials providers over the app's transport. */
+async function runClientCredentials(url: string, scenario: string, ctx: Record<string, unknown>): Promise<void> {
+  const clientId = String(ctx.client_id);
+  const provider: OAuthClientProvider = scenario.endsWith('-jwt')
+    ? new PrivateKeyJwtProvider({ clientId, privateKey: String(ctx.private_key_pem), algorithm: typeof ctx.signing_algorithm === 'string' ? ctx.signing_algorithm : 'ES256' })
+    : new ClientCredentialsProvider({ clientId, clientSecret: String(ctx.client_secret) });
+  const session = await open(url, provider);
+  try {
+    await useTools(session);
+  } finally {
+    await session.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const url = process.argv[2];
+  const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
+  if (!url) throw new Error('usage: client.ts <server-url>');
+  const ctx = process.env.MCP_CONFORMANCE_CONTEXT ? (JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT) as Record<string, unknown>) : null;
+  log(`scenario ${scenario || '(none)'}`);
+  if (scenario.startsWith('auth/client-credentials-') && ctx) return runClientCredentials(url, scenario, ctx);
+  if (scenario.startsWith('auth/')) return runOAuth(url, ctx);
+  return runPlain(url);
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    const e = err as Error;
+    log(`failed: ${e?.name ?? 'Error'}: ${e?.message ?? String(err)}`);
+    process.exit(1);
+  },
+);

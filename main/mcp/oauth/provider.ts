@@ -1,0 +1,486 @@
+/**
+ * `PersistentOAuthProvider`: the SDK's `OAuthClientProvider` (MCP spec "Authorization",
+ * OAuth 2.1 + RFC 7591/8414/8707/9728) over our `SecretStore`. It keeps, per server, under the
+ * key prefix `oauth:<serverName>:`:
+ *
+ * | key         | value (JSON)                                                               |
+ * |-------------|----------------------------------------------------------------------------|
+ * | `tokens`    | {@link StoredTokens}: the token response with an absolute `expires_at`      |
+ * | `client`    | {@link StoredClient}: DCR/CIMD client information + the redirect URI used   |
+ * | `discovery` | the SDK's `OAuthDiscoveryState` (AS metadata, PRM, resource metadata URL)   |
+ * | `pkce`      | {@link StoredPkce}: PKCE code verifiers keyed by OAuth `state`              |
+ *
+ * Each save is one store write, so a rotated refresh token replaces the old one atomically.
+ *
+ * Two modes:
+ * - **background** (default): used by connections. The SDK may refresh tokens (on a 401) but the
+ *   browser is never opened: when the SDK would redirect, the provider records `needs_auth` /
+ *   `needs_reauth` instead and the SDK throws `UnauthorizedError`. With nothing registered yet,
+ *   `clientInformation()` throws {@link InteractionRequiredError} so no registration is made with
+ *   a redirect URI we will not listen on.
+ * - **interactive**: set by the sign-in flow (`flow.ts`) for one sign-in, with the loopback
+ *   redirect URI and the expected `state`. `redirectToAuthorization` then hands the URL — after
+ *   {@link isSafeAuthorizationUrl} passed — to the injected `openUrl`, at most once per sign-in.
+ */
+import { randomBytes } from 'node:crypto';
+import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { SecretStore } from '../../secrets/store.js';
+import { CancelledError, InteractionRequiredError, UnsafeUrlError } from './errors.js';
+import type { OAuthChallenge } from './safe-fetch.js';
+import { assertSafeAuthorizationServerMetadata, describeUrl, isSafeAuthorizationUrl } from './url-safety.js';
+
+/** Where the browser is sent. Must not block on the user; must not use a shell. */
+export type OpenUrl = (url: URL) => void | Promise<void>;
+
+/** Sign-in state of one server, as the status line shows it. */
+export type OAuthAuthState = 'unknown' | 'authorized' | 'needs_auth' | 'needs_reauth';
+
+/** A client the user registered with the authorization server themselves. */
+export interface PreRegisteredClient {
+  client_id: string;
+  /** Absent for public clients. */
+  client_secret?: string;
+  /**
+   * The redirect URI registered for this client (`http://127.0.0.1:<port>/callback`). When absent
+   * a free port is used, which works with servers that ignore the loopback port (RFC 8252 §7.3).
+   */
+  redirect_uri?: string;
+}
+
+/** Options of {@link PersistentOAuthProvider}. */
+export interface PersistentOAuthProviderOptions {
+  /** The configured server name; keys are `oauth:<serverName>:…`. */
+  serverName: string;
+  store: SecretStore;
+  /** Opens the system browser (Electron `shell.openExternal`); called only with a safe URL. */
+  openUrl: OpenUrl;
+  /** `client_name` for dynamic registration (default "OpenProgram Desktop"). */
+  clientName?: string;
+  /** Scope to ask for when neither the server's challenge nor its PRM names one. */
+  scope?: string;
+  /** Client credentials the user entered; dynamic registration is not used then. */
+  preRegistered?: PreRegisteredClient;
+  /** An https URL of a Client ID Metadata Document (SEP-991), used when the AS supports it. */
+  clientMetadataUrl?: string;
+  /** Called whenever {@link PersistentOAuthProvider.authState} changes. */
+  onStateChange?: (state: OAuthAuthState) => void;
+  /** Clock in ms since the epoch (tests). */
+  now?: () => number;
+}
+
+/** Stored form of the tokens: the SDK's `OAuthTokens` with `expires_in` turned into `expires_at`. */
+export interface StoredTokens extends Omit<OAuthTokens, 'expires_in'> {
+  /** Absolute expiry of the access token, ms since the epoch; absent when the AS gave no `expires_in`. */
+  expires_at?: number;
+  /** When these tokens were saved, ms since the epoch. */
+  saved_at: number;
+}
+
+/** Stored client registration. */
+export interface StoredClient {
+  v: 1;
+  /** `dynamic` = RFC 7591 registration; `cimd` = URL-based client id (SEP-991). */
+  kind: 'dynamic' | 'cimd';
+  /** Client information exactly as the SDK handed it to `saveClientInformation` (incl. `issuer`). */
+  info: OAuthClientInformationMixed;
+  /** The redirect URI the registration was made with (its loopback port is reused). */
+  redirect_uri?: string;
+  saved_at: number;
+}
+
+/** Stored PKCE verifiers, keyed by OAuth `state`. */
+export type StoredPkce = Record<string, { verifier: string; created_at: number }>;
+
+/** How long an unused PKCE verifier is kept, in ms. */
+export const PKCE_TTL_MS = 30 * 60 * 1000;
+
+/** Redirect URI used only to build URLs that are never opened (background mode, nothing stored). */
+const PLACEHOLDER_REDIRECT = 'http://127.0.0.1/callback';
+
+interface InteractiveSession {
+  redirectUrl: string;
+  state: string;
+  openUrl: OpenUrl;
+  opened: boolean;
+  verifierSaved: boolean;
+  cancelled: boolean;
+}
+
+function parseJson<T>(text: string | undefined): T | undefined {
+  if (text === undefined) return undefined;
+  try {
+    const v = JSON.parse(text) as unknown;
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as T) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A random OAuth `state` value: 32 random bytes, base64url (RFC 6749 §10.12). */
+export function newState(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/**
+ * The app's `OAuthClientProvider` for one server. See the module header for what it stores and
+ * its two modes. Methods never log and never put secrets into error messages.
+ */
+export class PersistentOAuthProvider implements OAuthClientProvider {
+  private session: InteractiveSession | null = null;
+  private discoveryCache: OAuthDiscoveryState | undefined;
+  private clientCache: StoredClient | undefined;
+  private hadTokens = false;
+  private state_: OAuthAuthState = 'unknown';
+  private challenge: OAuthChallenge | undefined;
+  private readonly now: () => number;
+
+  /** @throws Error when `serverName` is empty or `preRegistered.client_id` is empty. */
+  constructor(private readonly opts: PersistentOAuthProviderOptions) {
+    if (!opts.serverName) throw new Error('serverName is required');
+    if (opts.preRegistered && !opts.preRegistered.client_id) throw new Error('preRegistered.client_id is required');
+    this.now = opts.now ?? Date.now;
+  }
+
+  /** The configured server name this provider belongs to. */
+  get serverName(): string {
+    return this.opts.serverName;
+  }
+
+  /** The key prefix of this server's entries: `oauth:<serverName>:`. */
+  get keyPrefix(): string {
+    return `oauth:${this.opts.serverName}:`;
+  }
+
+  private key(name: 'tokens' | 'client' | 'discovery' | 'pkce'): string {
+    return `${this.keyPrefix}${name}`;
+  }
+
+  /** Current sign-in state (not persisted; derived from what happened in this process). */
+  get authState(): OAuthAuthState {
+    return this.state_;
+  }
+
+  private setState(s: OAuthAuthState): void {
+    if (this.state_ === s) return;
+    this.state_ = s;
+    this.opts.onStateChange?.(s);
+  }
+
+  /** The pre-registered client, if the user configured one. */
+  get preRegistered(): PreRegisteredClient | undefined {
+    return this.opts.preRegistered;
+  }
+
+  // ---- OAuthClientProvider: identity ---------------------------------------------------------
+
+  /**
+   * Redirect URI: the loopback callback of the sign-in in progress; otherwise the one the stored
+   * registration (or the pre-registered client) uses; otherwise a placeholder that is never opened.
+   */
+  get redirectUrl(): string {
+    if (this.session) return this.session.redirectUrl;
+    return this.opts.preRegistered?.redirect_uri ?? this.clientCache?.redirect_uri ?? PLACEHOLDER_REDIRECT;
+  }
+
+  /** SEP-991 client metadata document URL, when configured. */
+  get clientMetadataUrl(): string | undefined {
+    return this.opts.clientMetadataUrl;
+  }
+
+  /**
+   * RFC 7591 client metadata for dynamic registration: a native public client (RFC 8252) with the
+   * loopback redirect URI, authorization_code + refresh_token grants. The token endpoint auth
+   * method is `none` unless the AS metadata (already discovered when this is read) lacks it.
+   */
+  get clientMetadata(): OAuthClientMetadata {
+    const supported = this.discoveryCache?.authorizationServerMetadata?.token_endpoint_auth_methods_supported;
+    let method = 'none';
+    if (supported && supported.length && !supported.includes('none')) {
+      method = supported.includes('client_secret_basic') ? 'client_secret_basic' : supported.includes('client_secret_post') ? 'client_secret_post' : supported[0]!;
+    }
+    const md: OAuthClientMetadata = {
+      client_name: this.opts.clientName ?? 'OpenProgram Desktop',
+      redirect_uris: [this.redirectUrl],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: method,
+      ...(this.opts.scope ? { scope: this.opts.scope } : {}),
+    };
+    // OIDC Registration / RFC 8252: loopback redirect URIs belong to native apps.
+    return Object.assign(md, { application_type: 'native' });
+  }
+
+  /** The OAuth `state` of the sign-in in progress (a fresh random value in background mode). */
+  state(): string {
+    return this.session ? this.session.state : newState();
+  }
+
+  // ---- client registration -------------------------------------------------------------------
+
+  /** The stored registration record (no secrets are logged; callers must not log it either). */
+  async storedClient(): Promise<StoredClient | undefined> {
+    const rec = parseJson<StoredClient>(await this.opts.store.get(this.key('client')));
+    this.clientCache = rec && rec.v === 1 && rec.info && typeof rec.info.client_id === 'string' ? rec : undefined;
+    return this.clientCache;
+  }
+
+  /**
+   * The client to use: the pre-registered one, else the stored registration.
+   * @throws InteractionRequiredError in background mode when there is none (a registration needs
+   *   the loopback redirect URI of a sign-in).
+   */
+  async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
+    const pre = this.opts.preRegistered;
+    if (pre) return { client_id: pre.client_id, ...(pre.client_secret ? { client_secret: pre.client_secret } : {}) };
+    const rec = await this.storedClient();
+    if (rec) return rec.info;
+    if (!this.session) {
+      const kind = this.hadTokens ? 'needs_reauth' : 'needs_auth';
+      this.setState(kind);
+      throw new InteractionRequiredError(kind);
+    }
+    return undefined;
+  }
+
+  /**
+   * Persist client information from dynamic registration (or a CIMD client id), together with
+   * the redirect URI it was registered with. For a pre-registered client this is a no-op (the
+   * credentials live in the server config; the SDK only asks to stamp them with the issuer).
+   */
+  async saveClientInformation(info: OAuthClientInformationMixed): Promise<void> {
+    const pre = this.opts.preRegistered;
+    if (pre && info.client_id === pre.client_id) return;
+    const rec: StoredClient = {
+      v: 1,
+      kind: this.opts.clientMetadataUrl && info.client_id === this.opts.clientMetadataUrl ? 'cimd' : 'dynamic',
+      info,
+      redirect_uri: this.session?.redirectUrl ?? this.clientCache?.redirect_uri,
+      saved_at: this.now(),
+    };
+    await this.opts.store.set(this.key('client'), JSON.stringify(rec));
+    this.clientCache = rec;
+  }
+
+  // ---- tokens --------------------------------------------------------------------------------
+
+  /** Stored tokens as saved (with `expires_at`), or undefined. Never log the result. */
+  async storedTokens(): Promise<StoredTokens | undefined> {
+    const t = parseJson<StoredTokens>(await this.opts.store.get(this.key('tokens')));
+    return t && typeof t.access_token === 'string' ? t : undefined;
+  }
+
+  /**
+   * Tokens for the SDK: the stored ones with `expires_in` recomputed from `expires_at`
+   * (seconds left, never negative). An expired access token is still returned; the server answers
+   * 401 and the SDK refreshes with the refresh token.
+   */
+  async tokens(): Promise<OAuthTokens | undefined> {
+    const t = await this.storedTokens();
+    if (!t) return undefined;
+    this.hadTokens = true;
+    if (this.state_ === 'unknown') this.setState('authorized');
+    const { expires_at, saved_at: _saved, ...rest } = t;
+    const out: OAuthTokens = { ...rest };
+    if (typeof expires_at === 'number') out.expires_in = Math.max(0, Math.floor((expires_at - this.now()) / 1000));
+    return out;
+  }
+
+  /**
+   * Save a token response (first grant or refresh; a rotated refresh token replaces the old one).
+   * `expires_in` (seconds) becomes the absolute `expires_at` (ms epoch) at save time. One store
+   * write. A refresh response without a refresh token keeps the previous one (the SDK merges it in).
+   */
+  async saveTokens(tokens: OAuthTokens): Promise<void> {
+    const { expires_in, ...rest } = tokens;
+    const rec: StoredTokens = { ...rest, saved_at: this.now() };
+    if (typeof expires_in === 'number' && Number.isFinite(expires_in)) rec.expires_at = this.now() + expires_in * 1000;
+    await this.opts.store.set(this.key('tokens'), JSON.stringify(rec));
+    this.hadTokens = true;
+    this.setState('authorized');
+  }
+
+  // ---- PKCE ----------------------------------------------------------------------------------
+
+  private async readPkce(): Promise<StoredPkce> {
+    return parseJson<StoredPkce>(await this.opts.store.get(this.key('pkce'))) ?? {};
+  }
+
+  /**
+   * Save the PKCE verifier (RFC 7636) under the sign-in's `state`. In background mode the URL is
+   * never opened, so nothing is stored. Within one sign-in the first verifier wins (it belongs to
+   * the one URL that is opened). Entries older than {@link PKCE_TTL_MS} are dropped.
+   */
+  async saveCodeVerifier(codeVerifier: string): Promise<void> {
+    const s = this.session;
+    if (!s || s.verifierSaved) return;
+    const now = this.now();
+    const map: StoredPkce = {};
+    for (const [k, v] of Object.entries(await this.readPkce())) if (v && now - v.created_at < PKCE_TTL_MS) map[k] = v;
+    map[s.state] = { verifier: codeVerifier, created_at: now };
+    await this.opts.store.set(this.key('pkce'), JSON.stringify(map));
+    s.verifierSaved = true;
+  }
+
+  /**
+   * The verifier saved for the sign-in in progress.
+   * @throws Error when no sign-in is in progress or nothing was saved for its `state`.
+   */
+  async codeVerifier(): Promise<string> {
+    const s = this.session;
+    if (!s) throw new Error('No sign-in is in progress, so there is no PKCE verifier.');
+    const v = (await this.readPkce())[s.state];
+    if (!v) throw new Error('No PKCE verifier was saved for this sign-in.');
+    return v.verifier;
+  }
+
+  private async dropVerifier(state: string): Promise<void> {
+    const map = await this.readPkce();
+    if (!(state in map)) return;
+    delete map[state];
+    if (Object.keys(map).length) await this.opts.store.set(this.key('pkce'), JSON.stringify(map));
+    else await this.opts.store.delete(this.key('pkce'));
+  }
+
+  // ---- redirect ------------------------------------------------------------------------------
+
+  /**
+   * Interactive mode: check the URL with {@link isSafeAuthorizationUrl} and hand it to `openUrl`
+   * (once per sign-in). Background mode: open nothing, record `needs_auth`/`needs_reauth`.
+   * @throws UnsafeUrlError for a URL that fails the check (nothing is opened);
+   *   CancelledError when the sign-in was cancelled.
+   */
+  async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
+    const s = this.session;
+    if (!s) {
+      // Background: never open anything. If a refresh token is still stored, the refresh failed
+      // for a passing reason (the SDK drops tokens the server rejected), so the state stays.
+      const t = await this.storedTokens();
+      if (!t?.refresh_token) this.setState(this.hadTokens || t ? 'needs_reauth' : 'needs_auth');
+      return;
+    }
+    if (s.cancelled) throw new CancelledError();
+    if (s.opened) return;
+    if (!isSafeAuthorizationUrl(authorizationUrl)) {
+      throw new UnsafeUrlError(`Refused to open the authorization URL (${describeUrl(authorizationUrl)}): only https: URLs, or http: to this computer, are opened.`);
+    }
+    s.opened = true;
+    await s.openUrl(new URL(authorizationUrl.href));
+  }
+
+  // ---- discovery -----------------------------------------------------------------------------
+
+  /**
+   * Save discovery results (RFC 9728 PRM, RFC 8414/OIDC AS metadata) so a later refresh — even
+   * after a restart — goes to the real token endpoint without rediscovery.
+   * @throws UnsafeUrlError when the AS metadata fails {@link assertSafeAuthorizationServerMetadata}
+   *   (the SDK's `auth()` then fails and nothing is opened or sent).
+   */
+  async saveDiscoveryState(state: OAuthDiscoveryState): Promise<void> {
+    if (state.authorizationServerMetadata) assertSafeAuthorizationServerMetadata(state.authorizationServerMetadata, state.authorizationServerUrl, state.resourceMetadata !== undefined);
+    this.discoveryCache = state;
+    await this.opts.store.set(this.key('discovery'), JSON.stringify(state));
+  }
+
+  /** Saved discovery state; a stored state that no longer passes our checks is dropped. */
+  async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
+    const st = parseJson<OAuthDiscoveryState>(await this.opts.store.get(this.key('discovery')));
+    if (!st || typeof st.authorizationServerUrl !== 'string') {
+      this.discoveryCache = undefined;
+      return undefined;
+    }
+    if (st.authorizationServerMetadata) {
+      try {
+        assertSafeAuthorizationServerMetadata(st.authorizationServerMetadata, st.authorizationServerUrl, st.resourceMetadata !== undefined);
+      } catch {
+        await this.opts.store.delete(this.key('discovery'));
+        this.discoveryCache = undefined;
+        return undefined;
+      }
+    }
+    this.discoveryCache = st;
+    return st;
+  }
+
+  // ---- invalidation --------------------------------------------------------------------------
+
+  /**
+   * Drop credentials the server rejected (SDK semantics): `all` = tokens, registration, verifiers
+   * and discovery; `client` = the registration (never the pre-registered config); `tokens`;
+   * `verifier`; `discovery`.
+   */
+  async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
+    const st = this.opts.store;
+    if (scope === 'all' || scope === 'tokens') {
+      if ((await st.get(this.key('tokens'))) !== undefined) this.hadTokens = true;
+      await st.delete(this.key('tokens'));
+    }
+    if (scope === 'all' || scope === 'client') {
+      await st.delete(this.key('client'));
+      this.clientCache = undefined;
+    }
+    if (scope === 'all' || scope === 'verifier') {
+      await st.delete(this.key('pkce'));
+      if (this.session) this.session.verifierSaved = false;
+    }
+    if (scope === 'all' || scope === 'discovery') {
+      await st.delete(this.key('discovery'));
+      this.discoveryCache = undefined;
+    }
+  }
+
+  /** Remove everything stored for this server (server deleted, or "sign out"). */
+  async forget(): Promise<void> {
+    await this.invalidateCredentials('all');
+    this.hadTokens = false;
+    this.setState('needs_auth');
+  }
+
+  // ---- challenge hints -----------------------------------------------------------------------
+
+  /** Record the `WWW-Authenticate` challenge of a 401/403 from the MCP endpoint (no secrets). */
+  noteChallenge(challenge: OAuthChallenge): void {
+    this.challenge = { ...challenge };
+  }
+
+  /** The last challenge seen, used by the sign-in for `scope` and `resource_metadata`. */
+  lastChallenge(): OAuthChallenge | undefined {
+    return this.challenge ? { ...this.challenge } : undefined;
+  }
+
+  // ---- interactive sessions (used by flow.ts) -------------------------------------------------
+
+  /** Whether a sign-in is in progress on this provider. */
+  get interactive(): boolean {
+    return this.session !== null;
+  }
+
+  /**
+   * Enter interactive mode for one sign-in.
+   * @param redirectUrl the loopback callback URL that is listening
+   * @param state the OAuth `state` the callback expects
+   * @param openUrl overrides the provider's `openUrl` for this sign-in
+   * @throws Error when a sign-in is already in progress on this provider
+   */
+  beginInteractive(redirectUrl: string, state: string, openUrl?: OpenUrl): void {
+    if (this.session) throw new Error('A sign-in is already in progress for this server.');
+    this.session = { redirectUrl, state, openUrl: openUrl ?? this.opts.openUrl, opened: false, verifierSaved: false, cancelled: false };
+  }
+
+  /** Whether the current sign-in has handed a URL to the browser. */
+  get browserOpened(): boolean {
+    return this.session?.opened ?? false;
+  }
+
+  /** Mark the current sign-in cancelled: no URL is opened after this. */
+  cancelInteractive(): void {
+    if (this.session) this.session.cancelled = true;
+  }
+
+  /** Leave interactive mode and delete the sign-in's PKCE verifier. Idempotent. */
+  async endInteractive(): Promise<void> {
+    const s = this.session;
+    this.session = null;
+    if (s) await this.dropVerifier(s.state);
+  }
+}

@@ -1,0 +1,42 @@
+/**
+ * Remote transports with OAuth: the same Streamable HTTP / legacy SSE transports as
+ * `../transports.ts#createRemoteTransport`, plus the SDK's `authProvider` hook (the SDK then adds
+ * `Authorization: Bearer …`, and on a 401 runs `auth()` — refresh, or redirect) and our transport
+ * fetch (guards OAuth requests, reports `WWW-Authenticate` challenges to the provider, keeps the
+ * server's configured headers away from the authorization server).
+ */
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { RemoteServerConfig } from '../config.js';
+import { createTransportFetch, type OAuthChallenge } from './safe-fetch.js';
+
+/** Options of {@link createOAuthRemoteTransport}. */
+export interface OAuthTransportOptions {
+  /** Base fetch (default global `fetch`). */
+  fetch?: FetchLike;
+  /** Bound on OAuth response bodies in bytes (default 1 MiB). */
+  maxResponseBytes?: number;
+}
+
+/** A provider that may want to hear about challenges (our `PersistentOAuthProvider` does). */
+export type ChallengeAwareProvider = OAuthClientProvider & { noteChallenge?(c: OAuthChallenge): void };
+
+/**
+ * Create (not start) a remote transport that authenticates with `provider`.
+ * Headers from `cfg.headers` go to the MCP endpoint only.
+ */
+export function createOAuthRemoteTransport(cfg: Pick<RemoteServerConfig, 'type' | 'url' | 'headers'>, provider: ChallengeAwareProvider, opts: OAuthTransportOptions = {}): Transport {
+  const url = new URL(cfg.url);
+  const requestInit: RequestInit = { headers: { ...cfg.headers } };
+  const fetchFn = createTransportFetch({
+    serverUrl: url,
+    base: opts.fetch,
+    maxResponseBytes: opts.maxResponseBytes,
+    stripHeaders: Object.keys(cfg.headers),
+    onChallenge: (c) => provider.noteChallenge?.(c),
+  });
+  if (cfg.type === 'sse') return new SSEClientTransport(url, { requestInit, authProvider: provider, fetch: fetchFn });
+  return new StreamableHTTPClientTransport(url, { requestInit, authProvider: provider, fetch: fetchFn });
+}

@@ -1,0 +1,131 @@
+import { describe, expect, it, vi } from 'vitest';
+import { PersistentOAuthProvider, PKCE_TTL_MS } from '../../main/mcp/oauth/provider.js';
+import { CancelledError, InteractionRequiredError, UnsafeUrlError } from '../../main/mcp/oauth/errors.js';
+import { CountingStore } from './helpers.js';
+
+function make(extra: Partial<ConstructorParameters<typeof PersistentOAuthProvider>[0]> = {}) {
+  const store = new CountingStore();
+  let now = 1_000_000;
+  const openUrl = vi.fn();
+  const provider = new PersistentOAuthProvider({ serverName: 'srv', store, openUrl, now: () => now, ...extra });
+  return { store, provider, openUrl, tick: (ms: number) => (now += ms), now: () => now };
+}
+
+describe('PersistentOAuthProvider', () => {
+  it('saves tokens with an absolute expires_at, one write per save; tokens() recomputes expires_in', async () => {
+    const { store, provider, tick } = make();
+    await provider.saveTokens({ access_token: 'at-1', token_type: 'Bearer', expires_in: 300, refresh_token: 'rt-1' });
+    const raw = JSON.parse((await store.get('oauth:srv:tokens'))!);
+    expect(raw.expires_at).toBe(1_000_000 + 300_000);
+    expect(raw.expires_in).toBeUndefined();
+    tick(100_000);
+    expect((await provider.tokens())?.expires_in).toBe(200);
+    tick(1_000_000);
+    expect((await provider.tokens())?.expires_in).toBe(0);
+    // A rotated refresh token replaces the old one in a single write.
+    await provider.saveTokens({ access_token: 'at-2', token_type: 'Bearer', expires_in: 60, refresh_token: 'rt-2' });
+    expect(store.writes.get('oauth:srv:tokens')).toBe(2);
+    expect((await provider.tokens())?.refresh_token).toBe('rt-2');
+    expect(provider.authState).toBe('authorized');
+  });
+
+  it('background mode: no registration without a sign-in, redirect opens nothing', async () => {
+    const { provider, openUrl } = make();
+    await expect(provider.clientInformation()).rejects.toBeInstanceOf(InteractionRequiredError);
+    expect(provider.authState).toBe('needs_auth');
+    await provider.redirectToAuthorization(new URL('https://as.example.com/authorize'));
+    expect(openUrl).not.toHaveBeenCalled();
+    await provider.saveCodeVerifier('v');
+    await expect(provider.codeVerifier()).rejects.toThrow();
+  });
+
+  it('interactive mode: stores the registration with its redirect URI and the verifier under the state; opens once', async () => {
+    const { store, provider, openUrl } = make();
+    provider.beginInteractive('http://127.0.0.1:5555/callback', 'state-A');
+    expect(provider.redirectUrl).toBe('http://127.0.0.1:5555/callback');
+    expect(provider.clientMetadata.redirect_uris).toEqual(['http://127.0.0.1:5555/callback']);
+    expect(provider.clientMetadata.token_endpoint_auth_method).toBe('none');
+    expect(provider.state()).toBe('state-A');
+    expect(await provider.clientInformation()).toBeUndefined();
+    await provider.saveClientInformation({ client_id: 'c1', issuer: 'https://as.example.com' } as never);
+    const rec = JSON.parse((await store.get('oauth:srv:client'))!);
+    expect(rec).toMatchObject({ kind: 'dynamic', redirect_uri: 'http://127.0.0.1:5555/callback', info: { client_id: 'c1', issuer: 'https://as.example.com' } });
+    await provider.saveCodeVerifier('verifier-1');
+    await provider.saveCodeVerifier('verifier-2');
+    expect(JSON.parse((await store.get('oauth:srv:pkce'))!)['state-A'].verifier).toBe('verifier-1');
+    expect(await provider.codeVerifier()).toBe('verifier-1');
+    await provider.redirectToAuthorization(new URL('https://as.example.com/authorize?x=1'));
+    await provider.redirectToAuthorization(new URL('https://as.example.com/authorize?x=2'));
+    expect(openUrl).toHaveBeenCalledTimes(1);
+    await provider.endInteractive();
+    expect(await store.get('oauth:srv:pkce')).toBeUndefined();
+    // Outside a sign-in the stored registration's redirect URI is used.
+    expect(provider.redirectUrl).toBe('http://127.0.0.1:5555/callback');
+  });
+
+  it('refuses unsafe authorization URLs and honours cancellation', async () => {
+    const { provider, openUrl } = make();
+    provider.beginInteractive('http://127.0.0.1:1/callback', 's');
+    await expect(provider.redirectToAuthorization(new URL('file:///etc/passwd'))).rejects.toBeInstanceOf(UnsafeUrlError);
+    await expect(provider.redirectToAuthorization(new URL('javascript:alert(1)'))).rejects.toBeInstanceOf(UnsafeUrlError);
+    await expect(provider.redirectToAuthorization(new URL('http://evil.example.com/authorize'))).rejects.toBeInstanceOf(UnsafeUrlError);
+    provider.cancelInteractive();
+    await expect(provider.redirectToAuthorization(new URL('https://as.example.com/a'))).rejects.toBeInstanceOf(CancelledError);
+    expect(openUrl).not.toHaveBeenCalled();
+    await provider.endInteractive();
+  });
+
+  it('prunes stale verifiers', async () => {
+    const { store, provider, tick } = make();
+    provider.beginInteractive('http://127.0.0.1:1/callback', 'old');
+    await provider.saveCodeVerifier('v-old');
+    provider.cancelInteractive();
+    // Simulate a crash: the session is gone but the entry stays.
+    (provider as unknown as { session: null }).session = null;
+    tick(PKCE_TTL_MS + 1);
+    provider.beginInteractive('http://127.0.0.1:1/callback', 'new');
+    await provider.saveCodeVerifier('v-new');
+    expect(Object.keys(JSON.parse((await store.get('oauth:srv:pkce'))!))).toEqual(['new']);
+    await provider.endInteractive();
+  });
+
+  it('pre-registered clients are returned as configured and never stored', async () => {
+    const { store, provider } = make({ preRegistered: { client_id: 'pre', client_secret: 'pre-secret-value', redirect_uri: 'http://127.0.0.1:7777/callback' } });
+    expect(await provider.clientInformation()).toEqual({ client_id: 'pre', client_secret: 'pre-secret-value' });
+    await provider.saveClientInformation({ client_id: 'pre', client_secret: 'pre-secret-value', issuer: 'https://as' } as never);
+    expect(await store.get('oauth:srv:client')).toBeUndefined();
+    expect(provider.redirectUrl).toBe('http://127.0.0.1:7777/callback');
+  });
+
+  it('invalidateCredentials follows the SDK scopes', async () => {
+    const { store, provider } = make();
+    await store.set('oauth:srv:tokens', JSON.stringify({ access_token: 'a', token_type: 'Bearer', saved_at: 1 }));
+    await store.set('oauth:srv:client', JSON.stringify({ v: 1, kind: 'dynamic', info: { client_id: 'c' }, saved_at: 1 }));
+    await store.set('oauth:srv:discovery', JSON.stringify({ authorizationServerUrl: 'https://as' }));
+    await store.set('oauth:srv:pkce', JSON.stringify({}));
+    await provider.invalidateCredentials('tokens');
+    expect(await store.get('oauth:srv:tokens')).toBeUndefined();
+    expect(await store.get('oauth:srv:client')).toBeDefined();
+    await provider.invalidateCredentials('discovery');
+    expect(await store.get('oauth:srv:discovery')).toBeUndefined();
+    await provider.invalidateCredentials('all');
+    for (const k of ['tokens', 'client', 'discovery', 'pkce']) expect(await store.get(`oauth:srv:${k}`)).toBeUndefined();
+    // After losing tokens, a background redirect reports needs_reauth.
+    await provider.redirectToAuthorization(new URL('https://as.example.com/a'));
+    expect(provider.authState).toBe('needs_reauth');
+  });
+
+  it('validates discovery state: unsafe metadata is refused on save and dropped on load', async () => {
+    const { store, provider } = make();
+    const meta = { issuer: 'https://as.example.com', authorization_endpoint: 'file:///x', token_endpoint: 'https://as.example.com/token', response_types_supported: ['code'] };
+    await expect(provider.saveDiscoveryState({ authorizationServerUrl: 'https://as.example.com', authorizationServerMetadata: meta })).rejects.toBeInstanceOf(UnsafeUrlError);
+    await store.set('oauth:srv:discovery', JSON.stringify({ authorizationServerUrl: 'https://as.example.com', authorizationServerMetadata: meta }));
+    expect(await provider.discoveryState()).toBeUndefined();
+    expect(await store.get('oauth:srv:discovery')).toBeUndefined();
+    const good = { ...meta, authorization_endpoint: 'https://as.example.com/authorize', token_endpoint_auth_methods_supported: ['client_secret_post'] };
+    await provider.saveDiscoveryState({ authorizationServerUrl: 'https://as.example.com', authorizationServerMetadata: good });
+    expect((await provider.discoveryState())?.authorizationServerMetadata?.token_endpoint).toBe('https://as.example.com/token');
+    // The registration asks for what the AS supports.
+    expect(provider.clientMetadata.token_endpoint_auth_method).toBe('client_secret_post');
+  });
+});
