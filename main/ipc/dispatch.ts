@@ -28,6 +28,9 @@ export function createHandlers(core: AppCore, version = '0.1.0'): Handlers {
       return { removed: true as const };
     },
     'servers.logs': ({ name }) => h.logs(name),
+    'servers.export': ({ include_secrets }) => h.exportServers(include_secrets),
+    'servers.importPreview': ({ json }) => h.importPreview(json),
+    'servers.import': ({ json, replace_existing }) => h.importServers(json, replace_existing),
     'settings.getModel': () => core.settings.view(),
     'settings.setModel': (input) => core.settings.set(input),
     'chat.send': ({ conversation_id, text }) => core.chat.send(conversation_id, text),

@@ -215,10 +215,12 @@ export interface ParsedDocument extends LoadResult {
 
 /**
  * Parse a whole config document (`{"servers": …}` or `{"mcpServers": …}`).
- * Bad entries are skipped with a warning; a document that is not an object throws.
+ * Bad entries are skipped with a warning; a document that is not an object throws. With
+ * `allowRefs: false` (imports), `{"secret": …}` values are rejected.
  * @throws ConfigError when the document has neither shape.
  */
-export function parseConfigDocument(doc: unknown): ParsedDocument {
+export function parseConfigDocument(doc: unknown, opts: { allowRefs?: boolean } = {}): ParsedDocument {
+  const allowRefs = opts.allowRefs ?? true;
   if (!isRecord(doc)) throw new ConfigError('the file is not a JSON object');
   const table = isRecord(doc.servers) ? doc.servers : isRecord(doc.mcpServers) ? doc.mcpServers : doc.servers === undefined && doc.mcpServers === undefined ? {} : null;
   if (table === null) throw new ConfigError('"servers" must be an object');
@@ -231,8 +233,10 @@ export function parseConfigDocument(doc: unknown): ParsedDocument {
       continue;
     }
     try {
+      // Imports must not carry store references: a pasted document could otherwise point a
+      // server it controls at another server's stored secret.
       const r: RefCollector = { env: {}, headers: {} };
-      servers.set(name, parseServerEntry(raw, r));
+      servers.set(name, parseServerEntry(raw, allowRefs ? r : undefined));
       refs.set(name, r);
     } catch (err) {
       problems.push(`"${name}": ${(err as Error).message}`);

@@ -4,9 +4,12 @@
  * shutdown. Implements ../shared/DESIGN.md "Readiness" and the seed's lifecycle contract.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { LogEntry, ServerInput, ServerPatch, ServerView } from '../../preload/contract/index.js';
+import type { ExportResult, ImportPreview, ImportResult, LogEntry, ServerInput, ServerPatch, ServerView } from '../../preload/contract/index.js';
 import { buildToolTable, type RegisteredTool, type ToolTable } from './adapter.js';
-import { applyPatch, configFromInput, maskMap, type ConfigStore, type ServerConfig } from './config.js';
+import { applyPatch, ConfigError, configFromInput, maskMap, parseConfigDocument, type ConfigStore, type ServerConfig } from './config.js';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { writeFileAtomic } from '../util/atomic-write.js';
 import { McpConnection, type CallOptions } from './connection.js';
 import { CommandNotFoundError, mergedEnv, resolveCommand } from './transports.js';
 
@@ -336,6 +339,90 @@ export class McpHost {
     this.rebuildTools();
     this.events.removed?.(name);
     await conn?.close();
+  }
+
+  // ---- import / export -------------------------------------------------------------------------
+
+  /**
+   * Export the server list in the source design's format. Without secrets every env/header value
+   * is `""` and the JSON is returned. With secrets the document is written owner-only to
+   * `<state dir>/exports/` and only its path is returned, so no secret crosses IPC.
+   */
+  async exportServers(includeSecrets: boolean): Promise<ExportResult> {
+    const doc = this.store.exportDocument(includeSecrets);
+    const json = JSON.stringify(doc, null, 2) + '\n';
+    if (!includeSecrets) return { json, path: null, warning: null };
+    const dir = path.join(this.store.stateDir, 'exports');
+    await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+    const file = path.join(dir, `mcp_servers-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+    await writeFileAtomic(file, json);
+    return {
+      json: null,
+      path: file,
+      warning: 'This file contains your secrets (environment variables and headers) in plain text. It is readable only by you; delete it when you no longer need it and do not share it.',
+    };
+  }
+
+  private parseImport(json: string): { servers: Map<string, ServerConfig>; warning: string | null } {
+    let doc: unknown;
+    try {
+      doc = JSON.parse(json);
+    } catch {
+      throw new HostError('invalid_input', 'The text is not valid JSON.', 'json');
+    }
+    try {
+      const parsed = parseConfigDocument(doc, { allowRefs: false });
+      if (parsed.servers.size === 0 && !parsed.warning) throw new ConfigError('it contains no servers ({"servers": …} or {"mcpServers": …})');
+      return parsed;
+    } catch (err) {
+      if (err instanceof HostError) throw err;
+      throw new HostError('invalid_input', `Cannot import: ${(err as Error).message}`, 'json');
+    }
+  }
+
+  /** What importing `json` would add (masked). @throws HostError('invalid_input') */
+  importPreview(json: string): ImportPreview {
+    const { servers, warning } = this.parseImport(json);
+    return {
+      servers: [...servers].map(([name, cfg]) => ({
+        name,
+        type: cfg.type,
+        command: cfg.type === 'local' ? cfg.command : [],
+        url: cfg.type === 'local' ? null : cfg.url,
+        env: cfg.type === 'local' ? maskMap(cfg.env) : {},
+        headers: cfg.type === 'local' ? {} : maskMap(cfg.headers),
+        exists: this.store.has(name),
+      })),
+      warning,
+    };
+  }
+
+  /**
+   * Import servers from a `{"servers": …}` or `{"mcpServers": …}` document (plaintext secrets are
+   * moved into the secret store on save). Existing names are skipped unless `replaceExisting`.
+   * @throws HostError('invalid_input') for a document that cannot be read.
+   */
+  async importServers(json: string, replaceExisting: boolean): Promise<ImportResult> {
+    const { servers } = this.parseImport(json);
+    const result: ImportResult = { added: [], replaced: [], skipped: [] };
+    for (const [name, cfg] of servers) {
+      const exists = this.store.has(name);
+      if (exists && !replaceExisting) {
+        result.skipped.push({ name, reason: 'a server of that name exists' });
+        continue;
+      }
+      try {
+        if (cfg.enabled) this.checkCommand(cfg);
+        if (exists) await this.remove(name);
+        await this.store.put(name, cfg);
+        if (cfg.enabled) this.launch(name, cfg);
+        else this.emitChanged(name);
+        (exists ? result.replaced : result.added).push(name);
+      } catch (err) {
+        result.skipped.push({ name, reason: (err as Error).message });
+      }
+    }
+    return result;
   }
 
   // ---- calls ---------------------------------------------------------------------------------

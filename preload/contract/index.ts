@@ -24,6 +24,7 @@ export const LIMITS = {
   chatText: 200_000,
   commandParts: 256,
   envEntries: 256,
+  importJson: 1024 * 1024,
 } as const;
 
 /** A server name: letters, digits, `_`, `-`, `.`; starts with a letter or digit; ≤ 64 chars. */
@@ -187,6 +188,43 @@ export type ChatEvent =
   | { run_id: string; type: 'aborted' }
   | { run_id: string; type: 'error'; message: string };
 
+/**
+ * An export of the server list. Without secrets, `json` holds the document with every env/header
+ * value empty. With secrets, the document is written by main to `path` (owner-only) and never
+ * crosses IPC; `warning` says what the file contains.
+ */
+export interface ExportResult {
+  json: string | null;
+  path: string | null;
+  warning: string | null;
+}
+
+/** One server of an import, as it would be added (secrets masked). */
+export interface ImportPreviewItem {
+  name: string;
+  type: 'local' | 'http' | 'sse';
+  command: string[];
+  url: string | null;
+  env: Record<string, MaskedValue>;
+  headers: Record<string, MaskedValue>;
+  /** A server of that name exists already. */
+  exists: boolean;
+}
+
+/** What an import would do. */
+export interface ImportPreview {
+  servers: ImportPreviewItem[];
+  warning: string | null;
+}
+
+/** What an import did. */
+export interface ImportResult {
+  added: string[];
+  replaced: string[];
+  /** Not imported, with the reason. */
+  skipped: { name: string; reason: string }[];
+}
+
 /** Facts about the running app. */
 export interface AppInfo {
   version: string;
@@ -235,6 +273,12 @@ export const channels = {
   'servers.restart': { input: byName, output: null as unknown as ServerView },
   'servers.remove': { input: byName, output: null as unknown as { removed: true } },
   'servers.logs': { input: byName, output: null as unknown as LogEntry[] },
+  'servers.export': { input: z.strictObject({ include_secrets: z.boolean() }), output: null as unknown as ExportResult },
+  'servers.importPreview': { input: z.strictObject({ json: z.string().min(1).max(LIMITS.importJson) }), output: null as unknown as ImportPreview },
+  'servers.import': {
+    input: z.strictObject({ json: z.string().min(1).max(LIMITS.importJson), replace_existing: z.boolean() }),
+    output: null as unknown as ImportResult,
+  },
   'settings.getModel': { input: empty, output: null as unknown as ModelSettingsView },
   'settings.setModel': { input: modelSettingsInputSchema, output: null as unknown as ModelSettingsView },
   'chat.send': {

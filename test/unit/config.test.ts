@@ -230,7 +230,7 @@ describe('saving', () => {
     await store.load();
     await store.put('a', local({ env: { API_KEY: 'sk-secret-value' } }));
     expect(modeOf(store.file)).toBe(0o600);
-    expect(JSON.parse(readFileSync(store.file, 'utf8'))).toEqual({ servers: { a: local({ env: { API_KEY: { secret: expect.stringMatching(/^mcp:a:env:API_KEY:/) } } }) } });
+    expect(JSON.parse(readFileSync(store.file, 'utf8'))).toEqual({ servers: { a: { ...local(), env: { API_KEY: { secret: expect.stringMatching(/^mcp:a:env:API_KEY:/) } } } } });
     expect(readFileSync(store.file, 'utf8')).not.toContain('sk-secret-value');
     // The state dir it had to create is owner-only too.
     expect(statSync(path.join(dir, 'state')).mode & 0o777).toBe(0o700);

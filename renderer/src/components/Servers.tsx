@@ -4,6 +4,7 @@ import { ApiError, call } from '../api';
 import { joinCommandLine, splitCommandLine } from '../commandLine';
 import { useApp } from '../store';
 import { EditServerForm } from './EditServer';
+import { ImportExport } from './ImportExport';
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const SERVER_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
@@ -298,17 +299,20 @@ export function ServersPanel() {
   const order = useApp((s) => s.serverOrder);
   const servers = useApp((s) => s.servers);
   const [adding, setAdding] = useState(false);
+  const [porting, setPorting] = useState(false);
   return (
     <div className="panel">
       <div className="row">
         <h2>MCP servers</h2>
         <span className="spacer" />
+        {!porting && <button onClick={() => setPorting(true)}>Import / export</button>}
         {!adding && (
           <button className="primary" onClick={() => setAdding(true)}>
             Add server
           </button>
         )}
       </div>
+      {porting && <ImportExport onClose={() => setPorting(false)} />}
       {adding && <AddServerForm onDone={() => setAdding(false)} />}
       {order.length === 0 && !adding && <p className="muted">No servers yet. Add a local command or a remote URL.</p>}
       {order.map((n) => servers[n] && <ServerCard key={n} server={servers[n]} />)}

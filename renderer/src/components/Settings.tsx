@@ -1,11 +1,19 @@
 import { useState } from 'react';
+import { useApp } from '../store';
 import { ModelSettings } from './ModelSettings';
 import { ServersPanel } from './Servers';
 
 /** Settings: MCP servers and Model. */
 export function SettingsView() {
   const [section, setSection] = useState<'servers' | 'model'>('servers');
+  const secrets = useApp((s) => s.secrets);
   return (
+    <div className="settings-wrap">
+      {secrets && (
+        <div className={secrets.kind === 'keychain' ? 'secrets-note ok' : 'banner warning secrets-note'} data-testid="secrets-notice" role={secrets.kind === 'keychain' ? undefined : 'alert'}>
+          <strong>{secrets.kind === 'keychain' ? 'Secrets are protected by your OS keychain.' : 'Secrets are not in an OS keychain.'}</strong> <span>{secrets.notice}</span>
+        </div>
+      )}
     <div className="settings">
       <aside className="settings-nav">
         <button className={section === 'servers' ? 'nav-item active' : 'nav-item'} onClick={() => setSection('servers')}>
@@ -16,6 +24,7 @@ export function SettingsView() {
         </button>
       </aside>
       <section className="settings-body">{section === 'servers' ? <ServersPanel /> : <ModelSettings />}</section>
+    </div>
     </div>
   );
 }

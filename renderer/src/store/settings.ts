@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand';
-import type { AppInfo, ModelSettingsView } from '../../../preload/contract/index.js';
+import type { AppInfo, ModelSettingsView, SecretsInfo } from '../../../preload/contract/index.js';
 import { call } from '../api';
 import type { AppState } from './index';
 
@@ -7,6 +7,8 @@ import type { AppState } from './index';
 export interface SettingsSlice {
   info: AppInfo | null;
   model: ModelSettingsView | null;
+  /** How secrets are stored (shown in Settings; a persistent notice when not in a keychain). */
+  secrets: SecretsInfo | null;
   warnings: string[];
   loadSettings(): Promise<void>;
   setModelView(v: ModelSettingsView): void;
@@ -17,9 +19,11 @@ export interface SettingsSlice {
 export const createSettingsSlice: StateCreator<AppState, [], [], SettingsSlice> = (set) => ({
   info: null,
   model: null,
+  secrets: null,
   warnings: [],
   async loadSettings() {
     const [info, model] = await Promise.all([call('app.info', {}), call('settings.getModel', {})]);
+    call('app.secretsInfo', {}).then((secrets) => set({ secrets }), () => undefined);
     set((s) => ({ info, model, warnings: info.config_warning && !s.warnings.includes(info.config_warning) ? [...s.warnings, info.config_warning] : s.warnings }));
   },
   setModelView(model) {

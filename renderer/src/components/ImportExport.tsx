@@ -1,0 +1,127 @@
+import { useState } from 'react';
+import type { ExportResult, ImportPreview, ImportResult } from '../../../preload/contract/index.js';
+import { call } from '../api';
+import { useApp } from '../store';
+
+/**
+ * Import servers from pasted JSON (`{"servers": …}` or other hosts' `{"mcpServers": …}`), with a
+ * masked preview first; export the list without secrets (shown here) or with secrets (written by
+ * the app to an owner-only file; the secrets never reach this window).
+ */
+export function ImportExport({ onClose }: { onClose: () => void }) {
+  const loadServers = useApp((s) => s.loadServers);
+  const [json, setJson] = useState('');
+  const [preview, setPreview] = useState<ImportPreview | null>(null);
+  const [replace, setReplace] = useState(false);
+  const [result, setResult] = useState<ImportResult | null>(null);
+  const [exported, setExported] = useState<ExportResult | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const run = async <T,>(fn: () => Promise<T>, then: (v: T) => void) => {
+    setError(null);
+    try {
+      then(await fn());
+    } catch (err) {
+      setError((err as Error).message);
+    }
+  };
+
+  return (
+    <div className="panel add-form import-box" data-testid="import-export">
+      <div className="row">
+        <h3>Import / export</h3>
+        <span className="spacer" />
+        <button onClick={onClose}>Close</button>
+      </div>
+      <label className="field">
+        <span>Paste a config ({'{"servers": …}'} or {'{"mcpServers": …}'} from another app)</span>
+        <textarea
+          aria-label="Import JSON"
+          className="mono"
+          value={json}
+          onChange={(e) => {
+            setJson(e.target.value);
+            setPreview(null);
+            setResult(null);
+          }}
+        />
+      </label>
+      <div className="row">
+        <button disabled={!json.trim()} onClick={() => void run(() => call('servers.importPreview', { json }), setPreview)}>
+          Preview
+        </button>
+        {preview && (
+          <>
+            <label className="check">
+              <input type="checkbox" checked={replace} onChange={(e) => setReplace(e.target.checked)} /> replace servers that exist
+            </label>
+            <button
+              className="primary"
+              onClick={() =>
+                void run(
+                  () => call('servers.import', { json, replace_existing: replace }),
+                  (r) => {
+                    setResult(r);
+                    setJson('');
+                    setPreview(null);
+                    void loadServers();
+                  },
+                )
+              }
+            >
+              Import {preview.servers.length} server{preview.servers.length === 1 ? '' : 's'}
+            </button>
+          </>
+        )}
+      </div>
+      {preview && (
+        <ul className="preview-list" data-testid="import-preview">
+          {preview.servers.map((s) => (
+            <li key={s.name}>
+              <strong>{s.name}</strong> <span className="muted mono">{s.type === 'local' ? s.command.join(' ') : s.url}</span>{' '}
+              {Object.entries({ ...s.env, ...s.headers }).map(([k, v]) => (
+                <span key={k} className="badge set">
+                  {k} {v.has_value ? v.masked : 'empty'}
+                </span>
+              ))}
+              {s.exists && <span className="badge error">exists</span>}
+            </li>
+          ))}
+          {preview.warning && <li className="error-text">{preview.warning}</li>}
+        </ul>
+      )}
+      {result && (
+        <div data-testid="import-result">
+          Added: {result.added.join(', ') || 'none'}. {result.replaced.length > 0 && `Replaced: ${result.replaced.join(', ')}. `}
+          {result.skipped.map((s) => (
+            <div key={s.name} className="error-text">
+              Skipped {s.name}: {s.reason}
+            </div>
+          ))}
+        </div>
+      )}
+      <div className="row">
+        <button onClick={() => void run(() => call('servers.export', { include_secrets: false }), setExported)}>Export (secrets left out)</button>
+        <button
+          className="danger"
+          onClick={() => {
+            if (confirm('Write a file that contains your secrets in plain text?')) void run(() => call('servers.export', { include_secrets: true }), setExported);
+          }}
+        >
+          Export with secrets…
+        </button>
+      </div>
+      {exported?.json && <textarea aria-label="Exported JSON" className="mono" readOnly value={exported.json} />}
+      {exported?.path && (
+        <div className="banner warning small" role="alert">
+          Written to <span className="mono">{exported.path}</span>. {exported.warning}
+        </div>
+      )}
+      {error && (
+        <div className="field-error" role="alert">
+          {error}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,207 @@
+/**
+ * The canary test: distinctive values go into every secret-bearing field (server env, remote
+ * headers, the model API key); then every IPC channel of the contract is driven — success and
+ * error paths — while every reply, every event, every console line and every file of the state
+ * dir is captured. No canary may appear anywhere except inside the encrypted vault, in any
+ * encoding (plain, base64, base64url, URL-encoded, JSON-escaped).
+ *
+ * The channel list is derived from the contract: a new channel without a sample here fails to
+ * compile (the `Samples` type) and fails at run time.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { channelNames, type ChannelInput, type ChannelName } from '../../preload/contract/index.js';
+import { AppCore } from '../../main/core.js';
+import { createDispatcher } from '../../main/ipc/dispatch.js';
+import { openSecretStore } from '../../main/secrets/index.js';
+import type { KeytarLike } from '../../main/secrets/vault.js';
+import { startFakeModel, type FakeModel } from '../fixtures/fake-model.js';
+import { makeTempDir, removeDir, sdkCommand, waitFor } from './helpers.js';
+
+const CANARIES = {
+  env: 'CANARY-env-7f3a9c1e5b2d4f60',
+  header: 'CANARY-hdr-2b8e6d4c0a9f1e37',
+  apiKey: 'CANARY-key-91d2c3b4a5e6f708',
+  envNew: 'CANARY-envB-5c4d3e2f1a0b9c8d',
+};
+
+/** Every encoding a leak could take. */
+function encodings(secret: string): string[] {
+  return [
+    secret,
+    Buffer.from(secret).toString('base64'),
+    Buffer.from(secret).toString('base64url'),
+    encodeURIComponent(secret),
+    JSON.stringify(secret).slice(1, -1),
+    // A base64 window that does not start at a 3-byte boundary still shares long runs:
+    Buffer.from(`x${secret}`).toString('base64').slice(4, 20),
+    Buffer.from(`xy${secret}`).toString('base64').slice(4, 20),
+  ];
+}
+
+function findCanary(text: string): string | null {
+  for (const [field, secret] of Object.entries(CANARIES)) for (const e of encodings(secret)) if (text.includes(e)) return `${field} (${e})`;
+  return null;
+}
+
+/** An in-memory keychain, so the real vault code runs without touching the developer's keychain. */
+function memoryKeychain(): KeytarLike {
+  const m = new Map<string, string>();
+  return {
+    async getPassword(s, a) {
+      return m.get(`${s}\u0000${a}`) ?? null;
+    },
+    async setPassword(s, a, p) {
+      m.set(`${s}\u0000${a}`, p);
+    },
+    async deletePassword(s, a) {
+      return m.delete(`${s}\u0000${a}`);
+    },
+  };
+}
+
+type Samples = { [C in ChannelName]: Array<ChannelInput<C> | Record<string, unknown>> };
+
+let dir: string;
+let core: AppCore;
+let model: FakeModel;
+const seen: Array<{ where: string; text: string }> = [];
+const restore: Array<() => void> = [];
+
+function capture(where: string, v: unknown): void {
+  seen.push({ where, text: typeof v === 'string' ? v : JSON.stringify(v) ?? String(v) });
+}
+
+beforeAll(async () => {
+  dir = makeTempDir('op-canary-');
+  model = await startFakeModel();
+  for (const stream of [process.stdout, process.stderr] as const) {
+    const orig = stream.write.bind(stream);
+    stream.write = ((chunk: unknown, ...rest: unknown[]) => {
+      capture(`console(${stream === process.stdout ? 'stdout' : 'stderr'})`, String(chunk));
+      return (orig as (...a: unknown[]) => boolean)(chunk, ...rest);
+    }) as typeof stream.write;
+    restore.push(() => (stream.write = orig as typeof stream.write));
+  }
+  const secrets = await openSecretStore(dir, { keytar: memoryKeychain(), env: {} });
+  expect(secrets.info().kind).toBe('keychain');
+  core = new AppCore({ stateDir: dir, shell: 'browser', secrets });
+  core.subscribe((event, payload) => capture(`event ${event}`, payload));
+  await core.start();
+});
+
+afterAll(async () => {
+  await core?.shutdown();
+  await model?.close();
+  restore.forEach((r) => r());
+  await removeDir(dir);
+});
+
+describe('no secret ever leaves main (canary)', () => {
+  it('drives every channel, success and error paths, and finds no canary outside the vault', async () => {
+    const errors: unknown[] = [];
+    const d = createDispatcher(core, (c, e) => errors.push([c, String(e)]));
+    const invoke = async (channel: string, input: unknown) => {
+      const r = await d.invoke(channel, input);
+      capture(`reply ${channel}`, r);
+      return r;
+    };
+
+    // Put canaries into every secret-bearing field.
+    await invoke('settings.setModel', { provider: 'openai-compatible', base_url: model.baseUrl, model: 'fake', api_key: CANARIES.apiKey });
+    await invoke('servers.add', { name: 'local', config: { type: 'local', command: sdkCommand(), env: { TOKEN: CANARIES.env } } });
+    await invoke('servers.add', { name: 'remote', config: { type: 'http', url: 'http://127.0.0.1:9/mcp', headers: { Authorization: `Bearer ${CANARIES.header}` }, timeout_seconds: 2 } });
+    expect(await waitFor(() => core.host.view('local').status === 'ready', 15_000)).toBe(true);
+    expect(await waitFor(() => core.host.view('remote').status === 'error', 15_000)).toBe(true);
+
+    const samples: Samples = {
+      'app.info': [{}, { extra: CANARIES.env }],
+      'app.secretsInfo': [{}],
+      'servers.list': [{}, 'not-an-object' as unknown as Record<string, unknown>],
+      'servers.get': [{ name: 'local' }, { name: 'remote' }, { name: 'missing' }],
+      'servers.add': [
+        { name: 'local', config: { type: 'local', command: sdkCommand(), env: { TOKEN: CANARIES.env } } }, // conflict
+        { name: 'bad', config: { type: 'local', command: ['no-such-command-xyz'], env: { TOKEN: CANARIES.env } } }, // not found
+        { name: 'bad2', config: { type: 'local', command: ['x'], env: { '1BAD': CANARIES.env } } }, // invalid env name
+        { name: 'bad3', config: { type: 'local', command: ['x'], env: { OK: 42 } } }, // wrong type next to a canary
+      ],
+      'servers.update': [
+        { name: 'local', patch: { timeout_seconds: 30 } },
+        { name: 'local', patch: { env: { NEWVAR: CANARIES.envNew } } },
+        { name: 'local', patch: { command: ['no-such-command-xyz'], env: { TOKEN: CANARIES.envNew } } }, // fails, nothing saved
+        { name: 'remote', patch: { headers: { 'X-Other': CANARIES.envNew } } }, // restart fails (no server there)
+        { name: 'missing', patch: {} },
+      ],
+      'servers.setEnabled': [{ name: 'remote', enabled: false }, { name: 'remote', enabled: true }],
+      'servers.restart': [{ name: 'local' }, { name: 'missing' }],
+      'servers.logs': [{ name: 'local' }, { name: 'remote' }],
+      'servers.export': [{ include_secrets: false }, { include_secrets: true }],
+      'servers.importPreview': [
+        { json: JSON.stringify({ mcpServers: { imp: { command: 'node', args: ['x'], env: { K: CANARIES.envNew } } } }) },
+        { json: '{not json' },
+        { json: JSON.stringify({ servers: { evil: { type: 'local', command: ['node'], env: { K: { secret: 'model:api_key' } } } } }) },
+      ],
+      'servers.import': [
+        { json: JSON.stringify({ mcpServers: { imp: { command: process.execPath, args: sdkCommand().slice(1), env: { K: CANARIES.envNew } } } }), replace_existing: false },
+        { json: JSON.stringify({ servers: { evil: { type: 'local', command: ['node'], env: { K: { secret: 'model:api_key' } } } } }), replace_existing: false },
+      ],
+      'settings.getModel': [{}],
+      'settings.setModel': [
+        { provider: 'openai-compatible', base_url: model.baseUrl, model: 'fake' }, // key kept
+        { provider: 'openai-compatible', base_url: 'not a url', model: 'fake', api_key: CANARIES.apiKey }, // invalid
+      ],
+      'chat.send': [{ conversation_id: 'c1', text: 'call local__env_check {"name":"TOKEN","sha256":"0"}' }, { conversation_id: 'c1', text: '' }],
+      'chat.stop': [{ run_id: 'nope' }],
+      'chat.reset': [{ conversation_id: 'c1' }],
+      'servers.remove': [{ name: 'imp' }, { name: 'missing' }],
+    };
+    expect(Object.keys(samples).sort()).toEqual([...channelNames].sort());
+    for (const channel of channelNames) {
+      // The chat's tool call needs the (possibly just restarted) local server ready.
+      if (channel === 'chat.send') await waitFor(() => core.host.view('local').status === 'ready', 15_000);
+      for (const input of samples[channel]) await invoke(channel, input);
+    }
+    await invoke('no.such.channel', {});
+    // Let the chat run and every restart finish, so their events are captured too.
+    await waitFor(() => seen.some((s) => s.where === 'event chat.event' && /"type":"(done|error)"/.test(s.text)), 10_000);
+    await core.host.whenStarted();
+    await new Promise((r) => setTimeout(r, 500));
+
+    // The secrets really are in use (the test would be empty otherwise).
+    expect(model.requests.some((r) => r.authorization === `Bearer ${CANARIES.apiKey}`)).toBe(true);
+    expect(seen.some((s) => s.where === 'event chat.event' && s.text.includes('tool-end'))).toBe(true);
+
+    for (const s of seen) {
+      const hit = findCanary(s.text);
+      expect(hit, `canary ${hit} in ${s.where}: ${s.text.slice(0, 300)}`).toBeNull();
+    }
+
+    // Files: nothing but the encrypted vault (and the export the user explicitly asked to contain
+    // secrets) holds a canary.
+    const walk = (d: string): string[] => readdirSync(d).flatMap((f) => (statSync(path.join(d, f)).isDirectory() ? walk(path.join(d, f)) : [path.join(d, f)]));
+    const files = walk(dir);
+    expect(files.some((f) => f.endsWith('secrets.vault'))).toBe(true);
+    for (const f of files) {
+      if (f.endsWith('secrets.vault') || f.includes(`${path.sep}exports${path.sep}`)) continue;
+      const hit = findCanary(readFileSync(f, 'latin1'));
+      expect(hit, `canary ${hit} in file ${path.relative(dir, f)}`).toBeNull();
+    }
+    const vault = readFileSync(files.find((f) => f.endsWith('secrets.vault'))!, 'latin1');
+    expect(findCanary(vault)).toBeNull(); // encrypted, not merely stored
+    const exportFile = files.find((f) => f.includes(`${path.sep}exports${path.sep}`));
+    expect(exportFile && readFileSync(exportFile, 'utf8')).toContain(CANARIES.env); // the explicit export does hold them
+    expect(errors).toEqual([]);
+  }, 90_000);
+
+  it('an import may not reference stored secrets', async () => {
+    const d = createDispatcher(core);
+    const r = await d.invoke('servers.importPreview', { json: JSON.stringify({ servers: { evil: { type: 'local', command: ['node'], env: { K: { secret: 'model:api_key' } } } } }) });
+    expect(r.ok).toBe(true);
+    if (r.ok) {
+      const v = r.value as { servers: unknown[]; warning: string | null };
+      expect(v.servers).toEqual([]);
+      expect(v.warning).toMatch(/env\.K must be a string/);
+    }
+  });
+});
