@@ -13,18 +13,25 @@
  * an auth provider until `main/mcp/transports.ts` does; see the integration notes.) "Opening the
  * browser" = fetching the authorization URL without following redirects and delivering its
  * `Location` to our loopback callback. Nothing secret is printed.
+ *
+ * The suite's `extension` scenarios are machine-to-machine grants the app does not offer in its
+ * settings: client credentials (the SDK's `ClientCredentialsProvider` / `PrivateKeyJwtProvider`)
+ * and SEP-990 enterprise-managed authorization (SDK `discoverOAuthServerInfo` + `fetchToken` with
+ * our grant parameters); both still go through the app's OAuth transport and guarded fetch.
  */
 // The SDK is imported from the app's node_modules (not this folder's copy, which the suite
 // brings along), so `instanceof` checks agree with the app code.
 import { Client } from '../node_modules/@modelcontextprotocol/sdk/dist/esm/client/index.js';
 import { ClientCredentialsProvider, PrivateKeyJwtProvider } from '../node_modules/@modelcontextprotocol/sdk/dist/esm/client/auth-extensions.js';
-import type { OAuthClientProvider } from '../node_modules/@modelcontextprotocol/sdk/dist/esm/client/auth.js';
+import { discoverOAuthServerInfo, fetchToken, type OAuthClientProvider } from '../node_modules/@modelcontextprotocol/sdk/dist/esm/client/auth.js';
+import type { AuthorizationServerMetadata, OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '../node_modules/@modelcontextprotocol/sdk/dist/esm/shared/auth.js';
 import type { Tool } from '../node_modules/@modelcontextprotocol/sdk/dist/esm/types.js';
 import { CLIENT_INFO, McpConnection, collectPages } from '../main/mcp/connection.js';
 import { MemorySecretStore } from '../main/secrets/store.js';
 import { PersistentOAuthProvider, type PreRegisteredClient } from '../main/mcp/oauth/provider.js';
 import { OAuthSignIns, classifyAuthFailure } from '../main/mcp/oauth/flow.js';
 import { createOAuthRemoteTransport } from '../main/mcp/oauth/transport.js';
+import { createGuardedFetch } from '../main/mcp/oauth/safe-fetch.js';
 import { InteractionRequiredError } from '../main/mcp/oauth/errors.js';
 
 /** SEP-991 client id document URL the suite's CIMD scenario expects clients to present. */
@@ -171,6 +178,78 @@ async function runClientCredentials(url: string, scenario: string, ctx: Record<s
   }
 }
 
+/**
+ * A non-interactive provider whose token request is a fixed grant (built from SDK pieces only:
+ * the SDK's `fetchToken`/`auth()` send it and authenticate the client).
+ */
+class GrantProvider implements OAuthClientProvider {
+  private stored: OAuthTokens | undefined;
+  constructor(
+    private readonly client: OAuthClientInformationMixed,
+    private readonly grant: () => URLSearchParams,
+  ) {}
+  get redirectUrl(): undefined {
+    return undefined;
+  }
+  get clientMetadata(): OAuthClientMetadata {
+    return { client_name: CLIENT_INFO.name, redirect_uris: [] };
+  }
+  clientInformation(): OAuthClientInformationMixed {
+    return this.client;
+  }
+  tokens(): OAuthTokens | undefined {
+    return this.stored;
+  }
+  saveTokens(t: OAuthTokens): void {
+    this.stored = t;
+  }
+  redirectToAuthorization(): void {
+    throw new Error('this grant has no browser step');
+  }
+  saveCodeVerifier(): void {}
+  codeVerifier(): string {
+    throw new Error('this grant has no PKCE verifier');
+  }
+  prepareTokenRequest(): URLSearchParams {
+    return this.grant();
+  }
+}
+
+const TOKEN_EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
+const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
+
+/**
+ * Enterprise-managed authorization (SEP-990, extension): RFC 8693 token exchange of the IdP's ID
+ * token for an ID-JAG at the IdP, then an RFC 7523 JWT-bearer grant at the MCP server's AS.
+ * Discovery and both token requests are the SDK's (`discoverOAuthServerInfo`, `fetchToken`, and
+ * `auth()` inside the app's transport); only the grant parameters are ours.
+ */
+async function runCrossAppAccess(url: string, ctx: Record<string, unknown>): Promise<void> {
+  const fetchFn = createGuardedFetch();
+  const info = await discoverOAuthServerInfo(url, { fetchFn });
+  const resource = info.resourceMetadata?.resource ?? url;
+  const audience = info.authorizationServerMetadata?.issuer ?? info.authorizationServerUrl;
+  const idpTokenEndpoint = String(ctx.idp_token_endpoint);
+  const idpMetadata = { issuer: String(ctx.idp_issuer), authorization_endpoint: idpTokenEndpoint, token_endpoint: idpTokenEndpoint, response_types_supported: [] } as AuthorizationServerMetadata;
+  const exchange = new GrantProvider({ client_id: String(ctx.idp_client_id) }, () =>
+    new URLSearchParams({
+      grant_type: TOKEN_EXCHANGE,
+      requested_token_type: 'urn:ietf:params:oauth:token-type:id-jag',
+      audience,
+      subject_token: String(ctx.idp_id_token),
+      subject_token_type: 'urn:ietf:params:oauth:token-type:id_token',
+    }),
+  );
+  const jag = await fetchToken(exchange, String(ctx.idp_issuer), { metadata: idpMetadata, resource, fetchFn });
+  const bearer = new GrantProvider({ client_id: String(ctx.client_id), client_secret: String(ctx.client_secret) }, () => new URLSearchParams({ grant_type: JWT_BEARER, assertion: jag.access_token }));
+  const session = await open(url, bearer);
+  try {
+    await useTools(session);
+  } finally {
+    await session.close();
+  }
+}
+
 async function main(): Promise<void> {
   const url = process.argv[2];
   const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
@@ -178,6 +257,7 @@ async function main(): Promise<void> {
   const ctx = process.env.MCP_CONFORMANCE_CONTEXT ? (JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT) as Record<string, unknown>) : null;
   log(`scenario ${scenario || '(none)'}`);
   if (scenario.startsWith('auth/client-credentials-') && ctx) return runClientCredentials(url, scenario, ctx);
+  if (scenario === 'auth/cross-app-access-complete-flow' && ctx) return runCrossAppAccess(url, ctx);
   if (scenario.startsWith('auth/')) return runOAuth(url, ctx);
   return runPlain(url);
 }
