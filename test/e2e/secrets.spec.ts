@@ -1,0 +1,100 @@
+/**
+ * Secrets through the real UI: a server added with a secret env value shows only a "set" badge
+ * after a reload and an app restart; the value is not in mcp_servers.json; editing another field
+ * (timeout) through the Edit form keeps the secret; and the server still receives it, checked by
+ * a fixture tool that compares a SHA-256 hash (the value itself is never echoed).
+ */
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { startFakeModel, type FakeModel } from '../fixtures/fake-model.js';
+import { ROOT, addLocalServer, commandLine, configureModel, expect, expectStatus, openApp, openChat, openSettings, sendMessage, serverCard, test } from './helpers.js';
+
+const SDK_SERVER = path.join(ROOT, 'test/fixtures/sdk-server.mjs');
+const SECRET = 'ghp_e2eCanary_5d1f0a9b8c7e6d5c';
+const sha = (s: string) => createHash('sha256').update(s).digest('hex');
+
+let model: FakeModel;
+test.beforeEach(async () => {
+  model = await startFakeModel();
+});
+test.afterEach(async () => {
+  await model.close();
+});
+
+test('a secret env value survives reloads and edits, is only ever shown masked, and still reaches the server', async ({ page, shell }) => {
+  await openApp(page, shell.current);
+  await configureModel(page, { baseUrl: model.baseUrl, model: 'fake' });
+  const card = await addLocalServer(page, { name: 'sec', command: commandLine([process.execPath, SDK_SERVER]), env: [['GITHUB_TOKEN', SECRET]] });
+  await expectStatus(card, 'ready');
+
+  // The settings page tells how secrets are stored (here: no keychain, so a visible notice).
+  await expect(page.getByTestId('secrets-notice')).toBeVisible();
+
+  // Reload, then restart the app: only the masked form is shown, never the value.
+  await page.reload();
+  await shell.restart();
+  await openApp(page, shell.current);
+  await openSettings(page, 'MCP servers');
+  const again = serverCard(page, 'sec');
+  await expectStatus(again, 'ready');
+  await expect(again.getByText('GITHUB_TOKEN set')).toBeVisible();
+  expect(await page.content()).not.toContain(SECRET);
+  expect(readFileSync(path.join(shell.stateDir, 'mcp_servers.json'), 'utf8')).not.toContain(SECRET);
+
+  // Edit another field only: the secret input starts empty and is not sent.
+  await again.getByRole('button', { name: 'Edit' }).click();
+  const form = page.getByRole('form', { name: 'Edit sec' });
+  await expect(form.getByLabel('New value for GITHUB_TOKEN')).toHaveValue('');
+  await form.getByLabel('Edit timeout seconds').fill('45');
+  await form.getByRole('button', { name: 'Save and restart' }).click();
+  await expect(form).toBeHidden({ timeout: 30_000 });
+  await expectStatus(again, 'ready');
+  const stored = JSON.parse(readFileSync(path.join(shell.stateDir, 'mcp_servers.json'), 'utf8')) as { servers: { sec: { timeout_seconds: number; env: Record<string, unknown> } } };
+  expect(stored.servers.sec.timeout_seconds).toBe(45);
+  expect(Object.keys(stored.servers.sec.env)).toEqual(['GITHUB_TOKEN']);
+
+  // The server still receives the value: the fixture compares hashes.
+  await openChat(page);
+  await sendMessage(page, `call sec__env_check {"name":"GITHUB_TOKEN","sha256":"${sha(SECRET)}"}`);
+  const tool = page.getByTestId('tool-card').last();
+  await expect(tool.getByTestId('tool-result')).toHaveText('match', { timeout: 30_000 });
+
+  // No file of the state dir holds the value in plain text (the fallback store is named in the notice).
+  for (const f of readdirSync(shell.stateDir)) {
+    if (f === 'secrets.json' || f === 'secrets.vault') continue;
+    const p = path.join(shell.stateDir, f);
+    try {
+      expect(readFileSync(p, 'utf8'), f).not.toContain(SECRET);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EISDIR') throw err;
+    }
+  }
+});
+
+test('changing a secret through the Edit form replaces it; removing it unsets it', async ({ page, shell }) => {
+  await openApp(page, shell.current);
+  await configureModel(page, { baseUrl: model.baseUrl, model: 'fake' });
+  const card = await addLocalServer(page, { name: 'rot', command: commandLine([process.execPath, SDK_SERVER]), env: [['API_TOKEN', 'old-value-1234567890']] });
+  await expectStatus(card, 'ready');
+
+  await card.getByRole('button', { name: 'Edit' }).click();
+  let form = page.getByRole('form', { name: 'Edit rot' });
+  await form.getByLabel('New value for API_TOKEN').fill('new-value-0987654321');
+  await form.getByRole('button', { name: 'Save and restart' }).click();
+  await expect(form).toBeHidden({ timeout: 30_000 });
+  await openChat(page);
+  await sendMessage(page, `call rot__env_check {"name":"API_TOKEN","sha256":"${sha('new-value-0987654321')}"}`);
+  await expect(page.getByTestId('tool-card').last().getByTestId('tool-result')).toHaveText('match', { timeout: 30_000 });
+
+  await openSettings(page, 'MCP servers');
+  await card.getByRole('button', { name: 'Edit' }).click();
+  form = page.getByRole('form', { name: 'Edit rot' });
+  await form.getByLabel('Remove API_TOKEN').check();
+  await form.getByRole('button', { name: 'Save and restart' }).click();
+  await expect(form).toBeHidden({ timeout: 30_000 });
+  await expect(card.getByText('API_TOKEN set')).toHaveCount(0);
+  await openChat(page);
+  await sendMessage(page, `call rot__env_check {"name":"API_TOKEN","sha256":"x"}`);
+  await expect(page.getByTestId('tool-card').last().getByTestId('tool-result')).toHaveText('unset', { timeout: 30_000 });
+});
