@@ -185,7 +185,7 @@ describe('sign-in against oidc-provider', () => {
   it('timeout while waiting for the browser rejects and frees the port', async () => {
     const opened: URL[] = [];
     const provider = makeProvider(new MemorySecretStore(), (u) => void opened.push(u), 'timeout');
-    const err = await new OAuthSignIns().signIn({ provider, serverUrl: world.mcpUrl, timeoutMs: 800 }).catch((e: unknown) => e);
+    const err = await new OAuthSignIns().signIn({ provider, serverUrl: world.mcpUrl, timeoutMs: 3000 }).catch((e: unknown) => e);
     expect((err as Error).name).toBe('CallbackTimeoutError');
     const port = Number(new URL(opened[0]!.searchParams.get('redirect_uri')!).port);
     expect(await portIsFree(port)).toBe(true);
