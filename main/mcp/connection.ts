@@ -83,7 +83,9 @@ export class McpConnection {
   resolvedCommand: string | null = null;
   serverInfo: { name: string; version: string } | null = null;
   warnings: string[] = [];
-  readonly log = new LogRing();
+  /** When the server became ready (ms epoch), or null if it never did. */
+  readyAt: number | null = null;
+  readonly log: LogRing;
   private client: Client | null = null;
   private transport: Transport | null = null;
   private closing = false;
@@ -98,7 +100,11 @@ export class McpConnection {
     readonly name: string,
     readonly config: ServerConfig,
     private readonly onChange: (conn: McpConnection) => void = () => undefined,
-  ) {}
+    log?: LogRing,
+  ) {
+    // A restarted server keeps one log across its processes, so the Logs view shows the history.
+    this.log = log ?? new LogRing();
+  }
 
   /** Last stderr lines. */
   stderrTail(): string[] {
@@ -190,6 +196,7 @@ export class McpConnection {
       const v = client.getServerVersion();
       this.serverInfo = v ? { name: v.name, version: v.version } : null;
       this.log.push('lifecycle', `ready with ${this.tools.length} tools`);
+      this.readyAt = Date.now();
       this.setState('ready');
     } catch (err) {
       if (this.closing) return;

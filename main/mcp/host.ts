@@ -10,7 +10,7 @@ import { applyPatch, ConfigError, configFromInput, maskMap, parseConfigDocument,
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../util/atomic-write.js';
-import { McpConnection, type CallOptions } from './connection.js';
+import { LogRing, McpConnection, type CallOptions } from './connection.js';
 import { CommandNotFoundError, mergedEnv, resolveCommand } from './transports.js';
 
 /** A typed failure of a management action; `code` maps to the contract's `ErrorCode`. */
@@ -43,7 +43,14 @@ export interface HostOptions {
  * Produce the masked view of one server: config with every env/header value masked, plus live
  * status. The only producer of server objects that leave main (DESIGN.md "Masked views only").
  */
-export function toView(name: string, cfg: ServerConfig, conn: McpConnection | undefined, tools: RegisteredTool[], warnings: string[]): ServerView {
+export function toView(
+  name: string,
+  cfg: ServerConfig,
+  conn: McpConnection | undefined,
+  tools: RegisteredTool[],
+  warnings: string[],
+  recovery: ServerView['recovery'] = { attempts: 0, next_retry_at: null, gave_up: false },
+): ServerView {
   const status = !cfg.enabled ? 'disabled' : conn ? conn.status : 'starting';
   return {
     name,
@@ -63,12 +70,40 @@ export function toView(name: string, cfg: ServerConfig, conn: McpConnection | un
     warnings: [...(conn?.warnings ?? []), ...warnings],
     stderr_tail: conn?.stderrTail() ?? [],
     server_info: conn?.serverInfo ? { ...conn.serverInfo, protocol_version: null } : null,
+    recovery,
   };
+}
+
+/**
+ * Crash recovery: a server that exits (or whose connection drops) after it was ready is restarted
+ * with capped exponential backoff and jitter. After `maxAttempts` failed restarts in a row it is
+ * left in `error` and says so; a server that stayed up `stableMs` starts counting afresh.
+ */
+export const RECOVERY = { maxAttempts: 5, baseDelayMs: 1000, maxDelayMs: 30_000, stableMs: 60_000 };
+
+/** Backoff before restart attempt `n` (1-based), in ms: base·2^(n−1) capped, then jittered to 50–100 %. */
+export function backoffDelay(n: number, random = Math.random, policy = RECOVERY): number {
+  const d = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (n - 1));
+  return Math.round(d / 2 + (random() * d) / 2);
+}
+
+interface RecoveryState {
+  attempts: number;
+  timer: NodeJS.Timeout | null;
+  nextAt: number | null;
+  gaveUp: boolean;
 }
 
 /** The registry of all servers of one profile. */
 export class McpHost {
   private readonly conns = new Map<string, McpConnection>();
+  /** One log per server, kept across its restarts. */
+  private readonly logRings = new Map<string, LogRing>();
+  private readonly recovery = new Map<string, RecoveryState>();
+  /** Connections being tried by `update()`; closed by shutdown too. */
+  private readonly pendingCandidates = new Set<McpConnection>();
+  /** Crash-recovery policy (tests shorten it). */
+  recoveryPolicy = { ...RECOVERY };
   private table: ToolTable = buildToolTable([]);
   private shuttingDown = false;
   private startup: Promise<void> | null = null;
@@ -98,13 +133,18 @@ export class McpHost {
     const cfg = this.store.get(name);
     if (!cfg) throw new HostError('not_found', `No server named "${name}".`);
     const tools = this.table.tools.filter((t) => t.server === name);
-    return toView(name, cfg, this.conns.get(name), tools, this.table.warnings.get(name) ?? []);
+    const r = this.recovery.get(name);
+    return toView(name, cfg, this.conns.get(name), tools, this.table.warnings.get(name) ?? [], {
+      attempts: r?.attempts ?? 0,
+      next_retry_at: r?.nextAt ?? null,
+      gave_up: r?.gaveUp ?? false,
+    });
   }
 
   /** Log entries of one server (stderr, lifecycle), oldest first. */
   logs(name: string): LogEntry[] {
     if (!this.store.has(name)) throw new HostError('not_found', `No server named "${name}".`);
-    return this.conns.get(name)?.log.all() ?? [];
+    return this.logRings.get(name)?.all() ?? [];
   }
 
   /** The tools currently offered to the model. */
@@ -172,14 +212,60 @@ export class McpHost {
     await this.startup;
   }
 
+  private logRing(name: string): LogRing {
+    let ring = this.logRings.get(name);
+    if (!ring) this.logRings.set(name, (ring = new LogRing()));
+    return ring;
+  }
+
   private makeConnection(name: string, cfg: ServerConfig): McpConnection {
-    return new McpConnection(name, cfg, (c) => this.onConnectionChange(c));
+    return new McpConnection(name, cfg, (c) => this.onConnectionChange(c), this.logRing(name));
   }
 
   private onConnectionChange(conn: McpConnection): void {
     if (this.conns.get(conn.name) !== conn) return; // a stale connection cannot publish anything
+    if (conn.status === 'error' && !this.shuttingDown) {
+      const r = this.recovery.get(conn.name);
+      const crashed = conn.errorKind === 'exited' && conn.readyAt !== null;
+      const retryFailed = r !== undefined && r.attempts > 0 && !r.gaveUp && r.timer === null;
+      if (crashed || retryFailed) this.scheduleRecovery(conn);
+    }
     this.rebuildTools();
     this.emitChanged(conn.name);
+  }
+
+  private scheduleRecovery(conn: McpConnection): void {
+    const name = conn.name;
+    const policy = this.recoveryPolicy;
+    const r = this.recovery.get(name) ?? { attempts: 0, timer: null, nextAt: null, gaveUp: false };
+    this.recovery.set(name, r);
+    if (conn.readyAt !== null && Date.now() - conn.readyAt >= policy.stableMs) r.attempts = 0;
+    if (r.attempts >= policy.maxAttempts) {
+      r.gaveUp = true;
+      r.nextAt = null;
+      conn.log.push('lifecycle', `not restarting automatically after ${r.attempts} failed restarts in a row; use Restart`);
+      conn.error = `${conn.error ?? 'The server failed.'}\nIt crashed ${r.attempts + 1} times in a row, so it is no longer restarted automatically. Fix the cause, then press Restart.`;
+      return;
+    }
+    r.attempts += 1;
+    const delay = backoffDelay(r.attempts, Math.random, policy);
+    r.nextAt = Date.now() + delay;
+    conn.log.push('lifecycle', `restart attempt ${r.attempts} of ${policy.maxAttempts} in ${delay} ms`);
+    r.timer = setTimeout(() => {
+      r.timer = null;
+      r.nextAt = null;
+      if (this.shuttingDown || this.conns.get(name) !== conn) return;
+      const cfg = this.store.get(name);
+      if (!cfg || !cfg.enabled) return;
+      this.launch(name, cfg, true);
+    }, delay);
+    r.timer.unref?.();
+  }
+
+  private clearRecovery(name: string): void {
+    const r = this.recovery.get(name);
+    if (r?.timer) clearTimeout(r.timer);
+    this.recovery.delete(name);
   }
 
   private rebuildTools(): void {
@@ -229,7 +315,10 @@ export class McpHost {
     return this.view(name);
   }
 
-  private launch(name: string, cfg: ServerConfig): McpConnection {
+  /** Start a fresh connection for `name` (replacing any). `recovering`: keep the crash-recovery count. */
+  private launch(name: string, cfg: ServerConfig, recovering = false): void {
+    if (this.shuttingDown) return; // nothing starts after shutdown began
+    if (!recovering) this.clearRecovery(name);
     const old = this.conns.get(name);
     const conn = this.makeConnection(name, cfg);
     this.conns.set(name, conn);
@@ -237,7 +326,6 @@ export class McpHost {
     this.rebuildTools();
     this.emitChanged(name);
     void conn.start();
-    return conn;
   }
 
   /**
@@ -265,8 +353,10 @@ export class McpHost {
       return this.view(name);
     }
     this.checkCommand(next);
-    const candidate = new McpConnection(name, next);
+    const candidate = new McpConnection(name, next, undefined, this.logRing(name));
+    this.pendingCandidates.add(candidate);
     await candidate.start();
+    this.pendingCandidates.delete(candidate);
     if (candidate.status !== 'ready') {
       const why = candidate.error ?? 'unknown error';
       await candidate.close();
@@ -277,6 +367,7 @@ export class McpHost {
       throw new HostError('start_failed', 'The app is shutting down.');
     }
     await this.store.put(name, next);
+    this.clearRecovery(name);
     const replaced = this.conns.get(name);
     // Adopt the started candidate: route its future changes through the host.
     const adopted = this.adopt(candidate);
@@ -305,6 +396,7 @@ export class McpHost {
     await this.store.put(name, next);
     if (enabled) this.launch(name, next);
     else {
+      this.clearRecovery(name);
       const conn = this.conns.get(name);
       this.conns.delete(name);
       await conn?.close();
@@ -335,6 +427,8 @@ export class McpHost {
     if (!this.store.has(name)) throw new HostError('not_found', `No server named "${name}".`);
     const conn = this.conns.get(name);
     this.conns.delete(name);
+    this.clearRecovery(name);
+    this.logRings.delete(name);
     await this.store.delete(name);
     this.rebuildTools();
     this.events.removed?.(name);
@@ -447,7 +541,9 @@ export class McpHost {
    */
   async shutdown(): Promise<void> {
     this.shuttingDown = true;
-    const all = [...this.conns.values()];
+    for (const name of [...this.recovery.keys()]) this.clearRecovery(name);
+    const all = [...this.conns.values(), ...this.pendingCandidates];
+    this.pendingCandidates.clear();
     this.conns.clear();
     this.rebuildTools();
     await Promise.all(all.map((c) => c.close()));

@@ -146,6 +146,8 @@ export interface ServerView {
   /** Last stderr lines (bounded). */
   stderr_tail: string[];
   server_info: { name: string; version: string; protocol_version: string | null } | null;
+  /** Automatic restarts after crashes: attempts so far, when the next one runs, whether it gave up. */
+  recovery: { attempts: number; next_retry_at: number | null; gave_up: boolean };
 }
 
 /** The masked model-provider settings. */

@@ -260,6 +260,12 @@ export function ServerCard({ server }: { server: ServerView }) {
           ))}
         </div>
       )}
+      {server.recovery.attempts > 0 && !server.recovery.gave_up && (
+        <div className="server-meta" data-testid="server-recovery">
+          Crashed; automatic restart attempt {server.recovery.attempts}
+          {server.recovery.next_retry_at ? ` at ${new Date(server.recovery.next_retry_at).toLocaleTimeString()}` : ''}.
+        </div>
+      )}
       {server.status === 'error' && (
         <pre className="server-error" data-testid="server-error">
           {server.error}

@@ -1,0 +1,112 @@
+/**
+ * Crash recovery with real processes: in-flight calls fail at once when a server dies; a crashed
+ * server restarts with capped exponential backoff and jitter; its status shows the attempts and
+ * last stderr lines; one that keeps crashing stops being retried and says so; a manual restart
+ * starts afresh; nothing restarts after shutdown.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ConfigStore, type LocalServerConfig } from '../../main/mcp/config.js';
+import { backoffDelay, McpHost, RECOVERY } from '../../main/mcp/host.js';
+import { descendantPids, makeTempDir, removeDir, sdkCommand, waitFor, waitNoChildren } from './helpers.js';
+
+let dir: string;
+let store: ConfigStore;
+let host: McpHost | null;
+
+const local = (command: string[]): LocalServerConfig => ({ type: 'local', command, env: {}, enabled: true, timeout_seconds: 10 });
+
+beforeEach(async () => {
+  dir = makeTempDir('op-recovery-');
+  store = new ConfigStore(dir);
+  await store.load();
+  host = null;
+});
+
+afterEach(async () => {
+  await host?.shutdown();
+  expect(await waitNoChildren(), `child processes left: ${descendantPids().join(', ')}`).toBe(true);
+  await removeDir(dir);
+});
+
+function fastHost(): McpHost {
+  host = new McpHost(store);
+  host.recoveryPolicy = { maxAttempts: 3, baseDelayMs: 50, maxDelayMs: 200, stableMs: 60_000 };
+  return host;
+}
+
+describe('backoffDelay', () => {
+  it('doubles per attempt, is capped, and is jittered to 50–100 % of the nominal delay', () => {
+    expect(backoffDelay(1, () => 1)).toBe(RECOVERY.baseDelayMs);
+    expect(backoffDelay(3, () => 1)).toBe(RECOVERY.baseDelayMs * 4);
+    expect(backoffDelay(30, () => 1)).toBe(RECOVERY.maxDelayMs);
+    expect(backoffDelay(3, () => 0)).toBe(RECOVERY.baseDelayMs * 2);
+  });
+});
+
+describe('crash recovery', () => {
+  it('an in-flight call fails at once with a clear error when the server process dies', async () => {
+    await store.put('s', local(sdkCommand()));
+    const h = fastHost();
+    h.startAll();
+    await h.whenStarted();
+    const call = h.callTool('s__sleep', { ms: 20_000 });
+    await new Promise((r) => setTimeout(r, 200));
+    const started = Date.now();
+    process.kill(h.connection('s')!.pid!, 'SIGKILL');
+    await expect(call).rejects.toThrow(/closed/i);
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('a crashed server restarts by itself with backoff and is ready again', async () => {
+    await store.put('s', local(sdkCommand('--stderr=hello-from-stderr')));
+    const h = fastHost();
+    h.startAll();
+    await h.whenStarted();
+    const firstPid = h.connection('s')!.pid!;
+    process.kill(firstPid, 'SIGKILL');
+    expect(await waitFor(() => h.view('s').status === 'error' || h.view('s').recovery.attempts > 0, 3000)).toBe(true);
+    expect(await waitFor(() => h.view('s').status === 'ready' && h.connection('s')!.pid !== firstPid, 5000)).toBe(true);
+    expect(h.view('s').recovery.attempts).toBe(1);
+    expect(h.logs('s').some((e) => /restart attempt 1 of 3/.test(e.text))).toBe(true);
+    expect(h.logs('s').filter((e) => e.text === 'hello-from-stderr').length).toBe(2); // one log across both processes
+  });
+
+  it('a server that keeps crashing stops being retried, says so, and shows its stderr; Restart starts afresh', async () => {
+    await store.put('s', local(sdkCommand('--exit-after-init', '--stderr=crash-reason-xyz')));
+    const h = fastHost();
+    h.startAll();
+    expect(await waitFor(() => h.view('s').recovery.gave_up, 10_000)).toBe(true);
+    const v = h.view('s');
+    expect(v.status).toBe('error');
+    expect(v.error_kind).toBe('exited');
+    expect(v.recovery.attempts).toBe(3);
+    expect(v.recovery.next_retry_at).toBeNull();
+    expect(v.error).toMatch(/no longer restarted automatically/);
+    expect(v.error).toMatch(/crash-reason-xyz/);
+    expect(v.error).toMatch(/exited with code 3/);
+    // Manual restart resets the count.
+    await h.restart('s');
+    expect(h.view('s').recovery).toEqual({ attempts: 0, next_retry_at: null, gave_up: false });
+  });
+
+  it('a server disabled while a restart is pending is not restarted; nothing restarts after shutdown', async () => {
+    await store.put('s', local(sdkCommand()));
+    const h = fastHost();
+    h.recoveryPolicy = { maxAttempts: 3, baseDelayMs: 400, maxDelayMs: 400, stableMs: 60_000 };
+    h.startAll();
+    await h.whenStarted();
+    process.kill(h.connection('s')!.pid!, 'SIGKILL');
+    expect(await waitFor(() => h.view('s').recovery.next_retry_at !== null, 3000)).toBe(true);
+    await h.setEnabled('s', false);
+    await new Promise((r) => setTimeout(r, 600));
+    expect(h.view('s').status).toBe('disabled');
+    expect(h.connection('s')).toBeUndefined();
+    await h.setEnabled('s', true);
+    expect(await waitFor(() => h.view('s').status === 'ready', 5000)).toBe(true);
+    process.kill(h.connection('s')!.pid!, 'SIGKILL');
+    expect(await waitFor(() => h.view('s').recovery.next_retry_at !== null, 3000)).toBe(true);
+    await h.shutdown();
+    await new Promise((r) => setTimeout(r, 600));
+    expect(descendantPids()).toEqual([]);
+  });
+});
