@@ -10,6 +10,7 @@ import { ChatService } from './chat/agent.js';
 import { SettingsStore } from './chat/settings.js';
 import { ConfigStore } from './mcp/config.js';
 import { McpHost } from './mcp/host.js';
+import { adoptLoginShellPath } from './mcp/transports.js';
 import { LazySecretStore, openSecretStore } from './secrets/index.js';
 import type { SecretStore, SecretStoreInfo } from './secrets/store.js';
 
@@ -93,7 +94,7 @@ export class AppCore {
   async start(): Promise<void> {
     // Open the secret store in the background (keychain probe); nothing here waits for it.
     if (this.secrets instanceof LazySecretStore) this.secrets.ready().catch(() => undefined);
-    await this.config.load();
+    await Promise.all([this.config.load(), adoptLoginShellPath()]);
     if (this.config.warning) this.emit('app.warning', { message: this.config.warning });
     this.host.startAll();
   }

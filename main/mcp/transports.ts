@@ -3,6 +3,7 @@
  * and legacy SSE. All protocol framing is the SDK's (`@modelcontextprotocol/sdk`).
  */
 import { accessSync, constants, statSync } from 'node:fs';
+import { spawn as spawnChild } from 'node:child_process';
 import path from 'node:path';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
@@ -18,14 +19,67 @@ import { ManagedStdioTransport } from './stdio.js';
 export function mergedEnv(serverEnv: Record<string, string>, base: NodeJS.ProcessEnv = process.env): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(base)) if (v !== undefined) out[k] = v;
+  if (loginShellPath && base === process.env) out.PATH = loginShellPath;
   for (const [k, v] of Object.entries(serverEnv)) out[k] = v;
   return out;
 }
 
-function isExecutableFile(p: string): boolean {
+/** PATH read from the user's login shell (macOS apps started from the Dock lack it), once. */
+let loginShellPath: string | null = null;
+
+/**
+ * Read PATH from the user's login shell: `$SHELL -ilc` with a fixed command (no user or server
+ * input reaches the shell), bounded by `timeoutMs`. The value is printed between markers so
+ * banners from shell start-up files are ignored.
+ *
+ * @returns the PATH, or null when the shell fails, times out, or prints nothing usable.
+ */
+export function readLoginShellPath(shell = process.env.SHELL || '/bin/zsh', timeoutMs = 3000, env: NodeJS.ProcessEnv = process.env): Promise<string | null> {
+  return new Promise((resolve) => {
+    const marker = '__OPENPROGRAM_PATH__';
+    let out = '';
+    let child: ReturnType<typeof spawnChild>;
+    try {
+      child = spawnChild(shell, ['-ilc', `printf '%s%s%s' ${marker} "$PATH" ${marker}`], { stdio: ['ignore', 'pipe', 'ignore'], env });
+    } catch {
+      resolve(null);
+      return;
+    }
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      resolve(null);
+    }, timeoutMs);
+    child.stdout?.on('data', (c: Buffer) => {
+      if (out.length < 1 << 20) out += c.toString('utf8');
+    });
+    child.on('error', () => {
+      clearTimeout(timer);
+      resolve(null);
+    });
+    child.on('close', () => {
+      clearTimeout(timer);
+      const m = new RegExp(`${marker}(.*?)${marker}`, 's').exec(out);
+      resolve(m && m[1]!.trim() ? m[1]!.trim() : null);
+    });
+  });
+}
+
+/**
+ * On macOS, when the app was not started from a terminal, adopt the login shell's PATH for
+ * servers (so `npx`, `uvx`, Homebrew tools resolve as they do in Terminal). Call once at start.
+ * @returns the PATH now used for servers, or null when unchanged.
+ */
+export async function adoptLoginShellPath(platform = process.platform, env: NodeJS.ProcessEnv = process.env): Promise<string | null> {
+  if (platform !== 'darwin' || env.TERM_PROGRAM || env.OPENPROGRAM_NO_LOGIN_PATH) return null;
+  const p = await readLoginShellPath(env.SHELL || '/bin/zsh');
+  if (p) loginShellPath = p;
+  return loginShellPath;
+}
+
+function isExecutableFile(p: string, platform: NodeJS.Platform = process.platform): boolean {
   try {
     if (!statSync(p).isFile()) return false;
-    if (process.platform === 'win32') return true;
+    if (platform === 'win32') return true;
     accessSync(p, constants.X_OK);
     return true;
   } catch {
@@ -41,10 +95,14 @@ function isExecutableFile(p: string): boolean {
  */
 export function resolveCommand(command: string, env: Record<string, string | undefined>, cwd = process.cwd(), platform = process.platform): string | null {
   const sep = platform === 'win32' ? /[\\/]/ : /\//;
-  const exts = platform === 'win32' ? ['', ...(env.PATHEXT ?? env.Pathext ?? '.COM;.EXE;.BAT;.CMD').split(';').filter(Boolean)] : [''];
+  // Windows file names are case-insensitive: try each PATHEXT entry as given and in lower case.
+  const exts =
+    platform === 'win32'
+      ? ['', ...(env.PATHEXT ?? env.Pathext ?? '.COM;.EXE;.BAT;.CMD').split(';').filter(Boolean).flatMap((e) => [e, e.toLowerCase()])]
+      : [''];
   if (sep.test(command)) {
     const abs = path.resolve(cwd, command);
-    for (const e of exts) if (isExecutableFile(abs + e)) return abs + e;
+    for (const e of exts) if (isExecutableFile(abs + e, platform)) return abs + e;
     return null;
   }
   const pathVar = env.PATH ?? env.Path ?? '';
@@ -52,7 +110,7 @@ export function resolveCommand(command: string, env: Record<string, string | und
     if (!dir) continue;
     for (const e of exts) {
       const candidate = path.join(dir, command + e);
-      if (isExecutableFile(candidate)) return candidate;
+      if (isExecutableFile(candidate, platform)) return candidate;
     }
   }
   return null;
