@@ -30,6 +30,11 @@ export interface CoreOptions {
   secrets?: SecretStore;
   /** Server start concurrency. */
   concurrency?: number;
+  /**
+   * Opens an OAuth authorization URL for the user. Electron: the system browser. Default: the
+   * `auth.openUrl` event, so the renderer opens it (the browser shell).
+   */
+  openUrl?: (url: URL, server: string) => void | Promise<void>;
 }
 
 /** The state dir: `OPENPROGRAM_STATE_DIR`, else the given default, else `~/.openprogram`. */
@@ -53,6 +58,8 @@ export class AppCore {
     this.settings = new SettingsStore(opts.stateDir, this.secrets);
     this.host = new McpHost(this.config, {
       concurrency: opts.concurrency,
+      secrets: this.secrets,
+      openUrl: opts.openUrl ?? ((url, server) => this.emit('auth.openUrl', { server, url: url.href })),
       events: {
         changed: (view) => this.emit('servers.changed', view),
         removed: (name) => this.emit('servers.removed', { name }),

@@ -25,7 +25,12 @@ const isOurUrl = (url: string): boolean => {
 };
 
 let win: BrowserWindow | null = null;
-const core = new AppCore({ stateDir: resolveStateDir(app.getPath('userData')), shell: 'electron' });
+const core = new AppCore({
+  stateDir: resolveStateDir(app.getPath('userData')),
+  shell: 'electron',
+  // The provider already checked the URL (https:, or http: to loopback); never a shell command.
+  openUrl: (url) => shell.openExternal(url.href),
+});
 const dispatcher = createDispatcher(core, (channel, err) => console.error(`[ipc] ${channel} failed:`, (err as Error)?.stack ?? err));
 
 function createWindow(): void {

@@ -8,6 +8,20 @@ import { channels, type ChannelName, type ChannelOutput, type Envelope, type Ipc
 import type { AppCore } from '../core.js';
 import { NotConfiguredError } from '../chat/agent.js';
 import { HostError } from '../mcp/host.js';
+import {
+  AuthorizationDeniedError,
+  CallbackTimeoutError,
+  CancelledError,
+  InteractionRequiredError,
+  OAuthFetchRefusedError,
+  OAuthFlowError,
+  PortInUseError,
+  UnsafeUrlError,
+} from '../mcp/oauth/errors.js';
+
+function bounded(message: string): string {
+  return message.length > 500 ? `${message.slice(0, 500)}…` : message;
+}
 
 type Handlers = { [C in ChannelName]: (input: z.output<(typeof channels)[C]['input']>) => Promise<ChannelOutput<C>> | ChannelOutput<C> };
 
@@ -28,6 +42,9 @@ export function createHandlers(core: AppCore, version = '0.1.0'): Handlers {
       return { removed: true as const };
     },
     'servers.logs': ({ name }) => h.logs(name),
+    'servers.signIn': ({ name }) => h.signIn(name),
+    'servers.cancelSignIn': ({ name }) => h.cancelSignIn(name),
+    'servers.signOut': ({ name }) => h.signOut(name),
     'servers.export': ({ include_secrets }) => h.exportServers(include_secrets),
     'servers.importPreview': ({ json }) => h.importPreview(json),
     'servers.import': ({ json, replace_existing }) => h.importServers(json, replace_existing),
@@ -50,6 +67,13 @@ function clip(s: string, max: number): string {
 export function toIpcError(err: unknown): IpcError {
   if (err instanceof HostError) return { code: err.code, message: err.message, ...(err.field ? { field: err.field } : {}) };
   if (err instanceof NotConfiguredError) return { code: 'not_configured', message: err.message };
+  // OAuth flow errors carry messages already scrubbed of secrets (main/mcp/oauth/errors.ts).
+  if (err instanceof CancelledError) return { code: 'sign_in_cancelled', message: 'Sign-in was cancelled.' };
+  if (err instanceof CallbackTimeoutError) return { code: 'sign_in_timeout', message: bounded(err.message) };
+  if (err instanceof AuthorizationDeniedError) return { code: 'sign_in_denied', message: bounded(err.message) };
+  if (err instanceof UnsafeUrlError) return { code: 'unsafe_authorization_url', message: bounded(err.message) };
+  if (err instanceof PortInUseError) return { code: 'port_in_use', message: bounded(err.message) };
+  if (err instanceof OAuthFetchRefusedError || err instanceof OAuthFlowError || err instanceof InteractionRequiredError) return { code: 'oauth_failed', message: bounded(err.message) };
   if (err instanceof z.ZodError) {
     // Paths and messages may echo input (e.g. an unknown key's name): keep them short.
     const first = err.issues[0];

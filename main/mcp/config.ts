@@ -7,7 +7,7 @@
 import { promises as fs } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import type { MaskedValue, ServerInput, ServerPatch } from '../../preload/contract/index.js';
+import type { AuthInput, AuthPatch, MaskedValue, ServerInput, ServerPatch } from '../../preload/contract/index.js';
 import { Mutex, writeFileAtomic } from '../util/atomic-write.js';
 import { MemorySecretStore, type SecretStore } from '../secrets/store.js';
 
@@ -22,12 +22,24 @@ export interface LocalServerConfig {
   timeout_seconds: number;
 }
 
+/**
+ * How a remote server is authorized: nothing, a static bearer token (RFC 6750), or OAuth 2.1 with
+ * PKCE (MCP spec 2025-06-18 "Authorization"), optionally with a client the user registered
+ * themselves (client_id / client_secret) instead of dynamic client registration (RFC 7591).
+ * `token` and `client_secret` are secrets.
+ */
+export type AuthConfig =
+  | { kind: 'none' }
+  | { kind: 'bearer'; token: string }
+  | { kind: 'oauth'; client_id?: string; client_secret?: string; scope?: string };
+
 /** A remote server over Streamable HTTP (`http`) or legacy HTTP+SSE (`sse`). */
 export interface RemoteServerConfig {
   type: 'http' | 'sse';
   url: string;
   /** Extra request headers. Every value is a secret. */
   headers: Record<string, string>;
+  auth: AuthConfig;
   enabled: boolean;
   timeout_seconds: number;
 }
@@ -59,8 +71,11 @@ function isSecretRef(v: unknown): v is SecretRef {
   return isRecord(v) && typeof v.secret === 'string' && Object.keys(v).length === 1 && v.secret.length > 0 && v.secret.length <= 256;
 }
 
-/** Secret references met while parsing one entry: map field (`env`/`headers`) → name → store key. */
-export type RefCollector = Record<'env' | 'headers', Record<string, string>>;
+/**
+ * Secret references met while parsing one entry: secret path → store key. Paths are `env:NAME`,
+ * `headers:NAME`, `auth:token`, `auth:client_secret` (`:` occurs in neither env nor header names).
+ */
+export type RefCollector = Record<string, string>;
 
 function stringMap(v: unknown, what: 'env' | 'headers', refs?: RefCollector): Record<string, string> {
   if (v === undefined || v === null) return {};
@@ -68,7 +83,7 @@ function stringMap(v: unknown, what: 'env' | 'headers', refs?: RefCollector): Re
   const out: Record<string, string> = {};
   for (const [k, val] of Object.entries(v)) {
     if (isSecretRef(val) && refs) {
-      refs[what][k] = val.secret;
+      refs[`${what}:${k}`] = val.secret;
       out[k] = '';
       continue;
     }
@@ -128,9 +143,88 @@ export function parseServerEntry(raw: unknown, refs?: RefCollector): ServerConfi
       throw new ConfigError('url is not a valid URL');
     }
     if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new ConfigError('url must be http or https');
-    return { type, url: raw.url, headers: stringMap(raw.headers, 'headers', refs), enabled, timeout_seconds };
+    return { type, url: raw.url, headers: stringMap(raw.headers, 'headers', refs), auth: parseAuth(raw.auth, refs), enabled, timeout_seconds };
   }
   throw new ConfigError(`unknown server type "${String(type)}"`);
+}
+
+function secretField(v: unknown, path: string, refs: RefCollector | undefined, what: string): string | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (isSecretRef(v) && refs) {
+    refs[path] = v.secret;
+    return '';
+  }
+  if (typeof v !== 'string') throw new ConfigError(`${what} must be a string`);
+  return v;
+}
+
+function optionalString(v: unknown, what: string, max = 4096): string | undefined {
+  if (v === undefined || v === null || v === '') return undefined;
+  if (typeof v !== 'string' || v.length > max) throw new ConfigError(`${what} must be a string`);
+  return v;
+}
+
+/** Parse `auth` of a remote entry; absent → `{kind: 'none'}`. @throws ConfigError */
+function parseAuth(raw: unknown, refs?: RefCollector): AuthConfig {
+  if (raw === undefined || raw === null) return { kind: 'none' };
+  if (!isRecord(raw)) throw new ConfigError('auth must be an object');
+  switch (raw.kind) {
+    case undefined:
+    case 'none':
+      return { kind: 'none' };
+    case 'bearer': {
+      const token = secretField(raw.token, 'auth:token', refs, 'auth.token');
+      if (token === undefined) throw new ConfigError('auth.token is required for bearer auth');
+      return { kind: 'bearer', token };
+    }
+    case 'oauth': {
+      const out: AuthConfig = { kind: 'oauth' };
+      const id = optionalString(raw.client_id, 'auth.client_id', 512);
+      const secret = secretField(raw.client_secret, 'auth:client_secret', refs, 'auth.client_secret');
+      const scope = optionalString(raw.scope, 'auth.scope', 1024);
+      if (id !== undefined) out.client_id = id;
+      if (secret !== undefined) out.client_secret = secret;
+      if (scope !== undefined) out.scope = scope;
+      return out;
+    }
+    default:
+      throw new ConfigError(`unknown auth kind "${String(raw.kind).slice(0, 32)}"`);
+  }
+}
+
+/** Every secret of a config, by path (see {@link RefCollector}). */
+export function secretsOf(cfg: ServerConfig): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (cfg.type === 'local') for (const [k, v] of Object.entries(cfg.env)) out[`env:${k}`] = v;
+  else {
+    for (const [k, v] of Object.entries(cfg.headers)) out[`headers:${k}`] = v;
+    if (cfg.auth.kind === 'bearer') out['auth:token'] = cfg.auth.token;
+    if (cfg.auth.kind === 'oauth' && cfg.auth.client_secret !== undefined) out['auth:client_secret'] = cfg.auth.client_secret;
+  }
+  return out;
+}
+
+/** Put a secret value back at its path in a (cloned) config. */
+function setSecretAt(cfg: ServerConfig, p: string, value: string): void {
+  const i = p.indexOf(':');
+  const field = p.slice(0, i);
+  const name = p.slice(i + 1);
+  if (field === 'env' && cfg.type === 'local') cfg.env[name] = value;
+  else if (field === 'headers' && cfg.type !== 'local') cfg.headers[name] = value;
+  else if (field === 'auth' && cfg.type !== 'local') {
+    if (name === 'token' && cfg.auth.kind === 'bearer') cfg.auth.token = value;
+    if (name === 'client_secret' && cfg.auth.kind === 'oauth') cfg.auth.client_secret = value;
+  }
+}
+
+/** The config as written to the file: every secret replaced by `replace(path, value)`. */
+function mapSecrets(cfg: ServerConfig, replace: (path: string, value: string) => unknown): Record<string, unknown> {
+  if (cfg.type === 'local') return { ...cfg, env: Object.fromEntries(Object.entries(cfg.env).map(([k, v]) => [k, replace(`env:${k}`, v)])) };
+  const headers = Object.fromEntries(Object.entries(cfg.headers).map(([k, v]) => [k, replace(`headers:${k}`, v)]));
+  let auth: Record<string, unknown> = { ...cfg.auth };
+  if (cfg.auth.kind === 'bearer') auth = { kind: 'bearer', token: replace('auth:token', cfg.auth.token) };
+  if (cfg.auth.kind === 'oauth' && cfg.auth.client_secret !== undefined) auth = { ...cfg.auth, client_secret: replace('auth:client_secret', cfg.auth.client_secret) };
+  return { ...cfg, headers, auth };
 }
 
 /** Turn a validated contract input into a stored config with defaults applied. */
@@ -148,9 +242,44 @@ export function configFromInput(input: ServerInput): ServerConfig {
     type: input.type,
     url: input.url,
     headers: { ...(input.headers ?? {}) },
+    auth: authFromInput(input.auth),
     enabled: input.enabled ?? true,
     timeout_seconds: input.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS,
   };
+}
+
+function authFromInput(a: AuthInput | undefined): AuthConfig {
+  if (!a || a.kind === 'none') return { kind: 'none' };
+  if (a.kind === 'bearer') return { kind: 'bearer', token: a.token };
+  const out: AuthConfig = { kind: 'oauth' };
+  if (a.client_id) out.client_id = a.client_id;
+  if (a.client_secret) out.client_secret = a.client_secret;
+  if (a.scope) out.scope = a.scope;
+  return out;
+}
+
+/**
+ * Apply an auth PATCH: `token` / `client_secret` follow the secret rules (absent → keep, `""` →
+ * delete, value → replace); `client_id` / `scope` are replaced when present (`""` clears them).
+ * Changing `kind` drops the other kind's secrets (they can be neither read back nor used).
+ * @throws ConfigError when switching to bearer without a token.
+ */
+export function applyAuthPatch(stored: AuthConfig, patch: AuthPatch | undefined): AuthConfig {
+  if (!patch) return structuredClone(stored);
+  const kind = patch.kind ?? stored.kind;
+  const base: AuthConfig = kind === stored.kind ? structuredClone(stored) : kind === 'bearer' ? { kind: 'bearer', token: '' } : kind === 'oauth' ? { kind: 'oauth' } : { kind: 'none' };
+  if (base.kind === 'bearer') {
+    if (patch.token !== undefined) base.token = patch.token;
+    if (!base.token) throw new ConfigError('A bearer token is required.');
+  } else if (base.kind === 'oauth') {
+    if (patch.client_secret === '') delete base.client_secret;
+    else if (patch.client_secret !== undefined) base.client_secret = patch.client_secret;
+    if (patch.client_id === '') delete base.client_id;
+    else if (patch.client_id !== undefined) base.client_id = patch.client_id;
+    if (patch.scope === '') delete base.scope;
+    else if (patch.scope !== undefined) base.scope = patch.scope;
+  }
+  return base;
 }
 
 /**
@@ -177,11 +306,11 @@ export function applyPatch(cfg: ServerConfig, patch: ServerPatch): ServerConfig 
     timeout_seconds: patch.timeout_seconds ?? cfg.timeout_seconds,
   };
   if (cfg.type === 'local') {
-    if (patch.url !== undefined || patch.headers !== undefined) throw new ConfigError('url and headers apply to remote servers only');
+    if (patch.url !== undefined || patch.headers !== undefined || patch.auth !== undefined) throw new ConfigError('url, headers and auth apply to remote servers only');
     return { type: 'local', command: patch.command ? [...patch.command] : [...cfg.command], env: mergeSecretMap(cfg.env, patch.env), ...common };
   }
   if (patch.command !== undefined || patch.env !== undefined) throw new ConfigError('command and env apply to local servers only');
-  return { type: cfg.type, url: patch.url ?? cfg.url, headers: mergeSecretMap(cfg.headers, patch.headers), ...common };
+  return { type: cfg.type, url: patch.url ?? cfg.url, headers: mergeSecretMap(cfg.headers, patch.headers), auth: applyAuthPatch(cfg.auth, patch.auth), ...common };
 }
 
 /**
@@ -235,7 +364,7 @@ export function parseConfigDocument(doc: unknown, opts: { allowRefs?: boolean } 
     try {
       // Imports must not carry store references: a pasted document could otherwise point a
       // server it controls at another server's stored secret.
-      const r: RefCollector = { env: {}, headers: {} };
+      const r: RefCollector = {};
       servers.set(name, parseServerEntry(raw, allowRefs ? r : undefined));
       refs.set(name, r);
     } catch (err) {
@@ -248,22 +377,22 @@ export function parseConfigDocument(doc: unknown, opts: { allowRefs?: boolean } 
 /** Prefix of every secret-store key that holds a server's env/header value. */
 export const SERVER_SECRET_PREFIX = 'mcp:';
 
-function newSecretKey(server: string, field: 'env' | 'headers', name: string): string {
-  return `${SERVER_SECRET_PREFIX}${server}:${field}:${name}:${randomBytes(6).toString('hex')}`;
+function newSecretKey(server: string, secretPath: string): string {
+  return `${SERVER_SECRET_PREFIX}${server}:${secretPath}:${randomBytes(6).toString('hex')}`;
 }
 
-function secretFieldOf(cfg: ServerConfig): 'env' | 'headers' {
-  return cfg.type === 'local' ? 'env' : 'headers';
-}
-
-function secretMapOf(cfg: ServerConfig): Record<string, string> {
-  return cfg.type === 'local' ? cfg.env : cfg.headers;
+function describePath(p: string): string {
+  const [field, name] = [p.slice(0, p.indexOf(':')), p.slice(p.indexOf(':') + 1)];
+  if (field === 'env') return `environment variable ${name}`;
+  if (field === 'headers') return `header ${name}`;
+  return name === 'token' ? 'bearer token' : 'OAuth client secret';
 }
 
 /**
  * Owns `<state dir>/mcp_servers.json` and the server secrets in the `SecretStore`.
  *
- * - The file never holds a secret: every env/header value is written as `{"secret": "<key>"}`, a
+ * - The file never holds a secret: every env/header value, bearer token and client secret is
+ *   written as `{"secret": "<key>"}`, a
  *   reference to the secret store (keys are fresh per value, so an edit never overwrites a value
  *   the file still points to).
  * - Saving order is crash-safe: new values go into the store first, then the file is replaced
@@ -334,15 +463,13 @@ export class ConfigStore {
     let plaintext = false;
     const refs = new Map<string, Record<string, string>>();
     for (const [name, cfg] of parsed.servers) {
-      const field = secretFieldOf(cfg);
-      const collected = parsed.refs.get(name)?.[field] ?? {};
-      const map = secretMapOf(cfg);
-      for (const [k, key] of Object.entries(collected)) {
+      const collected = parsed.refs.get(name) ?? {};
+      for (const [p, key] of Object.entries(collected)) {
         const v = await this.secrets.get(key);
-        if (v === undefined) problems.push(`The stored value of ${field === 'env' ? 'environment variable' : 'header'} ${k} of server "${name}" is missing from the secret store; enter it again.`);
-        map[k] = v ?? '';
+        if (v === undefined) problems.push(`The stored value of the ${describePath(p)} of server "${name}" is missing from the secret store; enter it again.`);
+        setSecretAt(cfg, p, v ?? '');
       }
-      if (Object.keys(map).some((k) => !(k in collected))) plaintext = true;
+      if (Object.keys(secretsOf(cfg)).some((p) => !(p in collected))) plaintext = true;
       refs.set(name, collected);
     }
     this.servers = parsed.servers;
@@ -400,14 +527,14 @@ export class ConfigStore {
     for (const [name, cfg] of servers) {
       const old = this.refs.get(name) ?? {};
       const oldCfg = this.servers.get(name);
-      const oldMap = oldCfg && secretFieldOf(oldCfg) === secretFieldOf(cfg) ? secretMapOf(oldCfg) : {};
+      const oldValues = oldCfg ? secretsOf(oldCfg) : {};
       const r: Record<string, string> = {};
-      for (const [k, v] of Object.entries(secretMapOf(cfg))) {
-        if (old[k] && oldMap[k] === v) r[k] = old[k]!;
+      for (const [p, v] of Object.entries(secretsOf(cfg))) {
+        if (old[p] && oldValues[p] === v) r[p] = old[p]!;
         else {
-          const key = newSecretKey(name, secretFieldOf(cfg), k);
+          const key = newSecretKey(name, p);
           toSet[key] = v;
-          r[k] = key;
+          r[p] = key;
         }
       }
       nextRefs.set(name, r);
@@ -424,8 +551,7 @@ export class ConfigStore {
     const doc: Record<string, unknown> = {};
     for (const [name, cfg] of servers) {
       const r = nextRefs.get(name)!;
-      const refMap = Object.fromEntries(Object.keys(r).map((k) => [k, { secret: r[k]! } satisfies SecretRef]));
-      doc[name] = cfg.type === 'local' ? { ...cfg, env: refMap } : { ...cfg, headers: refMap };
+      doc[name] = mapSecrets(cfg, (p) => ({ secret: r[p]! }) satisfies SecretRef);
     }
     await writeFileAtomic(this.file, JSON.stringify({ servers: doc }, null, 2) + '\n');
     this.servers = servers;
@@ -440,16 +566,9 @@ export class ConfigStore {
    * The document as stored but with every secret value replaced: by `""` (default), or by the
    * real value when `includeSecrets` is true. For exports.
    */
-  exportDocument(includeSecrets = false): { servers: Record<string, ServerConfig> } {
-    const out: Record<string, ServerConfig> = {};
-    for (const [name, cfg] of this.servers) {
-      const c = structuredClone(cfg);
-      if (!includeSecrets) {
-        const m = secretMapOf(c);
-        for (const k of Object.keys(m)) m[k] = '';
-      }
-      out[name] = c;
-    }
+  exportDocument(includeSecrets = false): { servers: Record<string, unknown> } {
+    const out: Record<string, unknown> = {};
+    for (const [name, cfg] of this.servers) out[name] = mapSecrets(cfg, (_p, v) => (includeSecrets ? v : ''));
     return { servers: out };
   }
 }

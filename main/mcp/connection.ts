@@ -13,6 +13,9 @@ import {
 import type { ErrorKind, LogEntry, ServerStatus } from '../../preload/contract/index.js';
 import type { ServerConfig } from './config.js';
 import { CommandNotFoundError, createRemoteTransport, createStdioTransport } from './transports.js';
+import { classifyAuthFailure, refreshIfNeeded } from './oauth/flow.js';
+import type { PersistentOAuthProvider } from './oauth/provider.js';
+import { createOAuthRemoteTransport } from './oauth/transport.js';
 
 /** The app's identity sent in `initialize` (MCP spec "Lifecycle"). */
 export const CLIENT_INFO = { name: 'openprogram-desktop', version: '0.1.0' };
@@ -101,10 +104,16 @@ export class McpConnection {
     readonly config: ServerConfig,
     private readonly onChange: (conn: McpConnection) => void = () => undefined,
     log?: LogRing,
+    /** The server's OAuth provider when its auth kind is `oauth` (shared with sign-in). */
+    readonly oauth: PersistentOAuthProvider | null = null,
   ) {
     // A restarted server keeps one log across its processes, so the Logs view shows the history.
     this.log = log ?? new LogRing();
   }
+
+  /** OAuth: when the current access token expires (ms epoch), when known. */
+  oauthExpiresAt: number | null = null;
+  private refreshTimer: NodeJS.Timeout | null = null;
 
   /** Last stderr lines. */
   stderrTail(): string[] {
@@ -164,6 +173,8 @@ export class McpConnection {
         transport = prepared.transport;
         this.resolvedCommand = prepared.resolvedCommand;
         this.log.push('lifecycle', `command resolved to ${prepared.resolvedCommand}`);
+      } else if (this.config.auth.kind === 'oauth' && this.oauth) {
+        transport = createOAuthRemoteTransport(this.config, this.oauth);
       } else {
         transport = createRemoteTransport(this.config);
       }
@@ -197,12 +208,20 @@ export class McpConnection {
       this.serverInfo = v ? { name: v.name, version: v.version } : null;
       this.log.push('lifecycle', `ready with ${this.tools.length} tools`);
       this.readyAt = Date.now();
+      await this.scheduleRefresh();
       this.setState('ready');
     } catch (err) {
       if (this.closing) return;
       await this.closeTransport();
       const e = err as Error & { code?: string };
-      if (err instanceof TimeoutError) this.failure(err.message, 'timeout');
+      const authKind = this.oauth ? classifyAuthFailure(err, this.oauth) : null;
+      if (authKind) {
+        const msg = authKind === 'needs_auth' ? 'This server needs you to sign in.' : 'The sign-in expired or was revoked; sign in again.';
+        this.log.push('lifecycle', authKind.replace('_', ' '));
+        this.setState('needs_auth', msg, authKind);
+      } else if (err instanceof TimeoutError) this.failure(err.message, 'timeout');
+      else if (this.config.type !== 'local' && /\b401\b|unauthori[sz]ed/i.test(e.message)) this.failure('The server rejected the credentials (HTTP 401). Check the token or sign in.', 'auth_failed');
+      else if (this.config.type !== 'local' && !/protocol version/i.test(e.message)) this.failure(`Could not connect to ${this.config.url}: ${e.message.slice(0, 500)}`, 'connect_failed');
       else if (e.code === 'ENOENT' || e.code === 'EACCES') this.failure(`Could not start ${this.resolvedCommand ?? 'the server'}: ${e.message}`, 'spawn_failed');
       else if (/protocol version/i.test(e.message)) this.failure(e.message, 'protocol');
       else if (/closed/i.test(e.message)) this.failure(`The server exited before it finished starting${this.exitDescription()}.`, 'exited');
@@ -263,6 +282,42 @@ export class McpConnection {
 
   private lastExit: { code: number | null; signal: string | null } | null = null;
 
+  /**
+   * OAuth: refresh the access token in the background shortly before it expires (so concurrent
+   * calls never race two refreshes of a rotating refresh token); a rejected refresh turns the
+   * server to `needs_auth` / `needs_reauth`.
+   */
+  private async scheduleRefresh(): Promise<void> {
+    if (!this.oauth || this.config.type === 'local') return;
+    const url = this.config.url;
+    const tokens = await this.oauth.storedTokens().catch(() => undefined);
+    this.oauthExpiresAt = tokens?.expires_at ?? null;
+    if (this.refreshTimer) clearTimeout(this.refreshTimer);
+    this.refreshTimer = null;
+    if (this.oauthExpiresAt === null || this.closing) return;
+    const delay = Math.max(1000, this.oauthExpiresAt - Date.now() - 60_000);
+    this.refreshTimer = setTimeout(async () => {
+      this.refreshTimer = null;
+      if (this.closing || !this.oauth) return;
+      try {
+        const r = await refreshIfNeeded(this.oauth, url);
+        if (r === 'needs_auth' || r === 'needs_reauth') {
+          this.log.push('lifecycle', 'background refresh rejected; sign in again');
+          this.tools = [];
+          this.setState('needs_auth', 'The sign-in expired or was revoked; sign in again.', r);
+          await this.closeTransport();
+          return;
+        }
+        if (r === 'refreshed') this.log.push('lifecycle', 'access token refreshed in the background');
+      } catch (err) {
+        this.log.push('lifecycle', `background refresh failed for now: ${(err as Error).message}`);
+      }
+      await this.scheduleRefresh();
+      this.onChange(this);
+    }, Math.min(delay, 2 ** 31 - 1));
+    this.refreshTimer.unref?.();
+  }
+
   private async closeTransport(): Promise<void> {
     const client = this.client;
     const transport = this.transport;
@@ -281,6 +336,8 @@ export class McpConnection {
   async close(): Promise<void> {
     if (this.closing) return;
     this.closing = true;
+    if (this.refreshTimer) clearTimeout(this.refreshTimer);
+    this.refreshTimer = null;
     this.tools = [];
     this.log.push('lifecycle', 'closing');
     await this.closeTransport();

@@ -4,13 +4,16 @@
  * shutdown. Implements ../shared/DESIGN.md "Readiness" and the seed's lifecycle contract.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { ExportResult, ImportPreview, ImportResult, LogEntry, ServerInput, ServerPatch, ServerView } from '../../preload/contract/index.js';
+import type { AuthView, ExportResult, ImportPreview, ImportResult, LogEntry, ServerInput, ServerPatch, ServerView } from '../../preload/contract/index.js';
 import { buildToolTable, type RegisteredTool, type ToolTable } from './adapter.js';
-import { applyPatch, ConfigError, configFromInput, maskMap, parseConfigDocument, type ConfigStore, type ServerConfig } from './config.js';
+import { applyPatch, ConfigError, configFromInput, maskMap, maskSecret, parseConfigDocument, type ConfigStore, type ServerConfig } from './config.js';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { LogRing, McpConnection, type CallOptions } from './connection.js';
+import { OAuthSignIns } from './oauth/flow.js';
+import { PersistentOAuthProvider, type OpenUrl } from './oauth/provider.js';
+import { MemorySecretStore, type SecretStore } from '../secrets/store.js';
 import { CommandNotFoundError, mergedEnv, resolveCommand } from './transports.js';
 
 /** A typed failure of a management action; `code` maps to the contract's `ErrorCode`. */
@@ -37,6 +40,40 @@ export interface HostOptions {
   /** How many servers start at once. Default 4. */
   concurrency?: number;
   events?: Partial<HostEvents>;
+  /** Where OAuth state (tokens, registrations, PKCE verifiers) is kept. Default: memory. */
+  secrets?: SecretStore;
+  /**
+   * Opens an authorization URL for the user (Electron: the system browser). Called only with a
+   * URL that passed the safety check (https:, or http: to loopback).
+   */
+  openUrl?: (url: URL, server: string) => void | Promise<void>;
+}
+
+/** Auth status a view needs, gathered by the host. */
+export interface AuthStatus {
+  state: AuthView['state'];
+  expiresAt: number | null;
+}
+
+function authView(cfg: ServerConfig, status: AuthStatus | null): AuthView {
+  const none: AuthView = { kind: 'none', has_token: false, masked_token: '', has_client_secret: false, masked_client_secret: '', client_id: null, scope: null, state: null, expires_at: null };
+  if (cfg.type === 'local' || cfg.auth.kind === 'none') return none;
+  if (cfg.auth.kind === 'bearer') {
+    const m = maskSecret(cfg.auth.token);
+    return { ...none, kind: 'bearer', has_token: m.has_value, masked_token: m.masked };
+  }
+  const cs = maskSecret(cfg.auth.client_secret);
+  return {
+    ...none,
+    kind: 'oauth',
+    has_token: status?.state === 'authorized',
+    has_client_secret: cs.has_value,
+    masked_client_secret: cs.masked,
+    client_id: cfg.auth.client_id ?? null,
+    scope: cfg.auth.scope ?? null,
+    state: status?.state ?? 'unknown',
+    expires_at: status?.expiresAt ?? null,
+  };
 }
 
 /**
@@ -50,6 +87,7 @@ export function toView(
   tools: RegisteredTool[],
   warnings: string[],
   recovery: ServerView['recovery'] = { attempts: 0, next_retry_at: null, gave_up: false },
+  auth: AuthStatus | null = null,
 ): ServerView {
   const status = !cfg.enabled ? 'disabled' : conn ? conn.status : 'starting';
   return {
@@ -59,6 +97,7 @@ export function toView(
     url: cfg.type === 'local' ? null : cfg.url,
     env: cfg.type === 'local' ? maskMap(cfg.env) : {},
     headers: cfg.type === 'local' ? {} : maskMap(cfg.headers),
+    auth: authView(cfg, auth),
     enabled: cfg.enabled,
     timeout_seconds: cfg.timeout_seconds,
     status,
@@ -102,6 +141,12 @@ export class McpHost {
   private readonly recovery = new Map<string, RecoveryState>();
   /** Connections being tried by `update()`; closed by shutdown too. */
   private readonly pendingCandidates = new Set<McpConnection>();
+  /** OAuth providers by server name (shared by the connection and sign-in). */
+  private readonly providers = new Map<string, { provider: PersistentOAuthProvider; identity: string }>();
+  /** One sign-in per server at a time; cancelled on shutdown. */
+  readonly signIns = new OAuthSignIns();
+  private readonly secrets: SecretStore;
+  private readonly openUrl: (url: URL, server: string) => void | Promise<void>;
   /** Crash-recovery policy (tests shorten it). */
   recoveryPolicy = { ...RECOVERY };
   private table: ToolTable = buildToolTable([]);
@@ -116,6 +161,10 @@ export class McpHost {
   ) {
     this.concurrency = Math.max(1, opts.concurrency ?? 4);
     this.events = opts.events ?? {};
+    this.secrets = opts.secrets ?? new MemorySecretStore();
+    this.openUrl = opts.openUrl ?? (() => {
+      throw new Error('No browser is available to open the sign-in page.');
+    });
   }
 
   // ---- views ---------------------------------------------------------------------------------
@@ -134,11 +183,20 @@ export class McpHost {
     if (!cfg) throw new HostError('not_found', `No server named "${name}".`);
     const tools = this.table.tools.filter((t) => t.server === name);
     const r = this.recovery.get(name);
-    return toView(name, cfg, this.conns.get(name), tools, this.table.warnings.get(name) ?? [], {
-      attempts: r?.attempts ?? 0,
-      next_retry_at: r?.nextAt ?? null,
-      gave_up: r?.gaveUp ?? false,
-    });
+    const conn = this.conns.get(name);
+    const p = this.providers.get(name)?.provider;
+    const auth: AuthStatus | null = p
+      ? { state: this.signIns.inProgress(name) ? 'signing_in' : p.authState, expiresAt: conn?.oauthExpiresAt ?? null }
+      : null;
+    return toView(
+      name,
+      cfg,
+      conn,
+      tools,
+      this.table.warnings.get(name) ?? [],
+      { attempts: r?.attempts ?? 0, next_retry_at: r?.nextAt ?? null, gave_up: r?.gaveUp ?? false },
+      auth,
+    );
   }
 
   /** Log entries of one server (stderr, lifecycle), oldest first. */
@@ -219,7 +277,38 @@ export class McpHost {
   }
 
   private makeConnection(name: string, cfg: ServerConfig): McpConnection {
-    return new McpConnection(name, cfg, (c) => this.onConnectionChange(c), this.logRing(name));
+    return new McpConnection(name, cfg, (c) => this.onConnectionChange(c), this.logRing(name), this.providerFor(name, cfg));
+  }
+
+  /**
+   * The OAuth provider of a server whose auth kind is `oauth` (null otherwise). One per server;
+   * replaced (and its stored state forgotten) when the URL or the pre-registered client changes,
+   * since tokens and registrations belong to one resource and one client.
+   */
+  private providerFor(name: string, cfg: ServerConfig): PersistentOAuthProvider | null {
+    if (cfg.type === 'local' || cfg.auth.kind !== 'oauth') return null;
+    const identity = JSON.stringify([cfg.url, cfg.auth.client_id ?? null, cfg.auth.client_secret ?? null]);
+    const existing = this.providers.get(name);
+    if (existing?.identity === identity) return existing.provider;
+    const provider = new PersistentOAuthProvider({
+      serverName: name,
+      store: this.secrets,
+      openUrl: ((url: URL) => this.openUrl(url, name)) satisfies OpenUrl,
+      scope: cfg.auth.scope,
+      preRegistered: cfg.auth.client_id ? { client_id: cfg.auth.client_id, ...(cfg.auth.client_secret ? { client_secret: cfg.auth.client_secret } : {}) } : undefined,
+      onStateChange: () => this.emitChanged(name),
+    });
+    if (existing) void existing.provider.forget().catch(() => undefined);
+    this.providers.set(name, { provider, identity });
+    return provider;
+  }
+
+  /** Drop a server's OAuth provider and its stored tokens/registration. */
+  private async forgetOAuth(name: string): Promise<void> {
+    const p = this.providers.get(name)?.provider;
+    this.providers.delete(name);
+    this.signIns.cancel(name);
+    await p?.forget().catch(() => undefined);
   }
 
   private onConnectionChange(conn: McpConnection): void {
@@ -353,10 +442,22 @@ export class McpHost {
       return this.view(name);
     }
     this.checkCommand(next);
-    const candidate = new McpConnection(name, next, undefined, this.logRing(name));
+    if (old.type !== 'local' && old.auth.kind === 'oauth' && (next.type === 'local' || next.auth.kind !== 'oauth')) await this.forgetOAuth(name);
+    const candidate = new McpConnection(name, next, undefined, this.logRing(name), this.providerFor(name, next));
     this.pendingCandidates.add(candidate);
     await candidate.start();
     this.pendingCandidates.delete(candidate);
+    if (candidate.status === 'needs_auth' && !this.shuttingDown) {
+      // The new settings are valid but need a sign-in: save them; the card shows Sign in.
+      await this.store.put(name, next);
+      this.clearRecovery(name);
+      const replacedConn = this.conns.get(name);
+      this.conns.set(name, this.adopt(candidate));
+      await replacedConn?.close();
+      this.rebuildTools();
+      this.emitChanged(name);
+      return this.view(name);
+    }
     if (candidate.status !== 'ready') {
       const why = candidate.error ?? 'unknown error';
       await candidate.close();
@@ -430,9 +531,57 @@ export class McpHost {
     this.clearRecovery(name);
     this.logRings.delete(name);
     await this.store.delete(name);
+    await this.forgetOAuth(name);
     this.rebuildTools();
     this.events.removed?.(name);
     await conn?.close();
+  }
+
+  // ---- OAuth sign-in -----------------------------------------------------------------------------
+
+  private oauthServer(name: string): { cfg: ServerConfig & { type: 'http' | 'sse' }; provider: PersistentOAuthProvider } {
+    const cfg = this.store.get(name);
+    if (!cfg) throw new HostError('not_found', `No server named "${name}".`);
+    const provider = this.providerFor(name, cfg);
+    if (!provider || cfg.type === 'local') throw new HostError('invalid_input', `Server "${name}" does not use OAuth sign-in.`);
+    return { cfg, provider };
+  }
+
+  /**
+   * Sign in to an OAuth server: opens the authorization page (via `openUrl`), waits for the
+   * loopback callback, stores the tokens, then restarts the connection with them. A second call
+   * while one runs joins it. A stored refresh token that still works needs no browser.
+   * @throws HostError('not_found' | 'invalid_input'); the flow's typed errors (CancelledError,
+   *   CallbackTimeoutError, AuthorizationDeniedError, UnsafeUrlError, PortInUseError, OAuthFlowError).
+   */
+  async signIn(name: string): Promise<{ opened_browser: boolean }> {
+    this.assertOpen();
+    const { cfg, provider } = this.oauthServer(name);
+    const run = this.signIns.signIn({ provider, serverUrl: cfg.url, scope: cfg.auth.kind === 'oauth' ? cfg.auth.scope : undefined });
+    this.emitChanged(name); // shows signing_in
+    try {
+      const r = await run;
+      if (this.store.get(name)?.enabled) this.launch(name, this.store.get(name)!);
+      return { opened_browser: r.openedBrowser };
+    } finally {
+      this.emitChanged(name);
+    }
+  }
+
+  /** Cancel a running sign-in (closes the loopback socket; never invents a code). */
+  cancelSignIn(name: string): { cancelled: boolean } {
+    if (!this.store.has(name)) throw new HostError('not_found', `No server named "${name}".`);
+    const cancelled = this.signIns.cancel(name);
+    this.emitChanged(name);
+    return { cancelled };
+  }
+
+  /** Forget the stored OAuth tokens and registration; the server then needs a sign-in again. */
+  async signOut(name: string): Promise<ServerView> {
+    const { cfg } = this.oauthServer(name);
+    await this.forgetOAuth(name);
+    if (cfg.enabled) this.launch(name, cfg);
+    return this.view(name);
   }
 
   // ---- import / export -------------------------------------------------------------------------
@@ -542,11 +691,12 @@ export class McpHost {
   async shutdown(): Promise<void> {
     this.shuttingDown = true;
     for (const name of [...this.recovery.keys()]) this.clearRecovery(name);
+    const signIns = this.signIns.cancelAll();
     const all = [...this.conns.values(), ...this.pendingCandidates];
     this.pendingCandidates.clear();
     this.conns.clear();
     this.rebuildTools();
-    await Promise.all(all.map((c) => c.close()));
+    await Promise.all([...all.map((c) => c.close()), signIns]);
     await this.startup;
   }
 }

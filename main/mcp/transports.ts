@@ -150,11 +150,13 @@ export function createStdioTransport(cfg: LocalServerConfig, sinks: StdioSinks =
 
 /**
  * Create (not start) a remote transport: Streamable HTTP (MCP spec 2025-03-26+) or legacy
- * HTTP+SSE (2024-11-05). Headers are sent on every request.
+ * HTTP+SSE (2024-11-05). Headers (and a bearer token, RFC 6750 §2.1) are sent on every request.
  */
 export function createRemoteTransport(cfg: RemoteServerConfig): Transport {
   const url = new URL(cfg.url);
-  const requestInit: RequestInit = { headers: { ...cfg.headers } };
+  const headers: Record<string, string> = { ...cfg.headers };
+  if (cfg.auth.kind === 'bearer') headers.Authorization = `Bearer ${cfg.auth.token}`;
+  const requestInit: RequestInit = { headers };
   if (cfg.type === 'sse') return new SSEClientTransport(url, { requestInit });
   return new StreamableHTTPClientTransport(url, { requestInit });
 }

@@ -57,6 +57,32 @@ const commandSchema = z
 
 const timeoutSchema = z.number().int().min(1).max(3600);
 
+/** Remote-server authorization input: none, a bearer token, or OAuth 2.1 (optionally pre-registered client). */
+export const authInputSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('none') }),
+  z.strictObject({ kind: z.literal('bearer'), token: z.string().min(1, 'Enter the token').max(LIMITS.secretValue) }),
+  z.strictObject({
+    kind: z.literal('oauth'),
+    client_id: z.string().max(512).optional(),
+    client_secret: z.string().max(LIMITS.secretValue).optional(),
+    scope: z.string().max(1024).optional(),
+  }),
+]);
+export type AuthInput = z.infer<typeof authInputSchema>;
+
+/**
+ * Auth PATCH: `token` / `client_secret` absent → keep, `""` → delete, value → replace; changing
+ * `kind` drops the other kind's secrets.
+ */
+export const authPatchSchema = z.strictObject({
+  kind: z.enum(['none', 'bearer', 'oauth']).optional(),
+  token: z.string().max(LIMITS.secretValue).optional(),
+  client_id: z.string().max(512).optional(),
+  client_secret: z.string().max(LIMITS.secretValue).optional(),
+  scope: z.string().max(1024).optional(),
+});
+export type AuthPatch = z.infer<typeof authPatchSchema>;
+
 /** Input for a new server (source design's config shape; `local` = stdio). */
 export const serverInputSchema = z.discriminatedUnion('type', [
   z.strictObject({
@@ -70,6 +96,7 @@ export const serverInputSchema = z.discriminatedUnion('type', [
     type: z.enum(['http', 'sse']),
     url: z.string().url().max(LIMITS.shortText),
     headers: headerMapSchema.optional(),
+    auth: authInputSchema.optional(),
     enabled: z.boolean().optional(),
     timeout_seconds: timeoutSchema.optional(),
   }),
@@ -85,6 +112,7 @@ export const serverPatchSchema = z.strictObject({
   url: z.string().url().max(LIMITS.shortText).optional(),
   env: envMapSchema.optional(),
   headers: headerMapSchema.optional(),
+  auth: authPatchSchema.optional(),
   enabled: z.boolean().optional(),
   timeout_seconds: timeoutSchema.optional(),
 });
@@ -104,7 +132,24 @@ export interface MaskedValue {
 export type ServerStatus = 'disabled' | 'starting' | 'ready' | 'error' | 'needs_auth';
 
 /** Why a server is in `error`. */
-export type ErrorKind = 'spawn_failed' | 'timeout' | 'exited' | 'protocol' | 'needs_reauth' | 'config' | 'unknown';
+export type ErrorKind = 'spawn_failed' | 'timeout' | 'exited' | 'protocol' | 'needs_auth' | 'needs_reauth' | 'auth_failed' | 'connect_failed' | 'config' | 'unknown';
+
+/** The masked authorization of a remote server (never a token or secret). */
+export interface AuthView {
+  kind: 'none' | 'bearer' | 'oauth';
+  /** Bearer: a token is stored. OAuth: tokens from a sign-in are stored. */
+  has_token: boolean;
+  masked_token: string;
+  has_client_secret: boolean;
+  masked_client_secret: string;
+  /** OAuth: the pre-registered client id (not a secret), if any. */
+  client_id: string | null;
+  scope: string | null;
+  /** OAuth sign-in state. */
+  state: 'authorized' | 'needs_auth' | 'needs_reauth' | 'signing_in' | 'unknown' | null;
+  /** OAuth: when the access token expires (ms epoch), when known. */
+  expires_at: number | null;
+}
 
 /** A tool as offered to the model: namespaced name plus the server's real name. */
 export interface ToolView {
@@ -132,6 +177,7 @@ export interface ServerView {
   url: string | null;
   env: Record<string, MaskedValue>;
   headers: Record<string, MaskedValue>;
+  auth: AuthView;
   enabled: boolean;
   timeout_seconds: number;
   status: ServerStatus;
@@ -275,6 +321,9 @@ export const channels = {
   'servers.restart': { input: byName, output: null as unknown as ServerView },
   'servers.remove': { input: byName, output: null as unknown as { removed: true } },
   'servers.logs': { input: byName, output: null as unknown as LogEntry[] },
+  'servers.signIn': { input: byName, output: null as unknown as { opened_browser: boolean } },
+  'servers.cancelSignIn': { input: byName, output: null as unknown as { cancelled: boolean } },
+  'servers.signOut': { input: byName, output: null as unknown as ServerView },
   'servers.export': { input: z.strictObject({ include_secrets: z.boolean() }), output: null as unknown as ExportResult },
   'servers.importPreview': { input: z.strictObject({ json: z.string().min(1).max(LIMITS.importJson) }), output: null as unknown as ImportPreview },
   'servers.import': {
@@ -305,9 +354,14 @@ export interface EventPayloads {
   'servers.removed': { name: string };
   'chat.event': ChatEvent;
   'app.warning': { message: string };
+  /**
+   * Open an OAuth authorization page (browser shell only; Electron opens the system browser from
+   * main). Main sends only URLs that passed its safety check (https:, or http: to loopback).
+   */
+  'auth.openUrl': { server: string; url: string };
 }
 export type EventName = keyof EventPayloads;
-export const eventNames: EventName[] = ['servers.changed', 'servers.removed', 'chat.event', 'app.warning'];
+export const eventNames: EventName[] = ['servers.changed', 'servers.removed', 'chat.event', 'app.warning', 'auth.openUrl'];
 
 // ---------------------------------------------------------------------------------------------
 // Errors and the envelope every invoke returns
@@ -323,6 +377,12 @@ export type ErrorCode =
   | 'command_not_found'
   | 'not_configured'
   | 'start_failed'
+  | 'sign_in_cancelled'
+  | 'sign_in_timeout'
+  | 'sign_in_denied'
+  | 'unsafe_authorization_url'
+  | 'port_in_use'
+  | 'oauth_failed'
   | 'internal';
 
 /** A typed error: `field` names the offending input path when known (for inline form errors). */

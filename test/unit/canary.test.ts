@@ -24,6 +24,8 @@ const CANARIES = {
   header: 'CANARY-hdr-2b8e6d4c0a9f1e37',
   apiKey: 'CANARY-key-91d2c3b4a5e6f708',
   envNew: 'CANARY-envB-5c4d3e2f1a0b9c8d',
+  bearer: 'CANARY-brr-0d9c8b7a6f5e4d3c',
+  clientSecret: 'CANARY-cls-6e5d4c3b2a1f0e9d',
 };
 
 /** Every encoding a leak could take. */
@@ -112,8 +114,11 @@ describe('no secret ever leaves main (canary)', () => {
     await invoke('settings.setModel', { provider: 'openai-compatible', base_url: model.baseUrl, model: 'fake', api_key: CANARIES.apiKey });
     await invoke('servers.add', { name: 'local', config: { type: 'local', command: sdkCommand(), env: { TOKEN: CANARIES.env } } });
     await invoke('servers.add', { name: 'remote', config: { type: 'http', url: 'http://127.0.0.1:9/mcp', headers: { Authorization: `Bearer ${CANARIES.header}` }, timeout_seconds: 2 } });
+    await invoke('servers.add', { name: 'bearer', config: { type: 'http', url: 'http://127.0.0.1:9/mcp', auth: { kind: 'bearer', token: CANARIES.bearer }, timeout_seconds: 2 } });
+    await invoke('servers.add', { name: 'oauth', config: { type: 'http', url: 'http://127.0.0.1:9/mcp', auth: { kind: 'oauth', client_id: 'cid', client_secret: CANARIES.clientSecret }, timeout_seconds: 2 } });
     expect(await waitFor(() => core.host.view('local').status === 'ready', 15_000)).toBe(true);
     expect(await waitFor(() => core.host.view('remote').status === 'error', 15_000)).toBe(true);
+    expect(await waitFor(() => core.host.view('bearer').status === 'error' && core.host.view('oauth').status !== 'starting', 15_000)).toBe(true);
 
     const samples: Samples = {
       'app.info': [{}, { extra: CANARIES.env }],
@@ -131,11 +136,17 @@ describe('no secret ever leaves main (canary)', () => {
         { name: 'local', patch: { env: { NEWVAR: CANARIES.envNew } } },
         { name: 'local', patch: { command: ['no-such-command-xyz'], env: { TOKEN: CANARIES.envNew } } }, // fails, nothing saved
         { name: 'remote', patch: { headers: { 'X-Other': CANARIES.envNew } } }, // restart fails (no server there)
+        { name: 'bearer', patch: { auth: { token: CANARIES.envNew } } },
+        { name: 'oauth', patch: { auth: { kind: 'bearer', token: CANARIES.envNew } } },
         { name: 'missing', patch: {} },
       ],
       'servers.setEnabled': [{ name: 'remote', enabled: false }, { name: 'remote', enabled: true }],
+      // (auth edits: a new bearer token that fails, a kind change that fails — nothing is saved)
       'servers.restart': [{ name: 'local' }, { name: 'missing' }],
-      'servers.logs': [{ name: 'local' }, { name: 'remote' }],
+      'servers.logs': [{ name: 'local' }, { name: 'remote' }, { name: 'bearer' }, { name: 'oauth' }],
+      'servers.signIn': [{ name: 'oauth' }, { name: 'local' }, { name: 'missing' }],
+      'servers.cancelSignIn': [{ name: 'oauth' }],
+      'servers.signOut': [{ name: 'oauth' }, { name: 'bearer' }],
       'servers.export': [{ include_secrets: false }, { include_secrets: true }],
       'servers.importPreview': [
         { json: JSON.stringify({ mcpServers: { imp: { command: 'node', args: ['x'], env: { K: CANARIES.envNew } } } }) },
@@ -160,6 +171,14 @@ describe('no secret ever leaves main (canary)', () => {
     for (const channel of channelNames) {
       // The chat's tool call needs the (possibly just restarted) local server ready.
       if (channel === 'chat.send') await waitFor(() => core.host.view('local').status === 'ready', 15_000);
+      if (channel === 'servers.signIn') {
+        // A sign-in waits for the browser; run them, let the flow reach its wait, then cancel.
+        const running = samples[channel].map((input) => invoke(channel, input));
+        await new Promise((r) => setTimeout(r, 1500));
+        await invoke('servers.cancelSignIn', { name: 'oauth' });
+        await Promise.all(running);
+        continue;
+      }
       for (const input of samples[channel]) await invoke(channel, input);
     }
     await invoke('no.such.channel', {});

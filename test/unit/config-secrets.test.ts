@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { applyPatch, ConfigStore, type LocalServerConfig } from '../../main/mcp/config.js';
+import { applyPatch, ConfigStore, type LocalServerConfig, type RemoteServerConfig } from '../../main/mcp/config.js';
 import { FileSecretStore, MemorySecretStore } from '../../main/secrets/store.js';
 import { ROOT, makeTempDir, removeDir, sleep } from './helpers.js';
 
@@ -96,8 +96,39 @@ describe('PATCH semantics (one test per row of the seed table)', () => {
     expect((applyPatch(stored, { env: { TOKEN: '' } }) as LocalServerConfig).env).toEqual({ OTHER: 'o1' });
   });
   it('headers follow the same rules', () => {
-    const remote = { type: 'http' as const, url: 'https://x.example/mcp', headers: { Authorization: 'Bearer a', 'X-K': 'k' }, enabled: true, timeout_seconds: 60 };
+    const remote = { type: 'http' as const, url: 'https://x.example/mcp', headers: { Authorization: 'Bearer a', 'X-K': 'k' }, auth: { kind: 'none' as const }, enabled: true, timeout_seconds: 60 };
     expect(applyPatch(remote, { headers: { Authorization: '' , 'X-New': 'n' } })).toMatchObject({ headers: { 'X-K': 'k', 'X-New': 'n' } });
+  });
+  const oauthRemote = (): RemoteServerConfig => ({ type: 'http', url: 'https://x.example/mcp', headers: {}, auth: { kind: 'oauth', client_id: 'cid', client_secret: 'cs1', scope: 'read' }, enabled: true, timeout_seconds: 60 });
+  it('auth.client_secret absent → preserve; value → replace; "" → delete (same for auth.token)', () => {
+    expect(applyPatch(oauthRemote(), { auth: { scope: 'write' } })).toMatchObject({ auth: { kind: 'oauth', client_id: 'cid', client_secret: 'cs1', scope: 'write' } });
+    expect(applyPatch(oauthRemote(), { auth: { client_secret: 'cs2' } })).toMatchObject({ auth: { client_secret: 'cs2' } });
+    expect((applyPatch(oauthRemote(), { auth: { client_secret: '' } }) as RemoteServerConfig).auth).toEqual({ kind: 'oauth', client_id: 'cid', scope: 'read' });
+    const bearer: RemoteServerConfig = { ...oauthRemote(), auth: { kind: 'bearer', token: 't1' } };
+    expect(applyPatch(bearer, { timeout_seconds: 5 })).toMatchObject({ auth: { kind: 'bearer', token: 't1' } });
+    expect(applyPatch(bearer, { auth: { token: 't2' } })).toMatchObject({ auth: { kind: 'bearer', token: 't2' } });
+    expect(() => applyPatch(bearer, { auth: { token: '' } })).toThrow(/bearer token is required/);
+  });
+  it('changing auth.kind drops the other kind\'s secrets', () => {
+    expect((applyPatch(oauthRemote(), { auth: { kind: 'bearer', token: 'tok' } }) as RemoteServerConfig).auth).toEqual({ kind: 'bearer', token: 'tok' });
+    const bearer: RemoteServerConfig = { ...oauthRemote(), auth: { kind: 'bearer', token: 't1' } };
+    expect((applyPatch(bearer, { auth: { kind: 'oauth' } }) as RemoteServerConfig).auth).toEqual({ kind: 'oauth' });
+    expect((applyPatch(bearer, { auth: { kind: 'none' } }) as RemoteServerConfig).auth).toEqual({ kind: 'none' });
+    expect(() => applyPatch(oauthRemote(), { auth: { kind: 'bearer' } })).toThrow(/bearer token is required/);
+  });
+  it('bearer tokens and client secrets are stored by reference too; a kind change deletes the dropped secret from the store', async () => {
+    const secrets = new MemorySecretStore();
+    const s = new ConfigStore(dir, secrets);
+    await s.load();
+    await s.put('r', { ...oauthRemote(), auth: { kind: 'bearer', token: 'bearer-canary-0123456789' } });
+    expect(readFileSync(s.file, 'utf8')).not.toContain('bearer-canary-0123456789');
+    await s.put('r', applyPatch(s.get('r')!, { auth: { kind: 'oauth', client_secret: 'cs-canary-9876543210' } }));
+    expect(readFileSync(s.file, 'utf8')).not.toContain('cs-canary');
+    const values = await Promise.all((await secrets.keys()).map((k) => secrets.get(k)));
+    expect(values).toEqual(['cs-canary-9876543210']);
+    const again = new ConfigStore(dir, secrets);
+    await again.load();
+    expect(again.get('r')).toMatchObject({ auth: { kind: 'oauth', client_secret: 'cs-canary-9876543210' } });
   });
   it('two servers edited concurrently: both edits land, nothing lost', async () => {
     const secrets = new MemorySecretStore();

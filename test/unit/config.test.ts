@@ -35,6 +35,7 @@ const remote = (over: Partial<RemoteServerConfig> = {}): RemoteServerConfig => (
   type: 'http',
   url: 'https://mcp.example.com/mcp',
   headers: {},
+  auth: { kind: 'none' },
   enabled: true,
   timeout_seconds: 60,
   ...over,
@@ -132,7 +133,7 @@ describe('ConfigStore.load', () => {
     expect(r.warning).toBeNull();
     expect(store.names()).toEqual(['drawio', 'remote']);
     expect(store.get('drawio')).toEqual(local({ command: ['npx', '-y', '@drawio/mcp'] }));
-    expect(store.get('remote')).toEqual(remote({ url: 'https://x.example/mcp', headers: { Authorization: 'Bearer t' }, enabled: false, timeout_seconds: 30 }));
+    expect(store.get('remote')).toEqual(remote({ url: 'https://x.example/mcp', headers: { Authorization: 'Bearer t' }, auth: { kind: 'oauth' }, enabled: false, timeout_seconds: 30 }));
   });
 });
 
