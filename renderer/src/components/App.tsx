@@ -17,6 +17,19 @@ export function App() {
       on('servers.removed', ({ name }) => useApp.getState().dropServer(name)),
       on('chat.event', (e) => useApp.getState().applyChatEvent(e)),
       on('app.warning', ({ message }) => useApp.getState().addWarning(message)),
+      on('auth.openUrl', ({ server, url }) => {
+        // Main checked the URL; check again here: only https:, or http: to this machine.
+        let u: URL;
+        try {
+          u = new URL(url);
+        } catch {
+          return;
+        }
+        const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname);
+        if (u.protocol !== 'https:' && !(u.protocol === 'http:' && loopback)) return;
+        useApp.getState().setSignInUrl(server, u.href);
+        window.open(u.href, '_blank', 'noopener,noreferrer');
+      }),
     ];
     s.loadServers().catch((e: Error) => s.addWarning(e.message));
     s.loadSettings().catch((e: Error) => s.addWarning(e.message));

@@ -3,6 +3,7 @@ import type { ServerPatch, ServerView } from '../../../preload/contract/index.js
 import { call } from '../api';
 import { joinCommandLine, splitCommandLine } from '../commandLine';
 import { useApp } from '../store';
+import { AuthFields, type AuthFormState } from './AuthFields';
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -23,6 +24,13 @@ export function EditServerForm({ server, onDone }: { server: ServerView; onDone:
   const [replace, setReplace] = useState<Record<string, string>>({});
   const [removed, setRemoved] = useState<Record<string, boolean>>({});
   const [added, setAdded] = useState<{ key: string; value: string }[]>([]);
+  const [auth, setAuth] = useState<AuthFormState>({
+    kind: server.auth.kind,
+    token: '',
+    clientId: server.auth.client_id ?? '',
+    clientSecret: '',
+    scope: server.auth.scope ?? '',
+  });
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -55,6 +63,21 @@ export function EditServerForm({ server, onDone }: { server: ServerView; onDone:
     if (Object.keys(secrets).length) {
       if (local) patch.env = secrets;
       else patch.headers = secrets;
+    }
+    if (!local) {
+      const a: NonNullable<ServerPatch['auth']> = {};
+      const kindChanged = auth.kind !== server.auth.kind;
+      if (kindChanged) a.kind = auth.kind;
+      if (auth.kind === 'bearer') {
+        if (auth.token) a.token = auth.token;
+        else if (kindChanged) throw new Error('Enter the bearer token.');
+      }
+      if (auth.kind === 'oauth') {
+        if (auth.clientId.trim() !== (server.auth.client_id ?? '')) a.client_id = auth.clientId.trim();
+        if (auth.clientSecret) a.client_secret = auth.clientSecret;
+        if (auth.scope.trim() !== (server.auth.scope ?? '')) a.scope = auth.scope.trim();
+      }
+      if (Object.keys(a).length) patch.auth = a;
     }
     return patch;
   };
@@ -148,6 +171,7 @@ export function EditServerForm({ server, onDone }: { server: ServerView; onDone:
           + Add {local ? 'variable' : 'header'}
         </button>
       </div>
+      {!local && <AuthFields value={auth} onChange={setAuth} stored={server.auth} />}
       <label className="field narrow">
         <span>Timeout (seconds)</span>
         <input aria-label="Edit timeout seconds" inputMode="numeric" value={timeout} onChange={(e) => setTimeoutS(e.target.value)} />

@@ -5,6 +5,7 @@ import { joinCommandLine, splitCommandLine } from '../commandLine';
 import { useApp } from '../store';
 import { EditServerForm } from './EditServer';
 import { ImportExport } from './ImportExport';
+import { AuthFields, authInput, emptyAuth, type AuthFormState } from './AuthFields';
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const SERVER_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
@@ -37,6 +38,7 @@ export function AddServerForm({ onDone }: { onDone: () => void }) {
   const [url, setUrl] = useState('');
   const [rows, setRows] = useState<Row[]>([]);
   const [timeout, setTimeoutS] = useState('60');
+  const [auth, setAuth] = useState<AuthFormState>(emptyAuth);
   const [errors, setErrors] = useState<Errors>({});
   const [busy, setBusy] = useState(false);
 
@@ -67,6 +69,13 @@ export function AddServerForm({ onDone }: { onDone: () => void }) {
     setErrors(e);
     if (Object.keys(e).length) return;
     const map = Object.fromEntries(rows.filter((r) => r.key.trim()).map((r) => [r.key.trim(), r.value]));
+    let authValue;
+    try {
+      authValue = authInput(auth);
+    } catch (err) {
+      setErrors({ form: (err as Error).message });
+      return;
+    }
     setBusy(true);
     try {
       const view = await call('servers.add', {
@@ -74,7 +83,7 @@ export function AddServerForm({ onDone }: { onDone: () => void }) {
         config:
           type === 'local'
             ? { type: 'local', command: argv, env: map, timeout_seconds: Number(timeout) }
-            : { type, url: url.trim(), headers: map, timeout_seconds: Number(timeout) },
+            : { type, url: url.trim(), headers: map, auth: authValue, timeout_seconds: Number(timeout) },
       });
       upsert(view);
       onDone();
@@ -130,6 +139,7 @@ export function AddServerForm({ onDone }: { onDone: () => void }) {
           {errors.url && <span className="field-error" role="alert">{errors.url}</span>}
         </label>
       )}
+      {type !== 'local' && <AuthFields value={auth} onChange={setAuth} />}
       <div className="field">
         <span>{type === 'local' ? 'Environment variables' : 'Headers'}</span>
         {rows.map((r, i) => (
@@ -201,6 +211,7 @@ export function ServerCard({ server }: { server: ServerView }) {
   const upsert = useApp((s) => s.upsertServer);
   const drop = useApp((s) => s.dropServer);
   const [panel, setPanel] = useState<'none' | 'tools' | 'logs' | 'edit'>('none');
+  const pendingUrl = useApp((s) => s.signInUrls[server.name]);
   const [actionError, setActionError] = useState<string | null>(null);
   const act = async (fn: () => Promise<ServerView | void>) => {
     setActionError(null);
@@ -230,6 +241,15 @@ export function ServerCard({ server }: { server: ServerView }) {
           />{' '}
           Enabled
         </label>
+        {server.auth.kind === 'oauth' && server.auth.state !== 'signing_in' && server.auth.state !== 'authorized' && (
+          <button className="primary" onClick={() => void act(async () => void (await call('servers.signIn', { name: server.name })))} disabled={!server.enabled}>
+            Sign in
+          </button>
+        )}
+        {server.auth.state === 'signing_in' && <button onClick={() => void act(async () => void (await call('servers.cancelSignIn', { name: server.name })))}>Cancel sign-in</button>}
+        {server.auth.kind === 'oauth' && server.auth.state === 'authorized' && (
+          <button onClick={() => void act(() => call('servers.signOut', { name: server.name }))}>Sign out</button>
+        )}
         <button onClick={() => void act(() => call('servers.restart', { name: server.name }))} disabled={!server.enabled}>
           Restart
         </button>
@@ -264,6 +284,27 @@ export function ServerCard({ server }: { server: ServerView }) {
         <div className="server-meta" data-testid="server-recovery">
           Crashed; automatic restart attempt {server.recovery.attempts}
           {server.recovery.next_retry_at ? ` at ${new Date(server.recovery.next_retry_at).toLocaleTimeString()}` : ''}.
+        </div>
+      )}
+      {server.auth.kind !== 'none' && (
+        <div className="server-meta" data-testid="server-auth">
+          {server.auth.kind === 'bearer'
+            ? `Bearer token ${server.auth.has_token ? 'set' : 'missing'}`
+            : `OAuth: ${({ authorized: 'signed in', needs_auth: 'sign-in needed', needs_reauth: 'sign in again', signing_in: 'waiting for the browser…', unknown: 'not signed in' } as Record<string, string>)[server.auth.state ?? 'unknown']}${server.auth.client_id ? ` · client ${server.auth.client_id}` : ''}${server.auth.expires_at ? ` · token until ${new Date(server.auth.expires_at).toLocaleTimeString()}` : ''}`}
+        </div>
+      )}
+      {pendingUrl && server.auth.state === 'signing_in' && (
+        <div className="banner warning small">
+          If no browser tab opened,{' '}
+          <a href={pendingUrl} target="_blank" rel="noopener noreferrer">
+            open the sign-in page
+          </a>
+          .
+        </div>
+      )}
+      {server.status === 'needs_auth' && (
+        <div className="server-error" data-testid="server-error">
+          {server.error}
         </div>
       )}
       {server.status === 'error' && (

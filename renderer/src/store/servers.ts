@@ -7,6 +7,9 @@ import type { AppState } from './index';
 export interface ServersSlice {
   servers: Record<string, ServerView>;
   serverOrder: string[];
+  /** Authorization pages main asked to open, by server (a fallback link if the popup was blocked). */
+  signInUrls: Record<string, string>;
+  setSignInUrl(server: string, url: string): void;
   loadServers(): Promise<void>;
   upsertServer(view: ServerView): void;
   dropServer(name: string): void;
@@ -15,6 +18,10 @@ export interface ServersSlice {
 export const createServersSlice: StateCreator<AppState, [], [], ServersSlice> = (set) => ({
   servers: {},
   serverOrder: [],
+  signInUrls: {},
+  setSignInUrl(server, url) {
+    set((s) => ({ signInUrls: { ...s.signInUrls, [server]: url } }));
+  },
   async loadServers() {
     const list = await call('servers.list', {});
     set({ servers: Object.fromEntries(list.map((s) => [s.name, s])), serverOrder: list.map((s) => s.name) });
