@@ -6,8 +6,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CallToolResultSchema,
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
   ToolListChangedNotificationSchema,
   type CallToolResult,
+  type Prompt,
+  type Resource,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ErrorKind, LogEntry, ServerStatus } from '../../preload/contract/index.js';
@@ -83,6 +87,8 @@ export class McpConnection {
   error: string | null = null;
   errorKind: ErrorKind | null = null;
   tools: Tool[] = [];
+  resources: Resource[] = [];
+  prompts: Prompt[] = [];
   resolvedCommand: string | null = null;
   serverInfo: { name: string; version: string } | null = null;
   warnings: string[] = [];
@@ -233,16 +239,55 @@ export class McpConnection {
 
   private async connectAndList(client: Client, transport: Transport, timeoutMs: number): Promise<void> {
     await client.connect(transport, { timeout: timeoutMs });
-    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
-      this.log.push('lifecycle', 'tools/list_changed received');
+    // list_changed is honoured even from servers that did not declare `listChanged`.
+    const onListChanged = (what: 'tools' | 'resources' | 'prompts', refresh: () => Promise<void>) => async () => {
+      this.log.push('lifecycle', `${what}/list_changed received`);
       try {
-        await this.refreshTools();
+        await refresh();
         this.onChange(this);
       } catch (err) {
-        this.log.push('lifecycle', `refreshing tools failed: ${(err as Error).message}`);
+        this.log.push('lifecycle', `refreshing ${what} failed: ${(err as Error).message}`);
       }
-    });
+    };
+    client.setNotificationHandler(ToolListChangedNotificationSchema, onListChanged('tools', () => this.refreshTools()));
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, onListChanged('resources', () => this.refreshResources()));
+    client.setNotificationHandler(PromptListChangedNotificationSchema, onListChanged('prompts', () => this.refreshPrompts()));
     await this.refreshTools(timeoutMs);
+    // Resources and prompts are extras: a server that fails to list them still serves its tools.
+    await Promise.all([
+      this.refreshResources(timeoutMs).catch((err: Error) => this.log.push('lifecycle', `listing resources failed: ${err.message}`)),
+      this.refreshPrompts(timeoutMs).catch((err: Error) => this.log.push('lifecycle', `listing prompts failed: ${err.message}`)),
+    ]);
+  }
+
+  /** Re-list every page of resources (MCP spec "Resources: Listing Resources"). */
+  async refreshResources(timeoutMs = this.config.timeout_seconds * 1000): Promise<void> {
+    const client = this.client;
+    if (!client) throw new NotConnectedError(`Server "${this.name}" is not connected.`);
+    if (!client.getServerCapabilities()?.resources) {
+      this.resources = [];
+      return;
+    }
+    const { items } = await collectPages(async (cursor) => {
+      const r = await client.listResources(cursor === undefined ? {} : { cursor }, { timeout: timeoutMs });
+      return { items: r.resources, nextCursor: r.nextCursor };
+    });
+    this.resources = items;
+  }
+
+  /** Re-list every page of prompts (MCP spec "Prompts: Listing Prompts"). */
+  async refreshPrompts(timeoutMs = this.config.timeout_seconds * 1000): Promise<void> {
+    const client = this.client;
+    if (!client) throw new NotConnectedError(`Server "${this.name}" is not connected.`);
+    if (!client.getServerCapabilities()?.prompts) {
+      this.prompts = [];
+      return;
+    }
+    const { items } = await collectPages(async (cursor) => {
+      const r = await client.listPrompts(cursor === undefined ? {} : { cursor }, { timeout: timeoutMs });
+      return { items: r.prompts, nextCursor: r.nextCursor };
+    });
+    this.prompts = items;
   }
 
   /** Re-list every page of tools (MCP spec "Tools: Listing Tools" with pagination). */
@@ -339,6 +384,8 @@ export class McpConnection {
     if (this.refreshTimer) clearTimeout(this.refreshTimer);
     this.refreshTimer = null;
     this.tools = [];
+    this.resources = [];
+    this.prompts = [];
     this.log.push('lifecycle', 'closing');
     await this.closeTransport();
     await this.startPromise?.catch(() => undefined);

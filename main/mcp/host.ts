@@ -106,6 +106,18 @@ export function toView(
     resolved_command: conn?.resolvedCommand ?? null,
     tools: status === 'ready' ? tools.map((t) => ({ name: t.name, original_name: t.original_name, description: t.description, input_schema: t.input_schema })) : [],
     tool_count: status === 'ready' ? tools.length : 0,
+    resources:
+      status === 'ready' && conn
+        ? conn.resources.slice(0, 500).map((r) => ({ uri: r.uri, name: r.name, description: r.description ?? '', mime_type: r.mimeType ?? null }))
+        : [],
+    prompts:
+      status === 'ready' && conn
+        ? conn.prompts.slice(0, 500).map((p) => ({
+            name: p.name,
+            description: p.description ?? '',
+            arguments: (p.arguments ?? []).map((a) => ({ name: a.name, description: a.description ?? '', required: a.required === true })),
+          }))
+        : [],
     warnings: [...(conn?.warnings ?? []), ...warnings],
     stderr_tail: conn?.stderrTail() ?? [],
     server_info: conn?.serverInfo ? { ...conn.serverInfo, protocol_version: null } : null,

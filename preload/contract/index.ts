@@ -187,6 +187,10 @@ export interface ServerView {
   resolved_command: string | null;
   tools: ToolView[];
   tool_count: number;
+  /** Resources the server lists (MCP "Resources"), when ready. */
+  resources: { uri: string; name: string; description: string; mime_type: string | null }[];
+  /** Prompts the server offers (MCP "Prompts"), when ready. */
+  prompts: { name: string; description: string; arguments: { name: string; description: string; required: boolean }[] }[];
   /** Visible warnings, e.g. tool-name collisions. */
   warnings: string[];
   /** Last stderr lines (bounded). */

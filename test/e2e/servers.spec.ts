@@ -167,7 +167,7 @@ test.describe('Server lifecycle', () => {
     await openApp(page, shell.current);
     const card = await addLocalServer(page, { name: 'echoer', command: bashCommand });
     await expectStatus(card, 'ready');
-    await expect(card).toContainText('2 tools');
+    await expect(card).toContainText('3 tools');
     const toggle = card.getByLabel('Enable echoer');
     await expect(toggle).toBeChecked();
 
@@ -199,7 +199,7 @@ test.describe('Server lifecycle', () => {
     await serverCard(page, 'echoer').getByRole('button', { name: 'Restart' }).click();
     await expect.poll(restarts).toEqual(['ready', 'starting', 'ready']);
     await expectStatus(serverCard(page, 'echoer'), 'ready');
-    await expect(serverCard(page, 'echoer')).toContainText('2 tools');
+    await expect(serverCard(page, 'echoer')).toContainText('3 tools');
 
     // Remove, declining first: still there.
     page.once('dialog', (d) => {

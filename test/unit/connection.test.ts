@@ -53,12 +53,12 @@ afterEach(async () => {
 });
 
 describe('the hand-written bash server (protocol 2024-11-05)', () => {
-  it('connects: status ready with its 2 tools', async () => {
+  it('connects: status ready with its 3 tools', async () => {
     const c = connect(cfg(bashCommand()));
     await c.start();
     expect(c.error).toBeNull();
     expect(c.status).toBe('ready');
-    expect(c.tools.map((t) => t.name)).toEqual(['echo', 'upper']);
+    expect(c.tools.map((t) => t.name)).toEqual(['echo', 'upper', 'grow']);
     expect(c.serverInfo).toEqual({ name: 'bash-fixture', version: '1.0.0' });
     expect(c.resolvedCommand).toMatch(/\/bash$/);
     expect(c.pid).toBeGreaterThan(0);

@@ -98,9 +98,9 @@ describe('startAll', () => {
       ['three', 'ready'],
       ['off', 'disabled'],
     ]);
-    expect(h.view('two').tools.map((t) => t.name)).toEqual(['two__echo', 'two__upper']);
+    expect(h.view('two').tools.map((t) => t.name)).toEqual(['two__echo', 'two__upper', 'two__grow']);
     expect(h.view('three').tool_count).toBe(9);
-    expect(h.tools()).toHaveLength(7 + 2 + 9);
+    expect(h.tools()).toHaveLength(7 + 3 + 9);
     expect(h.connection('off')).toBeUndefined();
     expect(toolEvents.length).toBeGreaterThan(0);
   });
@@ -249,9 +249,9 @@ describe('management actions', () => {
     toolEvents = [];
     await h.remove('go');
     expect(await waitGone(pid)).toBe(true);
-    expect(h.tools().map((t) => t.name)).toEqual(['stay__echo', 'stay__upper']);
+    expect(h.tools().map((t) => t.name)).toEqual(['stay__echo', 'stay__upper', 'stay__grow']);
     expect(h.tool('go__echo')).toBeUndefined();
-    expect(toolEvents.at(-1)?.map((t) => t.name)).toEqual(['stay__echo', 'stay__upper']);
+    expect(toolEvents.at(-1)?.map((t) => t.name)).toEqual(['stay__echo', 'stay__upper', 'stay__grow']);
     expect(removed).toEqual(['go']);
     expect(Object.keys(diskServers())).toEqual(['stay']);
     await expect(h.callTool('go__echo', { text: 'x' })).rejects.toMatchObject({ code: 'not_found' });
