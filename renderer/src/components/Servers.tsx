@@ -333,6 +333,28 @@ export function ServerCard({ server }: { server: ServerView }) {
               </details>
             ))
           )}
+          {server.resources.length > 0 && (
+            <details className="tool-item" data-testid="resources-list">
+              <summary>Resources ({server.resources.length})</summary>
+              {server.resources.map((r) => (
+                <div key={r.uri} className="small">
+                  <span className="mono">{r.uri}</span> <span className="muted">{r.name}{r.description ? ` — ${r.description}` : ''}</span>
+                </div>
+              ))}
+            </details>
+          )}
+          {server.prompts.length > 0 && (
+            <details className="tool-item" data-testid="prompts-list">
+              <summary>Prompts ({server.prompts.length})</summary>
+              {server.prompts.map((p) => (
+                <div key={p.name} className="small">
+                  <span className="mono">{p.name}</span>
+                  {p.arguments.length > 0 && <span className="muted"> ({p.arguments.map((a) => `${a.name}${a.required ? '' : '?'}`).join(', ')})</span>}{' '}
+                  <span className="muted">{p.description}</span>
+                </div>
+              ))}
+            </details>
+          )}
         </div>
       )}
       {panel === 'logs' && <Logs name={server.name} />}
