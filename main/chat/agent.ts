@@ -42,6 +42,8 @@ class ToolResultError extends Error {
 export class ChatService {
   private readonly conversations = new Map<string, ModelMessage[]>();
   private readonly runs = new Map<string, AbortController>();
+  /** Running tool calls by `${run_id}\u0000${call_id}`, for cancelling one call alone. */
+  private readonly calls = new Map<string, AbortController>();
 
   constructor(
     private readonly host: McpHost,
@@ -75,6 +77,17 @@ export class ChatService {
     return { stopped: true };
   }
 
+  /**
+   * Cancel one running tool call: the server gets `notifications/cancelled`, the call ends as a
+   * tool error ("Cancelled by the user.") and the model continues with that result.
+   */
+  cancelTool(runId: string, callId: string): { cancelled: boolean } {
+    const c = this.calls.get(`${runId}\u0000${callId}`);
+    if (!c) return { cancelled: false };
+    c.abort();
+    return { cancelled: true };
+  }
+
   /** Forget a conversation's history (stops its nothing; runs finish on their own). */
   reset(conversationId: string): void {
     this.conversations.delete(conversationId);
@@ -105,14 +118,20 @@ export class ChatService {
               duration_ms: Math.round(performance.now() - started),
             });
           let converted;
+          const own = new AbortController();
+          const key = `${runId}\u0000${toolCallId}`;
+          this.calls.set(key, own);
           try {
             const args = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
-            const result = await this.host.callTool(t.name, args, { signal: abortSignal ?? signal });
+            const result = await this.host.callTool(t.name, args, { signal: AbortSignal.any([abortSignal ?? signal, own.signal]) });
             converted = convertCallResult(result);
           } catch (err) {
-            const msg = signal.aborted ? 'Cancelled by the user.' : (err as Error).message;
+            const cancelled = signal.aborted || own.signal.aborted;
+            const msg = cancelled ? 'Cancelled by the user.' : (err as Error).message;
             end(false, [], msg);
-            throw err;
+            throw cancelled ? new ToolResultError(msg) : err;
+          } finally {
+            this.calls.delete(key);
           }
           if (converted.isError) {
             const msg = contentToText(converted.content) || 'The tool reported an error.';

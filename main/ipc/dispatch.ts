@@ -52,6 +52,7 @@ export function createHandlers(core: AppCore, version = '0.1.0'): Handlers {
     'settings.setModel': (input) => core.settings.set(input),
     'chat.send': ({ conversation_id, text }) => core.chat.send(conversation_id, text),
     'chat.stop': ({ run_id }) => core.chat.stop(run_id),
+    'chat.cancelTool': ({ run_id, call_id }) => core.chat.cancelTool(run_id, call_id),
     'chat.reset': ({ conversation_id }) => {
       core.chat.reset(conversation_id);
       return { ok: true as const };

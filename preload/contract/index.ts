@@ -344,6 +344,10 @@ export const channels = {
     output: null as unknown as { run_id: string },
   },
   'chat.stop': { input: z.strictObject({ run_id: z.string().min(1).max(128) }), output: null as unknown as { stopped: boolean } },
+  'chat.cancelTool': {
+    input: z.strictObject({ run_id: z.string().min(1).max(128), call_id: z.string().min(1).max(256) }),
+    output: null as unknown as { cancelled: boolean },
+  },
   'chat.reset': { input: z.strictObject({ conversation_id: z.string().min(1).max(128) }), output: null as unknown as { ok: true } },
 } as const;
 

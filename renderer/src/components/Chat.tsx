@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ContentView } from '../../../preload/contract/index.js';
 import { useApp } from '../store';
+import { call as call_ } from '../api';
 import type { ToolCallItem } from '../store/chat';
 
 function Content({ content }: { content: ContentView[] }) {
@@ -22,6 +23,7 @@ function Content({ content }: { content: ContentView[] }) {
 /** A tool call: namespaced name, arguments, result or error, duration. */
 export function ToolCard({ call }: { call: ToolCallItem }) {
   const [open, setOpen] = useState(true);
+  const runId = useApp((s) => s.runId);
   return (
     <div className={`tool-card ${call.status}`} data-testid="tool-card">
       <button className="tool-head" onClick={() => setOpen(!open)} aria-expanded={open}>
@@ -35,6 +37,11 @@ export function ToolCard({ call }: { call: ToolCallItem }) {
           {call.duration_ms === null ? 'running…' : `${call.duration_ms} ms`}
         </span>
       </button>
+      {call.status === 'running' && runId && (
+        <button className="link cancel-call" onClick={() => void call_('chat.cancelTool', { run_id: runId, call_id: call.call_id })}>
+          Cancel this call
+        </button>
+      )}
       {open && (
         <div className="tool-body">
           <div className="label">Arguments</div>

@@ -1,0 +1,61 @@
+/**
+ * Cancelling one tool call from the UI (chat.cancelTool): the server receives
+ * notifications/cancelled, the call ends as a tool error, and the run goes on (the model gets
+ * "Cancelled by the user." and answers) instead of being aborted.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import type { ChatEvent } from '../../preload/contract/index.js';
+import { ChatService } from '../../main/chat/agent.js';
+import { SettingsStore } from '../../main/chat/settings.js';
+import { ConfigStore } from '../../main/mcp/config.js';
+import { McpHost } from '../../main/mcp/host.js';
+import { MemorySecretStore } from '../../main/secrets/store.js';
+import { startFakeModel, type FakeModel } from '../fixtures/fake-model.js';
+import { descendantPids, makeTempDir, removeDir, SDK_SERVER, waitFor, waitNoChildren } from './helpers.js';
+
+let dir: string;
+let host: McpHost;
+let model: FakeModel;
+let wireLog: string;
+
+beforeEach(async () => {
+  dir = makeTempDir('op-cancel-');
+  const store = new ConfigStore(dir);
+  await store.load();
+  wireLog = path.join(dir, 'stdin.log');
+  await store.put('fx', { type: 'local', command: ['bash', '-c', 'tee "$0" | "$1" "$2"', wireLog, process.execPath, SDK_SERVER], env: {}, enabled: true, timeout_seconds: 30 });
+  host = new McpHost(store);
+  host.startAll();
+  await host.whenStarted();
+  model = await startFakeModel({ chunkDelayMs: 2 });
+});
+
+afterEach(async () => {
+  await host.shutdown();
+  await model.close();
+  expect(await waitNoChildren(), `child processes left: ${descendantPids().join(', ')}`).toBe(true);
+  await removeDir(dir);
+});
+
+it('cancelTool ends one running call as an error and the run continues to a final answer', async () => {
+  const events: ChatEvent[] = [];
+  const settings = new SettingsStore(dir, new MemorySecretStore());
+  await settings.set({ provider: 'openai-compatible', base_url: model.baseUrl, model: 'fake' });
+  const chat = new ChatService(host, settings, (e) => events.push(e));
+  const { run_id } = await chat.send('c', 'call fx__sleep {"ms":20000}');
+  expect(await waitFor(() => events.some((e) => e.type === 'tool-start'), 10_000)).toBe(true);
+  const start = events.find((e) => e.type === 'tool-start') as Extract<ChatEvent, { type: 'tool-start' }>;
+  expect(chat.cancelTool(run_id, 'no-such-call')).toEqual({ cancelled: false });
+  const t0 = Date.now();
+  expect(chat.cancelTool(run_id, start.call_id)).toEqual({ cancelled: true });
+  expect(await waitFor(() => events.some((e) => e.type === 'done' || e.type === 'aborted' || e.type === 'error'), 10_000)).toBe(true);
+  expect(Date.now() - t0).toBeLessThan(3000);
+  const end = events.find((e) => e.type === 'tool-end') as Extract<ChatEvent, { type: 'tool-end' }>;
+  expect(end).toMatchObject({ ok: false, error: 'Cancelled by the user.' });
+  expect(events.at(-1)?.type).toBe('done');
+  const answer = events.flatMap((e) => (e.type === 'text-delta' ? [e.text] : [])).join('');
+  expect(answer).toContain('Cancelled by the user.');
+  expect(await waitFor(() => readFileSync(wireLog, 'utf8').includes('notifications/cancelled'), 3000)).toBe(true);
+});
