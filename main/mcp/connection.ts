@@ -169,48 +169,24 @@ export class McpConnection {
     if (this.closing) return;
     const timeoutMs = this.config.timeout_seconds * 1000;
     this.log.push('lifecycle', 'starting');
-    let transport: Transport;
-    try {
-      if (this.config.type === 'local') {
-        const prepared = createStdioTransport(this.config, {
-          onStderr: (line) => this.log.push('stderr', line),
-          onNoise: (line) => this.log.push('stdout', line),
-        });
-        transport = prepared.transport;
-        this.resolvedCommand = prepared.resolvedCommand;
-        this.log.push('lifecycle', `command resolved to ${prepared.resolvedCommand}`);
-      } else if (this.config.auth.kind === 'oauth' && this.oauth) {
-        transport = createOAuthRemoteTransport(this.config, this.oauth);
-      } else {
-        transport = createRemoteTransport(this.config);
-      }
-    } catch (err) {
-      if (err instanceof CommandNotFoundError) return this.failure(err.message, 'spawn_failed');
-      return this.failure(`Could not prepare the transport: ${(err as Error).message}`, 'config');
-    }
-    if (this.closing) return;
-    this.transport = transport;
-    const client = new Client(CLIENT_INFO, { capabilities: {} });
-    client.onerror = (err) => {
-      // Protocol-level oddities (unknown response ids, dropped oversized messages) are logged, not fatal.
-      this.log.push('lifecycle', `protocol: ${err instanceof Error ? err.message : String(err)}`);
-    };
-    client.onclose = () => {
-      if (this.closing) return;
-      if (this.status === 'ready') {
-        this.tools = [];
-        this.failure(`The server closed the connection${this.exitDescription()}.`, 'exited');
-      }
-    };
-    this.client = client;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new TimeoutError(`The server did not finish starting within ${this.config.timeout_seconds} s.`)), timeoutMs);
     });
     try {
-      await Promise.race([this.connectAndList(client, transport, timeoutMs), timeout]);
+      try {
+        await Promise.race([this.openSession(timeoutMs), timeout]);
+      } catch (err) {
+        // MCP spec "Backwards Compatibility": a Streamable HTTP attempt that fails with a 4xx may
+        // be a legacy HTTP+SSE server; try that once.
+        if (this.closing || this.config.type !== 'http' || !isHttp4xx(err) || (this.oauth && classifyAuthFailure(err, this.oauth))) throw err;
+        await this.closeTransport();
+        this.log.push('lifecycle', `Streamable HTTP failed (${(err as Error).message}); trying the legacy HTTP+SSE transport`);
+        this.useLegacySse = true;
+        await Promise.race([this.openSession(timeoutMs), timeout]);
+      }
       if (this.closing) return;
-      const v = client.getServerVersion();
+      const v = this.client?.getServerVersion();
       this.serverInfo = v ? { name: v.name, version: v.version } : null;
       this.log.push('lifecycle', `ready with ${this.tools.length} tools`);
       this.readyAt = Date.now();
@@ -221,13 +197,16 @@ export class McpConnection {
       await this.closeTransport();
       const e = err as Error & { code?: string };
       const authKind = this.oauth ? classifyAuthFailure(err, this.oauth) : null;
-      if (authKind) {
+      if (err instanceof CommandNotFoundError) this.failure(err.message, 'spawn_failed');
+      else if (authKind) {
         const msg = authKind === 'needs_auth' ? 'This server needs you to sign in.' : 'The sign-in expired or was revoked; sign in again.';
         this.log.push('lifecycle', authKind.replace('_', ' '));
         this.setState('needs_auth', msg, authKind);
       } else if (err instanceof TimeoutError) this.failure(err.message, 'timeout');
-      else if (this.config.type !== 'local' && /\b401\b|unauthori[sz]ed/i.test(e.message)) this.failure('The server rejected the credentials (HTTP 401). Check the token or sign in.', 'auth_failed');
-      else if (this.config.type !== 'local' && !/protocol version/i.test(e.message)) this.failure(`Could not connect to ${this.config.url}: ${e.message.slice(0, 500)}`, 'connect_failed');
+      else if (this.config.type !== 'local' && (httpStatus(err) === 401 || httpStatus(err) === 403 || /\b401\b|unauthori[sz]ed/i.test(e.message)))
+        this.failure(`The server rejected the credentials (HTTP ${httpStatus(err) ?? 401}). Check the token, or sign in.`, 'auth_failed');
+      else if (this.config.type !== 'local' && !/protocol version/i.test(e.message))
+        this.failure(`Could not connect to ${this.config.url}${httpStatus(err) ? ` (HTTP ${httpStatus(err)})` : ''}: ${e.message.slice(0, 500)}`, 'connect_failed');
       else if (e.code === 'ENOENT' || e.code === 'EACCES') this.failure(`Could not start ${this.resolvedCommand ?? 'the server'}: ${e.message}`, 'spawn_failed');
       else if (/protocol version/i.test(e.message)) this.failure(e.message, 'protocol');
       else if (/closed/i.test(e.message)) this.failure(`The server exited before it finished starting${this.exitDescription()}.`, 'exited');
@@ -235,6 +214,64 @@ export class McpConnection {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** Whether the legacy HTTP+SSE transport is used (type `sse`, or a fallback from `http`). */
+  useLegacySse = false;
+  private reopening: Promise<void> | null = null;
+
+  private createTransport(): Transport {
+    if (this.config.type === 'local') {
+      const prepared = createStdioTransport(this.config, {
+        onStderr: (line) => this.log.push('stderr', line),
+        onNoise: (line) => this.log.push('stdout', line),
+      });
+      this.resolvedCommand = prepared.resolvedCommand;
+      this.log.push('lifecycle', `command resolved to ${prepared.resolvedCommand}`);
+      return prepared.transport;
+    }
+    const cfg = this.useLegacySse ? { ...this.config, type: 'sse' as const } : this.config;
+    if (cfg.auth.kind === 'oauth' && this.oauth) return createOAuthRemoteTransport(cfg, this.oauth);
+    return createRemoteTransport(cfg);
+  }
+
+  /** Create the transport and client, `initialize`, and list. @throws on any failure. */
+  private async openSession(timeoutMs: number): Promise<void> {
+    const transport = this.createTransport();
+    if (this.closing) return;
+    this.transport = transport;
+    const client = new Client(CLIENT_INFO, { capabilities: {} });
+    client.onerror = (err) => {
+      // Protocol-level oddities (unknown response ids, dropped oversized messages, an optional GET
+      // stream the server does not offer) are logged, not fatal.
+      this.log.push('lifecycle', `protocol: ${err instanceof Error ? err.message : String(err)}`);
+    };
+    client.onclose = () => {
+      if (this.closing || this.client !== client || this.reopening) return;
+      if (this.status === 'ready') {
+        this.tools = [];
+        this.failure(`The server closed the connection${this.exitDescription()}.`, 'exited');
+      }
+    };
+    this.client = client;
+    await this.connectAndList(client, transport, timeoutMs);
+  }
+
+  /**
+   * A Streamable HTTP server forgot our session (404 on the session id, MCP spec "Session
+   * Management"): start a new session once, transparently. Concurrent callers share it.
+   */
+  private reopenSession(): Promise<void> {
+    this.reopening ??= (async () => {
+      this.log.push('lifecycle', 'the server expired the session; starting a new one');
+      const old = this.client;
+      this.client = null;
+      await old?.close().catch(() => undefined);
+      await this.openSession(this.config.timeout_seconds * 1000);
+    })().finally(() => {
+      this.reopening = null;
+    });
+    return this.reopening;
   }
 
   private async connectAndList(client: Client, transport: Transport, timeoutMs: number): Promise<void> {
@@ -315,14 +352,25 @@ export class McpConnection {
     const client = this.client;
     if (!client || this.status !== 'ready') throw new NotConnectedError(`Server "${this.name}" is not ready (${this.status}).`);
     const timeout = opts.timeoutMs ?? this.config.timeout_seconds * 1000;
-    const result = await client.callTool({ name, arguments: args }, CallToolResultSchema, {
-      signal: opts.signal,
-      timeout,
-      resetTimeoutOnProgress: true,
-      maxTotalTimeout: Math.max(timeout, 10 * 60 * 1000),
-      onprogress: () => undefined,
-    });
-    return result as CallToolResult;
+    const call = (c: Client) =>
+      c.callTool({ name, arguments: args }, CallToolResultSchema, {
+        signal: opts.signal,
+        timeout,
+        resetTimeoutOnProgress: true,
+        maxTotalTimeout: Math.max(timeout, 10 * 60 * 1000),
+        onprogress: () => undefined,
+      });
+    try {
+      return (await call(client)) as CallToolResult;
+    } catch (err) {
+      if (this.config.type === 'local' || this.closing) throw err;
+      // Retry once on a fresh session: when this call hit the expired session itself, or when it
+      // was cut off by another caller replacing the expired session.
+      if (isSessionExpired(err)) await this.reopenSession();
+      else if (this.reopening) await this.reopening;
+      if (!this.client || this.client === client) throw err;
+      return (await call(this.client)) as CallToolResult;
+    }
   }
 
   private lastExit: { code: number | null; signal: string | null } | null = null;
@@ -390,6 +438,24 @@ export class McpConnection {
     await this.closeTransport();
     await this.startPromise?.catch(() => undefined);
   }
+}
+
+/** The HTTP status carried by a transport error (the SDK's StreamableHTTPError / SseError `code`). */
+function httpStatus(err: unknown): number | null {
+  const code = (err as { code?: unknown })?.code;
+  return typeof code === 'number' && code >= 100 && code < 600 ? code : null;
+}
+
+/** An HTTP 4xx from the Streamable HTTP transport (other than auth, checked separately). */
+function isHttp4xx(err: unknown): boolean {
+  const code = (err as { code?: unknown })?.code;
+  if (typeof code === 'number') return code >= 400 && code < 500 && code !== 401 && code !== 403;
+  return /\b(400|404|405)\b/.test(String((err as Error)?.message ?? ''));
+}
+
+/** A 404 for our session id (Streamable HTTP): the server expired the session. */
+function isSessionExpired(err: unknown): boolean {
+  return (err as { code?: unknown })?.code === 404 || /Streamable HTTP error: .*\b404\b|Session not found/i.test(String((err as Error)?.message ?? ''));
 }
 
 /** The startup deadline passed. */
