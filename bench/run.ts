@@ -1,0 +1,345 @@
+/**
+ * Benchmarks (`npm run bench`). Prints each figure next to its target with OK/OVER and writes the
+ * raw samples to artifacts/bench.json. Not a pass/fail test: exits 0 whatever the figures are
+ * (non-zero only if a benchmark could not run at all).
+ *
+ * 1. App core ready to serve the UI — 10 configured servers (one hangs in initialize) vs 0, each
+ *    sample a fresh process running the real browser shell, timed from process start until an
+ *    HTTP GET of the index page and a WebSocket `servers.list` round-trip succeed. Two variants:
+ *    under tsx (as `npm run web`), and bundled to plain JS (as the Electron build loads main),
+ *    where the fixed start-up cost is far smaller, so the same absolute delay weighs more.
+ * 2. 1,000 no-op tool calls — our host vs a bare SDK client, sequential and in batches.
+ * 3. Main-process memory per idle stdio connection (report only; bare SDK client for scale).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  ROOT,
+  cpuSnapshot,
+  foreignCpuShare,
+  fixtureEntry,
+  fmtBytes,
+  fmtMs,
+  killPids,
+  makeStateDir,
+  median,
+  newTag,
+  removeDir,
+  runBundleChild,
+  runTsChild,
+  table,
+  waitNoTagged,
+  type LocalEntry,
+  type Row,
+} from './util.js';
+
+const READY_REPEATS = 5;
+const READY_SERVERS = 10;
+const READY_TARGET = 1.1;
+const CALL_ROUNDS = 8;
+const CALLS = 1000;
+const BATCH = 50;
+const CALL_TARGET = 1.2;
+const IDLE_CONNECTIONS = 20;
+
+interface ReadyResult {
+  sinceProcessStartMs: number;
+  loaderMs: number;
+  importMs: number;
+  shellStartMs: number;
+  pageMs: number;
+  wsListMs: number;
+  shellCallToReadyMs: number;
+  statuses: string[];
+  shutdownMs?: number;
+  spawnedBeforeShutdown?: number;
+  leftAfterShutdown?: number[];
+  lingering?: string[];
+}
+
+interface ReadySample extends ReadyResult {
+  servers: number;
+  variant: 'tsx' | 'bundle';
+  wallMs: number;
+  leftAfterExit: number[];
+}
+
+interface PerCall {
+  ms: number;
+  cpuUs: number;
+}
+
+interface CallsResult {
+  oursSeq: PerCall[];
+  bareSeq: PerCall[];
+  bare2Seq: PerCall[];
+  bareOptsSeq: PerCall[];
+  oursConc: PerCall[];
+  bareConc: PerCall[];
+  bare2Conc: PerCall[];
+  bareOptsConc: PerCall[];
+  leftAfterShutdown: number[];
+}
+
+interface MemoryResult {
+  mode: 'ours' | 'bare';
+  n: number;
+  ready: number;
+  gcExposed: boolean;
+  rssPerConn: number;
+  rssAnonPerConn: number | null;
+  fromZero: { rss: number; rssAnon: number | null; heapUsed: number };
+  heapUsedPerConn: number;
+  externalPerConn: number;
+  leftAfterShutdown: number[];
+}
+
+const rows: Row[] = [];
+const report: Record<string, unknown> = {
+  date: new Date().toISOString(),
+  node: process.version,
+  platform: `${process.platform} ${process.arch}`,
+  cpus: os.cpus().length,
+  cpuModel: os.cpus()[0]?.model ?? null,
+};
+const errors: string[] = [];
+
+function mark(ratio: number, target: number): string {
+  return ratio <= target ? 'OK' : 'OVER';
+}
+
+function log(msg: string): void {
+  process.stderr.write(`[bench] ${msg}\n`);
+}
+
+function ensureRenderer(): void {
+  if (existsSync(path.join(ROOT, 'out/renderer/index.html'))) return;
+  log('out/renderer is missing; building it with electron-vite …');
+  const r = spawnSync('npx', ['electron-vite', 'build'], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
+  if (r.status !== 0 || !existsSync(path.join(ROOT, 'out/renderer/index.html'))) throw new Error('electron-vite build failed; cannot serve the UI');
+}
+
+type Variant = 'tsx' | 'bundle';
+
+/**
+ * Bundle bench/ready-child.ts (with all of main) to one plain-JS ESM file, dependencies external,
+ * the way the Electron build loads main. Null when esbuild (a dependency of tsx) is unavailable.
+ */
+async function buildReadyBundle(): Promise<string | null> {
+  const outfile = path.join(ROOT, '.tmp/bench/ready-child.mjs');
+  try {
+    const esbuild = await import('esbuild');
+    await esbuild.build({
+      entryPoints: [path.join(ROOT, 'bench/ready-child.ts')],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      packages: 'external',
+      outfile,
+      logLevel: 'warning',
+    });
+    return outfile;
+  } catch (err) {
+    log(`could not bundle ready-child.ts, skipping the bundled variant: ${(err as Error).message}`);
+    return null;
+  }
+}
+
+async function readySample(servers: number, variant: Variant, bundle: string | null): Promise<ReadySample> {
+  const tag = newTag();
+  const entries: Record<string, LocalEntry> = {};
+  if (servers > 0) {
+    entries.hangs = fixtureEntry(tag, ['--hang'], 60);
+    for (let i = 1; i < servers; i++) entries[`s${i}`] = fixtureEntry(tag);
+  }
+  const dir = await makeStateDir(entries);
+  try {
+    const args = [dir, String(servers), tag];
+    const { result, wallMs } = variant === 'bundle' && bundle ? await runBundleChild<ReadyResult>(bundle, args) : await runTsChild<ReadyResult>('ready-child.ts', args);
+    const leftAfterExit = await waitNoTagged(tag, 2000);
+    if (leftAfterExit.length) killPids(leftAfterExit);
+    return { ...result, servers, variant, wallMs, leftAfterExit };
+  } finally {
+    await removeDir(dir);
+  }
+}
+
+async function benchReady(): Promise<void> {
+  ensureRenderer();
+  const bundle = await buildReadyBundle();
+  const variants: Variant[] = bundle ? ['tsx', 'bundle'] : ['tsx'];
+  log('ready: warm-up (disk cache, tsx transform cache) …');
+  for (const v of variants) {
+    await readySample(READY_SERVERS, v, bundle);
+    await readySample(0, v, bundle);
+  }
+  const arms = variants.flatMap((v) => [0, READY_SERVERS].map((n) => ({ v, n })));
+  const samples: ReadySample[] = [];
+  for (let i = 0; i < READY_REPEATS; i++) {
+    // Rotate the arm order every round.
+    const k = i % arms.length;
+    for (const { v, n } of [...arms.slice(k), ...arms.slice(0, k)]) {
+      const s = await readySample(n, v, bundle);
+      log(`ready (${v}): ${n} servers → ${fmtMs(s.sinceProcessStartMs)} since process start (shell call→ready ${fmtMs(s.shellCallToReadyMs)}, shutdown ${fmtMs(s.shutdownMs ?? NaN)})`);
+      samples.push(s);
+    }
+  }
+
+  const out: Record<string, unknown> = { repeats: READY_REPEATS, servers: READY_SERVERS, target: READY_TARGET };
+  for (const v of variants) {
+    const vs = samples.filter((s) => s.variant === v);
+    const of = (n: number, key: keyof ReadySample): number[] => vs.filter((s) => s.servers === n).map((s) => s[key] as number);
+    const m = (n: number, key: keyof ReadySample): number => median(of(n, key));
+    const range = (n: number, key: keyof ReadySample): string => `${fmtMs(Math.min(...of(n, key)))}–${fmtMs(Math.max(...of(n, key)))}`;
+    const ratio = m(READY_SERVERS, 'sinceProcessStartMs') / m(0, 'sinceProcessStartMs');
+    const coreRatio = m(READY_SERVERS, 'shellCallToReadyMs') / m(0, 'shellCallToReadyMs');
+    // Process start → shell call (loader + imports) runs the same code whatever the config, so its
+    // samples can be pooled over both arms; this removes most of the noise from the ratio.
+    const preShell = median(vs.map((s) => s.sinceProcessStartMs - s.shellCallToReadyMs));
+    const pooledRatio = (preShell + m(READY_SERVERS, 'shellCallToReadyMs')) / (preShell + m(0, 'shellCallToReadyMs'));
+    const split = (n: number): string =>
+      `${fmtMs(m(n, 'shellCallToReadyMs'))} median (shell ${fmtMs(m(n, 'shellStartMs'))}, GET ${fmtMs(m(n, 'pageMs'))}, WS ${fmtMs(m(n, 'wsListMs'))})`;
+    const how = v === 'tsx' ? 'under tsx, as `npm run web`' : 'bundled JS, no loader, as the Electron build';
+    rows.push(
+      { bench: `Ready to serve UI (${how}), 0 servers`, measurement: `${fmtMs(m(0, 'sinceProcessStartMs'))} median (${range(0, 'sinceProcessStartMs')})`, target: '', mark: '' },
+      { bench: `  ${READY_SERVERS} servers (1 hangs in initialize)`, measurement: `${fmtMs(m(READY_SERVERS, 'sinceProcessStartMs'))} median (${range(READY_SERVERS, 'sinceProcessStartMs')})`, target: '', mark: '' },
+      { bench: `  ratio ${READY_SERVERS} / 0 servers (process start → GET + WS servers.list)`, measurement: `${ratio.toFixed(3)}×`, target: `≤ ${READY_TARGET}×`, mark: mark(ratio, READY_TARGET) },
+      { bench: '  same, pre-shell part pooled over both arms (less noise)', measurement: `${pooledRatio.toFixed(3)}× (pre-shell median ${fmtMs(preShell)})`, target: `≤ ${READY_TARGET}×`, mark: mark(pooledRatio, READY_TARGET) },
+      { bench: '  of which startBrowserShell() call → ready, 0 servers', measurement: split(0), target: '', mark: '' },
+      { bench: `  of which startBrowserShell() call → ready, ${READY_SERVERS} servers`, measurement: split(READY_SERVERS), target: '', mark: '' },
+    );
+    out[v] = {
+      medianMs: { zero: m(0, 'sinceProcessStartMs'), many: m(READY_SERVERS, 'sinceProcessStartMs') },
+      ratio,
+      shellCallToReady: { zero: m(0, 'shellCallToReadyMs'), many: m(READY_SERVERS, 'shellCallToReadyMs'), ratio: coreRatio },
+      pooled: { preShellMedianMs: preShell, ratio: pooledRatio },
+    };
+  }
+  const leftovers = samples.reduce((a, s) => a + (s.leftAfterShutdown?.length ?? 0) + s.leftAfterExit.length, 0);
+  const lingering = samples.filter((s) => s.lingering).length;
+  const maxShutdown = Math.max(...samples.filter((s) => s.servers > 0).map((s) => s.shutdownMs ?? 0));
+  rows.push(
+    { bench: `Shutdown with ${READY_SERVERS} servers (core.shutdown), slowest`, measurement: fmtMs(maxShutdown), target: '', mark: '' },
+    { bench: 'Fixture processes left after shutdown (all samples)', measurement: String(leftovers), target: '0', mark: leftovers === 0 ? 'OK' : 'OVER' },
+    { bench: 'Shell processes not exiting after shutdown', measurement: String(lingering), target: '0', mark: lingering === 0 ? 'OK' : 'OVER' },
+  );
+  report.ready = { ...out, leftovers, lingering, maxShutdownMs: maxShutdown, samples };
+}
+
+async function benchCalls(): Promise<void> {
+  log(`tool calls: ${CALL_ROUNDS} rounds × ${CALLS} calls, sequential and in batches of ${BATCH} …`);
+  const tag = newTag();
+  const { result: r } = await runTsChild<CallsResult>('tool-calls-child.ts', [String(CALL_ROUNDS), String(CALLS), String(BATCH), tag]);
+  const left = [...r.leftAfterShutdown, ...(await waitNoTagged(tag, 2000))];
+  if (left.length) killPids(left);
+  const ms = (xs: PerCall[]): number => median(xs.map((x) => x.ms));
+  const cpu = (xs: PerCall[]): number => median(xs.map((x) => x.cpuUs));
+  const seqRatio = ms(r.oursSeq) / ms(r.bareSeq);
+  const concRatio = ms(r.oursConc) / ms(r.bareConc);
+  const fmtCall = (xs: PerCall[]): string => `${fmtMs(ms(xs))}/call, CPU ${cpu(xs).toFixed(0)} µs/call (runs: ${xs.map((x) => x.ms.toFixed(3)).join(' ')})`;
+  rows.push(
+    { bench: `${CALLS} no-op calls, sequential — ours (host.callTool)`, measurement: fmtCall(r.oursSeq), target: '', mark: '' },
+    { bench: `${CALLS} no-op calls, sequential — bare SDK Client`, measurement: fmtCall(r.bareSeq), target: '', mark: '' },
+    { bench: '  diagnostic: bare SDK Client with our call options', measurement: fmtCall(r.bareOptsSeq), target: '', mark: '' },
+    { bench: '  control: 2nd bare client / bare (noise floor)', measurement: `${(ms(r.bare2Seq) / ms(r.bareSeq)).toFixed(3)}× wall, ${(cpu(r.bare2Seq) / cpu(r.bareSeq)).toFixed(3)}× CPU`, target: '', mark: '' },
+    { bench: 'Sequential ratio ours / bare (median wall ms/call)', measurement: `${seqRatio.toFixed(3)}×`, target: `≤ ${CALL_TARGET}×`, mark: mark(seqRatio, CALL_TARGET) },
+    { bench: '  client CPU per call ratio ours / bare (info)', measurement: `${(cpu(r.oursSeq) / cpu(r.bareSeq)).toFixed(3)}×`, target: '', mark: '' },
+    { bench: `${CALLS} no-op calls, batches of ${BATCH} — ours`, measurement: fmtCall(r.oursConc), target: '', mark: '' },
+    { bench: `${CALLS} no-op calls, batches of ${BATCH} — bare SDK Client`, measurement: fmtCall(r.bareConc), target: '', mark: '' },
+    { bench: '  diagnostic: bare SDK Client with our call options', measurement: fmtCall(r.bareOptsConc), target: '', mark: '' },
+    { bench: '  control: 2nd bare client / bare (noise floor)', measurement: `${(ms(r.bare2Conc) / ms(r.bareConc)).toFixed(3)}× wall, ${(cpu(r.bare2Conc) / cpu(r.bareConc)).toFixed(3)}× CPU`, target: '', mark: '' },
+    { bench: 'Concurrent ratio ours / bare (median wall ms/call)', measurement: `${concRatio.toFixed(3)}×`, target: `≤ ${CALL_TARGET}×`, mark: mark(concRatio, CALL_TARGET) },
+    { bench: '  client CPU per call ratio ours / bare (info)', measurement: `${(cpu(r.oursConc) / cpu(r.bareConc)).toFixed(3)}×`, target: '', mark: '' },
+  );
+  if (left.length) rows.push({ bench: 'Fixture processes left after tool-call bench', measurement: String(left.length), target: '0', mark: 'OVER' });
+  report.toolCalls = {
+    rounds: CALL_ROUNDS,
+    calls: CALLS,
+    batch: BATCH,
+    target: CALL_TARGET,
+    perCall: r,
+    medianMs: Object.fromEntries(Object.entries(r).filter(([k]) => k !== 'leftAfterShutdown').map(([k, v]) => [k, ms(v as PerCall[])])),
+    medianCpuUs: Object.fromEntries(Object.entries(r).filter(([k]) => k !== 'leftAfterShutdown').map(([k, v]) => [k, cpu(v as PerCall[])])),
+    seqRatio,
+    concRatio,
+    left,
+  };
+}
+
+async function benchMemory(): Promise<void> {
+  const out: Record<string, MemoryResult> = {};
+  for (const mode of ['ours', 'bare'] as const) {
+    log(`memory: ${IDLE_CONNECTIONS} idle connections (${mode}) …`);
+    const tag = newTag();
+    const { result } = await runTsChild<MemoryResult>('memory-child.ts', [mode, String(IDLE_CONNECTIONS), tag], ['--expose-gc', '--max-semi-space-size=1']);
+    const left = await waitNoTagged(tag, 2000);
+    if (left.length) killPids(left);
+    if (result.ready !== IDLE_CONNECTIONS) throw new Error(`memory (${mode}): only ${result.ready}/${IDLE_CONNECTIONS} connections became ready`);
+    out[mode] = { ...result, leftAfterShutdown: [...result.leftAfterShutdown, ...left] };
+  }
+  const o = out.ours!;
+  const b = out.bare!;
+  const anon = (x: number | null): string => (x === null ? 'n/a' : fmtBytes(x));
+  const fig = (r: MemoryResult): string =>
+    `heapUsed ${fmtBytes(r.heapUsedPerConn)}, RSS ${fmtBytes(r.rssPerConn)}, anon RSS ${anon(r.rssAnonPerConn)} (0→${IDLE_CONNECTIONS}: heap ${fmtBytes(r.fromZero.heapUsed)}, RSS ${fmtBytes(r.fromZero.rss)})`;
+  rows.push(
+    { bench: `Memory per idle connection — ours (slope ${IDLE_CONNECTIONS / 2}→${IDLE_CONNECTIONS} servers)`, measurement: fig(o), target: 'report only', mark: '' },
+    { bench: '  for scale: bare SDK Client per connection', measurement: fig(b), target: 'report only', mark: '' },
+  );
+  const left = o.leftAfterShutdown.length + b.leftAfterShutdown.length;
+  if (left) rows.push({ bench: 'Fixture processes left after memory bench', measurement: String(left), target: '0', mark: 'OVER' });
+  report.memory = out;
+}
+
+/** Share of CPU that processes outside this bench used, per benchmark. */
+const foreign: Record<string, number | null> = {};
+
+async function main(): Promise<void> {
+  const t0 = performance.now();
+  const cpus = os.cpus().length;
+  for (const [name, fn] of [
+    ['ready', benchReady],
+    ['toolCalls', benchCalls],
+    ['memory', benchMemory],
+  ] as const) {
+    const before = cpuSnapshot();
+    try {
+      await fn();
+    } catch (err) {
+      const msg = (err as Error).message ?? String(err);
+      errors.push(`${name}: ${msg}`);
+      rows.push({ bench: `${name}: could not run`, measurement: msg.split('\n')[0]!.slice(0, 100), target: '', mark: 'ERROR' });
+    }
+    foreign[name] = foreignCpuShare(before, cpuSnapshot(), cpus);
+  }
+  const totalS = (performance.now() - t0) / 1000;
+  report.errors = errors;
+  report.totalSeconds = totalS;
+  report.rows = rows;
+
+  process.stdout.write(`\nOpenProgram Desktop benchmarks — node ${process.version}, ${os.cpus().length} CPUs, ${process.platform}\n\n`);
+  process.stdout.write(`${table(rows)}\n\n`);
+  process.stdout.write(`Total bench time: ${totalS.toFixed(1)} s\n`);
+  const busy = Object.entries(foreign).filter(([, v]) => v !== null);
+  if (busy.length) {
+    process.stdout.write(`CPU used by other processes meanwhile (share of all ${cpus} CPUs): ${busy.map(([k, v]) => `${k} ${(v! * 100).toFixed(0)}%`).join(', ')}\n`);
+    const noisy = busy.filter(([, v]) => v! > 0.1).map(([k]) => k);
+    if (noisy.length) process.stdout.write(`WARNING: other processes competed for the CPU during ${noisy.join(', ')}; those timings and ratios are unreliable — rerun on a quiet machine.\n`);
+  }
+  const dir = path.join(ROOT, 'artifacts');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'bench.json'), `${JSON.stringify(report, null, 2)}\n`);
+  process.stdout.write(`Raw samples: ${path.relative(ROOT, path.join(dir, 'bench.json'))}\n`);
+  if (errors.length) {
+    for (const e of errors) process.stderr.write(`\n${e}\n`);
+    process.exitCode = 1;
+  }
+}
+
+main().catch((err) => {
+  console.error((err as Error).stack ?? err);
+  process.exit(1);
+});
