@@ -10,6 +10,7 @@ import { ChatService } from './chat/agent.js';
 import { SettingsStore } from './chat/settings.js';
 import { ConfigStore } from './mcp/config.js';
 import { McpHost } from './mcp/host.js';
+import { ElicitationBroker } from './mcp/elicitation.js';
 import { adoptLoginShellPath } from './mcp/transports.js';
 import { LazySecretStore, openSecretStore } from './secrets/index.js';
 import type { SecretStore, SecretStoreInfo } from './secrets/store.js';
@@ -48,6 +49,8 @@ export class AppCore {
   readonly host: McpHost;
   readonly settings: SettingsStore;
   readonly chat: ChatService;
+  /** Pending server requests for user input. */
+  readonly elicitation: ElicitationBroker;
   /** The secret store every part of main uses (may still be opening; see `secretsInfo()`). */
   readonly secrets: SecretStore;
   private readonly sinks = new Set<EventSink>();
@@ -56,7 +59,12 @@ export class AppCore {
     this.secrets = opts.secrets ?? new LazySecretStore(() => openSecretStore(opts.stateDir));
     this.config = new ConfigStore(opts.stateDir, this.secrets);
     this.settings = new SettingsStore(opts.stateDir, this.secrets);
+    this.elicitation = new ElicitationBroker(
+      (e) => this.emit('elicitation.request', e),
+      (id) => this.emit('elicitation.closed', { id }),
+    );
     this.host = new McpHost(this.config, {
+      elicit: (server, form, signal) => this.elicitation.ask(server, form, signal),
       concurrency: opts.concurrency,
       secrets: this.secrets,
       openUrl: opts.openUrl ?? ((url, server) => this.emit('auth.openUrl', { server, url: url.href })),
@@ -109,6 +117,7 @@ export class AppCore {
   /** Stop chats, close every server, leave no child process. */
   async shutdown(): Promise<void> {
     this.chat.stopAll();
+    this.elicitation.cancelAll();
     await this.host.shutdown();
   }
 }

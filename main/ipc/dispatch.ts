@@ -8,6 +8,7 @@ import { channels, type ChannelName, type ChannelOutput, type Envelope, type Ipc
 import type { AppCore } from '../core.js';
 import { NotConfiguredError } from '../chat/agent.js';
 import { HostError } from '../mcp/host.js';
+import { UnknownElicitationError } from '../mcp/elicitation.js';
 import {
   AuthorizationDeniedError,
   CallbackTimeoutError,
@@ -53,6 +54,10 @@ export function createHandlers(core: AppCore, version = '0.1.0'): Handlers {
     'chat.send': ({ conversation_id, text }) => core.chat.send(conversation_id, text),
     'chat.stop': ({ run_id }) => core.chat.stop(run_id),
     'chat.cancelTool': ({ run_id, call_id }) => core.chat.cancelTool(run_id, call_id),
+    'elicitation.respond': ({ id, action, content }) => {
+      core.elicitation.respond(id, { action, ...(content ? { content } : {}) });
+      return { ok: true as const };
+    },
     'chat.reset': ({ conversation_id }) => {
       core.chat.reset(conversation_id);
       return { ok: true as const };
@@ -68,6 +73,7 @@ function clip(s: string, max: number): string {
 export function toIpcError(err: unknown): IpcError {
   if (err instanceof HostError) return { code: err.code, message: err.message, ...(err.field ? { field: err.field } : {}) };
   if (err instanceof NotConfiguredError) return { code: 'not_configured', message: err.message };
+  if (err instanceof UnknownElicitationError) return { code: 'gone', message: err.message };
   // OAuth flow errors carry messages already scrubbed of secrets (main/mcp/oauth/errors.ts).
   if (err instanceof CancelledError) return { code: 'sign_in_cancelled', message: 'Sign-in was cancelled.' };
   if (err instanceof CallbackTimeoutError) return { code: 'sign_in_timeout', message: bounded(err.message) };

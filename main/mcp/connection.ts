@@ -6,10 +6,13 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CallToolResultSchema,
+  CancelledNotificationSchema,
+  ElicitRequestSchema,
   PromptListChangedNotificationSchema,
   ResourceListChangedNotificationSchema,
   ToolListChangedNotificationSchema,
   type CallToolResult,
+  type ElicitResult,
   type Prompt,
   type Resource,
   type Tool,
@@ -44,6 +47,36 @@ export class LogRing {
     return out;
   }
 }
+
+/**
+ * Work around an SDK defect (1.32): its `notifications/cancelled` handler ignores `requestId: 0`
+ * (`if (!requestId) return`), and 0 is the id of the first request a server sends us — so a
+ * server could never cancel its first elicitation. Re-register the handler with a proper check.
+ */
+function fixCancelOfRequestZero(client: Client): void {
+  const controllers = (client as unknown as { _requestHandlerAbortControllers?: Map<string | number, AbortController> })._requestHandlerAbortControllers;
+  if (!(controllers instanceof Map)) return;
+  client.setNotificationHandler(CancelledNotificationSchema, (n) => {
+    const id = n.params.requestId;
+    if (id === undefined || id === null) return;
+    controllers.get(id)?.abort(n.params.reason);
+  });
+}
+
+/** A form-mode elicitation request as the host hands it to the user. */
+export interface ElicitationForm {
+  message: string;
+  requestedSchema: Record<string, unknown>;
+}
+
+/** The user's answer (MCP `ElicitResult`). */
+export interface ElicitationAnswer {
+  action: 'accept' | 'decline' | 'cancel';
+  content?: Record<string, string | number | boolean | string[]>;
+}
+
+/** Asks the user; `signal` aborts when the server cancels the request or the connection ends. */
+export type ElicitHandler = (server: string, form: ElicitationForm, signal: AbortSignal) => Promise<ElicitationAnswer>;
 
 /** Error thrown for a call on a connection that is not ready (or closed under it). */
 export class NotConnectedError extends Error {
@@ -116,6 +149,9 @@ export class McpConnection {
     // A restarted server keeps one log across its processes, so the Logs view shows the history.
     this.log = log ?? new LogRing();
   }
+
+  /** Asks the user on behalf of the server (elicitation); null = the capability is not declared. */
+  elicit: ElicitHandler | null = null;
 
   /** OAuth: when the current access token expires (ms epoch), when known. */
   oauthExpiresAt: number | null = null;
@@ -240,7 +276,19 @@ export class McpConnection {
     const transport = this.createTransport();
     if (this.closing) return;
     this.transport = transport;
-    const client = new Client(CLIENT_INFO, { capabilities: {} });
+    const elicit = this.elicit;
+    // Form elicitation (MCP spec 2025-06-18 "Elicitation"): the SDK fills in schema defaults for
+    // fields the user left out (SEP-1034) when `applyDefaults` is declared.
+    const client = new Client(CLIENT_INFO, { capabilities: elicit ? { elicitation: { form: { applyDefaults: true } } } : {} });
+    fixCancelOfRequestZero(client);
+    if (elicit) {
+      client.setRequestHandler(ElicitRequestSchema, async (req, extra) => {
+        const params = req.params as { message: string; requestedSchema?: Record<string, unknown> };
+        this.log.push('lifecycle', 'the server asks the user for input (elicitation)');
+        const answer = await elicit(this.name, { message: params.message, requestedSchema: params.requestedSchema ?? { type: 'object', properties: {} } }, extra.signal);
+        return answer as ElicitResult;
+      });
+    }
     client.onerror = (err) => {
       // Protocol-level oddities (unknown response ids, dropped oversized messages, an optional GET
       // stream the server does not offer) are logged, not fatal.

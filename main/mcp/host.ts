@@ -10,7 +10,7 @@ import { applyPatch, ConfigError, configFromInput, maskMap, maskSecret, parseCon
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../util/atomic-write.js';
-import { LogRing, McpConnection, type CallOptions } from './connection.js';
+import { LogRing, McpConnection, type CallOptions, type ElicitHandler } from './connection.js';
 import { OAuthSignIns } from './oauth/flow.js';
 import { PersistentOAuthProvider, type OpenUrl } from './oauth/provider.js';
 import { MemorySecretStore, type SecretStore } from '../secrets/store.js';
@@ -47,6 +47,8 @@ export interface HostOptions {
    * URL that passed the safety check (https:, or http: to loopback).
    */
   openUrl?: (url: URL, server: string) => void | Promise<void>;
+  /** Asks the user for input a server requests (elicitation). Absent: the capability is not declared. */
+  elicit?: ElicitHandler;
 }
 
 /** Auth status a view needs, gathered by the host. */
@@ -158,6 +160,7 @@ export class McpHost {
   /** One sign-in per server at a time; cancelled on shutdown. */
   readonly signIns = new OAuthSignIns();
   private readonly secrets: SecretStore;
+  private readonly elicitHandler: ElicitHandler | null;
   private readonly openUrl: (url: URL, server: string) => void | Promise<void>;
   /** Crash-recovery policy (tests shorten it). */
   recoveryPolicy = { ...RECOVERY };
@@ -174,6 +177,7 @@ export class McpHost {
     this.concurrency = Math.max(1, opts.concurrency ?? 4);
     this.events = opts.events ?? {};
     this.secrets = opts.secrets ?? new MemorySecretStore();
+    this.elicitHandler = opts.elicit ?? null;
     this.openUrl = opts.openUrl ?? (() => {
       throw new Error('No browser is available to open the sign-in page.');
     });
@@ -289,7 +293,12 @@ export class McpHost {
   }
 
   private makeConnection(name: string, cfg: ServerConfig): McpConnection {
-    return new McpConnection(name, cfg, (c) => this.onConnectionChange(c), this.logRing(name), this.providerFor(name, cfg));
+    return this.withCapabilities(new McpConnection(name, cfg, (c) => this.onConnectionChange(c), this.logRing(name), this.providerFor(name, cfg)));
+  }
+
+  private withCapabilities(conn: McpConnection): McpConnection {
+    conn.elicit = this.elicitHandler;
+    return conn;
   }
 
   /**
@@ -455,7 +464,7 @@ export class McpHost {
     }
     this.checkCommand(next);
     if (old.type !== 'local' && old.auth.kind === 'oauth' && (next.type === 'local' || next.auth.kind !== 'oauth')) await this.forgetOAuth(name);
-    const candidate = new McpConnection(name, next, undefined, this.logRing(name), this.providerFor(name, next));
+    const candidate = this.withCapabilities(new McpConnection(name, next, undefined, this.logRing(name), this.providerFor(name, next)));
     this.pendingCandidates.add(candidate);
     await candidate.start();
     this.pendingCandidates.delete(candidate);

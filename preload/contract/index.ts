@@ -348,6 +348,17 @@ export const channels = {
     input: z.strictObject({ run_id: z.string().min(1).max(128), call_id: z.string().min(1).max(256) }),
     output: null as unknown as { cancelled: boolean },
   },
+  'elicitation.respond': {
+    input: z.strictObject({
+      id: z.string().min(1).max(128),
+      action: z.enum(['accept', 'decline', 'cancel']),
+      content: z
+        .record(z.string().max(256), z.union([z.string().max(LIMITS.shortText), z.number(), z.boolean(), z.array(z.string().max(LIMITS.shortText)).max(256)]))
+        .refine((m) => Object.keys(m).length <= 256, 'Too many fields')
+        .optional(),
+    }),
+    output: null as unknown as { ok: true },
+  },
   'chat.reset': { input: z.strictObject({ conversation_id: z.string().min(1).max(128) }), output: null as unknown as { ok: true } },
 } as const;
 
@@ -367,9 +378,13 @@ export interface EventPayloads {
    * main). Main sends only URLs that passed its safety check (https:, or http: to loopback).
    */
   'auth.openUrl': { server: string; url: string };
+  /** A server asks the user for input (form elicitation); answer with `elicitation.respond`. */
+  'elicitation.request': { id: string; server: string; message: string; requested_schema: Record<string, unknown> };
+  /** A pending form was withdrawn (the server cancelled, the connection ended, or it timed out). */
+  'elicitation.closed': { id: string };
 }
 export type EventName = keyof EventPayloads;
-export const eventNames: EventName[] = ['servers.changed', 'servers.removed', 'chat.event', 'app.warning', 'auth.openUrl'];
+export const eventNames: EventName[] = ['servers.changed', 'servers.removed', 'chat.event', 'app.warning', 'auth.openUrl', 'elicitation.request', 'elicitation.closed'];
 
 // ---------------------------------------------------------------------------------------------
 // Errors and the envelope every invoke returns
@@ -391,6 +406,7 @@ export type ErrorCode =
   | 'unsafe_authorization_url'
   | 'port_in_use'
   | 'oauth_failed'
+  | 'gone'
   | 'internal';
 
 /** A typed error: `field` names the offending input path when known (for inline form errors). */

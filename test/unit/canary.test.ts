@@ -165,6 +165,7 @@ describe('no secret ever leaves main (canary)', () => {
       'chat.send': [{ conversation_id: 'c1', text: 'call local__env_check {"name":"TOKEN","sha256":"0"}' }, { conversation_id: 'c1', text: '' }],
       'chat.stop': [{ run_id: 'nope' }],
       'chat.cancelTool': [{ run_id: 'nope', call_id: 'nope' }],
+      'elicitation.respond': [{ id: 'nope', action: 'accept', content: { k: CANARIES.envNew } }, { id: 'x', action: 'bogus' }],
       'chat.reset': [{ conversation_id: 'c1' }],
       'servers.remove': [{ name: 'imp' }, { name: 'missing' }],
     };

@@ -3,6 +3,7 @@ import { on } from '../api';
 import { useApp } from '../store';
 import { ChatView } from './Chat';
 import { SettingsView } from './Settings';
+import { ElicitationDialogs } from './Elicitation';
 
 /** The app frame: tabs, warnings banner, and the event subscriptions that feed the store. */
 export function App() {
@@ -57,6 +58,7 @@ export function App() {
           </button>
         </div>
       ))}
+      <ElicitationDialogs />
       <main className="content">{tab === 'chat' ? <ChatView onOpenSettings={() => setTab('settings')} /> : <SettingsView />}</main>
     </div>
   );
