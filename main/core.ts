@@ -10,7 +10,9 @@ import { ChatService } from './chat/agent.js';
 import { SettingsStore } from './chat/settings.js';
 import { ConfigStore } from './mcp/config.js';
 import { McpHost } from './mcp/host.js';
-import { ElicitationBroker } from './mcp/elicitation.js';
+import { UserRequestBroker } from './mcp/elicitation.js';
+import type { ElicitationAnswer } from './mcp/connection.js';
+import { SamplingService } from './chat/sampling.js';
 import { adoptLoginShellPath } from './mcp/transports.js';
 import { LazySecretStore, openSecretStore } from './secrets/index.js';
 import type { SecretStore, SecretStoreInfo } from './secrets/store.js';
@@ -49,8 +51,10 @@ export class AppCore {
   readonly host: McpHost;
   readonly settings: SettingsStore;
   readonly chat: ChatService;
-  /** Pending server requests for user input. */
-  readonly elicitation: ElicitationBroker;
+  /** Pending server requests for user input (elicitation). */
+  readonly elicitation: UserRequestBroker<Omit<EventPayloads['elicitation.request'], 'id'>, ElicitationAnswer>;
+  /** Sampling requests: user approval, then the configured model. */
+  readonly sampling: SamplingService;
   /** The secret store every part of main uses (may still be opening; see `secretsInfo()`). */
   readonly secrets: SecretStore;
   private readonly sinks = new Set<EventSink>();
@@ -59,12 +63,19 @@ export class AppCore {
     this.secrets = opts.secrets ?? new LazySecretStore(() => openSecretStore(opts.stateDir));
     this.config = new ConfigStore(opts.stateDir, this.secrets);
     this.settings = new SettingsStore(opts.stateDir, this.secrets);
-    this.elicitation = new ElicitationBroker(
+    this.elicitation = new UserRequestBroker<Omit<EventPayloads['elicitation.request'], 'id'>, ElicitationAnswer>(
       (e) => this.emit('elicitation.request', e),
       (id) => this.emit('elicitation.closed', { id }),
+      { action: 'cancel' },
+    );
+    this.sampling = new SamplingService(
+      this.settings,
+      (e) => this.emit('sampling.request', e),
+      (id) => this.emit('sampling.closed', { id }),
     );
     this.host = new McpHost(this.config, {
-      elicit: (server, form, signal) => this.elicitation.ask(server, form, signal),
+      elicit: (server, form, signal) => this.elicitation.ask({ server, message: form.message, requested_schema: form.requestedSchema }, signal),
+      sample: (server, req, signal) => this.sampling.sample(server, req, signal),
       concurrency: opts.concurrency,
       secrets: this.secrets,
       openUrl: opts.openUrl ?? ((url, server) => this.emit('auth.openUrl', { server, url: url.href })),
@@ -118,6 +129,7 @@ export class AppCore {
   async shutdown(): Promise<void> {
     this.chat.stopAll();
     this.elicitation.cancelAll();
+    this.sampling.broker.cancelAll();
     await this.host.shutdown();
   }
 }

@@ -55,7 +55,11 @@ export function createHandlers(core: AppCore, version = '0.1.0'): Handlers {
     'chat.stop': ({ run_id }) => core.chat.stop(run_id),
     'chat.cancelTool': ({ run_id, call_id }) => core.chat.cancelTool(run_id, call_id),
     'elicitation.respond': ({ id, action, content }) => {
-      core.elicitation.respond(id, { action, ...(content ? { content } : {}) });
+      core.elicitation.respond(id, action === 'accept' ? { action, content: content ?? {} } : { action });
+      return { ok: true as const };
+    },
+    'sampling.respond': ({ id, approve }) => {
+      core.sampling.broker.respond(id, approve);
       return { ok: true as const };
     },
     'chat.reset': ({ conversation_id }) => {

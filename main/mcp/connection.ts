@@ -7,11 +7,13 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CallToolResultSchema,
   CancelledNotificationSchema,
+  CreateMessageRequestSchema,
   ElicitRequestSchema,
   PromptListChangedNotificationSchema,
   ResourceListChangedNotificationSchema,
   ToolListChangedNotificationSchema,
   type CallToolResult,
+  type CreateMessageResult,
   type ElicitResult,
   type Prompt,
   type Resource,
@@ -74,6 +76,24 @@ export interface ElicitationAnswer {
   action: 'accept' | 'decline' | 'cancel';
   content?: Record<string, string | number | boolean | string[]>;
 }
+
+/** A server's sampling request (MCP `sampling/createMessage`), as the host hands it on. */
+export interface SamplingRequest {
+  messages: Array<{ role: 'user' | 'assistant'; content: { type: string; text?: string; data?: string; mimeType?: string } }>;
+  systemPrompt?: string;
+  maxTokens: number;
+  temperature?: number;
+}
+
+/** The host's completion for a sampling request. */
+export interface SamplingResult {
+  model: string;
+  text: string;
+  stopReason: 'endTurn' | 'maxTokens' | 'stopSequence';
+}
+
+/** Answers a sampling request (after the user approved it); throws to refuse. */
+export type SampleHandler = (server: string, req: SamplingRequest, signal: AbortSignal) => Promise<SamplingResult>;
 
 /** Asks the user; `signal` aborts when the server cancels the request or the connection ends. */
 export type ElicitHandler = (server: string, form: ElicitationForm, signal: AbortSignal) => Promise<ElicitationAnswer>;
@@ -152,6 +172,8 @@ export class McpConnection {
 
   /** Asks the user on behalf of the server (elicitation); null = the capability is not declared. */
   elicit: ElicitHandler | null = null;
+  /** Answers the server's sampling requests; null = the capability is not declared. */
+  sample: SampleHandler | null = null;
 
   /** OAuth: when the current access token expires (ms epoch), when known. */
   oauthExpiresAt: number | null = null;
@@ -279,7 +301,21 @@ export class McpConnection {
     const elicit = this.elicit;
     // Form elicitation (MCP spec 2025-06-18 "Elicitation"): the SDK fills in schema defaults for
     // fields the user left out (SEP-1034) when `applyDefaults` is declared.
-    const client = new Client(CLIENT_INFO, { capabilities: elicit ? { elicitation: { form: { applyDefaults: true } } } : {} });
+    const sample = this.sample;
+    const client = new Client(CLIENT_INFO, {
+      capabilities: {
+        ...(elicit ? { elicitation: { form: { applyDefaults: true } } } : {}),
+        ...(sample ? { sampling: {} } : {}),
+      },
+    });
+    if (sample) {
+      client.setRequestHandler(CreateMessageRequestSchema, async (req, extra) => {
+        this.log.push('lifecycle', 'the server asks for a model completion (sampling)');
+        const p = req.params as unknown as SamplingRequest;
+        const r = await sample(this.name, { messages: p.messages, systemPrompt: p.systemPrompt, maxTokens: p.maxTokens, temperature: p.temperature }, extra.signal);
+        return { role: 'assistant', content: { type: 'text', text: r.text }, model: r.model, stopReason: r.stopReason } as CreateMessageResult;
+      });
+    }
     fixCancelOfRequestZero(client);
     if (elicit) {
       client.setRequestHandler(ElicitRequestSchema, async (req, extra) => {

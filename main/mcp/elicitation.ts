@@ -1,47 +1,50 @@
 /**
- * Elicitation broker (MCP spec 2025-06-18 "Elicitation", form mode): a server's request for user
- * input becomes an `elicitation.request` event for the renderer; the user's answer comes back
- * through the `elicitation.respond` channel. Unanswered requests are cancelled after a timeout,
- * and when the server cancels (or the connection ends) the form is withdrawn.
+ * Requests from servers that need the user (MCP spec 2025-06-18, client features):
+ * - Elicitation (form mode): a server asks the user for input; the answer goes back.
+ * - Sampling: a server asks the host's model for a completion; the user approves first
+ *   (human in the loop), then the configured model answers.
+ *
+ * `UserRequestBroker` turns each into an event for the renderer and waits for the answer through
+ * a channel. Unanswered requests are cancelled after a timeout, and when the server cancels (or
+ * the connection ends) the dialog is withdrawn.
  */
 import { randomUUID } from 'node:crypto';
-import type { ElicitationAnswer, ElicitationForm } from './connection.js';
 
-/** How long a form waits for the user before it is answered `cancel`, in ms. */
-export const ELICITATION_TIMEOUT_MS = 10 * 60 * 1000;
-
-/** A pending request as the renderer sees it. */
-export interface ElicitationRequestEvent {
-  id: string;
-  server: string;
-  message: string;
-  requested_schema: Record<string, unknown>;
-}
+/** How long a dialog waits for the user before it is cancelled, in ms. */
+export const USER_REQUEST_TIMEOUT_MS = 10 * 60 * 1000;
+/** @deprecated name kept for callers; see {@link USER_REQUEST_TIMEOUT_MS}. */
+export const ELICITATION_TIMEOUT_MS = USER_REQUEST_TIMEOUT_MS;
 
 /** Thrown by `respond` for an unknown (answered, withdrawn, timed-out) request id. */
 export class UnknownElicitationError extends Error {
   override name = 'UnknownElicitationError';
 }
 
-/** Holds pending elicitations and routes answers to them. */
-export class ElicitationBroker {
-  private readonly pending = new Map<string, { resolve: (a: ElicitationAnswer) => void; timer: NodeJS.Timeout }>();
+/**
+ * Holds pending user requests of one kind and routes answers to them.
+ * @typeParam Q the request payload shown to the user (without `id`)
+ * @typeParam A the answer
+ */
+export class UserRequestBroker<Q extends object, A> {
+  private readonly pending = new Map<string, { resolve: (a: A) => void; timer: NodeJS.Timeout }>();
 
   /**
-   * @param emitRequest shows a form (renderer event)
-   * @param emitClosed withdraws a form that is no longer awaited
+   * @param emitRequest shows a dialog (renderer event)
+   * @param emitClosed withdraws a dialog that is no longer awaited
+   * @param cancelled the answer used on timeout, abort and shutdown
    */
   constructor(
-    private readonly emitRequest: (e: ElicitationRequestEvent) => void,
+    private readonly emitRequest: (e: Q & { id: string }) => void,
     private readonly emitClosed: (id: string) => void,
-    private readonly timeoutMs = ELICITATION_TIMEOUT_MS,
+    private readonly cancelled: A,
+    private readonly timeoutMs = USER_REQUEST_TIMEOUT_MS,
   ) {}
 
-  /** Ask the user. Resolves with their answer, or `cancel` on timeout / abort. */
-  ask(server: string, form: ElicitationForm, signal: AbortSignal): Promise<ElicitationAnswer> {
+  /** Ask the user. Resolves with their answer, or the `cancelled` answer on timeout / abort. */
+  ask(request: Q, signal: AbortSignal): Promise<A> {
     const id = randomUUID();
     return new Promise((resolve) => {
-      const finish = (a: ElicitationAnswer, withdraw: boolean): void => {
+      const finish = (a: A, withdraw: boolean): void => {
         const p = this.pending.get(id);
         if (!p) return;
         clearTimeout(p.timer);
@@ -50,27 +53,25 @@ export class ElicitationBroker {
         if (withdraw) this.emitClosed(id);
         resolve(a);
       };
-      const onAbort = (): void => finish({ action: 'cancel' }, true);
-      const timer = setTimeout(() => finish({ action: 'cancel' }, true), this.timeoutMs);
+      const onAbort = (): void => finish(this.cancelled, true);
+      const timer = setTimeout(() => finish(this.cancelled, true), this.timeoutMs);
       timer.unref?.();
       this.pending.set(id, { resolve: (a) => finish(a, false), timer });
       if (signal.aborted) return onAbort();
       signal.addEventListener('abort', onAbort, { once: true });
-      this.emitRequest({ id, server, message: form.message, requested_schema: form.requestedSchema });
+      this.emitRequest({ ...request, id });
     });
   }
 
-  /**
-   * Deliver the user's answer. @throws UnknownElicitationError when the request is no longer pending.
-   */
-  respond(id: string, answer: ElicitationAnswer): void {
+  /** Deliver the user's answer. @throws UnknownElicitationError when the request is no longer pending. */
+  respond(id: string, answer: A): void {
     const p = this.pending.get(id);
     if (!p) throw new UnknownElicitationError('This request is no longer waiting for an answer.');
-    p.resolve(answer.action === 'accept' ? { action: 'accept', content: answer.content ?? {} } : { action: answer.action });
+    p.resolve(answer);
   }
 
   /** Cancel everything (shutdown). */
   cancelAll(): void {
-    for (const id of [...this.pending.keys()]) this.pending.get(id)?.resolve({ action: 'cancel' });
+    for (const id of [...this.pending.keys()]) this.pending.get(id)?.resolve(this.cancelled);
   }
 }

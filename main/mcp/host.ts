@@ -10,7 +10,7 @@ import { applyPatch, ConfigError, configFromInput, maskMap, maskSecret, parseCon
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../util/atomic-write.js';
-import { LogRing, McpConnection, type CallOptions, type ElicitHandler } from './connection.js';
+import { LogRing, McpConnection, type CallOptions, type ElicitHandler, type SampleHandler } from './connection.js';
 import { OAuthSignIns } from './oauth/flow.js';
 import { PersistentOAuthProvider, type OpenUrl } from './oauth/provider.js';
 import { MemorySecretStore, type SecretStore } from '../secrets/store.js';
@@ -49,6 +49,8 @@ export interface HostOptions {
   openUrl?: (url: URL, server: string) => void | Promise<void>;
   /** Asks the user for input a server requests (elicitation). Absent: the capability is not declared. */
   elicit?: ElicitHandler;
+  /** Answers servers' sampling requests (with the user's approval). Absent: the capability is not declared. */
+  sample?: SampleHandler;
 }
 
 /** Auth status a view needs, gathered by the host. */
@@ -161,6 +163,7 @@ export class McpHost {
   readonly signIns = new OAuthSignIns();
   private readonly secrets: SecretStore;
   private readonly elicitHandler: ElicitHandler | null;
+  private readonly sampleHandler: SampleHandler | null;
   private readonly openUrl: (url: URL, server: string) => void | Promise<void>;
   /** Crash-recovery policy (tests shorten it). */
   recoveryPolicy = { ...RECOVERY };
@@ -178,6 +181,7 @@ export class McpHost {
     this.events = opts.events ?? {};
     this.secrets = opts.secrets ?? new MemorySecretStore();
     this.elicitHandler = opts.elicit ?? null;
+    this.sampleHandler = opts.sample ?? null;
     this.openUrl = opts.openUrl ?? (() => {
       throw new Error('No browser is available to open the sign-in page.');
     });
@@ -298,6 +302,7 @@ export class McpHost {
 
   private withCapabilities(conn: McpConnection): McpConnection {
     conn.elicit = this.elicitHandler;
+    conn.sample = this.sampleHandler;
     return conn;
   }
 

@@ -359,6 +359,10 @@ export const channels = {
     }),
     output: null as unknown as { ok: true },
   },
+  'sampling.respond': {
+    input: z.strictObject({ id: z.string().min(1).max(128), approve: z.boolean() }),
+    output: null as unknown as { ok: true },
+  },
   'chat.reset': { input: z.strictObject({ conversation_id: z.string().min(1).max(128) }), output: null as unknown as { ok: true } },
 } as const;
 
@@ -382,9 +386,13 @@ export interface EventPayloads {
   'elicitation.request': { id: string; server: string; message: string; requested_schema: Record<string, unknown> };
   /** A pending form was withdrawn (the server cancelled, the connection ended, or it timed out). */
   'elicitation.closed': { id: string };
+  /** A server asks the host's model for a completion; approve or decline with `sampling.respond`. */
+  'sampling.request': { id: string; server: string; system_prompt: string | null; messages: { role: 'user' | 'assistant'; text: string }[]; max_tokens: number };
+  /** A pending sampling approval was withdrawn. */
+  'sampling.closed': { id: string };
 }
 export type EventName = keyof EventPayloads;
-export const eventNames: EventName[] = ['servers.changed', 'servers.removed', 'chat.event', 'app.warning', 'auth.openUrl', 'elicitation.request', 'elicitation.closed'];
+export const eventNames: EventName[] = ['servers.changed', 'servers.removed', 'chat.event', 'app.warning', 'auth.openUrl', 'elicitation.request', 'elicitation.closed', 'sampling.request', 'sampling.closed'];
 
 // ---------------------------------------------------------------------------------------------
 // Errors and the envelope every invoke returns

@@ -166,6 +166,7 @@ describe('no secret ever leaves main (canary)', () => {
       'chat.stop': [{ run_id: 'nope' }],
       'chat.cancelTool': [{ run_id: 'nope', call_id: 'nope' }],
       'elicitation.respond': [{ id: 'nope', action: 'accept', content: { k: CANARIES.envNew } }, { id: 'x', action: 'bogus' }],
+      'sampling.respond': [{ id: 'nope', approve: true }, { id: 'x', approve: 'yes' }],
       'chat.reset': [{ conversation_id: 'c1' }],
       'servers.remove': [{ name: 'imp' }, { name: 'missing' }],
     };

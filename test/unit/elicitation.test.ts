@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EventPayloads } from '../../preload/contract/index.js';
 import { AppCore } from '../../main/core.js';
 import { createDispatcher } from '../../main/ipc/dispatch.js';
-import { ElicitationBroker } from '../../main/mcp/elicitation.js';
+import { UserRequestBroker } from '../../main/mcp/elicitation.js';
 import { MemorySecretStore } from '../../main/secrets/store.js';
 import { descendantPids, makeTempDir, removeDir, sdkCommand, waitFor, waitNoChildren } from './helpers.js';
 
@@ -59,7 +59,8 @@ describe('elicitation', () => {
   it('decline reaches the server without content', async () => {
     const call = core.host.callTool('fx__ask', {});
     expect(await waitFor(() => requests.length === 1, 5000)).toBe(true);
-    core.elicitation.respond(requests[0]!.id, { action: 'decline', content: { name: 'ignored' } });
+    const d = createDispatcher(core);
+    await d.invoke('elicitation.respond', { id: requests[0]!.id, action: 'decline', content: { name: 'ignored' } });
     expect(JSON.parse(text(await call))).toEqual({ action: 'decline' });
   });
 
@@ -75,8 +76,8 @@ describe('elicitation', () => {
   it('an unanswered form is cancelled after the timeout and withdrawn', async () => {
     const shown: string[] = [];
     const withdrawn: string[] = [];
-    const broker = new ElicitationBroker((e) => shown.push(e.id), (id) => withdrawn.push(id), 50);
-    const answer = await broker.ask('s', { message: 'm', requestedSchema: {} }, new AbortController().signal);
+    const broker = new UserRequestBroker<{ message: string }, { action: string }>((e) => shown.push(e.id), (id) => withdrawn.push(id), { action: 'cancel' }, 50);
+    const answer = await broker.ask({ message: 'm' }, new AbortController().signal);
     expect(answer).toEqual({ action: 'cancel' });
     expect(withdrawn).toEqual(shown);
   });

@@ -7,11 +7,13 @@
  *   so every hop is checked), and refuses a redirect to a private, non-loopback address;
  * - refuses requests to private, non-loopback IP literals other than the MCP server's own host
  *   (so metadata cannot point us at e.g. 169.254.169.254);
- * - applies a per-request timeout and an optional cancellation signal.
+ * - applies a per-request timeout and an optional cancellation signal;
+ * - sends at most one refresh-token grant per refresh token (see {@link REFRESH_REUSE_MS}).
  *
  * Limits: host names are not resolved, so a public name that resolves to a private address is not
  * caught here.
  */
+import { createHash } from 'node:crypto';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
 import { OAuthFetchRefusedError } from './errors.js';
@@ -37,6 +39,68 @@ export interface GuardedFetchOptions {
 }
 
 const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
+
+/**
+ * How long a successful refresh-token grant's response is handed to later requests for the same
+ * refresh token, in ms (capped at half the new access token's lifetime).
+ *
+ * Why: the SDK refreshes on its own whenever the MCP endpoint answers 401 (once per failed
+ * request), and our background refresh runs on a timer. After a sleep, or when the model makes
+ * parallel tool calls with an expired access token, several refreshes with the *same* rotating
+ * refresh token would reach the authorization server; servers with reuse detection (OAuth 2.1
+ * §4.3.1; oidc-provider, Auth0, Okta) then revoke the whole grant and the user must sign in
+ * again. So concurrent requests share one request, and a request that arrives just after with the
+ * refresh token that was just rotated gets the same answer instead of a reuse.
+ */
+export const REFRESH_REUSE_MS = 10_000;
+
+interface GrantResult {
+  res: Response;
+  url: string;
+}
+
+/** In-flight and just-finished refresh grants by hash(token endpoint, refresh token). */
+const refreshGrants = new Map<string, Promise<GrantResult>>();
+
+function refreshGrantKey(url: URL, init: RequestInit | undefined): string | null {
+  if ((init?.method ?? 'GET').toUpperCase() !== 'POST') return null;
+  const body = init?.body;
+  const params = body instanceof URLSearchParams ? body : typeof body === 'string' ? new URLSearchParams(body) : null;
+  const token = params?.get('grant_type') === 'refresh_token' ? params.get('refresh_token') : null;
+  return token ? createHash('sha256').update(`${url.href}\n${token}`).digest('base64url') : null;
+}
+
+function reuseMs(res: Response, body: string): number {
+  if (!res.ok) return 0;
+  try {
+    const exp = (JSON.parse(body) as { expires_in?: unknown }).expires_in;
+    return typeof exp === 'number' && exp > 0 ? Math.min(REFRESH_REUSE_MS, (exp * 1000) / 2) : REFRESH_REUSE_MS;
+  } catch {
+    return 0;
+  }
+}
+
+/** Run `send` once per refresh token (see {@link REFRESH_REUSE_MS}); every caller gets its own copy of the response. */
+async function oncePerRefreshToken(key: string, send: () => Promise<Response>): Promise<Response> {
+  let pending = refreshGrants.get(key);
+  if (!pending) {
+    const p = send().then((res) => ({ res, url: res.url }));
+    refreshGrants.set(key, p);
+    p.then(
+      async ({ res }) => {
+        const keep = reuseMs(res, await res.clone().text());
+        const t = setTimeout(() => refreshGrants.get(key) === p && refreshGrants.delete(key), keep);
+        t.unref?.();
+      },
+      () => refreshGrants.get(key) === p && refreshGrants.delete(key),
+    );
+    pending = p;
+  }
+  const { res, url } = await pending;
+  const copy = res.clone();
+  Object.defineProperty(copy, 'url', { value: url });
+  return copy;
+}
 
 function checkTarget(url: URL, allowed: Set<string>): void {
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new OAuthFetchRefusedError(`Refused to fetch a ${url.protocol} URL during sign-in.`);
@@ -85,7 +149,7 @@ export function createGuardedFetch(opts: GuardedFetchOptions = {}): FetchLike {
   const max = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const timeoutMs = opts.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const allowed = new Set([...(opts.allowPrivateHosts ?? [])].map((h) => h.toLowerCase()));
-  return async (input, init) => {
+  const send: FetchLike = async (input, init) => {
     const url = new URL(String(input));
     checkTarget(url, allowed);
     const signals = [AbortSignal.timeout(timeoutMs)];
@@ -107,6 +171,10 @@ export function createGuardedFetch(opts: GuardedFetchOptions = {}): FetchLike {
       }
     }
     return limitBody(res, max, describeUrl(url));
+  };
+  return async (input, init) => {
+    const key = refreshGrantKey(new URL(String(input)), init);
+    return key ? oncePerRefreshToken(key, () => send(input, init)) : send(input, init);
   };
 }
 

@@ -4,6 +4,7 @@ import { useApp } from '../store';
 import { ChatView } from './Chat';
 import { SettingsView } from './Settings';
 import { ElicitationDialogs } from './Elicitation';
+import { SamplingDialogs } from './Sampling';
 
 /** The app frame: tabs, warnings banner, and the event subscriptions that feed the store. */
 export function App() {
@@ -59,6 +60,7 @@ export function App() {
         </div>
       ))}
       <ElicitationDialogs />
+      <SamplingDialogs />
       <main className="content">{tab === 'chat' ? <ChatView onOpenSettings={() => setTab('settings')} /> : <SettingsView />}</main>
     </div>
   );
