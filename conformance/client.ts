@@ -6,18 +6,28 @@
  * `MCP_CONFORMANCE_CONTEXT=<json>` (e.g. pre-registered client credentials). Exit 0 = the client
  * finished its job; the suite judges the traffic it saw.
  *
- * What runs is the app's own code: `McpConnection` for plain scenarios; for `auth/*` the app's
- * OAuth stack — `PersistentOAuthProvider` over a `MemorySecretStore`, the loopback callback,
- * `OAuthSignIns.signIn` and `createOAuthRemoteTransport` — with the same SDK `Client` setup as
- * `McpConnection` (`CLIENT_INFO`, capabilities `{}`, `collectPages`). (`McpConnection` cannot take
- * an auth provider until `main/mcp/transports.ts` does; see the integration notes.) "Opening the
- * browser" = fetching the authorization URL without following redirects and delivering its
- * `Location` to our loopback callback. Nothing secret is printed.
+ * What runs is the app's own code: `McpConnection` for plain scenarios and for the interactive
+ * `auth/*` scenarios, i.e. exactly what the host runs for a remote server whose Authorization is
+ * "OAuth sign-in": a `RemoteServerConfig` with `auth.kind = 'oauth'` (plus the pre-registered
+ * client when the scenario supplies one) and a `PersistentOAuthProvider` over a
+ * `MemorySecretStore`, built like `McpHost.providerFor`; `McpConnection` then connects through
+ * `createOAuthRemoteTransport` and reports `needs_auth` / `needs_reauth`. Signing in is the host's
+ * flow: `OAuthSignIns.signIn({provider, serverUrl, scope})` (loopback callback, PKCE, SDK
+ * `auth()`), then a fresh `McpConnection` — as `McpHost.signIn` relaunches the server. Two
+ * differences from the host, both because the scenarios need them: the provider also gets the
+ * suite's SEP-991 client-metadata URL (the host does not configure one), and the user's clicks
+ * are the retry loop below (sign in when the connection needs it; sign in again when a call is
+ * refused for scope, at most `MAX_SIGN_INS` times). "Opening the browser" = fetching the
+ * authorization URL without following redirects and delivering its `Location` to our loopback
+ * callback. Nothing secret is printed.
+
  *
  * The suite's `extension` scenarios are machine-to-machine grants the app does not offer in its
  * settings: client credentials (the SDK's `ClientCredentialsProvider` / `PrivateKeyJwtProvider`)
  * and SEP-990 enterprise-managed authorization (SDK `discoverOAuthServerInfo` + `fetchToken` with
- * our grant parameters); both still go through the app's OAuth transport and guarded fetch.
+ * our grant parameters). `McpConnection` takes only the app's `PersistentOAuthProvider` (its
+ * background refresh reads the stored tokens), so these run an SDK `Client` set up like
+ * `McpConnection`'s over the same `createOAuthRemoteTransport` and guarded fetch.
  */
 // The SDK is imported from the app's node_modules (not this folder's copy, which the suite
 // brings along), so `instanceof` checks agree with the app code.
@@ -27,6 +37,7 @@ import { discoverOAuthServerInfo, fetchToken, type OAuthClientProvider } from '.
 import type { AuthorizationServerMetadata, OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '../node_modules/@modelcontextprotocol/sdk/dist/esm/shared/auth.js';
 import type { Tool } from '../node_modules/@modelcontextprotocol/sdk/dist/esm/types.js';
 import { CLIENT_INFO, McpConnection, collectPages } from '../main/mcp/connection.js';
+import type { RemoteServerConfig } from '../main/mcp/config.js';
 import { MemorySecretStore } from '../main/secrets/store.js';
 import { PersistentOAuthProvider, type PreRegisteredClient } from '../main/mcp/oauth/provider.js';
 import { OAuthSignIns, classifyAuthFailure } from '../main/mcp/oauth/flow.js';
@@ -38,6 +49,8 @@ import { InteractionRequiredError } from '../main/mcp/oauth/errors.js';
 const CIMD_CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';
 const TIMEOUT_MS = 20_000;
 const MAX_SIGN_INS = 3;
+/** The server's name in the app (keys of its OAuth state are `oauth:<name>:…`). */
+const SERVER_NAME = 'conformance';
 
 function log(msg: string): void {
   process.stderr.write(`[openprogram-conformance] ${msg}\n`);
@@ -62,16 +75,21 @@ function exampleArgs(tool: Tool): Record<string, unknown> {
 
 /** Plain scenarios: the app's McpConnection, then call every tool like the agent would. */
 async function runPlain(url: string): Promise<void> {
-  const conn = new McpConnection('conformance', { type: 'http', url, headers: {}, enabled: true, timeout_seconds: 20 });
+  const conn = new McpConnection(SERVER_NAME, { type: 'http', url, headers: {}, auth: { kind: 'none' }, enabled: true, timeout_seconds: TIMEOUT_MS / 1000 });
   try {
     await conn.start();
     if (conn.status !== 'ready') throw new Error(`connection is ${conn.status}: ${conn.error ?? ''}`);
-    for (const tool of conn.tools) {
-      const r = await conn.callTool(tool.name, exampleArgs(tool));
-      log(`called ${tool.name}: ${r.isError ? 'error result' : 'ok'}`);
-    }
+    await callEveryTool(conn);
   } finally {
     await conn.close();
+  }
+}
+
+/** Call every listed tool once, like the agent would. */
+async function callEveryTool(conn: McpConnection): Promise<void> {
+  for (const tool of conn.tools) {
+    const r = await conn.callTool(tool.name, exampleArgs(tool));
+    log(`called ${tool.name}: ${r.isError ? 'error result' : 'ok'}`);
   }
 }
 
@@ -119,47 +137,65 @@ async function useTools(session: Session): Promise<void> {
   }
 }
 
-/** Interactive OAuth scenarios: background connect → needs auth → sign in → reconnect → use tools. */
+/**
+ * Interactive OAuth scenarios, the way the app runs an OAuth server: McpConnection (background:
+ * never opens a browser) → `needs_auth` → sign in → a new McpConnection → call the tools; a call
+ * refused for scope → sign in again (step-up) → a new McpConnection.
+ */
 async function runOAuth(url: string, ctx: Record<string, unknown> | null): Promise<void> {
   const preRegistered: PreRegisteredClient | undefined =
     ctx && typeof ctx.client_id === 'string' ? { client_id: ctx.client_id, ...(typeof ctx.client_secret === 'string' ? { client_secret: ctx.client_secret } : {}) } : undefined;
+  // What Settings → Add server → Authorization "OAuth sign-in (browser)" stores.
+  const config: RemoteServerConfig = {
+    type: 'http',
+    url,
+    headers: {},
+    auth: { kind: 'oauth', ...(preRegistered ?? {}) },
+    enabled: true,
+    timeout_seconds: TIMEOUT_MS / 1000,
+  };
+  const scope = config.auth.kind === 'oauth' ? config.auth.scope : undefined;
+  // As McpHost.providerFor builds it (plus the suite's CIMD URL).
   const provider = new PersistentOAuthProvider({
-    serverName: 'conformance',
+    serverName: SERVER_NAME,
     store: new MemorySecretStore(),
     openUrl: headlessOpen,
     clientName: CLIENT_INFO.name,
+    scope,
     preRegistered,
     clientMetadataUrl: preRegistered ? undefined : CIMD_CLIENT_METADATA_URL,
     onStateChange: (s) => log(`auth state: ${s}`),
   });
   const signIns = new OAuthSignIns();
   let signInsDone = 0;
+  // McpHost.signIn: one sign-in per server, then the server is started again.
   const signInOnce = async () => {
     if (++signInsDone > MAX_SIGN_INS) throw new Error('giving up: the server keeps asking for a new sign-in');
-    const r = await signIns.signIn({ provider, serverUrl: url, timeoutMs: TIMEOUT_MS });
+    const r = await signIns.signIn({ provider, serverUrl: config.url, scope, timeoutMs: TIMEOUT_MS });
     log(`signed in (browser used: ${r.openedBrowser})`);
   };
   const needsSignIn = (err: unknown) => err instanceof InteractionRequiredError || classifyAuthFailure(err, provider) !== null;
 
   for (;;) {
-    let session: Session;
-    try {
-      session = await open(url, provider);
-    } catch (err) {
-      if (!needsSignIn(err)) throw err;
-      log(`connect: ${classifyAuthFailure(err, provider) ?? 'needs_auth'}`);
-      await signInOnce();
-      continue;
-    }
-    try {
-      await useTools(session);
-      return;
-    } catch (err) {
-      if (!needsSignIn(err)) throw err;
-      log('a call needs a new sign-in (e.g. more scope)');
-      await signInOnce();
+    const conn = new McpConnection(SERVER_NAME, config, undefined, undefined, provider);
+      try {
+      await conn.start();
+      if (conn.status === 'needs_auth') {
+        log(`connect: ${conn.errorKind ?? 'needs_auth'}`);
+        await signInOnce();
+        continue;
+      }
+      if (conn.status !== 'ready') throw new Error(`connection is ${conn.status} (${conn.errorKind ?? '?'}): ${conn.error ?? ''}`);
+      try {
+        await callEveryTool(conn);
+        return;
+      } catch (err) {
+        if (!needsSignIn(err)) throw err;
+        log('a call needs a new sign-in (e.g. more scope)');
+        await signInOnce();
+      }
     } finally {
-      await session.close().catch(() => undefined);
+      await conn.close();
     }
   }
 }
