@@ -20,7 +20,10 @@
  * refused for scope, at most `MAX_SIGN_INS` times). "Opening the browser" = fetching the
  * authorization URL without following redirects and delivering its `Location` to our loopback
  * callback. Nothing secret is printed.
-
+ *
+ * Elicitation: every `McpConnection` here gets an `elicit` handler (the host's would open a
+ * dialog) that accepts the form as shown, so the connection declares form elicitation with
+ * `applyDefaults` and the SDK fills in the schema defaults (SEP-1034).
  *
  * The suite's `extension` scenarios are machine-to-machine grants the app does not offer in its
  * settings: client credentials (the SDK's `ClientCredentialsProvider` / `PrivateKeyJwtProvider`)
@@ -36,7 +39,7 @@ import { ClientCredentialsProvider, PrivateKeyJwtProvider } from '../node_module
 import { discoverOAuthServerInfo, fetchToken, type OAuthClientProvider } from '../node_modules/@modelcontextprotocol/sdk/dist/esm/client/auth.js';
 import type { AuthorizationServerMetadata, OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '../node_modules/@modelcontextprotocol/sdk/dist/esm/shared/auth.js';
 import type { Tool } from '../node_modules/@modelcontextprotocol/sdk/dist/esm/types.js';
-import { CLIENT_INFO, McpConnection, collectPages } from '../main/mcp/connection.js';
+import { CLIENT_INFO, McpConnection, collectPages, type ElicitHandler } from '../main/mcp/connection.js';
 import type { RemoteServerConfig } from '../main/mcp/config.js';
 import { MemorySecretStore } from '../main/secrets/store.js';
 import { PersistentOAuthProvider, type PreRegisteredClient } from '../main/mcp/oauth/provider.js';
@@ -76,6 +79,7 @@ function exampleArgs(tool: Tool): Record<string, unknown> {
 /** Plain scenarios: the app's McpConnection, then call every tool like the agent would. */
 async function runPlain(url: string): Promise<void> {
   const conn = new McpConnection(SERVER_NAME, { type: 'http', url, headers: {}, auth: { kind: 'none' }, enabled: true, timeout_seconds: TIMEOUT_MS / 1000 });
+  conn.elicit = acceptAsShown;
   try {
     await conn.start();
     if (conn.status !== 'ready') throw new Error(`connection is ${conn.status}: ${conn.error ?? ''}`);
@@ -84,6 +88,15 @@ async function runPlain(url: string): Promise<void> {
     await conn.close();
   }
 }
+
+/**
+ * The host wires elicitation to a dialog; here the "user" submits it without changing a field,
+ * and McpConnection's client (form mode, `applyDefaults`) fills in the schema defaults (SEP-1034).
+ */
+const acceptAsShown: ElicitHandler = async (server, form) => {
+  log(`elicitation from ${server}: "${form.message}" → accept as shown`);
+  return { action: 'accept', content: {} };
+};
 
 /** Call every listed tool once, like the agent would. */
 async function callEveryTool(conn: McpConnection): Promise<void> {
@@ -178,7 +191,8 @@ async function runOAuth(url: string, ctx: Record<string, unknown> | null): Promi
 
   for (;;) {
     const conn = new McpConnection(SERVER_NAME, config, undefined, undefined, provider);
-      try {
+    conn.elicit = acceptAsShown;
+    try {
       await conn.start();
       if (conn.status === 'needs_auth') {
         log(`connect: ${conn.errorKind ?? 'needs_auth'}`);
