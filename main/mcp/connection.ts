@@ -472,12 +472,15 @@ export class McpConnection {
     if (this.refreshTimer) clearTimeout(this.refreshTimer);
     this.refreshTimer = null;
     if (this.oauthExpiresAt === null || this.closing) return;
-    const delay = Math.max(1000, this.oauthExpiresAt - Date.now() - 60_000);
+    // Refresh a minute before expiry, or a quarter of the lifetime for short-lived tokens.
+    const lifetime = tokens?.saved_at ? this.oauthExpiresAt - tokens.saved_at : 3_600_000;
+    const margin = Math.max(500, Math.min(60_000, lifetime / 4));
+    const delay = Math.max(1000, this.oauthExpiresAt - Date.now() - margin);
     this.refreshTimer = setTimeout(async () => {
       this.refreshTimer = null;
       if (this.closing || !this.oauth) return;
       try {
-        const r = await refreshIfNeeded(this.oauth, url);
+        const r = await refreshIfNeeded(this.oauth, url, { marginMs: margin });
         if (r === 'needs_auth' || r === 'needs_reauth') {
           this.log.push('lifecycle', 'background refresh rejected; sign in again');
           this.tools = [];
