@@ -381,50 +381,47 @@ export class McpConnection {
     ]);
   }
 
-  /** Re-list every page of resources (MCP spec "Resources: Listing Resources"). */
-  async refreshResources(timeoutMs = this.config.timeout_seconds * 1000): Promise<void> {
+  /**
+   * Follow every page of one list (MCP spec "Pagination"); empty when the server did not declare
+   * the capability. @throws NotConnectedError, or the SDK's error for a failed page.
+   */
+  private async listAll<T>(
+    capability: 'tools' | 'resources' | 'prompts',
+    page: (client: Client, params: { cursor?: string }, timeoutMs: number) => Promise<{ items: T[]; nextCursor?: string }>,
+    timeoutMs: number,
+  ): Promise<{ items: T[]; warning: string | null }> {
     const client = this.client;
     if (!client) throw new NotConnectedError(`Server "${this.name}" is not connected.`);
-    if (!client.getServerCapabilities()?.resources) {
-      this.resources = [];
-      return;
-    }
-    const { items } = await collectPages(async (cursor) => {
-      const r = await client.listResources(cursor === undefined ? {} : { cursor }, { timeout: timeoutMs });
-      return { items: r.resources, nextCursor: r.nextCursor };
-    });
-    this.resources = items;
+    if (!client.getServerCapabilities()?.[capability]) return { items: [], warning: null };
+    return collectPages((cursor) => page(client, cursor === undefined ? {} : { cursor }, timeoutMs));
+  }
+
+  /** Re-list every page of resources (MCP spec "Resources: Listing Resources"). */
+  async refreshResources(timeoutMs = this.config.timeout_seconds * 1000): Promise<void> {
+    const r = await this.listAll('resources', async (c, p, t) => {
+      const res = await c.listResources(p, { timeout: t });
+      return { items: res.resources, nextCursor: res.nextCursor };
+    }, timeoutMs);
+    this.resources = r.items;
   }
 
   /** Re-list every page of prompts (MCP spec "Prompts: Listing Prompts"). */
   async refreshPrompts(timeoutMs = this.config.timeout_seconds * 1000): Promise<void> {
-    const client = this.client;
-    if (!client) throw new NotConnectedError(`Server "${this.name}" is not connected.`);
-    if (!client.getServerCapabilities()?.prompts) {
-      this.prompts = [];
-      return;
-    }
-    const { items } = await collectPages(async (cursor) => {
-      const r = await client.listPrompts(cursor === undefined ? {} : { cursor }, { timeout: timeoutMs });
-      return { items: r.prompts, nextCursor: r.nextCursor };
-    });
-    this.prompts = items;
+    const r = await this.listAll('prompts', async (c, p, t) => {
+      const res = await c.listPrompts(p, { timeout: t });
+      return { items: res.prompts, nextCursor: res.nextCursor };
+    }, timeoutMs);
+    this.prompts = r.items;
   }
 
   /** Re-list every page of tools (MCP spec "Tools: Listing Tools" with pagination). */
   async refreshTools(timeoutMs = this.config.timeout_seconds * 1000): Promise<void> {
-    const client = this.client;
-    if (!client) throw new NotConnectedError(`Server "${this.name}" is not connected.`);
-    if (!client.getServerCapabilities()?.tools) {
-      this.tools = [];
-      return;
-    }
-    const { items, warning } = await collectPages(async (cursor) => {
-      const r = await client.listTools(cursor === undefined ? {} : { cursor }, { timeout: timeoutMs });
-      return { items: r.tools, nextCursor: r.nextCursor };
-    });
-    this.tools = items;
-    this.warnings = warning ? [warning] : [];
+    const r = await this.listAll('tools', async (c, p, t) => {
+      const res = await c.listTools(p, { timeout: t });
+      return { items: res.tools, nextCursor: res.nextCursor };
+    }, timeoutMs);
+    this.tools = r.items;
+    this.warnings = r.warning ? [r.warning] : [];
   }
 
   /**

@@ -460,11 +460,7 @@ export class McpHost {
     }
     if (!next.enabled) {
       await this.store.put(name, next);
-      const conn = this.conns.get(name);
-      this.conns.delete(name);
-      await conn?.close();
-      this.rebuildTools();
-      this.emitChanged(name);
+      await this.stopServer(name);
       return this.view(name);
     }
     this.checkCommand(next);
@@ -522,15 +518,18 @@ export class McpHost {
     if (enabled) this.checkCommand(next);
     await this.store.put(name, next);
     if (enabled) this.launch(name, next);
-    else {
-      this.clearRecovery(name);
-      const conn = this.conns.get(name);
-      this.conns.delete(name);
-      await conn?.close();
-      this.rebuildTools();
-      this.emitChanged(name);
-    }
+    else await this.stopServer(name);
     return this.view(name);
+  }
+
+  /** Stop a server's connection (disable): no restart pending, tools unregistered, view updated. */
+  private async stopServer(name: string): Promise<void> {
+    this.clearRecovery(name);
+    const conn = this.conns.get(name);
+    this.conns.delete(name);
+    await conn?.close();
+    this.rebuildTools();
+    this.emitChanged(name);
   }
 
   /**
