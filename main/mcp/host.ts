@@ -282,7 +282,11 @@ export class McpHost {
         }
       }
     };
-    this.startup = Promise.all(Array.from({ length: Math.min(this.concurrency, queue.length) }, worker)).then(() => undefined);
+    // Spawning is left to the next turn of the event loop, so whoever called startAll (the window,
+    // the browser shell) is serving before the first process is forked.
+    this.startup = new Promise<void>((r) => setImmediate(r)).then(() =>
+      Promise.all(Array.from({ length: Math.min(this.concurrency, queue.length) }, worker)).then(() => undefined),
+    );
   }
 
   /** Resolves when the background startup task has finished (immediately if none ran). */
