@@ -33,19 +33,24 @@ export const CLIENT_INFO = { name: 'openprogram-desktop', version: '0.1.0' };
 export class LogRing {
   private entries: LogEntry[] = [];
   constructor(private readonly max = 500) {}
-  /** Append an entry (text is cut to 4 KiB). */
-  push(source: LogEntry['source'], text: string): void {
+  private origins: number[] = [];
+  /** Append an entry (text is cut to 4 KiB); `origin` tells which connection wrote it. */
+  push(source: LogEntry['source'], text: string, origin = 0): void {
     this.entries.push({ ts: Date.now(), source, text: text.length > 4096 ? `${text.slice(0, 4096)}…` : text });
+    this.origins.push(origin);
+    if (this.origins.length > this.max) this.origins.splice(0, this.origins.length - this.max);
     if (this.entries.length > this.max) this.entries.splice(0, this.entries.length - this.max);
   }
   /** A copy of every entry, oldest first. */
   all(): LogEntry[] {
     return this.entries.slice();
   }
-  /** The last `n` entries of one source, as text. */
-  tail(source: LogEntry['source'], n: number): string[] {
+  /** The last `n` entries of one source, as text; only those of `origin` when given. */
+  tail(source: LogEntry['source'], n: number, origin?: number): string[] {
     const out: string[] = [];
-    for (let i = this.entries.length - 1; i >= 0 && out.length < n; i--) if (this.entries[i]!.source === source) out.unshift(this.entries[i]!.text);
+    for (let i = this.entries.length - 1; i >= 0 && out.length < n; i--) {
+      if (this.entries[i]!.source === source && (origin === undefined || this.origins[i] === origin)) out.unshift(this.entries[i]!.text);
+    }
     return out;
   }
 }
@@ -123,6 +128,7 @@ export async function collectPages<T>(
 }
 
 const STDERR_TAIL = 20;
+let connectionIds = 0;
 
 /** Options for a tool call. */
 export interface CallOptions {
@@ -179,9 +185,16 @@ export class McpConnection {
   oauthExpiresAt: number | null = null;
   private refreshTimer: NodeJS.Timeout | null = null;
 
-  /** Last stderr lines. */
+  /** Last stderr lines of this connection's own process (not of an earlier one of the server). */
   stderrTail(): string[] {
-    return this.log.tail('stderr', STDERR_TAIL);
+    return this.log.tail('stderr', STDERR_TAIL, this.id);
+  }
+
+  /** Identifies this connection's lines in a log shared across restarts. */
+  readonly id = ++connectionIds;
+
+  private note(source: LogEntry['source'], text: string): void {
+    this.log.push(source, text, this.id);
   }
 
   /** Whether `close()` was called. */
@@ -217,16 +230,16 @@ export class McpConnection {
   }
 
   private failure(message: string, kind: ErrorKind): void {
-    const tail = this.stderrTail().slice(-5);
+    const tail = this.stderrTail().slice(-12);
     const detail = tail.length ? `${message}\nLast stderr lines:\n${tail.join('\n')}` : message;
-    this.log.push('lifecycle', `error (${kind}): ${message}`);
+    this.note('lifecycle', `error (${kind}): ${message}`);
     this.setState('error', detail, kind);
   }
 
   private async doStart(): Promise<void> {
     if (this.closing) return;
     const timeoutMs = this.config.timeout_seconds * 1000;
-    this.log.push('lifecycle', 'starting');
+    this.note('lifecycle', 'starting');
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new TimeoutError(`The server did not finish starting within ${this.config.timeout_seconds} s.`)), timeoutMs);
@@ -239,14 +252,14 @@ export class McpConnection {
         // be a legacy HTTP+SSE server; try that once.
         if (this.closing || this.config.type !== 'http' || !isHttp4xx(err) || (this.oauth && classifyAuthFailure(err, this.oauth))) throw err;
         await this.closeTransport();
-        this.log.push('lifecycle', `Streamable HTTP failed (${(err as Error).message}); trying the legacy HTTP+SSE transport`);
+        this.note('lifecycle', `Streamable HTTP failed (${(err as Error).message}); trying the legacy HTTP+SSE transport`);
         this.useLegacySse = true;
         await Promise.race([this.openSession(timeoutMs), timeout]);
       }
       if (this.closing) return;
       const v = this.client?.getServerVersion();
       this.serverInfo = v ? { name: v.name, version: v.version } : null;
-      this.log.push('lifecycle', `ready with ${this.tools.length} tools`);
+      this.note('lifecycle', `ready with ${this.tools.length} tools`);
       this.readyAt = Date.now();
       await this.scheduleRefresh();
       this.setState('ready');
@@ -258,7 +271,7 @@ export class McpConnection {
       if (err instanceof CommandNotFoundError) this.failure(err.message, 'spawn_failed');
       else if (authKind) {
         const msg = authKind === 'needs_auth' ? 'This server needs you to sign in.' : 'The sign-in expired or was revoked; sign in again.';
-        this.log.push('lifecycle', authKind.replace('_', ' '));
+        this.note('lifecycle', authKind.replace('_', ' '));
         this.setState('needs_auth', msg, authKind);
       } else if (err instanceof TimeoutError) this.failure(err.message, 'timeout');
       else if (this.config.type !== 'local' && (httpStatus(err) === 401 || httpStatus(err) === 403 || /\b401\b|unauthori[sz]ed/i.test(e.message)))
@@ -281,11 +294,11 @@ export class McpConnection {
   private createTransport(): Transport {
     if (this.config.type === 'local') {
       const prepared = createStdioTransport(this.config, {
-        onStderr: (line) => this.log.push('stderr', line),
-        onNoise: (line) => this.log.push('stdout', line),
+        onStderr: (line) => this.note('stderr', line),
+        onNoise: (line) => this.note('stdout', line),
       });
       this.resolvedCommand = prepared.resolvedCommand;
-      this.log.push('lifecycle', `command resolved to ${prepared.resolvedCommand}`);
+      this.note('lifecycle', `command resolved to ${prepared.resolvedCommand}`);
       return prepared.transport;
     }
     const cfg = this.useLegacySse ? { ...this.config, type: 'sse' as const } : this.config;
@@ -310,7 +323,7 @@ export class McpConnection {
     });
     if (sample) {
       client.setRequestHandler(CreateMessageRequestSchema, async (req, extra) => {
-        this.log.push('lifecycle', 'the server asks for a model completion (sampling)');
+        this.note('lifecycle', 'the server asks for a model completion (sampling)');
         const p = req.params as unknown as SamplingRequest;
         const r = await sample(this.name, { messages: p.messages, systemPrompt: p.systemPrompt, maxTokens: p.maxTokens, temperature: p.temperature }, extra.signal);
         return { role: 'assistant', content: { type: 'text', text: r.text }, model: r.model, stopReason: r.stopReason } as CreateMessageResult;
@@ -320,7 +333,7 @@ export class McpConnection {
     if (elicit) {
       client.setRequestHandler(ElicitRequestSchema, async (req, extra) => {
         const params = req.params as { message: string; requestedSchema?: Record<string, unknown> };
-        this.log.push('lifecycle', 'the server asks the user for input (elicitation)');
+        this.note('lifecycle', 'the server asks the user for input (elicitation)');
         const answer = await elicit(this.name, { message: params.message, requestedSchema: params.requestedSchema ?? { type: 'object', properties: {} } }, extra.signal);
         return answer as ElicitResult;
       });
@@ -328,7 +341,7 @@ export class McpConnection {
     client.onerror = (err) => {
       // Protocol-level oddities (unknown response ids, dropped oversized messages, an optional GET
       // stream the server does not offer) are logged, not fatal.
-      this.log.push('lifecycle', `protocol: ${err instanceof Error ? err.message : String(err)}`);
+      this.note('lifecycle', `protocol: ${err instanceof Error ? err.message : String(err)}`);
     };
     client.onclose = () => {
       if (this.closing || this.client !== client || this.reopening) return;
@@ -347,7 +360,7 @@ export class McpConnection {
    */
   private reopenSession(): Promise<void> {
     this.reopening ??= (async () => {
-      this.log.push('lifecycle', 'the server expired the session; starting a new one');
+      this.note('lifecycle', 'the server expired the session; starting a new one');
       const old = this.client;
       this.client = null;
       await old?.close().catch(() => undefined);
@@ -362,12 +375,12 @@ export class McpConnection {
     await client.connect(transport, { timeout: timeoutMs });
     // list_changed is honoured even from servers that did not declare `listChanged`.
     const onListChanged = (what: 'tools' | 'resources' | 'prompts', refresh: () => Promise<void>) => async () => {
-      this.log.push('lifecycle', `${what}/list_changed received`);
+      this.note('lifecycle', `${what}/list_changed received`);
       try {
         await refresh();
         this.onChange(this);
       } catch (err) {
-        this.log.push('lifecycle', `refreshing ${what} failed: ${(err as Error).message}`);
+        this.note('lifecycle', `refreshing ${what} failed: ${(err as Error).message}`);
       }
     };
     client.setNotificationHandler(ToolListChangedNotificationSchema, onListChanged('tools', () => this.refreshTools()));
@@ -376,8 +389,8 @@ export class McpConnection {
     await this.refreshTools(timeoutMs);
     // Resources and prompts are extras: a server that fails to list them still serves its tools.
     await Promise.all([
-      this.refreshResources(timeoutMs).catch((err: Error) => this.log.push('lifecycle', `listing resources failed: ${err.message}`)),
-      this.refreshPrompts(timeoutMs).catch((err: Error) => this.log.push('lifecycle', `listing prompts failed: ${err.message}`)),
+      this.refreshResources(timeoutMs).catch((err: Error) => this.note('lifecycle', `listing resources failed: ${err.message}`)),
+      this.refreshPrompts(timeoutMs).catch((err: Error) => this.note('lifecycle', `listing prompts failed: ${err.message}`)),
     ]);
   }
 
@@ -479,15 +492,15 @@ export class McpConnection {
       try {
         const r = await refreshIfNeeded(this.oauth, url, { marginMs: margin });
         if (r === 'needs_auth' || r === 'needs_reauth') {
-          this.log.push('lifecycle', 'background refresh rejected; sign in again');
+          this.note('lifecycle', 'background refresh rejected; sign in again');
           this.tools = [];
           this.setState('needs_auth', 'The sign-in expired or was revoked; sign in again.', r);
           await this.closeTransport();
           return;
         }
-        if (r === 'refreshed') this.log.push('lifecycle', 'access token refreshed in the background');
+        if (r === 'refreshed') this.note('lifecycle', 'access token refreshed in the background');
       } catch (err) {
-        this.log.push('lifecycle', `background refresh failed for now: ${(err as Error).message}`);
+        this.note('lifecycle', `background refresh failed for now: ${(err as Error).message}`);
       }
       await this.scheduleRefresh();
       this.onChange(this);
@@ -518,7 +531,7 @@ export class McpConnection {
     this.tools = [];
     this.resources = [];
     this.prompts = [];
-    this.log.push('lifecycle', 'closing');
+    this.note('lifecycle', 'closing');
     await this.closeTransport();
     await this.startPromise?.catch(() => undefined);
   }

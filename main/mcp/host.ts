@@ -129,6 +129,17 @@ export function toView(
   };
 }
 
+/** Fill empty secret values of `next` from `stored` (same names only). */
+function keepStoredSecrets(next: ServerConfig, stored: ServerConfig): void {
+  if (next.type === 'local' && stored.type === 'local') {
+    for (const [k, v] of Object.entries(next.env)) if (v === '' && stored.env[k]) next.env[k] = stored.env[k]!;
+  } else if (next.type !== 'local' && stored.type !== 'local') {
+    for (const [k, v] of Object.entries(next.headers)) if (v === '' && stored.headers[k]) next.headers[k] = stored.headers[k]!;
+    if (next.auth.kind === 'bearer' && !next.auth.token && stored.auth.kind === 'bearer') next.auth.token = stored.auth.token;
+    if (next.auth.kind === 'oauth' && !next.auth.client_secret && stored.auth.kind === 'oauth' && stored.auth.client_secret) next.auth.client_secret = stored.auth.client_secret;
+  }
+}
+
 /**
  * Crash recovery: a server that exits (or whose connection drops) after it was ready is restarted
  * with capped exponential backoff and jitter. After `maxAttempts` failed restarts in a row it is
@@ -684,6 +695,9 @@ export class McpHost {
         continue;
       }
       try {
+        // An export leaves secret values empty: importing it over the same server keeps the stored
+        // values rather than wiping them (empty means "unchanged", as in the Edit form).
+        if (exists) keepStoredSecrets(cfg, this.store.get(name)!);
         if (cfg.enabled) this.checkCommand(cfg);
         if (exists) await this.remove(name);
         await this.store.put(name, cfg);

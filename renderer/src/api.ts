@@ -21,6 +21,21 @@ export class ApiError extends Error {
   }
 }
 
+/** Connection state of the browser-shell bridge, for the UI (Electron is always `open`). */
+export type BridgeState = 'open' | 'connecting' | 'lost' | 'no-token';
+let bridgeState: BridgeState = 'open';
+const stateListeners = new Set<(s: BridgeState) => void>();
+function setBridgeState(s: BridgeState): void {
+  bridgeState = s;
+  stateListeners.forEach((l) => l(s));
+}
+/** Subscribe to bridge state changes; returns an unsubscribe function. */
+export function onBridgeState(l: (s: BridgeState) => void): () => void {
+  stateListeners.add(l);
+  l(bridgeState);
+  return () => stateListeners.delete(l);
+}
+
 function createSocketApi(): OpenProgramApi {
   const hash = new URLSearchParams(location.hash.slice(1));
   const token = hash.get('token') ?? sessionStorage.getItem('openprogram.token') ?? '';
@@ -31,16 +46,27 @@ function createSocketApi(): OpenProgramApi {
   const listeners = new Map<string, Set<(p: unknown) => void>>();
   const pending = new Map<number, (e: Envelope<unknown>) => void>();
   let nextId = 1;
-  let socket: WebSocket;
-  let open: Promise<void>;
+  let socket: WebSocket | null = null;
+  let open: Promise<void> = Promise.resolve();
+  const lost: Envelope<never> = { ok: false, error: { code: 'internal', message: 'Lost the connection to the app core. Is it still running?' } };
   const connect = (): void => {
-    socket = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ipc?token=${encodeURIComponent(token)}`);
+    setBridgeState('connecting');
+    const ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ipc?token=${encodeURIComponent(token)}`);
+    socket = ws;
     open = new Promise((resolve, reject) => {
-      socket.addEventListener('open', () => resolve(), { once: true });
-      socket.addEventListener('error', () => reject(new Error('Cannot reach the app core.')), { once: true });
+      ws.addEventListener(
+        'open',
+        () => {
+          setBridgeState('open');
+          listeners.get('__reconnected')?.forEach((l) => l(null));
+          resolve();
+        },
+        { once: true },
+      );
+      ws.addEventListener('error', () => reject(new Error('Cannot reach the app core.')), { once: true });
     });
     open.catch(() => undefined);
-    socket.addEventListener('message', (ev) => {
+    ws.addEventListener('message', (ev) => {
       const msg = JSON.parse(String(ev.data)) as { id?: number; envelope?: Envelope<unknown>; event?: string; payload?: unknown };
       if (msg.event) listeners.get(msg.event)?.forEach((l) => l(msg.payload));
       else if (typeof msg.id === 'number' && msg.envelope) {
@@ -48,20 +74,29 @@ function createSocketApi(): OpenProgramApi {
         pending.delete(msg.id);
       }
     });
-    socket.addEventListener('close', () => {
-      for (const [, resolve] of pending) resolve({ ok: false, error: { code: 'internal', message: 'Lost the connection to the app core.' } });
+    ws.addEventListener('close', () => {
+      for (const [, resolve] of pending) resolve(lost);
       pending.clear();
-      listeners.get('__disconnected')?.forEach((l) => l(null));
+      setBridgeState('lost');
+      // Try again: the core may have been restarted on the same port.
+      setTimeout(connect, 2000);
     });
   };
-  connect();
+  if (!token) setBridgeState('no-token');
+  else connect();
   return {
     async invoke(channel, input) {
-      await open;
+      if (!token) return { ok: false, error: { code: 'forbidden', message: 'Open the link printed by `npm run web` (it carries the access token).' } };
+      try {
+        await open;
+      } catch {
+        return lost;
+      }
+      if (!socket || socket.readyState !== WebSocket.OPEN) return lost;
       const id = nextId++;
       return new Promise((resolve) => {
         pending.set(id, resolve as (e: Envelope<unknown>) => void);
-        socket.send(JSON.stringify({ id, channel, input }));
+        socket!.send(JSON.stringify({ id, channel, input }));
       });
     },
     on(event, listener) {

@@ -191,3 +191,20 @@ describe('migration of plaintext files', () => {
     }
   }, 60_000);
 });
+
+describe('import over an existing server', () => {
+  it('re-importing a secret-free export with "replace" keeps the stored secret values', async () => {
+    const { McpHost } = await import('../../main/mcp/host.js');
+    const secrets = new MemorySecretStore();
+    const store = new ConfigStore(dir, secrets);
+    await store.load();
+    const host = new McpHost(store, { secrets });
+    await host.add('gh', { type: 'local', command: ['node', '-e', ''], env: { GITHUB_TOKEN: 'ghp_keep_me_123456789' }, enabled: false });
+    const exported = await host.exportServers(false);
+    expect(exported.json).not.toContain('ghp_keep_me');
+    const r = await host.importServers(exported.json!, true);
+    expect(r.replaced).toEqual(['gh']);
+    expect(store.get('gh')).toMatchObject({ env: { GITHUB_TOKEN: 'ghp_keep_me_123456789' } });
+    await host.shutdown();
+  });
+});

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { on } from '../api';
+import { on, onBridgeState, type BridgeState } from '../api';
 import { useApp } from '../store';
 import { ChatView } from './Chat';
 import { SettingsView } from './Settings';
@@ -9,11 +9,12 @@ import { SamplingDialogs } from './Sampling';
 /** The app frame: tabs, warnings banner, and the event subscriptions that feed the store. */
 export function App() {
   const [tab, setTab] = useState<'chat' | 'settings'>('chat');
+  const [settingsSection, setSettingsSection] = useState<'servers' | 'model'>('servers');
+  const [bridge, setBridge] = useState<BridgeState>('open');
   const warnings = useApp((s) => s.warnings);
   const dismiss = useApp((s) => s.dismissWarning);
 
   useEffect(() => {
-    const s = useApp.getState();
     const offs = [
       on('servers.changed', (v) => useApp.getState().upsertServer(v)),
       on('servers.removed', ({ name }) => useApp.getState().dropServer(name)),
@@ -33,8 +34,13 @@ export function App() {
         window.open(u.href, '_blank', 'noopener,noreferrer');
       }),
     ];
-    s.loadServers().catch((e: Error) => s.addWarning(e.message));
-    s.loadSettings().catch((e: Error) => s.addWarning(e.message));
+    const load = () => {
+      const st = useApp.getState();
+      st.loadServers().catch((e: Error) => st.addWarning(e.message));
+      st.loadSettings().catch((e: Error) => st.addWarning(e.message));
+    };
+    offs.push(onBridgeState(setBridge), on('__reconnected' as never, load));
+    load();
     return () => offs.forEach((off) => off());
   }, []);
 
@@ -51,6 +57,16 @@ export function App() {
           </button>
         </nav>
       </header>
+      {bridge === 'lost' && (
+        <div className="banner error" role="alert" data-testid="bridge-lost">
+          Lost the connection to the app core. Reconnecting… (if you stopped it, start it again with npm run web)
+        </div>
+      )}
+      {bridge === 'no-token' && (
+        <div className="banner error" role="alert">
+          This page needs its access token: open the link that npm run web printed in the terminal (it ends with #token=…).
+        </div>
+      )}
       {warnings.map((w, i) => (
         <div key={w} className="banner warning" role="alert">
           <span>{w}</span>
@@ -61,7 +77,18 @@ export function App() {
       ))}
       <ElicitationDialogs />
       <SamplingDialogs />
-      <main className="content">{tab === 'chat' ? <ChatView onOpenSettings={() => setTab('settings')} /> : <SettingsView />}</main>
+      <main className="content">
+        {tab === 'chat' ? (
+          <ChatView
+            onOpenSettings={() => {
+              setSettingsSection('model');
+              setTab('settings');
+            }}
+          />
+        ) : (
+          <SettingsView section={settingsSection} onSection={setSettingsSection} />
+        )}
+      </main>
     </div>
   );
 }

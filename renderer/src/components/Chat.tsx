@@ -27,7 +27,7 @@ export function ToolCard({ call }: { call: ToolCallItem }) {
   return (
     <div className={`tool-card ${call.status}`} data-testid="tool-card">
       <button className="tool-head" onClick={() => setOpen(!open)} aria-expanded={open}>
-        <span className="tool-icon">{call.status === 'running' ? '⏳' : call.status === 'ok' ? '✓' : '✕'}</span>
+        <span className={`tool-icon ${call.status}`} aria-label={call.status} />
         <span className="tool-name" data-testid="tool-name">
           {call.tool}
         </span>

@@ -113,8 +113,11 @@ export function ImportExport({ onClose }: { onClose: () => void }) {
       </div>
       {exported?.json && <textarea aria-label="Exported JSON" className="mono" readOnly value={exported.json} />}
       {exported?.path && (
-        <div className="banner warning small" role="alert">
-          Written to <span className="mono">{exported.path}</span>. {exported.warning}
+        <div className="notice-block warning" role="alert">
+          <div>
+            Written to <span className="mono">{exported.path}</span>
+          </div>
+          <div>{exported.warning}</div>
         </div>
       )}
       {error && (

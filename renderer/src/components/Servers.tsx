@@ -270,17 +270,17 @@ export function ServerCard({ server }: { server: ServerView }) {
         </button>
       </div>
       <div className="server-meta mono">{server.type === 'local' ? joinCommandLine(server.command) : server.url}</div>
-      {Object.keys(server.env).length > 0 && (
+      {Object.keys({ ...server.env, ...server.headers }).length > 0 && (
         <div className="server-meta">
-          env:{' '}
-          {Object.entries(server.env).map(([k, v]) => (
+          {server.type === 'local' ? 'env' : 'headers'}:{' '}
+          {Object.entries({ ...server.env, ...server.headers }).map(([k, v]) => (
             <span key={k} className="badge set" title="Stored as a secret">
               {k} {v.has_value ? 'set' : 'empty'}
             </span>
           ))}
         </div>
       )}
-      {server.recovery.attempts > 0 && !server.recovery.gave_up && (
+      {server.recovery.attempts > 0 && !server.recovery.gave_up && server.status !== 'ready' && (
         <div className="server-meta" data-testid="server-recovery">
           Crashed; automatic restart attempt {server.recovery.attempts}
           {server.recovery.next_retry_at ? ` at ${new Date(server.recovery.next_retry_at).toLocaleTimeString()}` : ''}.
@@ -322,7 +322,9 @@ export function ServerCard({ server }: { server: ServerView }) {
       {panel === 'tools' && (
         <div className="tools-list" data-testid="tools-list">
           {server.tools.length === 0 ? (
-            <div className="muted">{server.status === 'ready' ? 'This server offers no tools.' : 'Tools appear when the server is ready.'}</div>
+            <div className="muted">
+              {server.status === 'ready' ? 'This server offers no tools.' : server.enabled ? 'Tools appear when the server is ready.' : 'Enable the server to see its tools.'}
+            </div>
           ) : (
             server.tools.map((t) => (
               <details key={t.name} className="tool-item">

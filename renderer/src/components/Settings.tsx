@@ -1,11 +1,9 @@
-import { useState } from 'react';
 import { useApp } from '../store';
 import { ModelSettings } from './ModelSettings';
 import { ServersPanel } from './Servers';
 
 /** Settings: MCP servers and Model. */
-export function SettingsView() {
-  const [section, setSection] = useState<'servers' | 'model'>('servers');
+export function SettingsView({ section, onSection: setSection }: { section: 'servers' | 'model'; onSection: (s: 'servers' | 'model') => void }) {
   const secrets = useApp((s) => s.secrets);
   return (
     <div className="settings-wrap">

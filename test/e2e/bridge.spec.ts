@@ -1,0 +1,22 @@
+/**
+ * The browser shell's bridge: when the app core goes away, the page says so at once and actions
+ * fail with a clear message instead of hanging; a page opened without its token explains what to
+ * do.
+ */
+import { expect, openApp, openSettings, test } from './helpers.js';
+
+test('a stopped app core is shown at once; actions fail with a clear message, never hang', async ({ page, shell }) => {
+  await openApp(page, shell.current);
+  await openSettings(page, 'Model');
+  await shell.current.stop();
+  await expect(page.getByTestId('bridge-lost')).toBeVisible({ timeout: 10_000 });
+  await page.getByLabel('Base URL').fill('http://127.0.0.1:1/v1');
+  await page.getByLabel('Model name').fill('m');
+  await page.getByRole('button', { name: 'Save model' }).click();
+  await expect(page.getByRole('status')).toContainText('Lost the connection to the app core', { timeout: 5000 });
+});
+
+test('a page opened without the token explains how to open it', async ({ page, shell }) => {
+  await page.goto(shell.current.url.replace(/#.*$/, ''));
+  await expect(page.getByRole('alert').first()).toContainText('open the link that npm run web printed');
+});
