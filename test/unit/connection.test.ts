@@ -241,7 +241,7 @@ describe('the SDK fixture', () => {
   it('a server with many tools lists them all', async () => {
     const c = connect(cfg(sdkCommand('--tools=150')));
     await c.start();
-    expect(c.tools).toHaveLength(9 + 150);
+    expect(c.tools).toHaveLength(10 + 150);
   });
 });
 

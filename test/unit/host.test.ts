@@ -99,8 +99,8 @@ describe('startAll', () => {
       ['off', 'disabled'],
     ]);
     expect(h.view('two').tools.map((t) => t.name)).toEqual(['two__echo', 'two__upper', 'two__grow']);
-    expect(h.view('three').tool_count).toBe(11);
-    expect(h.tools()).toHaveLength(9 + 3 + 11);
+    expect(h.view('three').tool_count).toBe(12);
+    expect(h.tools()).toHaveLength(10 + 3 + 12);
     expect(h.connection('off')).toBeUndefined();
     expect(toolEvents.length).toBeGreaterThan(0);
   });
@@ -311,8 +311,8 @@ describe('tool collisions across servers', () => {
     h.startAll();
     await h.whenStarted();
     const tools = h.tools();
-    expect(tools).toHaveLength(18);
-    expect(new Set(tools.map((t) => t.name)).size).toBe(18);
+    expect(tools).toHaveLength(20);
+    expect(new Set(tools.map((t) => t.name)).size).toBe(20);
     const dotted = tools.filter((t) => t.server === 'my.srv');
     const under = tools.filter((t) => t.server === 'my_srv');
     expect(dotted.map((t) => t.name)).toContain('my_srv__env_check');

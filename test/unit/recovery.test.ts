@@ -110,3 +110,16 @@ describe('crash recovery', () => {
     expect(descendantPids()).toEqual([]);
   });
 });
+
+describe('call deadlines', () => {
+  it('progress notifications extend a call past its timeout; without progress the same call times out', async () => {
+    await store.put('s', { ...local(sdkCommand()), timeout_seconds: 1 });
+    const h = fastHost();
+    h.startAll();
+    await h.whenStarted();
+    // 6 steps × 400 ms = 2.4 s, with a 1 s per-call timeout: alive only because progress resets it.
+    const r = await h.callTool('s__progress', { steps: 6, ms: 400 });
+    expect((r.content as Array<{ text: string }>)[0]!.text).toBe('done after 6 steps');
+    await expect(h.callTool('s__sleep', { ms: 2400 })).rejects.toThrow(/timed out/i);
+  });
+});
