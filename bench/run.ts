@@ -1,6 +1,6 @@
 /**
  * Benchmarks (`npm run bench`). Prints each figure next to its target with OK/OVER and writes the
- * raw samples to artifacts/bench.json. Not a pass/fail test: exits 0 whatever the figures are
+ * raw samples to artifacts/bench.json (BENCH_ONLY=startup,http … runs a subset). Not a pass/fail test: exits 0 whatever the figures are
  * (non-zero only if a benchmark could not run at all).
  *
  * 1. App core ready to serve the UI — 10 configured servers (one hangs in initialize) vs 0, each
@@ -10,6 +10,14 @@
  *    where the fixed start-up cost is far smaller, so the same absolute delay weighs more.
  * 2. 1,000 no-op tool calls — our host vs a bare SDK client, sequential and in batches.
  * 3. Main-process memory per idle stdio connection (report only; bare SDK client for scale).
+ * 4. 20 stdio servers that each take 500 ms to initialize vs one: McpHost.startAll with the default
+ *    concurrency and with higher bounds (bare SDK clients all at once and the servers' own
+ *    start-up CPU show what the machine allows).
+ * 5. 100 concurrent calls of a 100 ms tool on one stdio server (host.callTool).
+ * 6. Tool registry of 5,000 tools over 50 servers: buildToolTable alone, the host's rebuild, and a
+ *    real tools/list_changed → toolsChanged round over Streamable HTTP.
+ * 7. Streamable HTTP on loopback: connect + list tools, ours vs a bare SDK client; 20 concurrent
+ *    200 ms calls vs one call.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -43,6 +51,27 @@ const CALLS = 1000;
 const BATCH = 50;
 const CALL_TARGET = 1.2;
 const IDLE_CONNECTIONS = 20;
+const STARTUP_ROUNDS = 2;
+const STARTUP_SERVERS = 20;
+const STARTUP_DELAY_MS = 500;
+/** Arms of the start-up bench: 0 = the host's default concurrency; `bare` = bare SDK clients, no bound. */
+const STARTUP_ARMS = ['0', '8', '20', 'bare'];
+const STARTUP_TARGET = 2;
+const SLEEP_ROUNDS = 7;
+const SLEEP_CALLS = 100;
+const SLEEP_MS = 100;
+const SLEEP_TARGET = 3;
+const REGISTRY_SERVERS = 50;
+const REGISTRY_TOOLS = 100;
+const REGISTRY_ROUNDS = 20;
+const REGISTRY_TARGET_MS = 50;
+const HTTP_CONNECT_ROUNDS = 60;
+const HTTP_CALL_ROUNDS = 7;
+const HTTP_BURST = 20;
+const HTTP_SLEEP_MS = 200;
+const HTTP_CONNECT_TARGET = 1.2;
+/** "About one call's time", read as at most 1.2× one call. */
+const HTTP_BURST_TARGET = 1.2;
 
 interface ReadyResult {
   sinceProcessStartMs: number;
@@ -294,17 +323,198 @@ async function benchMemory(): Promise<void> {
   report.memory = out;
 }
 
+interface StartupSample {
+  arm: string;
+  ms: number;
+  perServerMs: number[];
+  ready: number;
+  cpu: { selfMs: number; childrenMs: number };
+}
+
+/** `median (min–max)` of a list of ms. */
+function medRange(xs: number[]): string {
+  return `${fmtMs(median(xs))} median (${fmtMs(Math.min(...xs))}–${fmtMs(Math.max(...xs))})`;
+}
+
+/** Run a bench child that starts tagged processes; afterwards kill and report any left behind. */
+async function taggedChild<T>(file: string, args: (tag: string) => string[], what: string, timeoutMs = 180_000): Promise<T> {
+  const tag = newTag();
+  try {
+    const { result } = await runTsChild<T>(file, args(tag), [], timeoutMs);
+    return result;
+  } finally {
+    const left = await waitNoTagged(tag, 3000);
+    if (left.length) {
+      killPids(left);
+      rows.push({ bench: `Processes left after the ${what} bench`, measurement: String(left.length), target: '0', mark: 'OVER' });
+    }
+  }
+}
+
+async function benchStartup(): Promise<void> {
+  log(`start-up: 1 vs ${STARTUP_SERVERS} stdio servers with a ${STARTUP_DELAY_MS} ms init delay, ${STARTUP_ROUNDS} rounds (arms ${STARTUP_ARMS.join(', ')}) …`);
+  const r = await taggedChild<{ samples: StartupSample[] }>(
+    'startup-child.ts',
+    (tag) => [String(STARTUP_ROUNDS), String(STARTUP_SERVERS), String(STARTUP_DELAY_MS), STARTUP_ARMS.join(','), tag],
+    'start-up',
+    300_000,
+  );
+  const of = (arm: string): StartupSample[] => r.samples.filter((s) => s.arm === arm);
+  const wall = (arm: string): number[] => of(arm).map((s) => s.ms);
+  const one = median(wall('one'));
+  const perServer = (arm: string): number => median(of(arm).flatMap((s) => s.perServerMs));
+  const cpus = os.cpus().length;
+  rows.push({ bench: `1 stdio server, ${STARTUP_DELAY_MS} ms init delay: startAll → ready (McpHost)`, measurement: medRange(wall('one')), target: '', mark: '' });
+  const out: Record<string, unknown> = { oneMs: one, servers: STARTUP_SERVERS, delayMs: STARTUP_DELAY_MS, target: STARTUP_TARGET, samples: r.samples };
+  for (const a of STARTUP_ARMS) {
+    const arm = a === 'bare' ? 'bare' : `c${a}`;
+    if (!of(arm).length) continue;
+    const ratio = median(wall(arm)) / one;
+    const label =
+      a === 'bare'
+        ? `  for scale: ${STARTUP_SERVERS} bare SDK clients all at once (no bound)`
+        : `${STARTUP_SERVERS} servers at once, ${a === '0' ? 'host default concurrency (4)' : `concurrency ${a}`}`;
+    rows.push({
+      bench: label,
+      measurement: `${medRange(wall(arm))} = ${ratio.toFixed(2)}× one; each server start→ready ${fmtMs(perServer(arm))} median`,
+      target: a === 'bare' ? '' : `≤ ${STARTUP_TARGET}×`,
+      mark: a === 'bare' ? '' : mark(ratio, STARTUP_TARGET),
+    });
+    out[arm] = { medianMs: median(wall(arm)), ratio, perServerMedianMs: perServer(arm) };
+    if (a === '0' && ratio > STARTUP_TARGET) {
+      const waves = Math.ceil(STARTUP_SERVERS / 4);
+      rows.push({
+        bench: '  note: default concurrency 4 cannot meet the target',
+        measurement: `${STARTUP_SERVERS} servers start in ${waves} waves of 4, so ≥ ${waves}× one server's time on any machine`,
+        target: '',
+        mark: '',
+      });
+    }
+  }
+  // What the machine allows: every server spends CPU to start (node + SDK import); with `cpus`
+  // cores, n servers cannot all be ready before n × that CPU / cores.
+  const cpuOne = median(of('one').map((s) => s.cpu.childrenMs));
+  const floorMs = Math.max(one, (STARTUP_SERVERS * cpuOne) / cpus);
+  // Necessary (not sufficient) for the target even with no bound: n × CPU / cores ≤ target × one.
+  const neededCpus = Math.ceil((STARTUP_SERVERS * cpuOne) / (STARTUP_TARGET * one));
+  rows.push({
+    bench: "  machine floor: servers' own start-up CPU / cores",
+    measurement: `${fmtMs(cpuOne)} CPU per server × ${STARTUP_SERVERS} / ${cpus} CPUs ≥ ${fmtMs(floorMs)} = ${(floorMs / one).toFixed(2)}× one; ≤ ${STARTUP_TARGET}× needs ≥ ${neededCpus} CPUs`,
+    target: '',
+    mark: '',
+  });
+  out.cpuPerServerMs = cpuOne;
+  out.floorMs = floorMs;
+  out.neededCpus = neededCpus;
+  report.startup = out;
+}
+
+async function benchSleepCalls(): Promise<void> {
+  log(`concurrent calls: ${SLEEP_CALLS} × sleep ${SLEEP_MS} ms on one stdio server, ${SLEEP_ROUNDS} rounds …`);
+  const r = await taggedChild<{ one: number[]; ours: number[]; bare: number[]; leftAfterShutdown: number[] }>(
+    'sleep-calls-child.ts',
+    (tag) => [String(SLEEP_ROUNDS), String(SLEEP_CALLS), String(SLEEP_MS), tag],
+    'concurrent-calls',
+  );
+  const m = median(r.ours);
+  rows.push(
+    { bench: `${SLEEP_CALLS} concurrent calls of sleep ${SLEEP_MS} ms, one stdio server (host.callTool)`, measurement: `${medRange(r.ours)} = ${(m / SLEEP_MS).toFixed(2)}× ${SLEEP_MS} ms`, target: `≤ ${SLEEP_TARGET * SLEEP_MS} ms (${SLEEP_TARGET}×)`, mark: mark(m / SLEEP_MS, SLEEP_TARGET) },
+    { bench: '  one call alone (host.callTool)', measurement: medRange(r.one), target: '', mark: '' },
+    { bench: '  for scale: bare SDK Client, same burst', measurement: medRange(r.bare), target: '', mark: '' },
+  );
+  if (r.leftAfterShutdown.length) rows.push({ bench: 'Fixture processes left after concurrent-calls bench', measurement: String(r.leftAfterShutdown.length), target: '0', mark: 'OVER' });
+  report.sleepCalls = { calls: SLEEP_CALLS, ms: SLEEP_MS, target: SLEEP_TARGET, medianMs: m, ratio: m / SLEEP_MS, samples: r };
+}
+
+interface RegistryResult {
+  pure: { tools: number; coldMs: number; ms: number[]; medianMs: number };
+  real: {
+    servers: number;
+    tools: number;
+    startAllMs: number;
+    startupRebuilds: number;
+    startupRebuildMs: number[];
+    directMs: number[];
+    listChanged: { e2eMs: number; callMs: number; refreshMs: number; rebuildMs: number; tools: number }[];
+  };
+}
+
+async function benchRegistry(): Promise<void> {
+  const total = REGISTRY_SERVERS * REGISTRY_TOOLS;
+  log(`tool registry: ${total} tools over ${REGISTRY_SERVERS} servers, ${REGISTRY_ROUNDS} list_changed rounds …`);
+  const r = await taggedChild<RegistryResult>(
+    'registry-child.ts',
+    (tag) => [String(REGISTRY_SERVERS), String(REGISTRY_TOOLS), String(REGISTRY_ROUNDS), tag],
+    'tool-registry',
+  );
+  const T = REGISTRY_TARGET_MS;
+  const max = (xs: number[]): string => fmtMs(Math.max(...xs));
+  const lc = r.real.listChanged;
+  const e2e = lc.map((x) => x.e2eMs);
+  const sum = r.real.startupRebuildMs.reduce((a, b) => a + b, 0);
+  rows.push(
+    { bench: `${total.toLocaleString('en')} tools / ${REGISTRY_SERVERS} servers: buildToolTable (pure), warm`, measurement: `${fmtMs(r.pure.medianMs)} median (max ${max(r.pure.ms)}, ${r.pure.ms.length} runs)`, target: `≤ ${T} ms`, mark: mark(r.pure.medianMs, T) },
+    { bench: '  first call in a fresh process (cold)', measurement: fmtMs(r.pure.coldMs), target: `≤ ${T} ms`, mark: mark(r.pure.coldMs, T) },
+    { bench: `  host's rebuildTools() over ${REGISTRY_SERVERS} live HTTP connections, warm`, measurement: `${fmtMs(median(r.real.directMs))} median (max ${max(r.real.directMs)})`, target: `≤ ${T} ms`, mark: mark(median(r.real.directMs), T) },
+    { bench: `list_changed → host toolsChanged event (real host, ${REGISTRY_SERVERS} HTTP servers)`, measurement: `${fmtMs(median(e2e))} median (max ${max(e2e)}, ${e2e.length} runs)`, target: `≤ ${T} ms`, mark: mark(median(e2e), T) },
+    {
+      bench: "  of which: re-list that server's tools / registry rebuild",
+      measurement: `${fmtMs(median(lc.map((x) => x.refreshMs)))} / ${fmtMs(median(lc.map((x) => x.rebuildMs)))} median (rest: the bump call and notification delivery)`,
+      target: '',
+      mark: '',
+    },
+    { bench: `  start-up of the ${REGISTRY_SERVERS} servers: one full rebuild per server ready`, measurement: `${r.real.startupRebuilds} rebuilds, ${fmtMs(sum)} in all (startAll → all ready ${fmtMs(r.real.startAllMs)})`, target: '', mark: '' },
+  );
+  report.registry = { target: T, ...r };
+}
+
+interface HttpResult {
+  connect: { ours: number[]; bare: number[]; bare2: number[] };
+  calls: { one: number[]; ours: number[]; bare: number[]; bareOpts: number[] };
+}
+
+async function benchHttp(): Promise<void> {
+  log(`Streamable HTTP: connect + list ×${HTTP_CONNECT_ROUNDS} per arm; ${HTTP_BURST} concurrent ${HTTP_SLEEP_MS} ms calls ×${HTTP_CALL_ROUNDS} …`);
+  const r = await taggedChild<HttpResult>(
+    'http-child.ts',
+    (tag) => [String(HTTP_CONNECT_ROUNDS), String(HTTP_CALL_ROUNDS), String(HTTP_BURST), String(HTTP_SLEEP_MS), tag],
+    'Streamable HTTP',
+  );
+  const c = r.connect;
+  const ratio = median(c.ours) / median(c.bare);
+  const burstRatio = median(r.calls.ours) / median(r.calls.one);
+  rows.push(
+    { bench: 'Connect + list tools, loopback Streamable HTTP — ours (McpConnection)', measurement: medRange(c.ours), target: '', mark: '' },
+    { bench: '  bare SDK Client + StreamableHTTPClientTransport', measurement: medRange(c.bare), target: '', mark: '' },
+    { bench: '  control: 2nd bare arm / bare (noise floor)', measurement: `${(median(c.bare2) / median(c.bare)).toFixed(3)}×`, target: '', mark: '' },
+    { bench: 'Connect + list ratio ours / bare (medians)', measurement: `${ratio.toFixed(3)}×`, target: `≤ ${HTTP_CONNECT_TARGET}×`, mark: mark(ratio, HTTP_CONNECT_TARGET) },
+    { bench: `${HTTP_BURST} concurrent calls of sleep ${HTTP_SLEEP_MS} ms over Streamable HTTP (McpConnection)`, measurement: medRange(r.calls.ours), target: '', mark: '' },
+    { bench: '  one call alone', measurement: medRange(r.calls.one), target: '', mark: '' },
+    { bench: `  ratio ${HTTP_BURST} concurrent / one call`, measurement: `${burstRatio.toFixed(3)}×`, target: `≈ 1× (≤ ${HTTP_BURST_TARGET}×)`, mark: mark(burstRatio, HTTP_BURST_TARGET) },
+    { bench: '  for scale: bare SDK Client, same burst', measurement: `${medRange(r.calls.bare)} = ${(median(r.calls.bare) / median(r.calls.one)).toFixed(3)}× one call`, target: '', mark: '' },
+    { bench: '  diagnostic: bare SDK Client with our call options', measurement: `${medRange(r.calls.bareOpts)} = ${(median(r.calls.bareOpts) / median(r.calls.one)).toFixed(3)}× one call`, target: '', mark: '' },
+  );
+  report.http = { connectRatio: ratio, burstRatio, connectTarget: HTTP_CONNECT_TARGET, burstTarget: HTTP_BURST_TARGET, ...r };
+}
+
 /** Share of CPU that processes outside this bench used, per benchmark. */
 const foreign: Record<string, number | null> = {};
 
 async function main(): Promise<void> {
   const t0 = performance.now();
   const cpus = os.cpus().length;
+  // BENCH_ONLY=name,name runs a subset (names as in the CPU line at the end).
+  const only = process.env.BENCH_ONLY?.split(',').map((x) => x.trim()).filter(Boolean);
   for (const [name, fn] of [
     ['ready', benchReady],
     ['toolCalls', benchCalls],
     ['memory', benchMemory],
+    ['startup', benchStartup],
+    ['sleepCalls', benchSleepCalls],
+    ['registry', benchRegistry],
+    ['http', benchHttp],
   ] as const) {
+    if (only?.length && !only.includes(name)) continue;
     const before = cpuSnapshot();
     try {
       await fn();

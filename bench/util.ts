@@ -253,3 +253,64 @@ export function foreignCpuShare(a: CpuSnapshot | null, b: CpuSnapshot | null, cp
   if (capacity <= 0) return null;
   return Math.max(0, (b.busy - a.busy - (b.ours - a.ours)) / capacity);
 }
+
+/** A server process started by a bench child (see {@link startServerProcess}). */
+export interface ServerProcess {
+  /** The URL the server printed (`URL <url>` on stdout). */
+  url: string;
+  pid: number;
+  /** End it: close its stdin (it exits on that), SIGKILL after `graceMs`. */
+  close(graceMs?: number): Promise<void>;
+}
+
+/**
+ * Start a TypeScript file of bench/ as a server process, under the same loader as this process.
+ * It must print `URL <url>` on stdout once it listens and exit when its stdin closes.
+ * @throws when it exits or prints nothing within `timeoutMs`.
+ */
+export function startServerProcess(file: string, args: string[], timeoutMs = 30_000): Promise<ServerProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...process.execArgv, path.join(BENCH_DIR, file), ...args], {
+      cwd: ROOT,
+      env: { ...process.env, OPENPROGRAM_BENCH_ROOT: ROOT },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    let done = false;
+    const exited = new Promise<void>((r) => child.once('exit', () => r()));
+    const timer = setTimeout(() => fail(new Error(`${file} printed no URL within ${timeoutMs} ms:\n${err.slice(-2000)}`)), timeoutMs);
+    function fail(e: Error): void {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+      reject(e);
+    }
+    child.stdout.setEncoding('utf8');
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (c: string) => {
+      if (err.length < 1 << 16) err += c;
+    });
+    child.stdout.on('data', (c: string) => {
+      out += c;
+      const m = /^URL (\S+)$/m.exec(out);
+      if (!m || done) return;
+      done = true;
+      clearTimeout(timer);
+      resolve({
+        url: m[1]!,
+        pid: child.pid!,
+        close: async (graceMs = 3000) => {
+          if (child.exitCode !== null || child.signalCode !== null) return;
+          child.stdin.end();
+          const t = setTimeout(() => child.kill('SIGKILL'), graceMs);
+          await exited;
+          clearTimeout(t);
+        },
+      });
+    });
+    child.on('error', (e) => fail(e));
+    child.on('exit', (code, signal) => fail(new Error(`${file} exited (code ${code}, signal ${signal}) before printing its URL:\n${err.slice(-2000)}`)));
+  });
+}

@@ -1,0 +1,124 @@
+/**
+ * Streamable HTTP, against the test suite's fixture (startHttpFixture) in its own process:
+ *
+ * 1. "Connect + list tools: ours vs a bare SDK client, ratio ≤ 1.2." Ours: a fresh McpConnection
+ *    (type http) start() until ready (initialize + tools/list; resources/prompts only when the
+ *    server declares them). Bare: a fresh Client + StreamableHTTPClientTransport, connect() +
+ *    listTools(). A second bare arm is the control (noise floor). Arms interleave, order rotating;
+ *    closing is not timed.
+ * 2. "Twenty concurrent calls to one remote server take about one call's time." `sleep {ms}`
+ *    ×`burst` at once through one McpConnection, vs one call alone; a bare client's burst for
+ *    scale, and (diagnostic) a bare client passing our call options. Burst arms rotate per round.
+ * Usage: http-child.ts <connectRounds> <callRounds> <burst> <ms> <tag>. Prints `RESULT {...}`.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CallToolResultSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { RemoteServerConfig } from '../main/mcp/config.js';
+import { McpConnection } from '../main/mcp/connection.js';
+import { startServerProcess } from './util.js';
+
+async function ours(url: string): Promise<number> {
+  const cfg: RemoteServerConfig = { type: 'http', url, headers: {}, auth: { kind: 'none' }, enabled: true, timeout_seconds: 60 };
+  const t0 = performance.now();
+  const c = new McpConnection('remote', cfg);
+  await c.start();
+  const ms = performance.now() - t0;
+  const ok = c.status === 'ready' && c.tools.length === 2;
+  const why = c.error;
+  await c.close();
+  if (!ok) throw new Error(`our connection: ${c.status} ${why ?? ''}`);
+  return ms;
+}
+
+async function bare(url: string): Promise<number> {
+  const t0 = performance.now();
+  const client = new Client({ name: 'bare-bench', version: '0.0.0' }, { capabilities: {} });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  const { tools } = await client.listTools();
+  const ms = performance.now() - t0;
+  await client.close();
+  if (tools.length !== 2) throw new Error(`bare: ${tools.length} tools`);
+  return ms;
+}
+
+type Call = () => Promise<CallToolResult>;
+
+async function burst(call: Call, n: number, ms: number): Promise<number> {
+  const t0 = performance.now();
+  const rs = await Promise.all(Array.from({ length: n }, call));
+  const wall = performance.now() - t0;
+  for (const r of rs) {
+    const first = r.content[0];
+    if (r.isError || !first || first.type !== 'text' || first.text !== `slept ${ms}`) throw new Error(`unexpected result ${JSON.stringify(r).slice(0, 300)}`);
+  }
+  return wall;
+}
+
+async function main(): Promise<void> {
+  const [connectArg, callArg, burstArg, msArg, tag] = process.argv.slice(2);
+  if (!tag) throw new Error('usage: http-child.ts <connectRounds> <callRounds> <burst> <ms> <tag>');
+  const connectRounds = Number(connectArg);
+  const callRounds = Number(callArg);
+  const n = Number(burstArg);
+  const ms = Number(msArg);
+  const server = await startServerProcess('http-fixture-server.ts', [`--bench-tag=${tag}`]);
+  try {
+    const url = server.url;
+    // ---- 1. connect + list ----
+    const arms: [string, (u: string) => Promise<number>][] = [
+      ['ours', ours],
+      ['bare', bare],
+      ['bare2', bare],
+    ];
+    for (let i = 0; i < 10; i++) for (const [, f] of arms) await f(url);
+    const connect: Record<string, number[]> = { ours: [], bare: [], bare2: [] };
+    for (let r = 0; r < connectRounds; r++) {
+      const k = r % arms.length;
+      for (const [name, f] of [...arms.slice(k), ...arms.slice(0, k)]) connect[name]!.push(await f(url));
+    }
+
+    // ---- 2. concurrent calls ----
+    const cfg: RemoteServerConfig = { type: 'http', url, headers: {}, auth: { kind: 'none' }, enabled: true, timeout_seconds: 60 };
+    const conn = new McpConnection('remote', cfg);
+    await conn.start();
+    if (conn.status !== 'ready') throw new Error(`our connection: ${conn.status} ${conn.error}`);
+    const bareClient = new Client({ name: 'bare-bench', version: '0.0.0' }, { capabilities: {} });
+    await bareClient.connect(new StreamableHTTPClientTransport(new URL(url)));
+    await bareClient.listTools();
+    const oursCall: Call = () => conn.callTool('sleep', { ms });
+    const bareCall: Call = async () => (await bareClient.callTool({ name: 'sleep', arguments: { ms } })) as CallToolResult;
+    // Diagnostic: the bare client with the request options McpConnection.callTool passes
+    // (progress token, timeouts), to tell SDK option costs apart from our own code.
+    const bareOptsCall: Call = async () =>
+      (await bareClient.callTool({ name: 'sleep', arguments: { ms } }, CallToolResultSchema, {
+        timeout: 60_000,
+        resetTimeoutOnProgress: true,
+        maxTotalTimeout: 10 * 60 * 1000,
+        onprogress: () => undefined,
+      })) as CallToolResult;
+    // Warm-up: opens the keep-alive sockets the burst needs.
+    const burstArms: [keyof typeof calls, Call][] = [
+      ['ours', oursCall],
+      ['bare', bareCall],
+      ['bareOpts', bareOptsCall],
+    ];
+    const calls = { one: [] as number[], ours: [] as number[], bare: [] as number[], bareOpts: [] as number[] };
+    for (let i = 0; i < 2; i++) for (const [, c] of burstArms) await burst(c, n, ms);
+    for (let r = 0; r < callRounds; r++) {
+      calls.one.push(await burst(oursCall, 1, ms));
+      const k = r % burstArms.length;
+      for (const [name, c] of [...burstArms.slice(k), ...burstArms.slice(0, k)]) calls[name].push(await burst(c, n, ms));
+    }
+    await conn.close();
+    await bareClient.close();
+    process.stdout.write(`RESULT ${JSON.stringify({ connect, calls })}\n`);
+  } finally {
+    await server.close();
+  }
+}
+
+main().catch((err) => {
+  console.error((err as Error).stack ?? err);
+  process.exit(1);
+});
