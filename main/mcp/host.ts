@@ -9,6 +9,7 @@ import { buildToolTable, type RegisteredTool, type ToolTable } from './adapter.j
 import { applyPatch, ConfigError, configFromInput, maskMap, maskSecret, parseConfigDocument, type ConfigStore, type ServerConfig } from './config.js';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import os from 'node:os';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { LogRing, McpConnection, type CallOptions, type ElicitHandler, type SampleHandler } from './connection.js';
 import { OAuthSignIns } from './oauth/flow.js';
@@ -37,7 +38,7 @@ export interface HostEvents {
 
 /** Host options. */
 export interface HostOptions {
-  /** How many servers start at once. Default 4. */
+  /** How many servers start at once. Default {@link defaultStartConcurrency}. */
   concurrency?: number;
   events?: Partial<HostEvents>;
   /** Where OAuth state (tokens, registrations, PKCE verifiers) is kept. Default: memory. */
@@ -51,6 +52,15 @@ export interface HostOptions {
   elicit?: ElicitHandler;
   /** Answers servers' sampling requests (with the user's approval). Absent: the capability is not declared. */
   sample?: SampleHandler;
+}
+
+/**
+ * How many servers start at once by default: twice the CPU count, at least 4 and at most 20.
+ * Starting a server is mostly waiting (process start, npm, network), but each start also costs
+ * CPU, so on a small machine a lower bound keeps the window responsive while servers start.
+ */
+export function defaultStartConcurrency(cpus = os.availableParallelism?.() ?? os.cpus().length): number {
+  return Math.min(20, Math.max(4, 2 * cpus));
 }
 
 /** Auth status a view needs, gathered by the host. */
@@ -188,7 +198,7 @@ export class McpHost {
     private readonly store: ConfigStore,
     opts: HostOptions = {},
   ) {
-    this.concurrency = Math.max(1, opts.concurrency ?? 4);
+    this.concurrency = Math.max(1, opts.concurrency ?? defaultStartConcurrency());
     this.events = opts.events ?? {};
     this.secrets = opts.secrets ?? new MemorySecretStore();
     this.elicitHandler = opts.elicit ?? null;
