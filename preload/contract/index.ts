@@ -252,13 +252,7 @@ export interface ExportResult {
 }
 
 /** One server of an import, as it would be added (secrets masked). */
-export interface ImportPreviewItem {
-  name: string;
-  type: 'local' | 'http' | 'sse';
-  command: string[];
-  url: string | null;
-  env: Record<string, MaskedValue>;
-  headers: Record<string, MaskedValue>;
+export interface ImportPreviewItem extends Pick<ServerView, 'name' | 'type' | 'command' | 'url' | 'env' | 'headers'> {
   /** A server of that name exists already. */
   exists: boolean;
 }
