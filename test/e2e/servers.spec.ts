@@ -179,7 +179,7 @@ test.describe('Server lifecycle', () => {
     await expect(toggle).not.toBeChecked();
     await expect(card.getByRole('button', { name: 'Restart' })).toBeDisabled();
     await card.getByRole('button', { name: 'Tools' }).click();
-    await expect(card.getByTestId('tools-list')).toContainText('Tools appear when the server is ready.');
+    await expect(card.getByTestId('tools-list')).toContainText('Enable the server to see its tools.');
     await openChat(page);
     await expect(page.locator('.chat-toolbar')).toContainText('0 tools available');
     await openApp(page, shell.current);
