@@ -3,6 +3,18 @@ import type { ExportResult, ImportPreview, ImportResult } from '../../../preload
 import { call } from '../api';
 import { useApp } from '../store';
 
+/** "Import 2 new servers (1 replaced)" — what the button will really do. */
+function importLabel(preview: ImportPreview, replace: boolean): string {
+  const existing = preview.servers.filter((s) => s.exists).length;
+  const fresh = preview.servers.length - existing;
+  const n = fresh + (replace ? existing : 0);
+  if (n === 0) return 'Nothing new to import';
+  const parts = [`${fresh} new`];
+  if (replace && existing) parts.push(`${existing} replaced`);
+  else if (existing) parts.push(`${existing} skipped`);
+  return `Import ${n} server${n === 1 ? '' : 's'} (${parts.join(', ')})`;
+}
+
 /**
  * Import servers from pasted JSON (`{"servers": …}` or other hosts' `{"mcpServers": …}`), with a
  * masked preview first; export the list without secrets (shown here) or with secrets (written by
@@ -57,6 +69,7 @@ export function ImportExport({ onClose }: { onClose: () => void }) {
             </label>
             <button
               className="primary"
+              disabled={preview.servers.every((s) => s.exists) && !replace}
               onClick={() =>
                 void run(
                   () => call('servers.import', { json, replace_existing: replace }),
@@ -69,7 +82,7 @@ export function ImportExport({ onClose }: { onClose: () => void }) {
                 )
               }
             >
-              Import {preview.servers.length} server{preview.servers.length === 1 ? '' : 's'}
+              {importLabel(preview, replace)}
             </button>
           </>
         )}

@@ -210,7 +210,9 @@ function Logs({ name }: { name: string }) {
 export function ServerCard({ server }: { server: ServerView }) {
   const upsert = useApp((s) => s.upsertServer);
   const drop = useApp((s) => s.dropServer);
-  const [panel, setPanel] = useState<'none' | 'tools' | 'logs' | 'edit'>('none');
+  const [panel, setPanel] = useState<'none' | 'tools' | 'logs'>('none');
+  // The edit form stays open while Tools or Logs are looked at, so no typed change is lost.
+  const [editing, setEditing] = useState(false);
   const pendingUrl = useApp((s) => s.signInUrls[server.name]);
   const [actionError, setActionError] = useState<string | null>(null);
   const act = async (fn: () => Promise<ServerView | void>) => {
@@ -253,7 +255,9 @@ export function ServerCard({ server }: { server: ServerView }) {
         <button onClick={() => void act(() => call('servers.restart', { name: server.name }))} disabled={!server.enabled}>
           Restart
         </button>
-        <button onClick={() => setPanel(panel === 'edit' ? 'none' : 'edit')}>Edit</button>
+        <button onClick={() => setEditing(!editing)} aria-pressed={editing}>
+          Edit
+        </button>
         <button onClick={() => setPanel(panel === 'tools' ? 'none' : 'tools')}>Tools</button>
         <button onClick={() => setPanel(panel === 'logs' ? 'none' : 'logs')}>Logs</button>
         <button
@@ -360,7 +364,7 @@ export function ServerCard({ server }: { server: ServerView }) {
         </div>
       )}
       {panel === 'logs' && <Logs name={server.name} />}
-      {panel === 'edit' && <EditServerForm server={server} onDone={() => setPanel('none')} />}
+      {editing && <EditServerForm server={server} onDone={() => setEditing(false)} />}
     </div>
   );
 }
