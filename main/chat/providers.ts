@@ -3,6 +3,7 @@
  * Adding Anthropic or another provider is one more entry here (and one more literal in the
  * contract's `provider` enum), not a rewrite.
  */
+import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModel } from 'ai';
 import type { ModelSettings } from './settings.js';
@@ -15,6 +16,8 @@ export const providers: Record<ModelSettings['provider'], ProviderFactory> = {
   /** Any OpenAI-compatible Chat Completions endpoint: OpenAI, Ollama, LM Studio, vLLM, OpenRouter. */
   'openai-compatible': (s, apiKey) =>
     createOpenAICompatible({ name: 'openai-compatible', baseURL: s.base_url.replace(/\/+$/, ''), apiKey: apiKey || undefined, includeUsage: true })(s.model),
+  /** Anthropic's Messages API (base URL normally https://api.anthropic.com/v1). */
+  anthropic: (s, apiKey) => createAnthropic({ baseURL: s.base_url.replace(/\/+$/, '') || undefined, apiKey: apiKey || undefined })(s.model),
 };
 
 /**

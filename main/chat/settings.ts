@@ -4,14 +4,14 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { ModelSettingsInput, ModelSettingsView } from '../../preload/contract/index.js';
+import type { ModelProvider, ModelSettingsInput, ModelSettingsView } from '../../preload/contract/index.js';
 import { maskSecret } from '../mcp/config.js';
 import type { SecretStore } from '../secrets/store.js';
 import { Mutex, writeFileAtomic } from '../util/atomic-write.js';
 
 /** Stored model settings (no secret). */
 export interface ModelSettings {
-  provider: 'openai-compatible';
+  provider: ModelProvider;
   base_url: string;
   model: string;
 }
@@ -41,7 +41,7 @@ export class SettingsStore {
       const doc = JSON.parse(await fs.readFile(this.file, 'utf8')) as { model?: Partial<ModelSettings> };
       const m = doc.model ?? {};
       this.cache = {
-        provider: 'openai-compatible',
+        provider: m.provider === 'anthropic' ? 'anthropic' : 'openai-compatible',
         base_url: typeof m.base_url === 'string' ? m.base_url : '',
         model: typeof m.model === 'string' ? m.model : '',
       };

@@ -200,9 +200,12 @@ export interface ServerView {
   recovery: { attempts: number; next_retry_at: number | null; gave_up: boolean };
 }
 
+/** Model provider kinds: any OpenAI-compatible Chat Completions endpoint, or Anthropic's Messages API. */
+export type ModelProvider = 'openai-compatible' | 'anthropic';
+
 /** The masked model-provider settings. */
 export interface ModelSettingsView {
-  provider: 'openai-compatible';
+  provider: ModelProvider;
   base_url: string;
   model: string;
   api_key: MaskedValue;
@@ -210,7 +213,7 @@ export interface ModelSettingsView {
 }
 
 export const modelSettingsInputSchema = z.strictObject({
-  provider: z.literal('openai-compatible'),
+  provider: z.enum(['openai-compatible', 'anthropic']),
   base_url: z.string().url().max(LIMITS.shortText),
   model: z.string().min(1).max(LIMITS.shortText),
   /** Absent → keep the stored key; `""` → delete it; a value → replace it. */

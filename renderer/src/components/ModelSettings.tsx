@@ -1,11 +1,13 @@
 import { useEffect, useState } from 'react';
 import { call } from '../api';
 import { useApp } from '../store';
+import type { ModelProvider } from '../../../preload/contract/index.js';
 
 /** Settings → Model: an OpenAI-compatible endpoint (base URL, API key, model). */
 export function ModelSettings() {
   const model = useApp((s) => s.model);
   const setModelView = useApp((s) => s.setModelView);
+  const [provider, setProvider] = useState<ModelProvider>('openai-compatible');
   const [baseUrl, setBaseUrl] = useState('');
   const [name, setName] = useState('');
   const [apiKey, setApiKey] = useState('');
@@ -15,6 +17,7 @@ export function ModelSettings() {
 
   useEffect(() => {
     if (model) {
+      setProvider(model.provider);
       setBaseUrl(model.base_url);
       setName(model.model);
     }
@@ -25,7 +28,7 @@ export function ModelSettings() {
     setStatus(null);
     try {
       const view = await call('settings.setModel', {
-        provider: 'openai-compatible',
+        provider,
         base_url: baseUrl.trim(),
         model: name.trim(),
         ...(clearKey ? { api_key: '' } : apiKey ? { api_key: apiKey } : {}),
@@ -44,7 +47,22 @@ export function ModelSettings() {
   return (
     <div className="panel">
       <h2>Model</h2>
-      <p className="muted">Any OpenAI-compatible endpoint: OpenAI, Ollama, LM Studio, vLLM, OpenRouter.</p>
+      <p className="muted">Any OpenAI-compatible endpoint (OpenAI, Ollama, LM Studio, vLLM, OpenRouter), or Anthropic.</p>
+      <label className="field">
+        <span>Provider</span>
+        <select
+          aria-label="Provider"
+          value={provider}
+          onChange={(e) => {
+            const p = e.target.value as ModelProvider;
+            setProvider(p);
+            if (p === 'anthropic' && !baseUrl.trim()) setBaseUrl('https://api.anthropic.com/v1');
+          }}
+        >
+          <option value="openai-compatible">OpenAI-compatible (OpenAI, Ollama, LM Studio, vLLM, OpenRouter)</option>
+          <option value="anthropic">Anthropic</option>
+        </select>
+      </label>
       <label className="field">
         <span>Base URL</span>
         <input aria-label="Base URL" placeholder="https://api.openai.com/v1" value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} />
