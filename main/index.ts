@@ -24,6 +24,19 @@ const isOurUrl = (url: string): boolean => {
   }
 };
 
+// One instance per profile: a second launch focuses the first window instead of opening the same
+// config and secret vault twice.
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+  process.exit(0);
+}
+app.on('second-instance', () => {
+  if (win) {
+    if (win.isMinimized()) win.restore();
+    win.focus();
+  }
+});
+
 let win: BrowserWindow | null = null;
 const core = new AppCore({
   stateDir: resolveStateDir(app.getPath('userData')),
