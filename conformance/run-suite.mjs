@@ -3,7 +3,7 @@
 // package's binary (a dependency of this folder) first on PATH.
 // Usage: npm --prefix conformance run suite [-- --suite auth | --scenario initialize]
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -41,9 +41,43 @@ const args = process.argv.slice(2);
 const selection = args.length ? args : ['--suite', 'all'];
 const command = `${process.execPath} ${outfile}`;
 const cli = path.join(here, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
-const r = spawnSync(process.execPath, [cli, 'client', '--command', command, ...selection, '--timeout', '60000', '-o', path.join(here, 'results')], {
-  cwd: root,
-  env,
-  stdio: ['ignore', 'inherit', 'inherit'],
-});
-process.exit(r.status ?? 1);
+const run = (sel, outDir) =>
+  spawnSync(process.execPath, [cli, 'client', '--command', command, ...sel, '--timeout', '60000', '-o', outDir], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  }).status ?? 1;
+
+/** Scenario names (e.g. `auth/scope-step-up`) whose checks include a FAILURE or WARNING. */
+function unhappyScenarios(outDir) {
+  const bad = new Set();
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(p);
+      else if (entry.name === 'checks.json') {
+        const checks = JSON.parse(readFileSync(p, 'utf8'));
+        if (checks.some((c) => c.status === 'FAILURE' || c.status === 'WARNING')) {
+          bad.add(path.relative(outDir, dir).replace(/-\d{4}-\d{2}-\d{2}T[\d-]+Z$/, ''));
+        }
+      }
+    }
+  };
+  if (existsSync(outDir)) walk(outDir);
+  return [...bad];
+}
+
+const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+const outDir = path.join(here, 'results', `run-${stamp}`);
+let status = run(selection, outDir);
+// The suite runs every scenario at once. On a small machine the one scenario that measures
+// milliseconds (sse-retry: reconnect after the server's `retry: 500`) can then be late through
+// CPU contention alone; if that is the only complaint, measure it again on its own.
+if (status !== 0 && !args.length) {
+  const bad = unhappyScenarios(outDir);
+  if (bad.length === 1 && bad[0] === 'sse-retry') {
+    console.log('\nsse-retry was the only scenario with a complaint while all scenarios ran at once; measuring it alone:\n');
+    status = run(['--scenario', 'sse-retry'], path.join(here, 'results', `run-${stamp}-sse-retry`));
+  }
+}
+process.exit(status);
