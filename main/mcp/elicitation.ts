@@ -12,8 +12,6 @@ import { randomUUID } from 'node:crypto';
 
 /** How long a dialog waits for the user before it is cancelled, in ms. */
 export const USER_REQUEST_TIMEOUT_MS = 10 * 60 * 1000;
-/** @deprecated name kept for callers; see {@link USER_REQUEST_TIMEOUT_MS}. */
-export const ELICITATION_TIMEOUT_MS = USER_REQUEST_TIMEOUT_MS;
 
 /** Thrown by `respond` for an unknown (answered, withdrawn, timed-out) request id. */
 export class UnknownElicitationError extends Error {
