@@ -16,7 +16,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { CallToolResultSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { RemoteServerConfig } from '../main/mcp/config.js';
 import { McpConnection } from '../main/mcp/connection.js';
-import { startServerProcess } from './util.js';
+import { sleepBurst, startServerProcess } from './util.js';
 
 async function ours(url: string): Promise<number> {
   const cfg: RemoteServerConfig = { type: 'http', url, headers: {}, auth: { kind: 'none' }, enabled: true, timeout_seconds: 60 };
@@ -43,17 +43,6 @@ async function bare(url: string): Promise<number> {
 }
 
 type Call = () => Promise<CallToolResult>;
-
-async function burst(call: Call, n: number, ms: number): Promise<number> {
-  const t0 = performance.now();
-  const rs = await Promise.all(Array.from({ length: n }, call));
-  const wall = performance.now() - t0;
-  for (const r of rs) {
-    const first = r.content[0];
-    if (r.isError || !first || first.type !== 'text' || first.text !== `slept ${ms}`) throw new Error(`unexpected result ${JSON.stringify(r).slice(0, 300)}`);
-  }
-  return wall;
-}
 
 async function main(): Promise<void> {
   const [connectArg, callArg, burstArg, msArg, tag] = process.argv.slice(2);
@@ -104,11 +93,11 @@ async function main(): Promise<void> {
       ['bareOpts', bareOptsCall],
     ];
     const calls = { one: [] as number[], ours: [] as number[], bare: [] as number[], bareOpts: [] as number[] };
-    for (let i = 0; i < 2; i++) for (const [, c] of burstArms) await burst(c, n, ms);
+    for (let i = 0; i < 2; i++) for (const [, c] of burstArms) await sleepBurst(c, n, ms);
     for (let r = 0; r < callRounds; r++) {
-      calls.one.push(await burst(oursCall, 1, ms));
+      calls.one.push(await sleepBurst(oursCall, 1, ms));
       const k = r % burstArms.length;
-      for (const [name, c] of [...burstArms.slice(k), ...burstArms.slice(0, k)]) calls[name].push(await burst(c, n, ms));
+      for (const [name, c] of [...burstArms.slice(k), ...burstArms.slice(0, k)]) calls[name].push(await sleepBurst(c, n, ms));
     }
     await conn.close();
     await bareClient.close();

@@ -8,23 +8,10 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ConfigStore } from '../main/mcp/config.js';
-import { McpHost } from '../main/mcp/host.js';
 import { mergedEnv } from '../main/mcp/transports.js';
-import { fixtureArgs, fixtureEntry, makeStateDir, removeDir, waitNoTagged } from './util.js';
+import { fixtureArgs, removeDir, sleepBurst, startFixtureHost, waitNoTagged } from './util.js';
 
 type Call = () => Promise<CallToolResult>;
-
-async function burst(call: Call, n: number, ms: number): Promise<number> {
-  const t0 = performance.now();
-  const rs = await Promise.all(Array.from({ length: n }, call));
-  const wall = performance.now() - t0;
-  for (const r of rs) {
-    const first = r.content[0];
-    if (r.isError || !first || first.type !== 'text' || first.text !== `slept ${ms}`) throw new Error(`unexpected result ${JSON.stringify(r).slice(0, 300)}`);
-  }
-  return wall;
-}
 
 async function main(): Promise<void> {
   const [roundsArg, callsArg, msArg, tag] = process.argv.slice(2);
@@ -33,13 +20,7 @@ async function main(): Promise<void> {
   const calls = Number(callsArg);
   const ms = Number(msArg);
 
-  const stateDir = await makeStateDir({ fx: fixtureEntry(tag) });
-  const store = new ConfigStore(stateDir);
-  await store.load();
-  const host = new McpHost(store);
-  host.startAll();
-  await host.whenStarted();
-  if (host.connection('fx')?.status !== 'ready') throw new Error(`fixture not ready: ${host.connection('fx')?.error}`);
+  const { host, stateDir } = await startFixtureHost(tag);
   const ours: Call = () => host.callTool('fx__sleep', { ms });
 
   const bareClient = new Client({ name: 'bare-bench', version: '0.0.0' }, { capabilities: {} });
@@ -49,18 +30,18 @@ async function main(): Promise<void> {
 
   // Warm-up (JIT, pipes, the server's zod validation paths).
   for (let i = 0; i < 3; i++) {
-    await burst(ours, calls, ms);
-    await burst(bare, calls, ms);
+    await sleepBurst(ours, calls, ms);
+    await sleepBurst(bare, calls, ms);
   }
   const samples = { one: [] as number[], ours: [] as number[], bare: [] as number[] };
   for (let r = 0; r < rounds; r++) {
-    samples.one.push(await burst(ours, 1, ms));
+    samples.one.push(await sleepBurst(ours, 1, ms));
     if (r % 2) {
-      samples.ours.push(await burst(ours, calls, ms));
-      samples.bare.push(await burst(bare, calls, ms));
+      samples.ours.push(await sleepBurst(ours, calls, ms));
+      samples.bare.push(await sleepBurst(bare, calls, ms));
     } else {
-      samples.bare.push(await burst(bare, calls, ms));
-      samples.ours.push(await burst(ours, calls, ms));
+      samples.bare.push(await sleepBurst(bare, calls, ms));
+      samples.ours.push(await sleepBurst(ours, calls, ms));
     }
   }
   await host.shutdown();

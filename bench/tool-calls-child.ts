@@ -8,10 +8,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CallToolResultSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ConfigStore } from '../main/mcp/config.js';
-import { McpHost } from '../main/mcp/host.js';
 import { mergedEnv } from '../main/mcp/transports.js';
-import { fixtureArgs, fixtureEntry, makeStateDir, removeDir, waitNoTagged } from './util.js';
+import { fixtureArgs, removeDir, startFixtureHost, waitNoTagged } from './util.js';
 
 type Call = () => Promise<CallToolResult>;
 
@@ -60,14 +58,7 @@ async function main(): Promise<void> {
   const batch = Number(batchArg);
 
   // Ours: the full host path.
-  const stateDir = await makeStateDir({ fx: fixtureEntry(tag) });
-  const store = new ConfigStore(stateDir);
-  await store.load();
-  const host = new McpHost(store);
-  host.startAll();
-  await host.whenStarted();
-  const conn = host.connection('fx');
-  if (conn?.status !== 'ready') throw new Error(`our connection is ${conn?.status}: ${conn?.error}`);
+  const { host, stateDir } = await startFixtureHost(tag);
   const ours: Call = () => host.callTool('fx__noop', {});
 
   // Bare: the SDK as documented, same server script and environment; tools listed as ours are.

@@ -8,6 +8,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ConfigStore } from '../main/mcp/config.js';
+import { McpHost } from '../main/mcp/host.js';
 
 export const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 /** The project root (children run from a bundle elsewhere get it from the environment). */
@@ -313,4 +316,37 @@ export function startServerProcess(file: string, args: string[], timeoutMs = 30_
     child.on('error', (e) => fail(e));
     child.on('exit', (code, signal) => fail(new Error(`${file} exited (code ${code}, signal ${signal}) before printing its URL:\n${err.slice(-2000)}`)));
   });
+}
+
+/**
+ * A real host over a fresh state dir holding one SDK fixture server named `fx` (tagged for the
+ * leftover-process scan), started and ready.
+ * @throws when the fixture does not become ready.
+ */
+export async function startFixtureHost(tag: string): Promise<{ host: McpHost; stateDir: string }> {
+  const stateDir = await makeStateDir({ fx: fixtureEntry(tag) });
+  const store = new ConfigStore(stateDir);
+  await store.load();
+  const host = new McpHost(store);
+  host.startAll();
+  await host.whenStarted();
+  const conn = host.connection('fx');
+  if (conn?.status !== 'ready') throw new Error(`fixture not ready (${conn?.status}): ${conn?.error}`);
+  return { host, stateDir };
+}
+
+/**
+ * Run `n` calls of the fixture's `sleep {ms}` at once; checks every result.
+ * @returns wall time in ms
+ * @throws on an unexpected result
+ */
+export async function sleepBurst(call: () => Promise<CallToolResult>, n: number, ms: number): Promise<number> {
+  const t0 = performance.now();
+  const rs = await Promise.all(Array.from({ length: n }, call));
+  const wall = performance.now() - t0;
+  for (const r of rs) {
+    const first = r.content[0];
+    if (r.isError || !first || first.type !== 'text' || first.text !== `slept ${ms}`) throw new Error(`unexpected result ${JSON.stringify(r).slice(0, 300)}`);
+  }
+  return wall;
 }
