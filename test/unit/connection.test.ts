@@ -2,25 +2,14 @@
  * mcp/connection + mcp/transports with real child processes: the hand-written bash server (protocol
  * 2024-11-05), the SDK fixture in its failure modes, env merge, concurrency, cancellation, close.
  */
-import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LocalServerConfig } from '../../main/mcp/config.js';
 import { McpConnection, NotConnectedError, collectPages } from '../../main/mcp/connection.js';
 import { mergedEnv, resolveCommand } from '../../main/mcp/transports.js';
-import { bashCommand, descendantPids, isAlive, makeTempDir, removeDir, sdkCommand, waitFor, waitGone, waitNoChildren } from './helpers.js';
+import { bashCommand, descendantPids, isAlive, makeTempDir, removeDir, sdkCommand, waitFor, waitGone, waitNoChildren, localServer, sha256 } from './helpers.js';
 
-const cfg = (command: string[], over: Partial<LocalServerConfig> = {}): LocalServerConfig => ({
-  type: 'local',
-  command,
-  env: {},
-  enabled: true,
-  timeout_seconds: 20,
-  ...over,
-});
-
-const sha256 = (s: string): string => createHash('sha256').update(s).digest('hex');
-
+const cfg = localServer;
 const open: McpConnection[] = [];
 function connect(config: LocalServerConfig, name = 'srv'): McpConnection {
   const c = new McpConnection(name, config);

@@ -5,6 +5,8 @@
 import { mkdtempSync, promises as fs, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { createHash } from 'node:crypto';
+import type { LocalServerConfig } from '../../main/mcp/config.js';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -107,4 +109,14 @@ export function waitGone(pid: number, timeoutMs = 3000): Promise<boolean> {
 /** Wait until no child process of this test worker remains. */
 export function waitNoChildren(timeoutMs = 5000): Promise<boolean> {
   return waitFor(() => descendantPids().length === 0, timeoutMs);
+}
+
+/** A stdio server config for `command` (enabled, 20 s timeout), with overrides. */
+export function localServer(command: string[], over: Partial<LocalServerConfig> = {}): LocalServerConfig {
+  return { type: 'local', command, env: {}, enabled: true, timeout_seconds: 20, ...over };
+}
+
+/** SHA-256 of a string, hex (for the fixture's env_check tool, which never echoes values). */
+export function sha256(s: string): string {
+  return createHash('sha256').update(s).digest('hex');
 }

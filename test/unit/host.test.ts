@@ -2,7 +2,6 @@
  * mcp/host (registry) with real processes and a real config file: background startup and its
  * rules (DESIGN.md "Readiness"), management actions, shutdown, and tool-name collisions.
  */
-import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -10,23 +9,14 @@ import type { ServerView } from '../../preload/contract/index.js';
 import type { RegisteredTool } from '../../main/mcp/adapter.js';
 import { ConfigStore, type LocalServerConfig } from '../../main/mcp/config.js';
 import { HostError, McpHost } from '../../main/mcp/host.js';
-import { bashCommand, descendantPids, isAlive, makeTempDir, removeDir, SDK_SERVER, sdkCommand, waitFor, waitGone, waitNoChildren } from './helpers.js';
+import { bashCommand, descendantPids, isAlive, makeTempDir, removeDir, SDK_SERVER, sdkCommand, waitFor, waitGone, waitNoChildren, localServer, sha256 } from './helpers.js';
 
-const local = (command: string[], over: Partial<LocalServerConfig> = {}): LocalServerConfig => ({
-  type: 'local',
-  command,
-  env: {},
-  enabled: true,
-  timeout_seconds: 20,
-  ...over,
-});
-
+const local = localServer;
 /** A command that leaves a marker file when it is launched, then runs the SDK fixture. */
 function markedCommand(marker: string, ...flags: string[]): string[] {
   return ['bash', '-c', 'touch "$0"; exec "$1" "$2" "${@:3}"', marker, process.execPath, SDK_SERVER, ...flags];
 }
 
-const sha256 = (s: string): string => createHash('sha256').update(s).digest('hex');
 const textOf = (r: { content?: unknown }): string => ((r.content ?? []) as Array<{ text?: string }>).map((b) => b.text ?? '').join('');
 
 let dir: string;

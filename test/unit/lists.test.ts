@@ -9,11 +9,11 @@ import { collectPages, McpConnection } from '../../main/mcp/connection.js';
 import { ConfigStore, type LocalServerConfig } from '../../main/mcp/config.js';
 import { McpHost } from '../../main/mcp/host.js';
 import type { RegisteredTool } from '../../main/mcp/adapter.js';
-import { ROOT, bashCommand, descendantPids, makeTempDir, removeDir, waitFor, waitNoChildren } from './helpers.js';
+import { ROOT, bashCommand, descendantPids, makeTempDir, removeDir, waitFor, waitNoChildren, localServer } from './helpers.js';
 
 const RAW = path.join(ROOT, 'test', 'fixtures', 'raw-server.mjs');
 const EVERYTHING = path.join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
-const local = (command: string[], timeout = 20): LocalServerConfig => ({ type: 'local', command, env: {}, enabled: true, timeout_seconds: timeout });
+const local = (command: string[], timeout = 20): LocalServerConfig => localServer(command, { timeout_seconds: timeout });
 
 let dir: string;
 const open: Array<{ close(): Promise<void> } | { shutdown(): Promise<void> }> = [];

@@ -7,13 +7,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigStore, type LocalServerConfig } from '../../main/mcp/config.js';
 import { backoffDelay, McpHost, RECOVERY } from '../../main/mcp/host.js';
-import { descendantPids, makeTempDir, removeDir, sdkCommand, waitFor, waitNoChildren } from './helpers.js';
+import { descendantPids, makeTempDir, removeDir, sdkCommand, waitFor, waitNoChildren, localServer } from './helpers.js';
 
 let dir: string;
 let store: ConfigStore;
 let host: McpHost | null;
 
-const local = (command: string[]): LocalServerConfig => ({ type: 'local', command, env: {}, enabled: true, timeout_seconds: 10 });
+const local = (command: string[]): LocalServerConfig => localServer(command, { timeout_seconds: 10 });
 
 beforeEach(async () => {
   dir = makeTempDir('op-recovery-');
