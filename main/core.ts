@@ -7,6 +7,9 @@ import path from 'node:path';
 import os from 'node:os';
 import type { EventName, EventPayloads } from '../preload/contract/index.js';
 import { ChatService } from './chat/agent.js';
+import { openConversationDatabase } from './chat/conversations/database.js';
+import { ConversationService, type ChooseSavePath } from './chat/conversations/service.js';
+import { ConversationStore } from './chat/conversations/store.js';
 import { SettingsStore } from './chat/settings.js';
 import { ConfigStore } from './mcp/config.js';
 import { McpHost } from './mcp/host.js';
@@ -38,6 +41,11 @@ export interface CoreOptions {
    * `auth.openUrl` event, so the renderer opens it (the browser shell).
    */
   openUrl?: (url: URL, server: string) => void | Promise<void>;
+  /**
+   * Asks the user where to save an export (Electron: the system save dialog). Without it, exports
+   * are returned to the window to download (the browser shell).
+   */
+  chooseSavePath?: ChooseSavePath;
 }
 
 /** The state dir: `OPENPROGRAM_STATE_DIR`, else the given default, else `~/.openprogram`. */
@@ -51,6 +59,11 @@ export class AppCore {
   readonly host: McpHost;
   readonly settings: SettingsStore;
   readonly chat: ChatService;
+  /** Saved conversations (SQLite in the state dir). */
+  readonly conversationStore: ConversationStore;
+  readonly conversations: ConversationService;
+  /** A visible warning about the conversation database (it could not be opened and was set aside), or null. */
+  readonly conversationsWarning: string | null;
   /** Pending server requests for user input (elicitation). */
   readonly elicitation: UserRequestBroker<Omit<EventPayloads['elicitation.request'], 'id'>, ElicitationAnswer>;
   /** Sampling requests: user approval, then the configured model. */
@@ -84,7 +97,22 @@ export class AppCore {
         removed: (name) => this.emit('servers.removed', { name }),
       },
     });
-    this.chat = new ChatService(this.host, this.settings, (e) => this.emit('chat.event', e));
+    const opened = openConversationDatabase(opts.stateDir);
+    this.conversationsWarning = opened.warning;
+    this.conversationStore = new ConversationStore(opened.db);
+    // Entries left streaming or running by a run that never ended (the app was killed).
+    this.conversationStore.markInterrupted();
+    this.chat = new ChatService(this.host, this.settings, this.conversationStore, {
+      chat: (e) => this.emit('chat.event', e),
+      changed: (s) => this.emit('conversations.changed', s),
+    });
+    this.conversations = new ConversationService(
+      this.conversationStore,
+      this.chat,
+      (id) => this.emit('conversations.removed', { id }),
+      (s) => this.emit('conversations.changed', s),
+      opts.chooseSavePath ?? null,
+    );
   }
 
   /**
@@ -122,14 +150,16 @@ export class AppCore {
     if (this.secrets instanceof LazySecretStore) this.secrets.ready().catch(() => undefined);
     await Promise.all([this.config.load(), adoptLoginShellPath()]);
     if (this.config.warning) this.emit('app.warning', { message: this.config.warning });
+    if (this.conversationsWarning) this.emit('app.warning', { message: this.conversationsWarning });
     this.host.startAll();
   }
 
   /** Stop chats, close every server, leave no child process. */
   async shutdown(): Promise<void> {
-    this.chat.stopAll();
+    const stopped = this.chat.stopAll();
     this.elicitation.cancelAll();
     this.sampling.broker.cancelAll();
-    await this.host.shutdown();
+    await Promise.all([this.host.shutdown(), stopped]);
+    this.conversationStore.close();
   }
 }

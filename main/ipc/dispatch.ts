@@ -6,7 +6,9 @@
 import { z } from 'zod';
 import { channels, type ChannelName, type ChannelOutput, type Envelope, type IpcError } from '../../preload/contract/index.js';
 import type { AppCore } from '../core.js';
-import { NotConfiguredError } from '../chat/agent.js';
+import { ConversationBusyError, NotConfiguredError, NotEditableError } from '../chat/agent.js';
+import { ExportWriteError } from '../chat/conversations/service.js';
+import { ConversationInputError, ConversationNotFoundError } from '../chat/conversations/store.js';
 import { HostError } from '../mcp/host.js';
 import { UnknownElicitationError } from '../mcp/elicitation.js';
 import {
@@ -30,7 +32,7 @@ type Handlers = { [C in ChannelName]: (input: z.output<(typeof channels)[C]['inp
 export function createHandlers(core: AppCore, version = '0.1.0'): Handlers {
   const h = core.host;
   return {
-    'app.info': () => ({ version, shell: core.opts.shell, state_dir: core.opts.stateDir, config_warning: core.config.warning }),
+    'app.info': () => ({ version, shell: core.opts.shell, state_dir: core.opts.stateDir, config_warning: core.config.warning, conversations_warning: core.conversationsWarning }),
     'app.secretsInfo': () => core.secretsInfo(),
     'servers.list': () => h.list(),
     'servers.get': ({ name }) => h.view(name),
@@ -52,18 +54,25 @@ export function createHandlers(core: AppCore, version = '0.1.0'): Handlers {
     'settings.getModel': () => core.settings.view(),
     'settings.setModel': (input) => core.settings.set(input),
     'chat.send': ({ conversation_id, text }) => core.chat.send(conversation_id, text),
-    'chat.stop': ({ run_id }) => core.chat.stop(run_id),
-    'chat.cancelTool': ({ run_id, call_id }) => core.chat.cancelTool(run_id, call_id),
+    'chat.editResend': ({ conversation_id, item_id, text }) => core.chat.editResend(conversation_id, item_id, text),
+    'chat.regenerate': ({ conversation_id }) => core.chat.regenerate(conversation_id),
+    'chat.stop': ({ conversation_id }) => core.chat.stop(conversation_id),
+    'chat.cancelTool': ({ conversation_id, call_id }) => core.chat.cancelTool(conversation_id, call_id),
+    'conversations.list': () => core.conversations.list(),
+    'conversations.get': ({ id }) => core.conversations.get(id),
+    'conversations.rename': ({ id, title }) => core.conversations.rename(id, title),
+    'conversations.remove': async ({ id }) => {
+      await core.conversations.remove(id);
+      return { removed: true as const };
+    },
+    'conversations.search': ({ query }) => core.conversations.search(query),
+    'conversations.export': ({ id, format }) => core.conversations.export(id, format),
     'elicitation.respond': ({ id, action, content }) => {
       core.elicitation.respond(id, action === 'accept' ? { action, content: content ?? {} } : { action });
       return { ok: true as const };
     },
     'sampling.respond': ({ id, approve }) => {
       core.sampling.broker.respond(id, approve);
-      return { ok: true as const };
-    },
-    'chat.reset': ({ conversation_id }) => {
-      core.chat.reset(conversation_id);
       return { ok: true as const };
     },
   };
@@ -77,6 +86,11 @@ function clip(s: string, max: number): string {
 export function toIpcError(err: unknown): IpcError {
   if (err instanceof HostError) return { code: err.code, message: err.message, ...(err.field ? { field: err.field } : {}) };
   if (err instanceof NotConfiguredError) return { code: 'not_configured', message: err.message };
+  if (err instanceof ConversationBusyError) return { code: 'busy', message: err.message };
+  if (err instanceof NotEditableError) return { code: 'conflict', message: err.message };
+  if (err instanceof ConversationNotFoundError) return { code: 'not_found', message: err.message };
+  if (err instanceof ConversationInputError) return { code: 'invalid_input', message: err.message, field: err.field };
+  if (err instanceof ExportWriteError) return { code: 'write_failed', message: bounded(err.message) };
   if (err instanceof UnknownElicitationError) return { code: 'gone', message: err.message };
   // OAuth flow errors carry messages already scrubbed of secrets (main/mcp/oauth/errors.ts).
   if (err instanceof CancelledError) return { code: 'sign_in_cancelled', message: 'Sign-in was cancelled.' };

@@ -25,6 +25,7 @@ export const LIMITS = {
   commandParts: 256,
   envEntries: 256,
   importJson: 1024 * 1024,
+  conversationList: 1000,
 } as const;
 
 /** A server name: letters, digits, `_`, `-`, `.`; starts with a letter or digit; ≤ 64 chars. */
@@ -226,22 +227,104 @@ export type ContentView =
   | { type: 'text'; text: string }
   | { type: 'image'; data: string; mimeType: string };
 
-/** Events of one chat run. */
-export type ChatEvent =
-  | { run_id: string; type: 'text-delta'; text: string }
-  | { run_id: string; type: 'tool-start'; call_id: string; tool: string; server: string; original_name: string; args: unknown }
+// ---------------------------------------------------------------------------------------------
+// Conversations (main owns the transcript; docs/ARCHITECTURE.md "Conversations")
+// ---------------------------------------------------------------------------------------------
+
+/** A conversation id: letters, digits, `_` and `-` (the renderer makes UUIDs for new chats). */
+export const conversationIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Invalid conversation id');
+
+/** How an assistant answer ended: still streaming, complete, stopped by the user, failed, or cut by an app exit. */
+export type AnswerState = 'streaming' | 'done' | 'stopped' | 'failed' | 'interrupted';
+
+/**
+ * How a tool call stands: running, ok, error (the tool or the server said so), cancelled (by the
+ * user), or interrupted (the app stopped before a result came; it may have taken effect).
+ */
+export type ToolCallState = 'running' | 'ok' | 'error' | 'cancelled' | 'interrupted';
+
+/** Progress a server reported for a running call (MCP `notifications/progress`). */
+export interface ToolProgress {
+  progress: number;
+  total: number | null;
+  message: string | null;
+}
+
+/**
+ * One entry of a saved transcript, exactly as the user saw it. `ts` is ms since the Unix epoch.
+ * `run_id` names the run (one model turn with its tool calls) that produced the entry.
+ */
+export type TranscriptItem =
+  | { kind: 'user'; id: string; ts: number; text: string }
+  | { kind: 'assistant'; id: string; ts: number; run_id: string; text: string; state: AnswerState }
   | {
+      kind: 'tool';
+      id: string;
+      ts: number;
       run_id: string;
-      type: 'tool-end';
+      /** The model's tool-call id (unique within a run). */
       call_id: string;
-      ok: boolean;
+      /** Namespaced name `{server}__{tool}` as offered to the model. */
+      tool: string;
+      server: string;
+      original_name: string;
+      args: unknown;
+      state: ToolCallState;
       content: ContentView[];
       error: string | null;
-      duration_ms: number;
+      duration_ms: number | null;
+      progress: ToolProgress | null;
     }
-  | { run_id: string; type: 'done' }
-  | { run_id: string; type: 'aborted' }
-  | { run_id: string; type: 'error'; message: string };
+  | { kind: 'notice'; id: string; ts: number; run_id: string | null; tone: 'info' | 'error'; text: string };
+
+/** A conversation in the list. Times are ms since the Unix epoch. */
+export interface ConversationSummary {
+  id: string;
+  title: string;
+  created_at: number;
+  updated_at: number;
+  message_count: number;
+  /** A run is streaming in this conversation now. */
+  running: boolean;
+}
+
+/** A whole conversation: its summary and every transcript item in order. */
+export interface ConversationView extends ConversationSummary {
+  items: TranscriptItem[];
+}
+
+/** One full-text search hit. `snippet` marks matched terms with \u0001 … \u0002 (no markup). */
+export interface SearchHit {
+  conversation_id: string;
+  title: string;
+  item_id: string;
+  kind: TranscriptItem['kind'];
+  snippet: string;
+  ts: number;
+}
+
+/**
+ * An export. Where main can ask the user for a path (Electron's save dialog) it writes the file
+ * and returns `saved_to` (or `cancelled`); otherwise it returns `content` for the renderer to
+ * download as `filename`.
+ */
+export type ConversationExport =
+  | { kind: 'saved'; saved_to: string }
+  | { kind: 'cancelled' }
+  | { kind: 'content'; filename: string; mime: string; content: string };
+
+/**
+ * Events of the chat, per conversation (main → every window):
+ * - `item`: an entry was added or changed (the whole entry; replaces one with the same id);
+ * - `text-delta`: text appended to an assistant entry while it streams;
+ * - `items-removed`: entries dropped by an edit-and-resend or a regenerate;
+ * - `run-end`: the run ended (also announced through `conversations.changed`).
+ */
+export type ChatEvent =
+  | { conversation_id: string; run_id: string; type: 'item'; item: TranscriptItem }
+  | { conversation_id: string; run_id: string; type: 'text-delta'; item_id: string; text: string }
+  | { conversation_id: string; run_id: string; type: 'items-removed'; item_ids: string[] }
+  | { conversation_id: string; run_id: string; type: 'run-end'; outcome: 'done' | 'stopped' | 'failed' };
 
 /**
  * An export of the server list. Without secrets, `json` holds the document with every env/header
@@ -281,6 +364,8 @@ export interface AppInfo {
   state_dir: string;
   /** A visible warning about the config file (e.g. it could not be parsed and was kept). */
   config_warning: string | null;
+  /** A visible warning about the conversation database (e.g. it could not be opened and was set aside). */
+  conversations_warning: string | null;
 }
 
 /**
@@ -335,15 +420,38 @@ export const channels = {
   'settings.setModel': { input: modelSettingsInputSchema, output: null as unknown as ModelSettingsView },
   'chat.send': {
     input: z.strictObject({
-      conversation_id: z.string().min(1).max(128),
+      conversation_id: conversationIdSchema,
       text: z.string().min(1).max(LIMITS.chatText),
     }),
     output: null as unknown as { run_id: string },
   },
-  'chat.stop': { input: z.strictObject({ run_id: z.string().min(1).max(128) }), output: null as unknown as { stopped: boolean } },
+  /** Replace the last user message's text, drop what followed it, and run again. */
+  'chat.editResend': {
+    input: z.strictObject({ conversation_id: conversationIdSchema, item_id: z.string().min(1).max(128), text: z.string().min(1).max(LIMITS.chatText) }),
+    output: null as unknown as { run_id: string },
+  },
+  /** Drop the last answer (everything after the last user message) and run again. */
+  'chat.regenerate': { input: z.strictObject({ conversation_id: conversationIdSchema }), output: null as unknown as { run_id: string } },
+  'chat.stop': { input: z.strictObject({ conversation_id: conversationIdSchema }), output: null as unknown as { stopped: boolean } },
   'chat.cancelTool': {
-    input: z.strictObject({ run_id: z.string().min(1).max(128), call_id: z.string().min(1).max(256) }),
+    input: z.strictObject({ conversation_id: conversationIdSchema, call_id: z.string().min(1).max(256) }),
     output: null as unknown as { cancelled: boolean },
+  },
+  /** Newest first (at most `LIMITS.conversationList`), and the one the user had open last. */
+  'conversations.list': { input: empty, output: null as unknown as { conversations: ConversationSummary[]; last_opened: string | null } },
+  /** Open one conversation (it becomes the one reopened at the next start). */
+  'conversations.get': { input: z.strictObject({ id: conversationIdSchema }), output: null as unknown as ConversationView },
+  'conversations.rename': {
+    input: z.strictObject({ id: conversationIdSchema, title: z.string().max(LIMITS.shortText) }),
+    output: null as unknown as ConversationSummary,
+  },
+  /** Delete a conversation (its run is stopped first). */
+  'conversations.remove': { input: z.strictObject({ id: conversationIdSchema }), output: null as unknown as { removed: true } },
+  /** Full-text search over every saved message, tool arguments and results included. */
+  'conversations.search': { input: z.strictObject({ query: z.string().max(1000) }), output: null as unknown as SearchHit[] },
+  'conversations.export': {
+    input: z.strictObject({ id: conversationIdSchema, format: z.enum(['markdown', 'json']) }),
+    output: null as unknown as ConversationExport,
   },
   'elicitation.respond': {
     input: z.strictObject({
@@ -360,7 +468,6 @@ export const channels = {
     input: z.strictObject({ id: z.string().min(1).max(128), approve: z.boolean() }),
     output: null as unknown as { ok: true },
   },
-  'chat.reset': { input: z.strictObject({ conversation_id: z.string().min(1).max(128) }), output: null as unknown as { ok: true } },
 } as const;
 
 export type ChannelName = keyof typeof channels;
@@ -373,6 +480,9 @@ export interface EventPayloads {
   'servers.changed': ServerView;
   'servers.removed': { name: string };
   'chat.event': ChatEvent;
+  /** A conversation was created, renamed, or got new entries, or a run started or ended in it. */
+  'conversations.changed': ConversationSummary;
+  'conversations.removed': { id: string };
   'app.warning': { message: string };
   /**
    * Open an OAuth authorization page (browser shell only; Electron opens the system browser from
@@ -389,7 +499,7 @@ export interface EventPayloads {
   'sampling.closed': { id: string };
 }
 export type EventName = keyof EventPayloads;
-export const eventNames: EventName[] = ['servers.changed', 'servers.removed', 'chat.event', 'app.warning', 'auth.openUrl', 'elicitation.request', 'elicitation.closed', 'sampling.request', 'sampling.closed'];
+export const eventNames: EventName[] = ['servers.changed', 'servers.removed', 'chat.event', 'conversations.changed', 'conversations.removed', 'app.warning', 'auth.openUrl', 'elicitation.request', 'elicitation.closed', 'sampling.request', 'sampling.closed'];
 
 // ---------------------------------------------------------------------------------------------
 // Errors and the envelope every invoke returns
@@ -412,6 +522,8 @@ export type ErrorCode =
   | 'port_in_use'
   | 'oauth_failed'
   | 'gone'
+  | 'busy'
+  | 'write_failed'
   | 'internal';
 
 /** A typed error: `field` names the offending input path when known (for inline form errors). */

@@ -6,13 +6,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import type { ChatEvent } from '../../preload/contract/index.js';
-import { ChatService } from '../../main/chat/agent.js';
 import { SettingsStore } from '../../main/chat/settings.js';
 import { ConfigStore } from '../../main/mcp/config.js';
 import { McpHost } from '../../main/mcp/host.js';
 import { MemorySecretStore } from '../../main/secrets/store.js';
 import { startFakeModel, type FakeModel } from '../fixtures/fake-model.js';
+import { chatHarness } from './chat-harness.js';
 import { descendantPids, makeTempDir, removeDir, SDK_SERVER, waitFor, waitNoChildren } from './helpers.js';
 
 let dir: string;
@@ -40,22 +39,19 @@ afterEach(async () => {
 });
 
 it('cancelTool ends one running call as an error and the run continues to a final answer', async () => {
-  const events: ChatEvent[] = [];
   const settings = new SettingsStore(dir, new MemorySecretStore());
   await settings.set({ provider: 'openai-compatible', base_url: model.baseUrl, model: 'fake' });
-  const chat = new ChatService(host, settings, (e) => events.push(e));
-  const { run_id } = await chat.send('c', 'call fx__sleep {"ms":20000}');
-  expect(await waitFor(() => events.some((e) => e.type === 'tool-start'), 10_000)).toBe(true);
-  const start = events.find((e) => e.type === 'tool-start') as Extract<ChatEvent, { type: 'tool-start' }>;
-  expect(chat.cancelTool(run_id, 'no-such-call')).toEqual({ cancelled: false });
+  const h = chatHarness(host, settings, dir);
+  const { run_id } = await h.chat.send('c', 'call fx__sleep {"ms":20000}');
+  expect(await waitFor(() => h.tools('c').length === 1, 10_000)).toBe(true);
+  const started = h.tools('c')[0]!;
+  expect(h.chat.cancelTool('c', 'no-such-call')).toEqual({ cancelled: false });
   const t0 = Date.now();
-  expect(chat.cancelTool(run_id, start.call_id)).toEqual({ cancelled: true });
-  expect(await waitFor(() => events.some((e) => e.type === 'done' || e.type === 'aborted' || e.type === 'error'), 10_000)).toBe(true);
+  expect(h.chat.cancelTool('c', started.call_id)).toEqual({ cancelled: true });
+  expect(await h.finished(run_id, 10_000)).toBe('done');
   expect(Date.now() - t0).toBeLessThan(3000);
-  const end = events.find((e) => e.type === 'tool-end') as Extract<ChatEvent, { type: 'tool-end' }>;
-  expect(end).toMatchObject({ ok: false, error: 'Cancelled by the user.' });
-  expect(events.at(-1)?.type).toBe('done');
-  const answer = events.flatMap((e) => (e.type === 'text-delta' ? [e.text] : [])).join('');
-  expect(answer).toContain('Cancelled by the user.');
+  expect(h.tools('c')[0]).toMatchObject({ state: 'cancelled', error: 'Cancelled by the user.' });
+  expect(h.answer('c', run_id)).toContain('Cancelled by the user.');
   expect(await waitFor(() => readFileSync(wireLog, 'utf8').includes('notifications/cancelled'), 3000)).toBe(true);
+  h.close();
 });

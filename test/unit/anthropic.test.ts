@@ -4,14 +4,13 @@
  * trip works; switching provider is only a settings change.
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import type { ChatEvent } from '../../preload/contract/index.js';
-import { ChatService } from '../../main/chat/agent.js';
 import { SettingsStore } from '../../main/chat/settings.js';
 import { ConfigStore } from '../../main/mcp/config.js';
 import { McpHost } from '../../main/mcp/host.js';
 import { MemorySecretStore } from '../../main/secrets/store.js';
 import { startFakeAnthropic, type FakeAnthropic } from '../fixtures/fake-anthropic.js';
-import { descendantPids, makeTempDir, removeDir, sdkCommand, waitFor, waitNoChildren } from './helpers.js';
+import { chatHarness } from './chat-harness.js';
+import { descendantPids, makeTempDir, removeDir, sdkCommand, waitNoChildren } from './helpers.js';
 
 let dir: string;
 let host: McpHost;
@@ -36,16 +35,16 @@ afterEach(async () => {
 });
 
 it('Anthropic: streamed answer after a tool call round trip; the key is sent as x-api-key', async () => {
-  const events: ChatEvent[] = [];
   const settings = new SettingsStore(dir, new MemorySecretStore());
   const view = await settings.set({ provider: 'anthropic', base_url: fake.baseUrl, model: 'claude-test', api_key: 'sk-ant-test-0123456789' });
   expect(view).toMatchObject({ provider: 'anthropic', configured: true, api_key: { has_value: true } });
-  const chat = new ChatService(host, settings, (e) => events.push(e));
-  const { run_id } = await chat.send('c', 'call fx__echo {"text":"from claude"}');
-  expect(await waitFor(() => events.some((e) => e.run_id === run_id && (e.type === 'done' || e.type === 'error')), 15_000)).toBe(true);
-  expect(events.find((e) => e.type === 'error')).toBeUndefined();
-  expect(events.find((e) => e.type === 'tool-end')).toMatchObject({ ok: true, content: [{ type: 'text', text: 'from claude' }] });
-  expect(events.flatMap((e) => (e.type === 'text-delta' ? [e.text] : [])).join('')).toBe('Tool result: from claude');
+  const h = chatHarness(host, settings, dir);
+  const { run_id } = await h.chat.send('c', 'call fx__echo {"text":"from claude"}');
+  expect(await h.finished(run_id)).toBe('done');
+  expect(h.items('c').some((i) => i.kind === 'notice')).toBe(false);
+  expect(h.tools('c')[0]).toMatchObject({ state: 'ok', content: [{ type: 'text', text: 'from claude' }] });
+  expect(h.answer('c', run_id)).toBe('Tool result: from claude');
   expect(fake.requests.every((r) => r.apiKey === 'sk-ant-test-0123456789')).toBe(true);
   expect(fake.requests[0]!.body.tools?.some((t) => t.name === 'fx__echo')).toBe(true);
+  h.close();
 });

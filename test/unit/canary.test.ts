@@ -163,11 +163,18 @@ describe('no secret ever leaves main (canary)', () => {
         { provider: 'openai-compatible', base_url: 'not a url', model: 'fake', api_key: CANARIES.apiKey }, // invalid
       ],
       'chat.send': [{ conversation_id: 'c1', text: 'call local__env_check {"name":"TOKEN","sha256":"0"}' }, { conversation_id: 'c1', text: '' }],
-      'chat.stop': [{ run_id: 'nope' }],
-      'chat.cancelTool': [{ run_id: 'nope', call_id: 'nope' }],
+      'chat.editResend': [{ conversation_id: 'c1', item_id: 'nope', text: 'x' }, { conversation_id: 'bad id!', item_id: 'x', text: 'x' }],
+      'chat.regenerate': [{ conversation_id: 'no-such-conversation' }],
+      'chat.stop': [{ conversation_id: 'nope' }],
+      'chat.cancelTool': [{ conversation_id: 'nope', call_id: 'nope' }],
+      'conversations.list': [{}],
+      'conversations.get': [{ id: 'c1' }, { id: 'missing' }],
+      'conversations.rename': [{ id: 'c1', title: 'Renamed' }, { id: 'c1', title: '   ' }],
+      'conversations.search': [{ query: 'env_check' }, { query: '"unbalanced AND (' }],
+      'conversations.export': [{ id: 'c1', format: 'markdown' }, { id: 'c1', format: 'json' }, { id: 'missing', format: 'json' }],
+      'conversations.remove': [{ id: 'missing' }],
       'elicitation.respond': [{ id: 'nope', action: 'accept', content: { k: CANARIES.envNew } }, { id: 'x', action: 'bogus' }],
       'sampling.respond': [{ id: 'nope', approve: true }, { id: 'x', approve: 'yes' }],
-      'chat.reset': [{ conversation_id: 'c1' }],
       'servers.remove': [{ name: 'imp' }, { name: 'missing' }],
     };
     expect(Object.keys(samples).sort()).toEqual([...channelNames].sort());
@@ -186,13 +193,13 @@ describe('no secret ever leaves main (canary)', () => {
     }
     await invoke('no.such.channel', {});
     // Let the chat run and every restart finish, so their events are captured too.
-    await waitFor(() => seen.some((s) => s.where === 'event chat.event' && /"type":"(done|error)"/.test(s.text)), 10_000);
+    await waitFor(() => seen.some((s) => s.where === 'event chat.event' && /"type":"run-end"/.test(s.text)), 10_000);
     await core.host.whenStarted();
     await new Promise((r) => setTimeout(r, 500));
 
     // The secrets really are in use (the test would be empty otherwise).
     expect(model.requests.some((r) => r.authorization === `Bearer ${CANARIES.apiKey}`)).toBe(true);
-    expect(seen.some((s) => s.where === 'event chat.event' && s.text.includes('tool-end'))).toBe(true);
+    expect(seen.some((s) => s.where === 'event chat.event' && s.text.includes('"kind":"tool"') && s.text.includes('"state":"ok"'))).toBe(true);
 
     for (const s of seen) {
       const hit = findCanary(s.text);

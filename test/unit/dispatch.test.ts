@@ -83,7 +83,8 @@ describe('malformed input', () => {
       ['servers.update', { name: 'a', patch: { env: { '1BAD': 'x' } } }, 'patch.env.1BAD'],
       ['servers.add', { name: 'bad name!', config: { type: 'local', command: ['x'] } }, 'name'],
       ['chat.send', { conversation_id: 'c', text: '' }, 'text'],
-      ['chat.stop', { run_id: 7 }, 'run_id'],
+      ['chat.stop', { conversation_id: 7 }, 'conversation_id'],
+      ['conversations.get', { id: '../etc' }, 'id'],
       ['settings.setModel', { provider: 'other', base_url: 'http://x', model: 'm' }, 'provider'],
     ];
     for (const [channel, input, field] of cases) {

@@ -1,0 +1,78 @@
+/**
+ * The model's context from a saved transcript (pure): user messages, answers (partial ones of
+ * stopped or failed runs too), and every tool call with its outcome — an interrupted or cancelled
+ * call is told to the model as such, so a call that may have had side effects is never forgotten.
+ * Notices are for the user only. See docs/ARCHITECTURE.md "Conversations".
+ */
+import type { AssistantModelMessage, ModelMessage, ToolResultPart } from 'ai';
+import type { ContentView, TranscriptItem } from '../../../preload/contract/index.js';
+import { contentToText } from '../../mcp/adapter.js';
+
+/** What the model is told about a call whose result never came because the app stopped. */
+export const INTERRUPTED_RESULT = 'Interrupted: the app stopped before this call returned a result. The call may or may not have taken effect.';
+/** What the model is told about a call the user cancelled. */
+export const CANCELLED_RESULT = 'Cancelled by the user.';
+
+type ToolOutput = ToolResultPart['output'];
+
+/** A tool's content as the model receives it: text alone, or text and images as content parts. */
+export function contentToModelOutput(content: ContentView[]): ToolOutput {
+  if (content.every((c) => c.type === 'text')) return { type: 'text', value: contentToText(content) };
+  return {
+    type: 'content',
+    value: content.map((c) => (c.type === 'text' ? { type: 'text' as const, text: c.text } : { type: 'file-data' as const, data: c.data, mediaType: c.mimeType })),
+  };
+}
+
+function toolOutput(item: Extract<TranscriptItem, { kind: 'tool' }>): ToolOutput {
+  switch (item.state) {
+    case 'ok':
+      return contentToModelOutput(item.content);
+    case 'error':
+      return { type: 'error-text', value: item.error ?? (contentToText(item.content) || 'The tool reported an error.') };
+    case 'cancelled':
+      return { type: 'error-text', value: item.error ?? CANCELLED_RESULT };
+    case 'running':
+    case 'interrupted':
+      return { type: 'error-text', value: INTERRUPTED_RESULT };
+  }
+}
+
+/**
+ * Build the model messages for a transcript. Consecutive tool calls after an answer belong to that
+ * answer's step (one assistant message with text and tool calls, then one tool message with their
+ * results), the way the AI SDK recorded them.
+ */
+export function transcriptToMessages(items: readonly TranscriptItem[]): ModelMessage[] {
+  const out: ModelMessage[] = [];
+  let assistant: Exclude<AssistantModelMessage['content'], string> | null = null;
+  let results: ToolResultPart[] = [];
+  const close = (): void => {
+    if (assistant && assistant.length) out.push({ role: 'assistant', content: assistant });
+    if (results.length) out.push({ role: 'tool', content: results });
+    assistant = null;
+    results = [];
+  };
+  for (const item of items) {
+    switch (item.kind) {
+      case 'user':
+        close();
+        out.push({ role: 'user', content: item.text });
+        break;
+      case 'assistant':
+        if (results.length) close();
+        assistant ??= [];
+        if (item.text) assistant.push({ type: 'text', text: item.text });
+        break;
+      case 'tool':
+        assistant ??= [];
+        assistant.push({ type: 'tool-call', toolCallId: item.call_id, toolName: item.tool, input: item.args ?? {} });
+        results.push({ type: 'tool-result', toolCallId: item.call_id, toolName: item.tool, output: toolOutput(item) });
+        break;
+      case 'notice':
+        break;
+    }
+  }
+  close();
+  return out;
+}

@@ -1,0 +1,105 @@
+/**
+ * What the window can do with saved conversations: list, open, rename, delete, search, export.
+ * Runs belong to the ChatService; this service asks it whether a conversation runs and stops a
+ * run before deleting. See docs/ARCHITECTURE.md "Conversations".
+ */
+import { promises as fs } from 'node:fs';
+import type { ConversationExport, ConversationSummary, ConversationView, SearchHit } from '../../../preload/contract/index.js';
+import { LIMITS } from '../../../preload/contract/index.js';
+import { itemForUi } from '../limits.js';
+import { renderExport } from './export.js';
+import { ConversationNotFoundError, type ConversationStore } from './store.js';
+
+/**
+ * Asks the user where to save a file (Electron: the system save dialog). Resolves to an absolute
+ * path, or null when the user cancelled.
+ */
+export type ChooseSavePath = (suggestedName: string) => Promise<string | null>;
+
+/** Writing an export to the chosen path failed; the message says why in plain words. */
+export class ExportWriteError extends Error {
+  override name = 'ExportWriteError';
+}
+
+/** The part of the chat service this one needs. */
+export interface RunControl {
+  isRunning(conversationId: string): boolean;
+  stopAndWait(conversationId: string): Promise<void>;
+}
+
+const WRITE_ERRORS: Record<string, string> = {
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EROFS: 'the disk is read-only',
+  ENOSPC: 'the disk is full',
+  ENOENT: 'the folder does not exist',
+  ENOTDIR: 'a part of the path is not a folder',
+  EISDIR: 'it is a folder',
+};
+
+/** Saved conversations, for the window. */
+export class ConversationService {
+  constructor(
+    private readonly store: ConversationStore,
+    private readonly runs: RunControl,
+    private readonly onRemoved: (id: string) => void,
+    private readonly onChanged: (summary: ConversationSummary) => void,
+    private readonly chooseSavePath: ChooseSavePath | null = null,
+  ) {}
+
+  private withRunning<T extends { id: string }>(s: T): T & { running: boolean } {
+    return { ...s, running: this.runs.isRunning(s.id) };
+  }
+
+  /** Newest first, and the conversation to reopen. */
+  list(): { conversations: ConversationSummary[]; last_opened: string | null } {
+    return { conversations: this.store.list(LIMITS.conversationList).map((s) => this.withRunning(s)), last_opened: this.store.lastOpened() };
+  }
+
+  /** Open a conversation: every entry (tool results cut for the window); remembered as last opened. */
+  get(id: string): ConversationView {
+    const { summary, items } = this.store.get(id);
+    this.store.setLastOpened(id);
+    return { ...this.withRunning(summary), items: items.map(itemForUi) };
+  }
+
+  /** Rename; the title is cleaned and bounded. */
+  rename(id: string, title: string): ConversationSummary {
+    this.store.rename(id, title);
+    const s = this.withRunning(this.store.summary(id)!);
+    this.onChanged(s);
+    return s;
+  }
+
+  /** Delete (its run, if any, is stopped first). @throws ConversationNotFoundError */
+  async remove(id: string): Promise<void> {
+    if (!this.store.has(id)) throw new ConversationNotFoundError(id);
+    await this.runs.stopAndWait(id);
+    this.store.remove(id);
+    this.onRemoved(id);
+  }
+
+  /** Full-text search (see ConversationStore.search). */
+  search(query: string): SearchHit[] {
+    return this.store.search(query);
+  }
+
+  /**
+   * Export as Markdown or JSON. With a save dialog (Electron) the file is written where the user
+   * chose; otherwise the content is returned for the window to download.
+   * @throws ExportWriteError when the chosen path cannot be written; ConversationNotFoundError.
+   */
+  async export(id: string, format: 'markdown' | 'json'): Promise<ConversationExport> {
+    const doc = renderExport(this.store.get(id), format, Date.now());
+    if (!this.chooseSavePath) return { kind: 'content', ...doc };
+    const target = await this.chooseSavePath(doc.filename);
+    if (!target) return { kind: 'cancelled' };
+    try {
+      await fs.writeFile(target, doc.content, { mode: 0o600 });
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code ?? '';
+      throw new ExportWriteError(`Could not write ${target}: ${WRITE_ERRORS[code] ?? `the system said ${code || 'no'}`}.`);
+    }
+    return { kind: 'saved', saved_to: target };
+  }
+}

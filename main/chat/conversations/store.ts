@@ -1,0 +1,241 @@
+/**
+ * The conversation store: saved conversations and their transcript entries in SQLite (one row per
+ * entry, its JSON in `data`, FTS5 over its searchable text). Streamed answer text is buffered in
+ * memory and written in batches (at most `FLUSH_MS` behind, and at once when the entry ends or
+ * anyone reads), so saving costs little per chunk and a crash loses at most that window of an
+ * unfinished answer — never a finished entry. See docs/ARCHITECTURE.md "Conversations".
+ */
+import { randomUUID } from 'node:crypto';
+import type Database from 'better-sqlite3';
+import type { ConversationSummary, SearchHit, TranscriptItem } from '../../../preload/contract/index.js';
+import { cleanTitle, ftsQuery, searchableText, TITLE_MAX } from './text.js';
+
+/** How far (ms) the saved text of a streaming answer may lag behind what was shown. */
+export const FLUSH_MS = 200;
+/** Most search hits returned. */
+export const SEARCH_LIMIT = 50;
+
+/** A conversation that does not exist (or no longer does). */
+export class ConversationNotFoundError extends Error {
+  override name = 'ConversationNotFoundError';
+  constructor(readonly id: string) {
+    super('That conversation does not exist (it may have been deleted).');
+  }
+}
+
+/** An input the store refuses (e.g. an empty title); `field` names the input. */
+export class ConversationInputError extends Error {
+  override name = 'ConversationInputError';
+  constructor(
+    message: string,
+    readonly field: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A conversation and its entries, as stored. */
+export interface StoredConversation {
+  summary: Omit<ConversationSummary, 'running'>;
+  items: TranscriptItem[];
+}
+
+interface SummaryRow {
+  id: string;
+  title: string;
+  created_at: number;
+  updated_at: number;
+  message_count: number;
+}
+
+/** Saved conversations. One instance per database; every method is synchronous (better-sqlite3). */
+export class ConversationStore {
+  /** Streaming entries whose newest text is not written yet: item id → entry + conversation. */
+  private readonly dirty = new Map<string, { conversationId: string; item: TranscriptItem }>();
+  private timer: NodeJS.Timeout | null = null;
+  private readonly q;
+
+  constructor(
+    private readonly db: Database.Database,
+    private readonly now: () => number = Date.now,
+  ) {
+    const summary = `SELECT c.id, c.title, c.created_at, c.updated_at, (SELECT count(*) FROM items i WHERE i.conversation_id = c.id AND i.kind IN ('user','assistant')) AS message_count FROM conversations c`;
+    this.q = {
+      list: db.prepare<[number], SummaryRow>(`${summary} ORDER BY c.updated_at DESC, c.rowid DESC LIMIT ?`),
+      summary: db.prepare<[string], SummaryRow>(`${summary} WHERE c.id = ?`),
+      exists: db.prepare<[string], { id: string }>('SELECT id FROM conversations WHERE id = ?'),
+      create: db.prepare('INSERT INTO conversations(id, title, created_at, updated_at) VALUES (?, ?, ?, ?)'),
+      touch: db.prepare('UPDATE conversations SET updated_at = ? WHERE id = ?'),
+      rename: db.prepare('UPDATE conversations SET title = ? WHERE id = ?'),
+      remove: db.prepare('DELETE FROM conversations WHERE id = ?'),
+      items: db.prepare<[string], { data: string }>('SELECT data FROM items WHERE conversation_id = ? ORDER BY seq'),
+      nextSeq: db.prepare<[string], { s: number }>('SELECT coalesce(max(seq), 0) + 1 AS s FROM items WHERE conversation_id = ?'),
+      insert: db.prepare('INSERT INTO items(id, conversation_id, seq, kind, ts, data, search_text) VALUES (?, ?, ?, ?, ?, ?, ?)'),
+      update: db.prepare('UPDATE items SET data = ?, search_text = ? WHERE id = ? AND conversation_id = ?'),
+      removeItem: db.prepare('DELETE FROM items WHERE id = ? AND conversation_id = ?'),
+      unfinished: db.prepare<[], { id: string; conversation_id: string; data: string }>(
+        `SELECT id, conversation_id, data FROM items WHERE kind IN ('assistant','tool') AND (json_extract(data, '$.state') IN ('streaming','running'))`,
+      ),
+      getMeta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
+      setMeta: db.prepare('INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)'),
+      search: db.prepare<[string, number], { item_id: string; conversation_id: string; kind: TranscriptItem['kind']; ts: number; title: string; snippet: string }>(
+        `SELECT i.id AS item_id, i.conversation_id, i.kind, i.ts, c.title, snippet(items_fts, 0, char(1), char(2), '…', 16) AS snippet
+         FROM items_fts JOIN items i ON i.rowid = items_fts.rowid JOIN conversations c ON c.id = i.conversation_id
+         WHERE items_fts MATCH ? ORDER BY rank LIMIT ?`,
+      ),
+    };
+  }
+
+  /** Conversations, most recently updated first. */
+  list(limit: number): Omit<ConversationSummary, 'running'>[] {
+    return this.q.list.all(limit);
+  }
+
+  /** One conversation's summary, or null. */
+  summary(id: string): Omit<ConversationSummary, 'running'> | null {
+    return this.q.summary.get(id) ?? null;
+  }
+
+  /** Whether a conversation exists. */
+  has(id: string): boolean {
+    return this.q.exists.get(id) !== undefined;
+  }
+
+  /**
+   * Create the conversation if it does not exist, titled after its first message.
+   * @returns true when it was created.
+   */
+  ensure(id: string, firstMessage: string): boolean {
+    if (this.has(id)) return false;
+    const t = this.now();
+    this.q.create.run(id, cleanTitle(firstMessage) || 'New conversation', t, t);
+    return true;
+  }
+
+  /** A conversation with every entry in order (pending streamed text included). */
+  get(id: string): StoredConversation {
+    this.flush();
+    const summary = this.summary(id);
+    if (!summary) throw new ConversationNotFoundError(id);
+    return { summary, items: this.q.items.all(id).map((r) => JSON.parse(r.data) as TranscriptItem) };
+  }
+
+  /**
+   * Rename. The title is cleaned (one line, bounded to `TITLE_MAX`).
+   * @throws ConversationInputError for an empty title; ConversationNotFoundError.
+   */
+  rename(id: string, title: string): void {
+    const clean = cleanTitle(title, TITLE_MAX);
+    if (!clean) throw new ConversationInputError('Enter a title.', 'title');
+    if (this.q.rename.run(clean, id).changes === 0) throw new ConversationNotFoundError(id);
+  }
+
+  /** Delete a conversation and its entries. @throws ConversationNotFoundError */
+  remove(id: string): void {
+    for (const [itemId, d] of this.dirty) if (d.conversationId === id) this.dirty.delete(itemId);
+    if (this.q.remove.run(id).changes === 0) throw new ConversationNotFoundError(id);
+    if (this.lastOpened() === id) this.q.setMeta.run('last_opened', '');
+  }
+
+  /** Append an entry at the end of a conversation and mark the conversation updated. */
+  append(conversationId: string, item: TranscriptItem): void {
+    this.db.transaction(() => {
+      const seq = this.q.nextSeq.get(conversationId)!.s;
+      this.q.insert.run(item.id, conversationId, seq, item.kind, item.ts, JSON.stringify(item), searchableText(item));
+      this.q.touch.run(this.now(), conversationId);
+    })();
+  }
+
+  /** Replace an entry (same id) and write it now. */
+  update(conversationId: string, item: TranscriptItem): void {
+    this.dirty.delete(item.id);
+    this.q.update.run(JSON.stringify(item), searchableText(item), item.id, conversationId);
+  }
+
+  /**
+   * Record an entry's newer state without writing it yet (streamed text): written within
+   * `FLUSH_MS`, by `flush()`, or by the next `update()` of that entry.
+   */
+  updateLater(conversationId: string, item: TranscriptItem): void {
+    this.dirty.set(item.id, { conversationId, item });
+    if (!this.timer) {
+      this.timer = setTimeout(() => this.flush(), FLUSH_MS);
+      this.timer.unref?.();
+    }
+  }
+
+  /** Write every buffered entry now (one transaction). */
+  flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.dirty.size === 0) return;
+    const batch = [...this.dirty.values()];
+    this.dirty.clear();
+    this.db.transaction(() => {
+      for (const { conversationId, item } of batch) this.q.update.run(JSON.stringify(item), searchableText(item), item.id, conversationId);
+    })();
+  }
+
+  /** Remove entries (edit-and-resend, regenerate). */
+  removeItems(conversationId: string, ids: string[]): void {
+    this.db.transaction(() => {
+      for (const id of ids) {
+        this.dirty.delete(id);
+        this.q.removeItem.run(id, conversationId);
+      }
+      this.q.touch.run(this.now(), conversationId);
+    })();
+  }
+
+  /**
+   * Entries left unfinished by a run that did not end (the app was killed): a streaming answer
+   * becomes `interrupted`, a running tool call `interrupted` (it may have taken effect; the model
+   * is told so). Call once at open, before any run. @returns how many entries were marked.
+   */
+  markInterrupted(): number {
+    const rows = this.q.unfinished.all();
+    this.db.transaction(() => {
+      for (const r of rows) {
+        const item = JSON.parse(r.data) as TranscriptItem;
+        if (item.kind === 'assistant' || item.kind === 'tool') {
+          const next = { ...item, state: 'interrupted' } as TranscriptItem;
+          this.q.update.run(JSON.stringify(next), searchableText(next), r.id, r.conversation_id);
+        }
+      }
+    })();
+    return rows.length;
+  }
+
+  /**
+   * Full-text search over every entry (FTS5); the user's words are quoted (`ftsQuery`), so no
+   * input can break the query. Best matches first, at most `SEARCH_LIMIT`.
+   */
+  search(query: string): SearchHit[] {
+    this.flush();
+    const match = ftsQuery(query);
+    if (!match) return [];
+    return this.q.search.all(match, SEARCH_LIMIT).map((r) => ({ ...r }));
+  }
+
+  /** The conversation the user had open last, if it still exists. */
+  lastOpened(): string | null {
+    const v = this.q.getMeta.get('last_opened')?.value;
+    return v && this.has(v) ? v : null;
+  }
+
+  /** Remember the conversation the user opened (reopened at the next start). */
+  setLastOpened(id: string): void {
+    this.q.setMeta.run('last_opened', id);
+  }
+
+  /** Flush and close the database. */
+  close(): void {
+    this.flush();
+    if (this.db.open) this.db.close();
+  }
+}
+
+/** A new entry id. */
+export function newItemId(): string {
+  return randomUUID();
+}

@@ -1,0 +1,69 @@
+/**
+ * Text rules of conversations (pure): titles, export file names, the searchable text of an entry,
+ * and turning a user's search words into an FTS5 query that cannot break. See
+ * docs/ARCHITECTURE.md "Conversations".
+ */
+import type { TranscriptItem } from '../../../preload/contract/index.js';
+
+/** Longest title, in characters (code points), made from a first message. */
+export const AUTO_TITLE_MAX = 80;
+/** Longest title a user may set, in characters (code points). */
+export const TITLE_MAX = 200;
+/** Longest export file name stem, in characters. */
+export const FILE_STEM_MAX = 60;
+
+/**
+ * A one-line title: control characters and runs of white space become one space, trimmed, cut to
+ * `max` code points with "…". May return "" (the caller decides what an empty title means).
+ */
+export function cleanTitle(text: string, max = AUTO_TITLE_MAX): string {
+  // eslint-disable-next-line no-control-regex
+  const flat = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\s]+/gu, ' ').trim();
+  const chars = [...flat];
+  return chars.length <= max ? flat : `${chars.slice(0, max - 1).join('').trimEnd()}…`;
+}
+
+/**
+ * A safe file name for an export: letters, digits (any script), `-` and `_` kept; everything else
+ * (path separators, dots, reserved characters) becomes `-`; bounded; never empty; never a
+ * Windows reserved device name.
+ */
+export function exportFileName(title: string, ext: 'md' | 'json'): string {
+  let stem = [...title.normalize('NFC').replace(/[^\p{L}\p{N}_-]+/gu, '-').replace(/-+/g, '-').replace(/^-|-$/g, '')].slice(0, FILE_STEM_MAX).join('');
+  if (!stem || /^(con|prn|aux|nul|com\d|lpt\d)$/i.test(stem)) stem = `conversation${stem ? `-${stem}` : ''}`;
+  return `${stem}.${ext}`;
+}
+
+/** The text an entry is found by: what the user saw of it, tool names, arguments and results included. */
+export function searchableText(item: TranscriptItem): string {
+  switch (item.kind) {
+    case 'user':
+    case 'assistant':
+    case 'notice':
+      return item.text;
+    case 'tool':
+      return [
+        item.tool,
+        item.original_name,
+        item.args === undefined ? '' : JSON.stringify(item.args),
+        ...item.content.map((c) => (c.type === 'text' ? c.text : '')),
+        item.error ?? '',
+      ].join('\n');
+  }
+}
+
+/**
+ * Turn free text into an FTS5 MATCH expression: each white-space separated word becomes a quoted
+ * string (quotes doubled), all must match, the last one also as a prefix (search as you type).
+ * Operators, parentheses, column filters and stray quotes in the input are therefore plain text.
+ * Returns null when there is nothing to search for.
+ */
+export function ftsQuery(input: string): string | null {
+  const words = input
+    .split(/\s+/u)
+    .map((w) => w.replace(/[\u0000-\u001f]/g, ''))
+    .filter((w) => /[\p{L}\p{N}]/u.test(w))
+    .slice(0, 32);
+  if (words.length === 0) return null;
+  return words.map((w, i) => `"${w.replace(/"/g, '""')}"${i === words.length - 1 ? '*' : ''}`).join(' ');
+}

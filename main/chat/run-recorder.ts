@@ -1,0 +1,111 @@
+/**
+ * The run recorder: turns what happens in one run (streamed text, tool calls starting and ending,
+ * the run's end) into saved transcript entries and the matching `chat.event`s, in that order —
+ * saved first, then announced — so a window that reloads sees what was shown, and a run that is
+ * stopped, fails or is killed keeps what already happened. See docs/ARCHITECTURE.md "Conversations".
+ */
+import type { AnswerState, ChatEvent, ContentView, ToolProgress, TranscriptItem } from '../../preload/contract/index.js';
+import { newItemId, type ConversationStore } from './conversations/store.js';
+import { itemForUi, limitContent, MODEL_RESULT_LIMIT, truncateText } from './limits.js';
+
+type AssistantItem = Extract<TranscriptItem, { kind: 'assistant' }>;
+type ToolItem = Extract<TranscriptItem, { kind: 'tool' }>;
+
+/** Records one run of one conversation. */
+export class RunRecorder {
+  private answer: AssistantItem | null = null;
+  private readonly tools = new Map<string, ToolItem>();
+
+  constructor(
+    private readonly store: ConversationStore,
+    readonly conversationId: string,
+    readonly runId: string,
+    private readonly emit: (e: ChatEvent) => void,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  private announce(item: TranscriptItem): void {
+    this.emit({ conversation_id: this.conversationId, run_id: this.runId, type: 'item', item: itemForUi(item) });
+  }
+
+  private add(item: TranscriptItem): void {
+    this.store.append(this.conversationId, item);
+    this.announce(item);
+  }
+
+  private replace(item: TranscriptItem): void {
+    this.store.update(this.conversationId, item);
+    this.announce(item);
+  }
+
+  /** Append streamed answer text (a new answer entry starts after a tool call or a new step). */
+  text(delta: string): void {
+    if (!delta) return;
+    if (!this.answer) {
+      this.answer = { kind: 'assistant', id: newItemId(), ts: this.now(), run_id: this.runId, text: '', state: 'streaming' };
+      this.add(this.answer);
+    }
+    this.answer = { ...this.answer, text: this.answer.text + delta };
+    this.store.updateLater(this.conversationId, this.answer);
+    this.emit({ conversation_id: this.conversationId, run_id: this.runId, type: 'text-delta', item_id: this.answer.id, text: delta });
+  }
+
+  /** The current answer entry ends (a step ended, a tool call begins, or the run ends). */
+  endAnswer(state: AnswerState = 'done'): void {
+    if (!this.answer) return;
+    this.replace({ ...this.answer, state });
+    this.answer = null;
+  }
+
+  /** A tool call starts running. */
+  toolStart(call: { call_id: string; tool: string; server: string; original_name: string; args: unknown }): void {
+    this.endAnswer();
+    const item: ToolItem = { kind: 'tool', id: newItemId(), ts: this.now(), run_id: this.runId, ...call, state: 'running', content: [], error: null, duration_ms: null, progress: null };
+    this.tools.set(call.call_id, item);
+    this.add(item);
+  }
+
+  /** Progress of a running call (shown, saved with the entry). */
+  toolProgress(callId: string, progress: ToolProgress): void {
+    const item = this.tools.get(callId);
+    if (!item || item.state !== 'running') return;
+    const next = { ...item, progress };
+    this.tools.set(callId, next);
+    this.store.updateLater(this.conversationId, next);
+    this.announce(next);
+  }
+
+  /** A tool call ended. Content is saved as the model receives it (text cut to `MODEL_RESULT_LIMIT`). */
+  toolEnd(callId: string, outcome: { state: 'ok' | 'error' | 'cancelled'; content: ContentView[]; error: string | null; duration_ms: number }): void {
+    const item = this.tools.get(callId);
+    if (!item || item.state !== 'running') return;
+    const next: ToolItem = {
+      ...item,
+      state: outcome.state,
+      content: limitContent(outcome.content, MODEL_RESULT_LIMIT),
+      error: outcome.error === null ? null : truncateText(outcome.error, MODEL_RESULT_LIMIT),
+      duration_ms: outcome.duration_ms,
+      progress: null,
+    };
+    this.tools.set(callId, next);
+    this.replace(next);
+  }
+
+  /** A notice for the user (not sent to the model). */
+  notice(tone: 'info' | 'error', text: string): void {
+    this.add({ kind: 'notice', id: newItemId(), ts: this.now(), run_id: this.runId, tone, text });
+  }
+
+  /**
+   * The run ended: the open answer gets its final state; calls still running are cancelled when
+   * the run was stopped (their own cancellation normally gets there first).
+   */
+  finish(outcome: 'done' | 'stopped' | 'failed'): void {
+    this.endAnswer(outcome === 'done' ? 'done' : outcome);
+    if (outcome !== 'done') {
+      for (const item of this.tools.values()) {
+        if (item.state === 'running') this.toolEnd(item.call_id, { state: 'cancelled', content: [], error: 'Cancelled: the run was stopped.', duration_ms: Math.max(0, this.now() - item.ts) });
+      }
+    }
+  }
+}
