@@ -163,6 +163,8 @@ export class ChatService {
   private begin(conversationId: string, model: LanguageModel, announce: (runId: string) => void): { run_id: string } {
     const runId = randomUUID();
     const history = transcriptToMessages(this.store.get(conversationId).items);
+    // The conversation the user works in is the one to reopen at the next start.
+    this.store.setLastOpened(conversationId);
     const run: ActiveRun = { runId, ctrl: new AbortController(), calls: new Map(), done: Promise.resolve() };
     this.runs.set(conversationId, run);
     announce(runId);

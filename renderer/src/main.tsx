@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './components/App';
 import './styles.css';
+import './conversations.css';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -153,11 +153,13 @@ test('configure a model, add the filesystem server, call its tool from chat, per
   await expect(page.getByLabel('API key')).toHaveAttribute('placeholder', /keep the stored key/);
   await expect(page.locator('body')).not.toContainText(API_KEY);
 
-  // The persisted key still works after the restart.
+  // The conversation came back (reopened at start) and the persisted key still works.
   await openChat(page);
   await expect(page.locator('.chat-toolbar')).toContainText(`Model: ${MODEL}`);
+  await expect(page.getByTestId('tool-card')).toHaveCount(1);
+  await expect(page.getByTestId('msg-assistant')).toContainText(CANARY);
   const n = model.requests.length;
   await sendMessage(page, 'hello after restart');
-  await expect(page.getByTestId('msg-assistant')).toHaveText('echo: hello after restart');
+  await expect(page.getByTestId('msg-assistant').last()).toHaveText('echo: hello after restart');
   expect(model.requests[n]?.authorization).toBe(`Bearer ${API_KEY}`);
 });

@@ -61,6 +61,7 @@ export function searchableText(item: TranscriptItem): string {
 export function ftsQuery(input: string): string | null {
   const words = input
     .split(/\s+/u)
+    // eslint-disable-next-line no-control-regex -- control characters are what is removed
     .map((w) => w.replace(/[\u0000-\u001f]/g, ''))
     .filter((w) => /[\p{L}\p{N}]/u.test(w))
     .slice(0, 32);

@@ -1,7 +1,8 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { on, onBridgeState, type BridgeState } from '../api';
 import { useApp } from '../store';
 import { ChatView } from './Chat';
+import { ConversationList } from './ConversationList';
 import { SettingsView } from './Settings';
 import { ElicitationDialogs } from './Elicitation';
 import { SamplingDialogs } from './Sampling';
@@ -13,12 +14,40 @@ export function App() {
   const [bridge, setBridge] = useState<BridgeState>('open');
   const warnings = useApp((s) => s.warnings);
   const dismiss = useApp((s) => s.dismissWarning);
+  const searchRef = useRef<HTMLInputElement>(null);
+  const composerRef = useRef<HTMLTextAreaElement>(null);
+
+  // Keyboard: new chat (Ctrl/Cmd+Shift+O, or Ctrl/Cmd+N where the browser lets the page have it),
+  // focus search (Ctrl/Cmd+K), stop the running answer (Esc, when no dialog is open).
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const mod = e.ctrlKey || e.metaKey;
+      const key = e.key.toLowerCase();
+      if (mod && ((e.shiftKey && key === 'o') || (!e.shiftKey && key === 'n'))) {
+        e.preventDefault();
+        setTab('chat');
+        useApp.getState().newChat();
+        setTimeout(() => composerRef.current?.focus(), 0);
+      } else if (mod && !e.shiftKey && key === 'k') {
+        e.preventDefault();
+        setTab('chat');
+        setTimeout(() => searchRef.current?.focus(), 0);
+      } else if (e.key === 'Escape' && !document.querySelector('.modal-backdrop')) {
+        const st = useApp.getState();
+        if (st.conversations.find((c) => c.id === st.conversationId)?.running) void st.stop();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
 
   useEffect(() => {
     const offs = [
       on('servers.changed', (v) => useApp.getState().upsertServer(v)),
       on('servers.removed', ({ name }) => useApp.getState().dropServer(name)),
       on('chat.event', (e) => useApp.getState().applyChatEvent(e)),
+      on('conversations.changed', (c) => useApp.getState().upsertConversation(c)),
+      on('conversations.removed', ({ id }) => useApp.getState().dropConversation(id)),
       on('app.warning', ({ message }) => useApp.getState().addWarning(message)),
       on('auth.openUrl', ({ server, url }) => {
         // Main checked the URL; check again here: only https:, or http: to this machine.
@@ -34,13 +63,16 @@ export function App() {
         window.open(u.href, '_blank', 'noopener,noreferrer');
       }),
     ];
-    const load = () => {
+    const load = (first: boolean) => {
       const st = useApp.getState();
       st.loadServers().catch((e: Error) => st.addWarning(e.message));
       st.loadSettings().catch((e: Error) => st.addWarning(e.message));
+      st.loadConversations(first).catch((e: Error) => st.addWarning(e.message));
+      // After a reconnect the open conversation may have moved on: take main's copy again.
+      if (!first && st.conversations.some((c) => c.id === st.conversationId)) void st.openConversation(st.conversationId);
     };
-    offs.push(onBridgeState(setBridge), on('__reconnected' as never, load));
-    load();
+    offs.push(onBridgeState(setBridge), on('__reconnected' as never, () => load(false)));
+    load(true);
     return () => offs.forEach((off) => off());
   }, []);
 
@@ -79,12 +111,16 @@ export function App() {
       <SamplingDialogs />
       <main className="content">
         {tab === 'chat' ? (
-          <ChatView
-            onOpenSettings={() => {
-              setSettingsSection('model');
-              setTab('settings');
-            }}
-          />
+          <>
+            <ConversationList searchRef={searchRef} />
+            <ChatView
+              composerRef={composerRef}
+              onOpenSettings={() => {
+                setSettingsSection('model');
+                setTab('settings');
+              }}
+            />
+          </>
         ) : (
           <SettingsView section={settingsSection} onSection={setSettingsSection} />
         )}

@@ -1,8 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
-import type { ContentView } from '../../../preload/contract/index.js';
+import type { ContentView, TranscriptItem } from '../../../preload/contract/index.js';
 import { useApp } from '../store';
-import { call as call_ } from '../api';
-import type { ToolCallItem } from '../store/chat';
+import { call } from '../api';
+
+type ToolItem = Extract<TranscriptItem, { kind: 'tool' }>;
 
 function Content({ content }: { content: ContentView[] }) {
   return (
@@ -20,39 +21,59 @@ function Content({ content }: { content: ContentView[] }) {
   );
 }
 
+const STATE_LABEL: Record<ToolItem['state'], string> = { running: 'running…', ok: 'ok', error: 'error', cancelled: 'cancelled', interrupted: 'interrupted' };
+
 /** A tool call: namespaced name, arguments, result or error, duration. */
-export function ToolCard({ call }: { call: ToolCallItem }) {
+export function ToolCard({ call: item }: { call: ToolItem }) {
   const [open, setOpen] = useState(true);
-  const runId = useApp((s) => s.runId);
+  const cancelTool = useApp((s) => s.cancelTool);
+  const failed = item.state !== 'ok' && item.state !== 'running';
   return (
-    <div className={`tool-card ${call.status}`} data-testid="tool-card">
+    <div className={`tool-card ${failed ? 'error' : item.state}`} data-testid="tool-card" data-state={item.state}>
       <button className="tool-head" onClick={() => setOpen(!open)} aria-expanded={open}>
-        <span className={`tool-icon ${call.status}`} aria-label={call.status} />
+        <span className={`tool-icon ${failed ? 'error' : item.state}`} aria-label={item.state} />
         <span className="tool-name" data-testid="tool-name">
-          {call.tool}
+          {item.tool}
         </span>
-        <span className="muted">{call.server}</span>
+        <span className="muted">{item.server}</span>
         <span className="spacer" />
+        {item.state !== 'running' && (
+          <span className="muted" data-testid="tool-state">
+            {STATE_LABEL[item.state]} ·
+          </span>
+        )}
         <span className="muted" data-testid="tool-duration">
-          {call.duration_ms === null ? 'running…' : `${call.duration_ms} ms`}
+          {item.duration_ms === null ? STATE_LABEL[item.state] : `${item.duration_ms} ms`}
         </span>
       </button>
-      {call.status === 'running' && runId && (
-        <button className="link cancel-call" onClick={() => void call_('chat.cancelTool', { run_id: runId, call_id: call.call_id })}>
+      {item.state === 'running' && (
+        <button className="link cancel-call" onClick={() => void cancelTool(item.call_id)}>
           Cancel this call
         </button>
+      )}
+      {item.state === 'running' && item.progress && (
+        <div className="tool-progress" role="progressbar" aria-valuenow={item.progress.progress} aria-valuemax={item.progress.total ?? undefined}>
+          <progress value={item.progress.progress} max={item.progress.total ?? undefined} />
+          <span className="small muted">
+            {item.progress.message ?? ''} {item.progress.total ? `${item.progress.progress}/${item.progress.total}` : item.progress.progress}
+          </span>
+        </div>
       )}
       {open && (
         <div className="tool-body">
           <div className="label">Arguments</div>
           <pre className="tool-args" data-testid="tool-args">
-            {JSON.stringify(call.args, null, 2)}
+            {JSON.stringify(item.args, null, 2)}
           </pre>
-          {call.status !== 'running' && (
+          {item.state !== 'running' && (
             <>
-              <div className="label">{call.status === 'error' ? 'Error' : 'Result'}</div>
+              <div className="label">{failed ? 'Error' : 'Result'}</div>
               <div data-testid="tool-result">
-                {call.status === 'error' && call.content.length === 0 ? <pre className="tool-text error-text">{call.error}</pre> : <Content content={call.content} />}
+                {failed && item.content.length === 0 ? (
+                  <pre className="tool-text error-text">{item.state === 'interrupted' && !item.error ? 'The app stopped before this call returned. It may or may not have taken effect.' : item.error}</pre>
+                ) : (
+                  <Content content={item.content} />
+                )}
               </div>
             </>
           )}
@@ -62,41 +83,158 @@ export function ToolCard({ call }: { call: ToolCallItem }) {
   );
 }
 
-/** The chat: transcript with streamed answers and tool cards, an input, Send and Stop. */
-export function ChatView({ onOpenSettings }: { onOpenSettings: () => void }) {
+/** Copy text to the clipboard, and say so for a moment. */
+function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
+  const [done, setDone] = useState<'copied' | 'failed' | null>(null);
+  return (
+    <button
+      className="msg-action"
+      onClick={() =>
+        void navigator.clipboard.writeText(text).then(
+          () => setDone('copied'),
+          () => setDone('failed'),
+        )
+      }
+      onBlur={() => setDone(null)}
+    >
+      {done === 'copied' ? 'Copied' : done === 'failed' ? 'Copy failed' : label}
+    </button>
+  );
+}
+
+const ANSWER_NOTE: Partial<Record<Extract<TranscriptItem, { kind: 'assistant' }>['state'], string>> = {
+  stopped: 'stopped',
+  failed: 'failed',
+  interrupted: 'interrupted: the app stopped while this was being written',
+};
+
+/** One user message, with Copy and (for the last one) Edit. */
+function UserMessage({ item, editable, running }: { item: Extract<TranscriptItem, { kind: 'user' }>; editable: boolean; running: boolean }) {
+  const editResend = useApp((s) => s.editResend);
+  const [editing, setEditing] = useState(false);
+  const [text, setText] = useState(item.text);
+  if (editing)
+    return (
+      <div className="msg user editing" data-testid="msg-user-edit">
+        <textarea aria-label="Edit message" value={text} onChange={(e) => setText(e.target.value)} autoFocus />
+        <div className="row">
+          <button
+            className="primary"
+            disabled={!text.trim() || running}
+            onClick={() => void editResend(item.id, text.trim()).then((ok) => ok && setEditing(false))}
+          >
+            Save and send
+          </button>
+          <button onClick={() => setEditing(false)}>Cancel</button>
+        </div>
+      </div>
+    );
+  return (
+    <div className="msg-wrap user">
+      <div className="msg user" data-testid="msg-user">
+        {item.text}
+      </div>
+      <div className="msg-actions">
+        <CopyButton text={item.text} />
+        {editable && (
+          <button
+            className="msg-action"
+            disabled={running}
+            onClick={() => {
+              setText(item.text);
+              setEditing(true);
+            }}
+          >
+            Edit
+          </button>
+        )}
+      </div>
+    </div>
+  );
+}
+
+/** The chat: the open conversation's transcript, message actions, export, and the composer. */
+export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: () => void; composerRef: React.RefObject<HTMLTextAreaElement | null> }) {
   const items = useApp((s) => s.items);
-  const runId = useApp((s) => s.runId);
+  const conversationId = useApp((s) => s.conversationId);
+  const summary = useApp((s) => s.conversations.find((c) => c.id === s.conversationId) ?? null);
+  const loading = useApp((s) => s.loading);
+  const focusItemId = useApp((s) => s.focusItemId);
+  const localNotices = useApp((s) => s.localNotices);
+  const dismissLocal = useApp((s) => s.dismissLocalNotice);
   const model = useApp((s) => s.model);
   const tools = useApp((s) => s.serverOrder.reduce((n, k) => n + (s.servers[k]?.tool_count ?? 0), 0));
   const send = useApp((s) => s.send);
   const stop = useApp((s) => s.stop);
-  const newChat = useApp((s) => s.newChat);
+  const regenerate = useApp((s) => s.regenerate);
+  const running = summary?.running ?? false;
   const [text, setText] = useState('');
+  const [exportNote, setExportNote] = useState<{ tone: 'info' | 'error'; text: string } | null>(null);
   const end = useRef<HTMLDivElement>(null);
+  const transcript = useRef<HTMLDivElement>(null);
   // A block body: an effect must return nothing or a cleanup function, and newer Chromium makes
   // scrollIntoView() return a Promise, which React would call as a cleanup on unmount (crash).
   useEffect(() => {
+    if (focusItemId) return;
     end.current?.scrollIntoView({ block: 'end' });
-  }, [items]);
+  }, [items, focusItemId, localNotices]);
+  useEffect(() => {
+    if (!focusItemId || loading) return;
+    const el = transcript.current?.querySelector(`[data-item-id="${CSS.escape(focusItemId)}"]`);
+    el?.scrollIntoView({ block: 'center' });
+  }, [focusItemId, loading]);
+  useEffect(() => setExportNote(null), [conversationId]);
 
   const submit = () => {
     const t = text.trim();
-    if (!t || runId) return;
-    setText('');
-    void send(t);
+    if (!t || running) return;
+    void send(t).then((ok) => ok && setText((cur) => (cur.trim() === t ? '' : cur)));
   };
+
+  const doExport = async (format: 'markdown' | 'json') => {
+    try {
+      const r = await call('conversations.export', { id: conversationId, format });
+      if (r.kind === 'content') {
+        const url = URL.createObjectURL(new Blob([r.content], { type: r.mime }));
+        const a = document.createElement('a');
+        a.href = url;
+        a.download = r.filename;
+        a.click();
+        setTimeout(() => URL.revokeObjectURL(url), 10_000);
+        setExportNote({ tone: 'info', text: `Downloaded ${r.filename}.` });
+      } else if (r.kind === 'saved') setExportNote({ tone: 'info', text: `Saved to ${r.saved_to}.` });
+    } catch (e) {
+      setExportNote({ tone: 'error', text: (e as Error).message });
+    }
+  };
+
+  const lastUser = items.reduce((at, it, i) => (it.kind === 'user' ? i : at), -1);
+  const hasAnswer = lastUser >= 0 && lastUser < items.length - 1;
 
   return (
     <div className="chat">
       <div className="chat-toolbar">
-        <span className="muted">
+        <span className="chat-title" data-testid="chat-title" title={summary?.title}>
+          {summary?.title ?? 'New chat'}
+        </span>
+        <span className="muted small">
           {model?.configured ? `Model: ${model.model}` : 'No model configured'} · {tools} tools available
         </span>
         <span className="spacer" />
-        <button onClick={() => void newChat()}>New chat</button>
+        {summary && (
+          <span className="row export-buttons">
+            <button onClick={() => void doExport('markdown')}>Export Markdown</button>
+            <button onClick={() => void doExport('json')}>Export JSON</button>
+          </span>
+        )}
       </div>
-      <div className="transcript" data-testid="transcript">
-        {items.length === 0 && (
+      {exportNote && (
+        <div className={`notice ${exportNote.tone} export-note`} role="status" data-testid="export-note">
+          {exportNote.text}
+        </div>
+      )}
+      <div className="transcript" data-testid="transcript" ref={transcript} aria-busy={loading}>
+        {items.length === 0 && !loading && (
           <div className="empty">
             {model?.configured ? (
               <p>Ask anything. The model can use the tools of your ready MCP servers.</p>
@@ -107,43 +245,68 @@ export function ChatView({ onOpenSettings }: { onOpenSettings: () => void }) {
             )}
           </div>
         )}
-        {items.map((it) => {
-          if (it.kind === 'user')
-            return (
-              <div key={it.id} className="msg user" data-testid="msg-user">
+        {items.map((it, i) => {
+          const hit = it.id === focusItemId ? ' search-hit-item' : '';
+          let body;
+          if (it.kind === 'user') body = <UserMessage item={it} editable={i === lastUser} running={running} />;
+          else if (it.kind === 'assistant')
+            body = (
+              <div className="msg-wrap assistant">
+                <div className={`msg assistant ${it.state}`} data-testid="msg-assistant">
+                  {it.text}
+                </div>
+                <div className="msg-actions">
+                  {ANSWER_NOTE[it.state] && <span className="muted small">{ANSWER_NOTE[it.state]}</span>}
+                  <CopyButton text={it.text} />
+                </div>
+              </div>
+            );
+          else if (it.kind === 'tool') body = <ToolCard call={it} />;
+          else
+            body = (
+              <div className={`notice ${it.tone}`} data-testid="chat-notice">
                 {it.text}
               </div>
             );
-          if (it.kind === 'assistant')
-            return (
-              <div key={it.id} className="msg assistant" data-testid="msg-assistant">
-                {it.text}
-              </div>
-            );
-          if (it.kind === 'tool') return <ToolCard key={it.id} call={it.call} />;
           return (
-            <div key={it.id} className={`notice ${it.tone}`} data-testid="chat-notice">
-              {it.text}
+            <div key={it.id} className={`item${hit}`} data-item-id={it.id}>
+              {body}
             </div>
           );
         })}
+        {hasAnswer && !running && (
+          <div className="item regen">
+            <button className="msg-action" onClick={() => void regenerate()}>
+              Regenerate answer
+            </button>
+          </div>
+        )}
+        {localNotices.map((n) => (
+          <div key={n.id} className="notice error" data-testid="chat-notice" role="alert">
+            {n.text}{' '}
+            <button className="link" onClick={() => dismissLocal(n.id)}>
+              Dismiss
+            </button>
+          </div>
+        ))}
         <div ref={end} />
       </div>
       <div className="composer">
         <textarea
+          ref={composerRef}
           aria-label="Message"
-          placeholder="Message the model…  (Enter to send, Shift+Enter for a new line)"
+          placeholder="Message the model…  (Enter to send, Shift+Enter for a new line, Esc to stop)"
           value={text}
           onChange={(e) => setText(e.target.value)}
           onKeyDown={(e) => {
-            if (e.key === 'Enter' && !e.shiftKey) {
+            if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
               e.preventDefault();
               submit();
             }
           }}
         />
-        {runId ? (
-          <button className="danger" onClick={() => void stop()}>
+        {running ? (
+          <button className="danger" onClick={() => void stop()} title="Stop (Esc)">
             Stop
           </button>
         ) : (

@@ -1,110 +1,115 @@
+/**
+ * The open conversation: the transcript main sent (never a copy that can drift — main owns it and
+ * every change arrives as a `chat.event`), and the actions on it. A new chat is a draft with a
+ * fresh id until its first message creates it in main.
+ */
 import type { StateCreator } from 'zustand';
-import type { ChatEvent, ContentView } from '../../../preload/contract/index.js';
+import type { ChatEvent, TranscriptItem } from '../../../preload/contract/index.js';
 import { call } from '../api';
 import type { AppState } from './index';
 
-/** A tool call as shown in a tool card. */
-export interface ToolCallItem {
-  call_id: string;
-  tool: string;
-  server: string;
-  original_name: string;
-  args: unknown;
-  status: 'running' | 'ok' | 'error';
-  content: ContentView[];
-  error: string | null;
-  duration_ms: number | null;
+/** A message shown only in this window (e.g. a refused send); not part of the saved transcript. */
+export interface LocalNotice {
+  id: string;
+  text: string;
 }
-
-/** One entry of the transcript. */
-export type ChatItem =
-  | { kind: 'user'; id: string; text: string }
-  | { kind: 'assistant'; id: string; text: string }
-  | { kind: 'tool'; id: string; call: ToolCallItem }
-  | { kind: 'notice'; id: string; text: string; tone: 'error' | 'info' };
 
 export interface ChatSlice {
+  /** The open conversation's id (a draft's id until its first message). */
   conversationId: string;
-  items: ChatItem[];
-  runId: string | null;
-  send(text: string): Promise<void>;
+  /** The open conversation's entries, as main sent them. */
+  items: TranscriptItem[];
+  /** The conversation is being loaded; its events are ignored until the snapshot arrives. */
+  loading: boolean;
+  /** An entry to scroll to and highlight (a search hit). */
+  focusItemId: string | null;
+  localNotices: LocalNotice[];
+  /** Open a saved conversation. */
+  openConversation(id: string, focusItemId?: string | null): Promise<void>;
+  /** Start a new, empty chat (a draft). */
+  newChat(): void;
+  send(text: string): Promise<boolean>;
   stop(): Promise<void>;
-  newChat(): Promise<void>;
+  editResend(itemId: string, text: string): Promise<boolean>;
+  regenerate(): Promise<void>;
+  cancelTool(callId: string): Promise<void>;
   applyChatEvent(e: ChatEvent): void;
+  dismissLocalNotice(id: string): void;
 }
 
-let seq = 0;
-// Events that arrive before `chat.send` has returned their run id are replayed once it has.
-let sending = false;
-let early: ChatEvent[] = [];
-const nid = (): string => `i${++seq}`;
-
-export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, get) => ({
-  conversationId: crypto.randomUUID(),
-  items: [],
-  runId: null,
-  async send(text) {
-    set((s) => ({ items: [...s.items, { kind: 'user', id: nid(), text }] }));
-    sending = true;
+export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, get) => {
+  const refuse = (err: unknown): void =>
+    set((s) => ({ localNotices: [...s.localNotices, { id: crypto.randomUUID(), text: (err as Error).message }] }));
+  /** Run an action that starts a run; on refusal show why. */
+  const start = async (action: () => Promise<unknown>): Promise<boolean> => {
     try {
-      const { run_id } = await call('chat.send', { conversation_id: get().conversationId, text });
-      set({ runId: run_id });
-      const replay = early.filter((e) => e.run_id === run_id);
-      early = [];
-      replay.forEach((e) => get().applyChatEvent(e));
+      await action();
+      return true;
     } catch (err) {
-      set((s) => ({ items: [...s.items, { kind: 'notice', id: nid(), text: (err as Error).message, tone: 'error' }] }));
-    } finally {
-      sending = false;
+      refuse(err);
+      return false;
     }
-  },
-  async stop() {
-    const runId = get().runId;
-    if (runId) await call('chat.stop', { run_id: runId });
-  },
-  async newChat() {
-    const old = get().conversationId;
-    await get().stop();
-    set({ conversationId: crypto.randomUUID(), items: [], runId: null });
-    await call('chat.reset', { conversation_id: old }).catch(() => undefined);
-  },
-  applyChatEvent(e) {
-    if (e.run_id !== get().runId) {
-      if (sending) early.push(e);
-      return;
-    }
-    set((s) => {
-      const items = [...s.items];
-      switch (e.type) {
-        case 'text-delta': {
-          const last = items[items.length - 1];
-          if (last?.kind === 'assistant') items[items.length - 1] = { ...last, text: last.text + e.text };
-          else items.push({ kind: 'assistant', id: nid(), text: e.text });
-          return { items };
-        }
-        case 'tool-start':
-          items.push({
-            kind: 'tool',
-            id: nid(),
-            call: { call_id: e.call_id, tool: e.tool, server: e.server, original_name: e.original_name, args: e.args, status: 'running', content: [], error: null, duration_ms: null },
-          });
-          return { items };
-        case 'tool-end': {
-          const i = items.findIndex((it) => it.kind === 'tool' && it.call.call_id === e.call_id);
-          const it = items[i];
-          if (it?.kind === 'tool') items[i] = { ...it, call: { ...it.call, status: e.ok ? 'ok' : 'error', content: e.content, error: e.error, duration_ms: e.duration_ms } };
-          return { items };
-        }
-        case 'done':
-          return { runId: null };
-        case 'aborted':
-          items.push({ kind: 'notice', id: nid(), text: 'Stopped.', tone: 'info' });
-          return { items, runId: null };
-        case 'error':
-          items.push({ kind: 'notice', id: nid(), text: e.message, tone: 'error' });
-          return { items, runId: null };
+  };
+  return {
+    conversationId: crypto.randomUUID(),
+    items: [],
+    loading: false,
+    focusItemId: null,
+    localNotices: [],
+    async openConversation(id, focusItemId = null) {
+      set({ conversationId: id, items: [], loading: true, focusItemId, localNotices: [] });
+      try {
+        const conv = await call('conversations.get', { id });
+        if (get().conversationId !== id) return; // the user moved on meanwhile
+        set({ items: conv.items, loading: false });
+      } catch (err) {
+        if (get().conversationId !== id) return;
+        set({ loading: false });
+        refuse(err);
       }
-      return {};
-    });
-  },
-});
+    },
+    newChat() {
+      set({ conversationId: crypto.randomUUID(), items: [], loading: false, focusItemId: null, localNotices: [] });
+    },
+    send(text) {
+      return start(() => call('chat.send', { conversation_id: get().conversationId, text }));
+    },
+    async stop() {
+      await call('chat.stop', { conversation_id: get().conversationId }).catch(refuse);
+    },
+    editResend(itemId, text) {
+      return start(() => call('chat.editResend', { conversation_id: get().conversationId, item_id: itemId, text }));
+    },
+    async regenerate() {
+      await start(() => call('chat.regenerate', { conversation_id: get().conversationId }));
+    },
+    async cancelTool(callId) {
+      await call('chat.cancelTool', { conversation_id: get().conversationId, call_id: callId }).catch(refuse);
+    },
+    applyChatEvent(e) {
+      const s = get();
+      // Events of the conversation being loaded are already in the snapshot main is sending.
+      if (e.conversation_id !== s.conversationId || s.loading) return;
+      switch (e.type) {
+        case 'item': {
+          const i = s.items.findIndex((it) => it.id === e.item.id);
+          set({ items: i < 0 ? [...s.items, e.item] : s.items.map((it, j) => (j === i ? e.item : it)) });
+          return;
+        }
+        case 'text-delta':
+          set({ items: s.items.map((it) => (it.id === e.item_id && it.kind === 'assistant' ? { ...it, text: it.text + e.text } : it)) });
+          return;
+        case 'items-removed': {
+          const gone = new Set(e.item_ids);
+          set({ items: s.items.filter((it) => !gone.has(it.id)) });
+          return;
+        }
+        case 'run-end':
+          return;
+      }
+    },
+    dismissLocalNotice(id) {
+      set((st) => ({ localNotices: st.localNotices.filter((n) => n.id !== id) }));
+    },
+  };
+};

@@ -1,16 +1,18 @@
 /**
- * Renderer state: one zustand store built from slices (servers, chat, settings). It holds only
+ * Renderer state: one zustand store built from slices (servers, chat, conversations, settings). It holds only
  * the masked views main sends.
  */
 import { create } from 'zustand';
 import { createChatSlice, type ChatSlice } from './chat';
+import { createConversationsSlice, type ConversationsSlice } from './conversations';
 import { createServersSlice, type ServersSlice } from './servers';
 import { createSettingsSlice, type SettingsSlice } from './settings';
 
-export type AppState = ServersSlice & ChatSlice & SettingsSlice;
+export type AppState = ServersSlice & ChatSlice & ConversationsSlice & SettingsSlice;
 
 export const useApp = create<AppState>()((...a) => ({
   ...createServersSlice(...a),
   ...createChatSlice(...a),
+  ...createConversationsSlice(...a),
   ...createSettingsSlice(...a),
 }));

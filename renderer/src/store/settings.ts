@@ -24,7 +24,8 @@ export const createSettingsSlice: StateCreator<AppState, [], [], SettingsSlice> 
   async loadSettings() {
     const [info, model] = await Promise.all([call('app.info', {}), call('settings.getModel', {})]);
     call('app.secretsInfo', {}).then((secrets) => set({ secrets }), () => undefined);
-    set((s) => ({ info, model, warnings: info.config_warning && !s.warnings.includes(info.config_warning) ? [...s.warnings, info.config_warning] : s.warnings }));
+    const fromInfo = [info.config_warning, info.conversations_warning].filter((w): w is string => Boolean(w));
+    set((s) => ({ info, model, warnings: [...s.warnings, ...fromInfo.filter((w) => !s.warnings.includes(w))] }));
   },
   setModelView(model) {
     set({ model });
