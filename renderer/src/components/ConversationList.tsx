@@ -147,7 +147,7 @@ export function ConversationList({ searchRef }: { searchRef: React.RefObject<HTM
         ref={searchRef}
         type="search"
         aria-label="Search conversations"
-        placeholder="Search all messages…  (Ctrl+K)"
+        placeholder="Search messages (Ctrl+K)"
         value={text}
         onChange={(e) => onSearch(e.target.value)}
         onKeyDown={(e) => {

@@ -1,0 +1,202 @@
+/**
+ * Conversations that last, through the UI in Chromium: a conversation with a tool call survives a
+ * page reload and a core restart and the next request carries its history; search finds a word
+ * that appears only in a tool result and opens the conversation at the hit; rename, export
+ * (file contents checked), delete; edit-and-resend and regenerate replace what they should; two
+ * conversations stream at once; keyboard shortcuts.
+ */
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { startFakeModel, textOf, type FakeModel, type WireRequest } from '../fixtures/fake-model.js';
+import { FS_SERVER, SCREENSHOTS, addLocalServer, commandLine, configureModel, expect, expectStatus, openApp, openChat, sendMessage, tempDir, test } from './helpers.js';
+
+const SECRET_WORD = 'xylophone-mango-4411';
+
+let model: FakeModel;
+let filesDir: string;
+let filePath: string;
+let turn = 0;
+
+/** Reads a file when asked (`call …`), answers "I read it." after a tool result, else echoes with a turn number. */
+function script(req: WireRequest) {
+  const last = req.messages[req.messages.length - 1];
+  if (last?.role === 'tool') return { text: 'I read it.' };
+  const user = textOf([...req.messages].reverse().find((m) => m.role === 'user'));
+  const m = /^call\s+(\S+)\s*(.*)$/s.exec(user.trim());
+  if (m) {
+    const tool = req.tools?.find((t) => t.function.name.endsWith(m[1]!));
+    if (tool) return { toolCalls: [{ name: tool.function.name, arguments: JSON.parse(m[2] || '{}') as unknown }] };
+  }
+  if (user.startsWith('slow')) return { text: Array.from({ length: 60 }, (_, i) => `w${i}`).join(' ') };
+  return { text: `echo ${++turn}: ${user}` };
+}
+
+test.beforeAll(async () => {
+  model = await startFakeModel({ chunkDelayMs: 40, script });
+  filesDir = tempDir('conv-files');
+  filePath = path.join(filesDir, 'notes.txt');
+  writeFileSync(filePath, `Meeting notes\nThe code word is ${SECRET_WORD}.\n`);
+  mkdirSync(SCREENSHOTS, { recursive: true });
+});
+
+test.afterAll(async () => {
+  await model?.close();
+  if (filesDir) rmSync(filesDir, { recursive: true, force: true });
+});
+
+test('a conversation with a tool call survives reload and restart, is found by a word only in its tool result, renamed, exported and deleted', async ({ page, shell }) => {
+  await openApp(page, shell.current);
+  await configureModel(page, { baseUrl: model.baseUrl, model: 'fake-conv' });
+  const card = await addLocalServer(page, { name: 'files', command: commandLine(['node', FS_SERVER, filesDir]) });
+  await expectStatus(card, 'ready');
+
+  await openChat(page);
+  const ask = `call __read_text_file ${JSON.stringify({ path: filePath })}`;
+  await sendMessage(page, ask);
+  await expect(page.getByTestId('tool-card').getByTestId('tool-result')).toContainText(SECRET_WORD);
+  await expect(page.getByTestId('msg-assistant')).toHaveText('I read it.');
+  const sidebar = page.getByRole('complementary', { name: 'Conversations' });
+  await expect(sidebar.getByTestId('conversation')).toHaveCount(1);
+  await expect(sidebar.getByTestId('conversation')).toContainText('call __read_text_file');
+
+  // A window reload shows main's copy of the conversation.
+  await page.reload();
+  await expect(page.getByTestId('tool-card').getByTestId('tool-result')).toContainText(SECRET_WORD);
+  await expect(page.getByTestId('msg-assistant')).toHaveText('I read it.');
+  await expect(page.getByTestId('msg-user')).toHaveText(ask);
+
+  // A core restart too; the next request carries the saved history, tool call included.
+  await shell.restart();
+  await openApp(page, shell.current);
+  await expect(page.getByTestId('tool-card')).toHaveCount(1);
+  await expect(page.getByTestId('msg-assistant')).toHaveText('I read it.');
+  const before = model.requests.length;
+  await sendMessage(page, 'what was the code word?');
+  await expect(page.getByTestId('msg-assistant').last()).toContainText('what was the code word?');
+  const req = model.requests[before]!.body;
+  expect(req.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'user']);
+  expect(textOf(req.messages[2])).toContain(SECRET_WORD);
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'conversation.png') });
+
+  // Search: the word is only in the tool result. Open a new chat first, then follow the hit.
+  await page.keyboard.press('Control+Shift+O');
+  await expect(page.getByTestId('chat-title')).toHaveText('New chat');
+  await page.keyboard.press('Control+k');
+  const search = page.getByRole('searchbox', { name: 'Search conversations' });
+  await expect(search).toBeFocused();
+  await search.fill('xylophone');
+  const hit = sidebar.getByTestId('search-hit');
+  await expect(hit).toHaveCount(1);
+  await expect(hit.locator('mark')).toContainText('xylophone');
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'search.png') });
+  await hit.click();
+  await expect(page.locator('.search-hit-item [data-testid="tool-card"]')).toBeVisible();
+  await expect(page.getByTestId('msg-user').first()).toHaveText(ask);
+  // Input that would break an FTS5 query is plain text.
+  await search.fill('"unbalanced AND (NEAR');
+  await expect(sidebar.getByText('No message matches.')).toBeVisible();
+  await search.fill('');
+
+  // Rename (kept after a reload).
+  const row = sidebar.getByTestId('conversation');
+  await row.hover();
+  await row.getByRole('button', { name: /^Rename/ }).click();
+  await sidebar.getByLabel('Conversation title').fill('  Notes\nreading  ');
+  await sidebar.getByRole('button', { name: 'Save' }).click();
+  await expect(row).toContainText('Notes reading');
+  await page.reload();
+  await expect(sidebar.getByTestId('conversation')).toContainText('Notes reading');
+  await expect(page.getByTestId('chat-title')).toHaveText('Notes reading');
+
+  // Export as Markdown and as JSON: the files hold the transcript with the tool call.
+  const [md] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export Markdown' }).click()]);
+  expect(md.suggestedFilename()).toBe('Notes-reading.md');
+  const mdText = readFileSync((await md.path())!, 'utf8');
+  expect(mdText).toContain('# Notes reading');
+  expect(mdText).toContain('### Tool call `files__read_text_file`');
+  expect(mdText).toContain(SECRET_WORD);
+  expect(mdText).toContain('## You\n\nwhat was the code word?');
+  const [js] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export JSON' }).click()]);
+  expect(js.suggestedFilename()).toBe('Notes-reading.json');
+  const doc = JSON.parse(readFileSync((await js.path())!, 'utf8')) as { format: string; conversation: { title: string; items: Array<{ kind: string; args?: unknown; state?: string }> } };
+  expect(doc.format).toBe('openprogram.conversation');
+  expect(doc.conversation.title).toBe('Notes reading');
+  expect(doc.conversation.items.map((i) => i.kind)).toEqual(['user', 'tool', 'assistant', 'user', 'assistant']);
+  expect(doc.conversation.items[1]).toMatchObject({ args: { path: filePath }, state: 'ok' });
+
+  // Delete, with a confirmation; gone after a reload too.
+  await sidebar.getByTestId('conversation').hover();
+  await sidebar.getByRole('button', { name: /^Delete Notes reading/ }).click();
+  await sidebar.getByRole('group', { name: 'Confirm delete' }).getByRole('button', { name: 'Delete' }).click();
+  await expect(sidebar.getByTestId('conversation')).toHaveCount(0);
+  await expect(page.getByTestId('chat-title')).toHaveText('New chat');
+  await page.reload();
+  await expect(sidebar.getByTestId('conversation')).toHaveCount(0);
+  await search.fill('xylophone');
+  await expect(sidebar.getByText('No message matches.')).toBeVisible();
+});
+
+test('edit-and-resend and regenerate replace what they should', async ({ page, shell }) => {
+  await openApp(page, shell.current);
+  await configureModel(page, { baseUrl: model.baseUrl, model: 'fake-conv' });
+  await openChat(page);
+  await sendMessage(page, 'first');
+  await expect(page.getByTestId('msg-assistant')).toHaveText(/^echo \d+: first$/);
+  await sendMessage(page, 'second');
+  await expect(page.getByTestId('msg-assistant').last()).toHaveText(/^echo \d+: second$/);
+
+  // Only the last user message offers Edit.
+  await expect(page.getByTestId('msg-user').first().locator('..').getByRole('button', { name: 'Edit' })).toHaveCount(0);
+  const last = page.locator('.msg-wrap.user').last();
+  await last.hover();
+  await last.getByRole('button', { name: 'Edit' }).click();
+  await page.getByLabel('Edit message').fill('second, edited');
+  const n = model.requests.length;
+  await page.getByRole('button', { name: 'Save and send' }).click();
+  await expect(page.getByTestId('msg-assistant').last()).toHaveText(/^echo \d+: second, edited$/);
+  await expect(page.getByTestId('msg-user')).toHaveText(['first', 'second, edited']);
+  await expect(page.getByTestId('msg-assistant')).toHaveCount(2);
+  const sent = model.requests[n]!.body.messages;
+  expect(sent.map((m) => textOf(m))).toEqual([`first`, expect.stringMatching(/^echo \d+: first$/), 'second, edited']);
+
+  // Regenerate: a new answer replaces the last one.
+  const old = await page.getByTestId('msg-assistant').last().textContent();
+  await page.getByRole('button', { name: 'Regenerate answer' }).click();
+  await expect(page.getByTestId('msg-assistant').last()).not.toHaveText(old!);
+  await expect(page.getByTestId('msg-assistant').last()).toHaveText(/^echo \d+: second, edited$/);
+  await expect(page.getByTestId('msg-assistant')).toHaveCount(2);
+  await page.reload();
+  await expect(page.getByTestId('msg-assistant')).toHaveCount(2);
+  await expect(page.getByTestId('msg-user')).toHaveText(['first', 'second, edited']);
+});
+
+test('two conversations answer at once; Esc stops the open one; copy puts a message on the clipboard', async ({ page, shell, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await openApp(page, shell.current);
+  await configureModel(page, { baseUrl: model.baseUrl, model: 'fake-conv' });
+  await openChat(page);
+  await sendMessage(page, 'slow one');
+  await expect(page.getByTestId('msg-assistant')).toContainText('w2');
+  // A new chat while the first still streams, and a second stream in it.
+  await page.keyboard.press('Control+Shift+O');
+  await expect(page.getByRole('textbox', { name: 'Message' })).toBeFocused();
+  await sendMessage(page, 'slow two');
+  await expect(page.getByTestId('msg-assistant')).toContainText('w2');
+  const sidebar = page.getByRole('complementary', { name: 'Conversations' });
+  await expect(sidebar.getByLabel('answering')).toHaveCount(2);
+  // Esc stops the open conversation only.
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('chat-notice')).toHaveText('Stopped.');
+  await expect(sidebar.getByLabel('answering')).toHaveCount(1);
+  // The other one finishes on its own.
+  await sidebar.getByTestId('conversation').filter({ hasText: 'slow one' }).getByRole('button', { name: /slow one/ }).click();
+  await expect(page.getByTestId('msg-assistant')).toContainText('w59', { timeout: 20_000 });
+  await expect(sidebar.getByLabel('answering')).toHaveCount(0);
+  await expect(page.getByTestId('msg-assistant')).not.toContainText('Stopped');
+
+  const answer = page.locator('.msg-wrap.assistant').last();
+  await answer.hover();
+  await answer.getByRole('button', { name: 'Copy' }).click();
+  await expect(answer.getByRole('button', { name: 'Copied' })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toContain('w0 w1 w2');
+});
