@@ -18,11 +18,15 @@
  *    real tools/list_changed → toolsChanged round over Streamable HTTP.
  * 7. Streamable HTTP on loopback: connect + list tools, ours vs a bare SDK client; 20 concurrent
  *    200 ms calls vs one call.
+ * 8. Conversations (bench/conversations.ts): open 2,000 entries (main side vs a bare SELECT, and
+ *    until painted in Chromium), search 100,000 entries vs bare FTS5, per-chunk cost of saving
+ *    streamed output, database bytes per 1,000 messages.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { benchConversations } from './conversations.js';
 import {
   ROOT,
   cpuSnapshot,
@@ -513,6 +517,15 @@ async function main(): Promise<void> {
     ['sleepCalls', benchSleepCalls],
     ['registry', benchRegistry],
     ['http', benchHttp],
+    [
+      'conversations',
+      async () => {
+        ensureRenderer();
+        const r = await benchConversations(log);
+        rows.push(...r.rows);
+        report.conversations = r.report;
+      },
+    ],
   ] as const) {
     if (only?.length && !only.includes(name)) continue;
     const before = cpuSnapshot();

@@ -20,8 +20,13 @@ export function limitContent(content: ContentView[], limit: number): ContentView
   return content.map((c) => (c.type === 'text' ? { type: 'text', text: truncateText(c.text, limit) } : c));
 }
 
-/** A transcript entry as the window receives it (tool results cut to `UI_RESULT_LIMIT`). */
+/**
+ * A transcript entry as the window receives it (tool results cut to `UI_RESULT_LIMIT`). Returns
+ * the same object when nothing needs cutting.
+ */
 export function itemForUi(item: TranscriptItem): TranscriptItem {
   if (item.kind !== 'tool') return item;
+  const long = (t: string): boolean => t.length > UI_RESULT_LIMIT;
+  if (!item.content.some((c) => c.type === 'text' && long(c.text)) && !(item.error !== null && long(item.error))) return item;
   return { ...item, content: limitContent(item.content, UI_RESULT_LIMIT), error: item.error === null ? null : truncateText(item.error, UI_RESULT_LIMIT) };
 }

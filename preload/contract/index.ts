@@ -288,9 +288,12 @@ export interface ConversationSummary {
   running: boolean;
 }
 
-/** A whole conversation: its summary and every transcript item in order. */
+/**
+ * A whole conversation: its summary and every transcript item in order, as a JSON array text of
+ * `TranscriptItem` (main forwards what it stored without parsing it; the window parses it once).
+ */
 export interface ConversationView extends ConversationSummary {
-  items: TranscriptItem[];
+  items_json: string;
 }
 
 /** One full-text search hit. `snippet` marks matched terms with \u0001 … \u0002 (no markup). */

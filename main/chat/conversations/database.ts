@@ -47,9 +47,11 @@ CREATE TABLE IF NOT EXISTS items (
   kind TEXT NOT NULL,
   ts INTEGER NOT NULL,
   data TEXT NOT NULL,
+  full_data TEXT,
   search_text TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS items_conversation ON items(conversation_id, seq);
+CREATE INDEX IF NOT EXISTS items_conversation_kind ON items(conversation_id, kind);
 CREATE VIRTUAL TABLE IF NOT EXISTS items_fts USING fts5(search_text, content='items', content_rowid='rowid', tokenize='unicode61 remove_diacritics 2');
 CREATE TRIGGER IF NOT EXISTS items_ai AFTER INSERT ON items BEGIN
   INSERT INTO items_fts(rowid, search_text) VALUES (new.rowid, new.search_text);

@@ -6,7 +6,6 @@
 import { promises as fs } from 'node:fs';
 import type { ConversationExport, ConversationSummary, ConversationView, SearchHit } from '../../../preload/contract/index.js';
 import { LIMITS } from '../../../preload/contract/index.js';
-import { itemForUi } from '../limits.js';
 import { renderExport } from './export.js';
 import { ConversationNotFoundError, type ConversationStore } from './store.js';
 
@@ -56,11 +55,14 @@ export class ConversationService {
     return { conversations: this.store.list(LIMITS.conversationList).map((s) => this.withRunning(s)), last_opened: this.store.lastOpened() };
   }
 
-  /** Open a conversation: every entry (tool results cut for the window); remembered as last opened. */
+  /**
+   * Open a conversation: its summary and every entry as the window shows it (a JSON array text,
+   * forwarded as stored); remembered as last opened. @throws ConversationNotFoundError
+   */
   get(id: string): ConversationView {
-    const { summary, items } = this.store.get(id);
+    const items_json = this.store.viewJson(id);
     this.store.setLastOpened(id);
-    return { ...this.withRunning(summary), items: items.map(itemForUi) };
+    return { ...this.withRunning(this.store.summary(id)!), items_json };
   }
 
   /** Rename; the title is cleaned and bounded. */

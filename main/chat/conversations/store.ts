@@ -1,6 +1,8 @@
 /**
  * The conversation store: saved conversations and their transcript entries in SQLite (one row per
- * entry, its JSON in `data`, FTS5 over its searchable text). Streamed answer text is buffered in
+ * entry: `data` is the entry as the window shows it, `full_data` the whole entry where that differs
+ * (tool results longer than the window's limit), FTS5 over its searchable text). The window's copy
+ * is forwarded as stored JSON, never parsed in main. Streamed answer text is buffered in
  * memory and written in batches (at most `FLUSH_MS` behind, and at once when the entry ends or
  * anyone reads), so saving costs little per chunk and a crash loses at most that window of an
  * unfinished answer — never a finished entry. See docs/ARCHITECTURE.md "Conversations".
@@ -8,6 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import type { ConversationSummary, SearchHit, TranscriptItem } from '../../../preload/contract/index.js';
+import { itemForUi } from '../limits.js';
 import { cleanTitle, ftsQuery, searchableText, TITLE_MAX } from './text.js';
 
 /** How far (ms) the saved text of a streaming answer may lag behind what was shown. */
@@ -53,6 +56,8 @@ export class ConversationStore {
   /** Streaming entries whose newest text is not written yet: item id → entry + conversation. */
   private readonly dirty = new Map<string, { conversationId: string; item: TranscriptItem }>();
   private timer: NodeJS.Timeout | null = null;
+  /** The last-opened conversation as last written (undefined: not read yet), to skip no-op writes. */
+  private lastOpenedCache: string | undefined;
   private readonly q;
 
   constructor(
@@ -68,20 +73,23 @@ export class ConversationStore {
       touch: db.prepare('UPDATE conversations SET updated_at = ? WHERE id = ?'),
       rename: db.prepare('UPDATE conversations SET title = ? WHERE id = ?'),
       remove: db.prepare('DELETE FROM conversations WHERE id = ?'),
-      items: db.prepare<[string], { data: string }>('SELECT data FROM items WHERE conversation_id = ? ORDER BY seq'),
+      items: db.prepare<[string], { data: string }>('SELECT coalesce(full_data, data) AS data FROM items WHERE conversation_id = ? ORDER BY seq'),
+      view: db.prepare<[string], { data: string }>('SELECT data FROM items WHERE conversation_id = ? ORDER BY seq'),
       nextSeq: db.prepare<[string], { s: number }>('SELECT coalesce(max(seq), 0) + 1 AS s FROM items WHERE conversation_id = ?'),
-      insert: db.prepare('INSERT INTO items(id, conversation_id, seq, kind, ts, data, search_text) VALUES (?, ?, ?, ?, ?, ?, ?)'),
-      update: db.prepare('UPDATE items SET data = ?, search_text = ? WHERE id = ? AND conversation_id = ?'),
+      insert: db.prepare('INSERT INTO items(id, conversation_id, seq, kind, ts, data, full_data, search_text) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
+      update: db.prepare('UPDATE items SET data = ?, full_data = ?, search_text = ? WHERE id = ? AND conversation_id = ?'),
       removeItem: db.prepare('DELETE FROM items WHERE id = ? AND conversation_id = ?'),
       unfinished: db.prepare<[], { id: string; conversation_id: string; data: string }>(
         `SELECT id, conversation_id, data FROM items WHERE kind IN ('assistant','tool') AND (json_extract(data, '$.state') IN ('streaming','running'))`,
       ),
       getMeta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
       setMeta: db.prepare('INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)'),
+      // The FTS query runs first and alone (best matches, limited); only its hits are joined.
       search: db.prepare<[string, number], { item_id: string; conversation_id: string; kind: TranscriptItem['kind']; ts: number; title: string; snippet: string }>(
-        `SELECT i.id AS item_id, i.conversation_id, i.kind, i.ts, c.title, snippet(items_fts, 0, char(1), char(2), '…', 16) AS snippet
-         FROM items_fts JOIN items i ON i.rowid = items_fts.rowid JOIN conversations c ON c.id = i.conversation_id
-         WHERE items_fts MATCH ? ORDER BY rank LIMIT ?`,
+        `SELECT i.id AS item_id, i.conversation_id, i.kind, i.ts, c.title, f.snippet
+         FROM (SELECT rowid, rank, snippet(items_fts, 0, char(1), char(2), '…', 16) AS snippet FROM items_fts WHERE items_fts MATCH ? ORDER BY rank LIMIT ?) f
+         JOIN items i ON i.rowid = f.rowid JOIN conversations c ON c.id = i.conversation_id
+         ORDER BY f.rank`,
       ),
     };
   }
@@ -112,7 +120,18 @@ export class ConversationStore {
     return true;
   }
 
-  /** A conversation with every entry in order (pending streamed text included). */
+  /**
+   * A conversation's entries as the window shows them (tool results cut to the window's limit),
+   * as one JSON array text, straight from the stored rows (pending streamed text included).
+   * @throws ConversationNotFoundError
+   */
+  viewJson(id: string): string {
+    this.flush();
+    if (!this.has(id)) throw new ConversationNotFoundError(id);
+    return `[${this.q.view.all(id).map((r) => r.data).join(',')}]`;
+  }
+
+  /** A conversation with every entry in order, whole (pending streamed text included). */
   get(id: string): StoredConversation {
     this.flush();
     const summary = this.summary(id);
@@ -134,14 +153,17 @@ export class ConversationStore {
   remove(id: string): void {
     for (const [itemId, d] of this.dirty) if (d.conversationId === id) this.dirty.delete(itemId);
     if (this.q.remove.run(id).changes === 0) throw new ConversationNotFoundError(id);
-    if (this.lastOpened() === id) this.q.setMeta.run('last_opened', '');
+    if (this.lastOpened() === id) {
+      this.q.setMeta.run('last_opened', '');
+      this.lastOpenedCache = '';
+    }
   }
 
   /** Append an entry at the end of a conversation and mark the conversation updated. */
   append(conversationId: string, item: TranscriptItem): void {
     this.db.transaction(() => {
       const seq = this.q.nextSeq.get(conversationId)!.s;
-      this.q.insert.run(item.id, conversationId, seq, item.kind, item.ts, JSON.stringify(item), searchableText(item));
+      this.q.insert.run(item.id, conversationId, seq, item.kind, item.ts, ...columns(item));
       this.q.touch.run(this.now(), conversationId);
     })();
   }
@@ -149,7 +171,7 @@ export class ConversationStore {
   /** Replace an entry (same id) and write it now. */
   update(conversationId: string, item: TranscriptItem): void {
     this.dirty.delete(item.id);
-    this.q.update.run(JSON.stringify(item), searchableText(item), item.id, conversationId);
+    this.q.update.run(...columns(item), item.id, conversationId);
   }
 
   /**
@@ -172,7 +194,7 @@ export class ConversationStore {
     const batch = [...this.dirty.values()];
     this.dirty.clear();
     this.db.transaction(() => {
-      for (const { conversationId, item } of batch) this.q.update.run(JSON.stringify(item), searchableText(item), item.id, conversationId);
+      for (const { conversationId, item } of batch) this.q.update.run(...columns(item), item.id, conversationId);
     })();
   }
 
@@ -199,7 +221,7 @@ export class ConversationStore {
         const item = JSON.parse(r.data) as TranscriptItem;
         if (item.kind === 'assistant' || item.kind === 'tool') {
           const next = { ...item, state: 'interrupted' } as TranscriptItem;
-          this.q.update.run(JSON.stringify(next), searchableText(next), r.id, r.conversation_id);
+          this.q.update.run(...columns(next), r.id, r.conversation_id);
         }
       }
     })();
@@ -214,18 +236,21 @@ export class ConversationStore {
     this.flush();
     const match = ftsQuery(query);
     if (!match) return [];
-    return this.q.search.all(match, SEARCH_LIMIT).map((r) => ({ ...r }));
+    return this.q.search.all(match, SEARCH_LIMIT);
   }
 
   /** The conversation the user had open last, if it still exists. */
   lastOpened(): string | null {
-    const v = this.q.getMeta.get('last_opened')?.value;
+    this.lastOpenedCache ??= this.q.getMeta.get('last_opened')?.value ?? '';
+    const v = this.lastOpenedCache;
     return v && this.has(v) ? v : null;
   }
 
-  /** Remember the conversation the user opened (reopened at the next start). */
+  /** Remember the conversation the user opened (reopened at the next start); written only when it changes. */
   setLastOpened(id: string): void {
+    if (this.lastOpenedCache === id) return;
     this.q.setMeta.run('last_opened', id);
+    this.lastOpenedCache = id;
   }
 
   /** Flush and close the database. */
@@ -233,6 +258,12 @@ export class ConversationStore {
     this.flush();
     if (this.db.open) this.db.close();
   }
+}
+
+/** The stored columns of an entry: the window's JSON, the whole JSON where it differs, the searchable text. */
+function columns(item: TranscriptItem): [string, string | null, string] {
+  const ui = itemForUi(item);
+  return [JSON.stringify(ui), ui === item ? null : JSON.stringify(item), searchableText(item)];
 }
 
 /** A new entry id. */

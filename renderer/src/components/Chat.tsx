@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { memo, useEffect, useRef, useState } from 'react';
 import type { ContentView, TranscriptItem } from '../../../preload/contract/index.js';
 import { useApp } from '../store';
 import { call } from '../api';
@@ -153,6 +153,39 @@ function UserMessage({ item, editable, running }: { item: Extract<TranscriptItem
   );
 }
 
+/** How many of the newest entries are shown at first (older ones on request), so long conversations open fast. */
+const WINDOW = 120;
+
+/** One transcript entry. Memoized: while an answer streams, only that entry renders again. */
+const Item = memo(function Item({ item: it, editable, running, hit }: { item: TranscriptItem; editable: boolean; running: boolean; hit: boolean }) {
+  let body;
+  if (it.kind === 'user') body = <UserMessage item={it} editable={editable} running={running} />;
+  else if (it.kind === 'assistant')
+    body = (
+      <div className="msg-wrap assistant">
+        <div className={`msg assistant ${it.state}`} data-testid="msg-assistant">
+          {it.text}
+        </div>
+        <div className="msg-actions">
+          {ANSWER_NOTE[it.state] && <span className="muted small">{ANSWER_NOTE[it.state]}</span>}
+          <CopyButton text={it.text} />
+        </div>
+      </div>
+    );
+  else if (it.kind === 'tool') body = <ToolCard call={it} />;
+  else
+    body = (
+      <div className={`notice ${it.tone}`} data-testid="chat-notice">
+        {it.text}
+      </div>
+    );
+  return (
+    <div className={`item${hit ? ' search-hit-item' : ''}`} data-item-id={it.id}>
+      {body}
+    </div>
+  );
+});
+
 /** The chat: the open conversation's transcript, message actions, export, and the composer. */
 export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: () => void; composerRef: React.RefObject<HTMLTextAreaElement | null> }) {
   const items = useApp((s) => s.items);
@@ -172,6 +205,15 @@ export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: () =
   const [exportNote, setExportNote] = useState<{ tone: 'info' | 'error'; text: string } | null>(null);
   const end = useRef<HTMLDivElement>(null);
   const transcript = useRef<HTMLDivElement>(null);
+  // The first entry shown: the newest WINDOW at first, or from a little before a search hit.
+  const [from, setFrom] = useState(0);
+  useEffect(() => {
+    if (loading) return;
+    const hitAt = focusItemId ? items.findIndex((it) => it.id === focusItemId) : -1;
+    const newest = Math.max(0, items.length - WINDOW);
+    setFrom(hitAt >= 0 ? Math.min(newest, Math.max(0, hitAt - 10)) : newest);
+    // Only when another conversation (or hit) is opened, not on every new entry.
+  }, [conversationId, loading, focusItemId]);
   // A block body: an effect must return nothing or a cleanup function, and newer Chromium makes
   // scrollIntoView() return a Promise, which React would call as a cleanup on unmount (crash).
   useEffect(() => {
@@ -245,35 +287,14 @@ export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: () =
             )}
           </div>
         )}
-        {items.map((it, i) => {
-          const hit = it.id === focusItemId ? ' search-hit-item' : '';
-          let body;
-          if (it.kind === 'user') body = <UserMessage item={it} editable={i === lastUser} running={running} />;
-          else if (it.kind === 'assistant')
-            body = (
-              <div className="msg-wrap assistant">
-                <div className={`msg assistant ${it.state}`} data-testid="msg-assistant">
-                  {it.text}
-                </div>
-                <div className="msg-actions">
-                  {ANSWER_NOTE[it.state] && <span className="muted small">{ANSWER_NOTE[it.state]}</span>}
-                  <CopyButton text={it.text} />
-                </div>
-              </div>
-            );
-          else if (it.kind === 'tool') body = <ToolCard call={it} />;
-          else
-            body = (
-              <div className={`notice ${it.tone}`} data-testid="chat-notice">
-                {it.text}
-              </div>
-            );
-          return (
-            <div key={it.id} className={`item${hit}`} data-item-id={it.id}>
-              {body}
-            </div>
-          );
-        })}
+        {from > 0 && (
+          <button className="link earlier" onClick={() => setFrom((f) => Math.max(0, f - WINDOW))}>
+            Show {Math.min(WINDOW, from)} earlier entries ({from} not shown)
+          </button>
+        )}
+        {items.slice(from).map((it, j) => (
+          <Item key={it.id} item={it} editable={from + j === lastUser} running={running} hit={it.id === focusItemId} />
+        ))}
         {hasAnswer && !running && (
           <div className="item regen">
             <button className="msg-action" onClick={() => void regenerate()}>

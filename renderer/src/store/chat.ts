@@ -61,7 +61,7 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
       try {
         const conv = await call('conversations.get', { id });
         if (get().conversationId !== id) return; // the user moved on meanwhile
-        set({ items: conv.items, loading: false });
+        set({ items: JSON.parse(conv.items_json) as TranscriptItem[], loading: false });
       } catch (err) {
         if (get().conversationId !== id) return;
         set({ loading: false });

@@ -1,0 +1,166 @@
+/**
+ * Conversation store figures (issue "Conversations that last"), on real SQLite files:
+ * 1. Open a conversation of 2,000 entries (500 tool calls): ConversationService.get (what the
+ *    `conversations.get` channel runs) vs a bare SELECT of the same rows.
+ * 2. Full-text search over 100,000 saved entries: ConversationStore.search vs the bare FTS5 query.
+ * 3. Saving streamed output: main-process time per chunk (RunRecorder.text, with the store's
+ *    batched writes), and the time of each batch write, while chunks arrive every ~2 ms.
+ * 4. Database bytes per 1,000 ordinary messages.
+ * Also leaves a state dir with the 2,000-entry conversation for the paint benchmark in Chromium.
+ * Usage: conversations-child.ts <stateDirForPaint>. Prints `RESULT {...}`.
+ */
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import type { TranscriptItem } from '../preload/contract/index.js';
+import { DATABASE_FILE, openConversationDatabase } from '../main/chat/conversations/database.js';
+import { ConversationService } from '../main/chat/conversations/service.js';
+import { ConversationStore } from '../main/chat/conversations/store.js';
+import { RunRecorder } from '../main/chat/run-recorder.js';
+import { makeStateDir, median, removeDir } from './util.js';
+
+const WORDS = 'the of and to in is you that it he was for on are as with his they at be this have from or one had by word but not what all were we when your can said there use an each which she do how their if will up other about out many then them these so some her would make like him into time has look two more write go see number no way could people my than first water been call who oil its now find long down day did get come made may part'.split(' ');
+let seed = 42;
+const rnd = (): number => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+const sentence = (n: number): string => Array.from({ length: n }, () => WORDS[Math.floor(rnd() * WORDS.length)]).join(' ');
+const p = (xs: number[], q: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
+
+/** A realistic transcript: turns of user, tool calls (1 in 4 entries), and answers. */
+function transcript(n: number, prefix: string): TranscriptItem[] {
+  const items: TranscriptItem[] = [];
+  for (let i = 0; items.length < n; i++) {
+    items.push({ kind: 'user', id: `${prefix}u${i}`, ts: i, text: sentence(20) });
+    items.push({
+      kind: 'tool', id: `${prefix}t${i}`, ts: i, run_id: `r${i}`, call_id: `c${i}`, tool: 'files__read_text_file', server: 'files', original_name: 'read_text_file',
+      args: { path: `/home/me/notes/file-${i}.md` }, state: 'ok', content: [{ type: 'text', text: sentence(150) }], error: null, duration_ms: 12, progress: null,
+    });
+    items.push({ kind: 'assistant', id: `${prefix}a${i}`, ts: i, run_id: `r${i}`, text: sentence(120), state: 'done' });
+    items.push({ kind: 'assistant', id: `${prefix}b${i}`, ts: i, run_id: `r${i}`, text: sentence(40), state: 'done' });
+  }
+  return items.slice(0, n);
+}
+
+function timeIt(fn: () => void, rounds: number): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    const t = performance.now();
+    fn();
+    out.push(performance.now() - t);
+  }
+  return out;
+}
+
+async function main(): Promise<void> {
+  const paintDir = process.argv[2]!;
+  // 1. Open a 2,000-entry conversation.
+  const { db } = openConversationDatabase(paintDir);
+  const store = new ConversationStore(db);
+  store.ensure('big', 'A long working session');
+  db.transaction(() => {
+    for (const it of transcript(2000, 'big-')) store.append('big', it);
+  })();
+  const service = new ConversationService(store, { isRunning: () => false, stopAndWait: async () => undefined }, () => undefined, () => undefined);
+  const bare = db.prepare('SELECT data FROM items WHERE conversation_id = ? ORDER BY seq');
+  timeIt(() => service.get('big'), 3);
+  timeIt(() => bare.all('big'), 3);
+  const loadOurs: number[] = [];
+  const loadBare: number[] = [];
+  for (let i = 0; i < 15; i++) {
+    loadBare.push(...timeIt(() => bare.all('big'), 1));
+    loadOurs.push(...timeIt(() => service.get('big'), 1));
+  }
+  const bareParsed = timeIt(() => bare.all('big').map((r) => JSON.parse((r as { data: string }).data) as unknown), 15);
+  store.close();
+
+  // 2. Search over 100,000 entries.
+  const searchDir = await makeStateDir({});
+  const s2 = openConversationDatabase(searchDir);
+  const big = new ConversationStore(s2.db);
+  const t0 = performance.now();
+  s2.db.transaction(() => {
+    for (let c = 0; c < 100; c++) {
+      big.ensure(`c${c}`, `conversation ${c}`);
+      for (const it of transcript(1000, `c${c}-`)) big.append(`c${c}`, it);
+    }
+    big.append('c50', { kind: 'user', id: 'needle', ts: 1, text: 'where is the zanzibar quartz file' });
+  })();
+  const fillMs = performance.now() - t0;
+  const queries = ['zanzibar', 'water people', 'notes file', 'oil'];
+  const bareFts = s2.db.prepare(`SELECT rowid, snippet(items_fts, 0, char(1), char(2), '…', 16) AS s FROM items_fts WHERE items_fts MATCH ? ORDER BY rank LIMIT 50`);
+  const search: Record<string, { ours: number[]; bare: number[]; hits: number }> = {};
+  for (const q of queries) {
+    const match = q.split(' ').map((w, i, a) => `"${w}"${i === a.length - 1 ? '*' : ''}`).join(' ');
+    big.search(q);
+    bareFts.all(match);
+    const ours: number[] = [];
+    const bareT: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      bareT.push(...timeIt(() => bareFts.all(match), 1));
+      ours.push(...timeIt(() => big.search(q), 1));
+    }
+    search[q] = { ours, bare: bareT, hits: big.search(q).length };
+  }
+  big.close();
+  await removeDir(searchDir);
+
+  // 3. Streamed output: per-chunk cost and batch writes.
+  const streamDir = await makeStateDir({});
+  const s3 = openConversationDatabase(streamDir);
+  const st = new ConversationStore(s3.db);
+  st.ensure('s', 'stream');
+  const flushes: number[] = [];
+  const origFlush = st.flush.bind(st);
+  st.flush = () => {
+    const t = performance.now();
+    origFlush();
+    flushes.push(performance.now() - t);
+  };
+  const rec = new RunRecorder(st, 's', 'run', () => undefined);
+  const chunks: number[] = [];
+  const CHUNKS = 2000;
+  for (let i = 0; i < CHUNKS; i++) {
+    const piece = `${WORDS[i % WORDS.length]} `;
+    const t = performance.now();
+    rec.text(piece);
+    chunks.push(performance.now() - t);
+    if (i % 2 === 0) await new Promise((r) => setTimeout(r, 2));
+  }
+  const tEnd = performance.now();
+  rec.finish('done');
+  const finishMs = performance.now() - tEnd;
+  st.close();
+  await removeDir(streamDir);
+
+  // 4. Bytes per 1,000 ordinary messages (user and answer text, no tool calls).
+  const sizeDir = await makeStateDir({});
+  const s4 = openConversationDatabase(sizeDir);
+  const sz = new ConversationStore(s4.db);
+  const base = (): number => statSync(path.join(sizeDir, DATABASE_FILE)).size;
+  sz.ensure('z', 'size');
+  s4.db.pragma('wal_checkpoint(TRUNCATE)');
+  const empty = base();
+  s4.db.transaction(() => {
+    for (let i = 0; i < 1000; i++)
+      sz.append('z', i % 2 ? { kind: 'assistant', id: `a${i}`, ts: i, run_id: 'r', text: sentence(60), state: 'done' } : { kind: 'user', id: `u${i}`, ts: i, text: sentence(25) });
+  })();
+  s4.db.pragma('wal_checkpoint(TRUNCATE)');
+  const bytes = base() - empty;
+  const textBytes = sz.get('z').items.reduce((n, i) => n + Buffer.byteLength((i as { text: string }).text), 0);
+  sz.close();
+  await removeDir(sizeDir);
+
+  const chunkSum = chunks.reduce((a, b) => a + b, 0) + flushes.reduce((a, b) => a + b, 0) + finishMs;
+  process.stdout.write(
+    `RESULT ${JSON.stringify({
+      load: { ours: loadOurs, bare: loadBare, bareParsed, items: 2000 },
+      search: { entries: 100_001, fillMs, queries: search },
+      stream: { chunks: CHUNKS, p50: p(chunks, 0.5), p99: p(chunks, 0.99), max: Math.max(...chunks), flushes: flushes.length, flushP99: p(flushes, 0.99), flushMax: Math.max(...flushes), amortizedPerChunk: chunkSum / CHUNKS },
+      size: { bytes, textBytes, messages: 1000 },
+      medianLoad: median(loadOurs),
+    })}\n`,
+  );
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
