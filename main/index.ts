@@ -3,7 +3,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { app, BrowserWindow, ipcMain, session, shell } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, session, shell } from 'electron';
 import { eventNames } from '../preload/contract/index.js';
 import { AppCore, resolveStateDir } from './core.js';
 import { createDispatcher } from './ipc/dispatch.js';
@@ -43,6 +43,12 @@ const core = new AppCore({
   shell: 'electron',
   // The provider already checked the URL (https:, or http: to loopback); never a shell command.
   openUrl: (url) => shell.openExternal(url.href),
+  // Exports go where the user picks in the system save dialog.
+  chooseSavePath: async (suggestedName) => {
+    const options = { defaultPath: path.join(app.getPath('documents'), suggestedName) };
+    const r = win ? await dialog.showSaveDialog(win, options) : await dialog.showSaveDialog(options);
+    return r.canceled || !r.filePath ? null : r.filePath;
+  },
 });
 const dispatcher = createDispatcher(core, (channel, err) => console.error(`[ipc] ${channel} failed:`, (err as Error)?.stack ?? err));
 
