@@ -389,7 +389,23 @@ export interface EventPayloads {
   'sampling.closed': { id: string };
 }
 export type EventName = keyof EventPayloads;
-export const eventNames: EventName[] = ['servers.changed', 'servers.removed', 'chat.event', 'app.warning', 'auth.openUrl', 'elicitation.request', 'elicitation.closed', 'sampling.request', 'sampling.closed'];
+/**
+ * One entry per event of {@link EventPayloads}: the type makes a missing or extra name a compile
+ * error, so the list the preload and the browser shell forward cannot drift from the contract.
+ */
+const eventTable: { [E in EventName]: true } = {
+  'servers.changed': true,
+  'servers.removed': true,
+  'chat.event': true,
+  'app.warning': true,
+  'auth.openUrl': true,
+  'elicitation.request': true,
+  'elicitation.closed': true,
+  'sampling.request': true,
+  'sampling.closed': true,
+};
+/** Every event name, derived from {@link EventPayloads} (see `eventTable`). */
+export const eventNames = Object.keys(eventTable) as EventName[];
 
 // ---------------------------------------------------------------------------------------------
 // Errors and the envelope every invoke returns
