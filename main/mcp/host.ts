@@ -139,15 +139,54 @@ export function toView(
   };
 }
 
-/** Fill empty secret values of `next` from `stored` (same names only). */
-function keepStoredSecrets(next: ServerConfig, stored: ServerConfig): void {
-  if (next.type === 'local' && stored.type === 'local') {
-    for (const [k, v] of Object.entries(next.env)) if (v === '' && stored.env[k]) next.env[k] = stored.env[k]!;
-  } else if (next.type !== 'local' && stored.type !== 'local') {
-    for (const [k, v] of Object.entries(next.headers)) if (v === '' && stored.headers[k]) next.headers[k] = stored.headers[k]!;
-    if (next.auth.kind === 'bearer' && !next.auth.token && stored.auth.kind === 'bearer') next.auth.token = stored.auth.token;
-    if (next.auth.kind === 'oauth' && !next.auth.client_secret && stored.auth.kind === 'oauth' && stored.auth.client_secret) next.auth.client_secret = stored.auth.client_secret;
+/**
+ * Whether stored secrets may follow an imported entry: only to the same destination — the same
+ * command line for a stdio server (program and arguments), the same URL origin (scheme, host,
+ * port) for a remote one. Anything else would hand the stored values to a program or host the
+ * pasted text chose.
+ */
+export function sameSecretDestination(next: ServerConfig, stored: ServerConfig): boolean {
+  if (next.type === 'local' || stored.type === 'local') {
+    return next.type === 'local' && stored.type === 'local' && JSON.stringify(next.command) === JSON.stringify(stored.command);
   }
+  try {
+    return new URL(next.url).origin === new URL(stored.url).origin;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The stored values an imported entry keeps: for every secret the entry leaves empty, the stored
+ * value of the same name — but only when {@link sameSecretDestination}. Returns the description
+ * of each kept value (`env API_TOKEN`, `header Authorization`, `bearer token`, `OAuth client
+ * secret`) and fills them into `next` when `apply` is true.
+ */
+export function storedSecretsKept(next: ServerConfig, stored: ServerConfig | undefined, apply: boolean): string[] {
+  const kept: string[] = [];
+  if (!stored || !sameSecretDestination(next, stored)) return kept;
+  if (next.type === 'local' && stored.type === 'local') {
+    for (const [k, v] of Object.entries(next.env)) {
+      if (v !== '' || !stored.env[k]) continue;
+      kept.push(`env ${k}`);
+      if (apply) next.env[k] = stored.env[k]!;
+    }
+  } else if (next.type !== 'local' && stored.type !== 'local') {
+    for (const [k, v] of Object.entries(next.headers)) {
+      if (v !== '' || !stored.headers[k]) continue;
+      kept.push(`header ${k}`);
+      if (apply) next.headers[k] = stored.headers[k]!;
+    }
+    if (next.auth.kind === 'bearer' && !next.auth.token && stored.auth.kind === 'bearer' && stored.auth.token) {
+      kept.push('bearer token');
+      if (apply) next.auth.token = stored.auth.token;
+    }
+    if (next.auth.kind === 'oauth' && !next.auth.client_secret && stored.auth.kind === 'oauth' && stored.auth.client_secret) {
+      kept.push('OAuth client secret');
+      if (apply) next.auth.client_secret = stored.auth.client_secret;
+    }
+  }
+  return kept;
 }
 
 /**
@@ -685,6 +724,7 @@ export class McpHost {
         env: cfg.type === 'local' ? maskMap(cfg.env) : {},
         headers: cfg.type === 'local' ? {} : maskMap(cfg.headers),
         exists: this.store.has(name),
+        kept_secrets: storedSecretsKept(structuredClone(cfg), this.store.get(name), false),
       })),
       warning,
     };
@@ -706,8 +746,9 @@ export class McpHost {
       }
       try {
         // An export leaves secret values empty: importing it over the same server keeps the stored
-        // values rather than wiping them (empty means "unchanged", as in the Edit form).
-        if (exists) keepStoredSecrets(cfg, this.store.get(name)!);
+        // values rather than wiping them (empty means "unchanged", as in the Edit form) — but
+        // only when the entry still points at the same command or URL origin.
+        if (exists) storedSecretsKept(cfg, this.store.get(name)!, true);
         if (cfg.enabled) this.checkCommand(cfg);
         if (exists) await this.remove(name);
         await this.store.put(name, cfg);

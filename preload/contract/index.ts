@@ -258,6 +258,12 @@ export interface ExportResult {
 export interface ImportPreviewItem extends Pick<ServerView, 'name' | 'type' | 'command' | 'url' | 'env' | 'headers'> {
   /** A server of that name exists already. */
   exists: boolean;
+  /**
+   * With "replace existing": the stored secrets that will be kept for values this entry leaves
+   * empty (e.g. `env API_TOKEN`). Empty when the entry points at another command or URL origin:
+   * stored secrets never follow a server to a new destination.
+   */
+  kept_secrets: string[];
 }
 
 /** What an import would do. */
