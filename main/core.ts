@@ -14,7 +14,10 @@ import { UserRequestBroker } from './mcp/elicitation.js';
 import type { ElicitationAnswer } from './mcp/connection.js';
 import { SamplingService } from './chat/sampling.js';
 import { adoptLoginShellPath } from './mcp/transports.js';
-import { LazySecretStore, openSecretStore } from './secrets/index.js';
+import { FALLBACK_FILE, LazySecretStore, openSecretStore } from './secrets/index.js';
+import { removeStaleTemps } from './util/atomic-write.js';
+import { CONFIG_FILE } from './mcp/config.js';
+import { SETTINGS_FILE } from './chat/settings.js';
 import type { SecretStore, SecretStoreInfo } from './secrets/store.js';
 
 /** A function that delivers an event to the renderer(s). */
@@ -118,6 +121,8 @@ export class AppCore {
    * (never waits for a server to connect).
    */
   async start(): Promise<void> {
+    // Temp files a crashed write left behind may hold plaintext secrets: remove them first.
+    await Promise.all([CONFIG_FILE, SETTINGS_FILE, FALLBACK_FILE].map((f) => removeStaleTemps(path.join(this.opts.stateDir, f))));
     // Open the secret store in the background (keychain probe); nothing here waits for it.
     if (this.secrets instanceof LazySecretStore) this.secrets.ready().catch(() => undefined);
     await Promise.all([this.config.load(), adoptLoginShellPath()]);
