@@ -19,6 +19,7 @@ import { removeStaleTemps } from './util/atomic-write.js';
 import { CONFIG_FILE } from './mcp/config.js';
 import { SETTINGS_FILE } from './chat/settings.js';
 import type { SecretStore, SecretStoreInfo } from './secrets/store.js';
+import { observeSecrets, SecretRedactor } from './secrets/redact.js';
 
 /** A function that delivers an event to the renderer(s). */
 export type EventSink = <E extends EventName>(event: E, payload: EventPayloads[E]) => void;
@@ -58,12 +59,19 @@ export class AppCore {
   readonly elicitation: UserRequestBroker<Omit<EventPayloads['elicitation.request'], 'id'>, ElicitationAnswer>;
   /** Sampling requests: user approval, then the configured model. */
   readonly sampling: SamplingService;
-  /** The secret store every part of main uses (may still be opening; see `secretsInfo()`). */
+  /**
+   * The secret store every part of main uses (may still be opening; see `secretsInfo()`). Every
+   * value read or written through it is learnt by {@link redactor}.
+   */
   readonly secrets: SecretStore;
+  /** Removes every stored secret value from outgoing text (events, replies, log lines). */
+  readonly redactor = new SecretRedactor();
+  private readonly rawSecrets: SecretStore;
   private readonly sinks = new Set<EventSink>();
 
   constructor(readonly opts: CoreOptions) {
-    this.secrets = opts.secrets ?? new LazySecretStore(() => openSecretStore(opts.stateDir));
+    this.rawSecrets = opts.secrets ?? new LazySecretStore(() => openSecretStore(opts.stateDir));
+    this.secrets = observeSecrets(this.rawSecrets, this.redactor);
     this.config = new ConfigStore(opts.stateDir, this.secrets);
     this.settings = new SettingsStore(opts.stateDir, this.secrets);
     this.elicitation = new UserRequestBroker<Omit<EventPayloads['elicitation.request'], 'id'>, ElicitationAnswer>(
@@ -95,7 +103,7 @@ export class AppCore {
    * to finish opening; never rejects for the default store (failures become a `file` notice).
    */
   async secretsInfo(): Promise<SecretStoreInfo> {
-    const s = this.secrets instanceof LazySecretStore ? await this.secrets.ready() : this.secrets;
+    const s = this.rawSecrets instanceof LazySecretStore ? await this.rawSecrets.ready() : this.rawSecrets;
     return s.info();
   }
 
@@ -105,11 +113,13 @@ export class AppCore {
     return () => this.sinks.delete(sink);
   }
 
-  /** Deliver an event to every subscriber. */
+  /** Deliver an event to every subscriber, with every stored secret value redacted from it. */
   emit<E extends EventName>(event: E, payload: EventPayloads[E]): void {
+    if (this.sinks.size === 0) return;
+    const safe = this.redactor.redactDeep(payload);
     for (const s of this.sinks) {
       try {
-        s(event, payload);
+        s(event, safe);
       } catch {
         // A broken sink (closed socket, destroyed window) must not stop the others.
       }
@@ -124,7 +134,7 @@ export class AppCore {
     // Temp files a crashed write left behind may hold plaintext secrets: remove them first.
     await Promise.all([CONFIG_FILE, SETTINGS_FILE, FALLBACK_FILE].map((f) => removeStaleTemps(path.join(this.opts.stateDir, f))));
     // Open the secret store in the background (keychain probe); nothing here waits for it.
-    if (this.secrets instanceof LazySecretStore) this.secrets.ready().catch(() => undefined);
+    if (this.rawSecrets instanceof LazySecretStore) this.rawSecrets.ready().catch(() => undefined);
     await Promise.all([this.config.load(), adoptLoginShellPath()]);
     if (this.config.warning) this.emit('app.warning', { message: this.config.warning });
     this.host.startAll();

@@ -9,6 +9,7 @@ import { AppCore, resolveStateDir } from './core.js';
 import { createDispatcher } from './ipc/dispatch.js';
 import { denyAllPermissions, hardenWebContents, ourUrlPredicate, registerIpc, sendEvent, windowOptions } from './ipc/electron.js';
 import { RENDERER_CSP } from './csp.js';
+import { redactConsole } from './secrets/redact.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const rendererIndex = path.join(here, '../renderer/index.html');
@@ -36,6 +37,8 @@ const core = new AppCore({
   // The provider already checked the URL (https:, or http: to loopback); never a shell command.
   openUrl: (url) => shell.openExternal(url.href),
 });
+// The app's log passes through the same redaction as everything else that leaves main.
+redactConsole(core.redactor);
 const dispatcher = createDispatcher(core, (channel, err) => console.error(`[ipc] ${channel} failed:`, (err as Error)?.stack ?? err));
 
 function createWindow(): void {

@@ -19,6 +19,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { AppCore, resolveStateDir } from '../core.js';
 import { createDispatcher } from '../ipc/dispatch.js';
 import { RENDERER_CSP } from '../csp.js';
+import { redactConsole } from '../secrets/redact.js';
 import { checkUpgrade, encodeEvent, encodeReply, isInside, resolveStaticPath } from './guards.js';
 
 
@@ -48,13 +49,16 @@ export interface BrowserShell {
 /**
  * Start the browser shell.
  * @param opts.rendererDir built renderer (default `out/renderer`)
+ * @param opts.redactConsole pass this process's console through the core's secret redaction
+ *   (the `npm run web` process does; embedders that share the console may not want it)
  * @throws when the port cannot be bound.
  */
-export async function startBrowserShell(opts: { stateDir: string; port?: number; rendererDir?: string; host?: string }): Promise<BrowserShell> {
+export async function startBrowserShell(opts: { stateDir: string; port?: number; rendererDir?: string; host?: string; redactConsole?: boolean }): Promise<BrowserShell> {
   const here = path.dirname(fileURLToPath(import.meta.url));
   const rendererDir = path.resolve(opts.rendererDir ?? path.join(here, '../../out/renderer'));
   const token = randomBytes(32).toString('base64url');
   const core = new AppCore({ stateDir: opts.stateDir, shell: 'browser' });
+  if (opts.redactConsole) redactConsole(core.redactor);
   const dispatcher = createDispatcher(core, (channel, err) => console.error(`[ipc] ${channel} failed:`, (err as Error)?.stack ?? err));
   const bindHost = opts.host ?? '127.0.0.1';
 
@@ -158,7 +162,7 @@ const isMain = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPat
 if (isMain) {
   const stateDir = resolveStateDir();
   const port = Number(process.env.OPENPROGRAM_PORT ?? 0) || 0;
-  startBrowserShell({ stateDir, port })
+  startBrowserShell({ stateDir, port, redactConsole: true })
     .then((shell) => {
       process.stdout.write(`OpenProgram browser shell ready\nstate dir: ${stateDir}\nopen: ${shell.url}\n`);
       let closing = false;
