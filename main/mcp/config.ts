@@ -7,7 +7,7 @@
 import { promises as fs } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { serverNameSchema, type AuthInput, type AuthPatch, type MaskedValue, type ServerInput, type ServerPatch } from '../../preload/contract/index.js';
+import { envNameSchema, headerNameSchema, serverNameSchema, serverUrlSchema, type AuthInput, type AuthPatch, type MaskedValue, type ServerInput, type ServerPatch } from '../../preload/contract/index.js';
 import { Mutex, writeFileAtomic } from '../util/atomic-write.js';
 import { MemorySecretStore, type SecretStore } from '../secrets/store.js';
 
@@ -53,9 +53,15 @@ export const DEFAULT_TIMEOUT_SECONDS = 60;
 /** Name of the config file inside the state dir. */
 export const CONFIG_FILE = 'mcp_servers.json';
 
-/** Thrown for a config document that cannot be understood. */
+/** Thrown for a config document that cannot be understood; `field` names the offending field. */
 export class ConfigError extends Error {
   override name = 'ConfigError';
+  constructor(
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+  }
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -81,14 +87,18 @@ function stringMap(v: unknown, what: 'env' | 'headers', refs?: RefCollector): Re
   if (v === undefined || v === null) return {};
   if (!isRecord(v)) throw new ConfigError(`${what} must be an object of strings`);
   const out: Record<string, string> = {};
+  const names = what === 'env' ? envNameSchema : headerNameSchema;
   for (const [k, val] of Object.entries(v)) {
+    // The same name rules as the add/edit forms (the contract), so nothing saved is dropped here.
+    const named = names.safeParse(k);
+    if (!named.success) throw new ConfigError(`${what} name "${k.slice(0, 64)}": ${named.error.issues[0]?.message ?? 'invalid'}`, what);
     if (isSecretRef(val) && refs) {
       refs[`${what}:${k}`] = val.secret;
       out[k] = '';
       continue;
     }
     if (typeof val !== 'string' && typeof val !== 'number' && typeof val !== 'boolean') {
-      throw new ConfigError(`${what}.${k} must be a string`);
+      throw new ConfigError(`${what}.${k} must be a string`, `${what}.${k}`);
     }
     out[k] = String(val);
   }
@@ -135,17 +145,29 @@ export function parseServerEntry(raw: unknown, refs?: RefCollector): ServerConfi
     return { type: 'local', command, env: stringMap(raw.env, 'env', refs), enabled, timeout_seconds };
   }
   if (type === 'http' || type === 'sse') {
-    if (typeof raw.url !== 'string') throw new ConfigError('url is required for a remote server');
-    let u: URL;
-    try {
-      u = new URL(raw.url);
-    } catch {
-      throw new ConfigError('url is not a valid URL');
-    }
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new ConfigError('url must be http or https');
+    if (typeof raw.url !== 'string') throw new ConfigError('url is required for a remote server', 'url');
+    const url = serverUrlSchema.safeParse(raw.url);
+    if (!url.success) throw new ConfigError(`url: ${url.error.issues[0]?.message ?? 'invalid'}`, 'url');
     return { type, url: raw.url, headers: stringMap(raw.headers, 'headers', refs), auth: parseAuth(raw.auth, refs), enabled, timeout_seconds };
   }
   throw new ConfigError(`unknown server type "${String(type)}"`);
+}
+
+/**
+ * Check that `cfg` would load back from the file exactly as given: the add/edit paths run this
+ * before saving, so the file never holds what the next start would drop (one schema for both).
+ * @throws ConfigError with `field` when it would not.
+ */
+export function assertLoadable(cfg: ServerConfig): void {
+  const back = parseServerEntry(JSON.parse(JSON.stringify(cfg)) as unknown);
+  if (canonicalJson(back) !== canonicalJson(cfg)) throw new ConfigError('The configuration would not load back as given.');
+}
+
+/** JSON with object keys sorted (order-independent comparison of plain data). */
+function canonicalJson(v: unknown): string {
+  return JSON.stringify(v, (_k, x: unknown) =>
+    isRecord(x) ? Object.fromEntries(Object.keys(x).sort().map((k) => [k, x[k]])) : x,
+  );
 }
 
 function secretField(v: unknown, path: string, refs: RefCollector | undefined, what: string): string | undefined {

@@ -6,7 +6,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { AuthView, ExportResult, ImportPreview, ImportResult, LogEntry, ServerInput, ServerPatch, ServerView } from '../../preload/contract/index.js';
 import { buildToolTable, type RegisteredTool, type ToolTable } from './adapter.js';
-import { applyPatch, ConfigError, configFromInput, maskMap, maskSecret, parseConfigDocument, type ConfigStore, type ServerConfig } from './config.js';
+import { applyPatch, assertLoadable, ConfigError, configFromInput, maskMap, maskSecret, parseConfigDocument, type ConfigStore, type ServerConfig } from './config.js';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
@@ -187,6 +187,19 @@ export function storedSecretsKept(next: ServerConfig, stored: ServerConfig | und
     }
   }
   return kept;
+}
+
+/**
+ * Refuse a config the next start would not load as given (add/edit accept exactly what loading
+ * accepts). @throws HostError('invalid_input') naming the field.
+ */
+function loadable(cfg: ServerConfig): void {
+  try {
+    assertLoadable(cfg);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    throw new HostError('invalid_input', err.message, err.field);
+  }
 }
 
 /**
@@ -488,6 +501,7 @@ export class McpHost {
     this.assertOpen();
     if (this.store.has(name)) throw new HostError('conflict', `A server named "${name}" already exists.`, 'name');
     const cfg = configFromInput(input);
+    loadable(cfg);
     if (cfg.enabled) this.checkCommand(cfg);
     await this.store.put(name, cfg);
     if (cfg.enabled) this.launch(name, cfg);
@@ -522,6 +536,7 @@ export class McpHost {
     } catch (err) {
       throw new HostError('invalid_input', (err as Error).message);
     }
+    loadable(next);
     if (!next.enabled) {
       await this.store.put(name, next);
       await this.stopServer(name);
