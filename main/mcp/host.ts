@@ -240,6 +240,14 @@ export class McpHost {
   private readonly openUrl: (url: URL, server: string) => void | Promise<void>;
   /** Crash-recovery policy (tests shorten it). */
   recoveryPolicy = { ...RECOVERY };
+  /**
+   * Per server, a number bumped by every management action (add, update, enable/disable, remove,
+   * import). An edit whose candidate is still starting checks it before it saves or publishes
+   * anything, so a removal or a disable that came meanwhile sticks.
+   */
+  private readonly generations = new Map<string, number>();
+  /** Names (lower case) being added right now: a second add of one name is a conflict. */
+  private readonly adding = new Set<string>();
   private table: ToolTable = buildToolTable([]);
   private shuttingDown = false;
   private startup: Promise<void> | null = null;
@@ -481,6 +489,24 @@ export class McpHost {
 
   // ---- management actions ---------------------------------------------------------------------
 
+  /** Mark a management action on `name`; returns the new generation. */
+  private bump(name: string): number {
+    const g = (this.generations.get(name) ?? 0) + 1;
+    this.generations.set(name, g);
+    return g;
+  }
+
+  /**
+   * Refuse a name that is taken: by a server in the file (loaded or skipped) or one being added,
+   * ignoring case (names that differ only in case are duplicates).
+   * @throws HostError('conflict')
+   */
+  private assertNameFree(name: string): void {
+    const taken = this.store.entryNamed(name);
+    if (taken !== undefined) throw new HostError('conflict', taken === name ? `A server named "${name}" already exists.` : `A server named "${taken}" already exists (names that differ only in case are the same).`, 'name');
+    if (this.adding.has(name.toLowerCase())) throw new HostError('conflict', `A server named "${name}" is being added right now.`, 'name');
+  }
+
   private assertOpen(): void {
     if (this.shuttingDown) throw new HostError('start_failed', 'The app is shutting down.');
   }
@@ -499,11 +525,18 @@ export class McpHost {
    */
   async add(name: string, input: ServerInput): Promise<ServerView> {
     this.assertOpen();
-    if (this.store.has(name)) throw new HostError('conflict', `A server named "${name}" already exists.`, 'name');
+    this.assertNameFree(name);
     const cfg = configFromInput(input);
     loadable(cfg);
     if (cfg.enabled) this.checkCommand(cfg);
-    await this.store.put(name, cfg);
+    const key = name.toLowerCase();
+    this.adding.add(key);
+    try {
+      this.bump(name);
+      await this.store.put(name, cfg);
+    } finally {
+      this.adding.delete(key);
+    }
     if (cfg.enabled) this.launch(name, cfg);
     return this.view(name);
   }
@@ -537,6 +570,7 @@ export class McpHost {
       throw new HostError('invalid_input', (err as Error).message);
     }
     loadable(next);
+    const generation = this.bump(name);
     if (!next.enabled) {
       await this.store.put(name, next);
       await this.stopServer(name);
@@ -548,9 +582,19 @@ export class McpHost {
     this.pendingCandidates.add(candidate);
     await candidate.start();
     this.pendingCandidates.delete(candidate);
+    // Another action on this server while the candidate started (remove, disable, another edit)
+    // wins: this edit is dropped, and says so.
+    const superseded = async (): Promise<boolean> => {
+      if (this.generations.get(name) === generation && this.store.has(name)) return false;
+      await candidate.close();
+      return true;
+    };
+    const conflict = (): HostError => new HostError('conflict', `Server "${name}" was changed or removed while the edit was starting, so the edit was not saved.`);
+    if (await superseded()) throw conflict();
     if (candidate.status === 'needs_auth' && !this.shuttingDown) {
       // The new settings are valid but need a sign-in: save them; the card shows Sign in.
       await this.store.put(name, next);
+      if (await superseded()) throw conflict();
       this.clearRecovery(name);
       const replacedConn = this.conns.get(name);
       this.conns.set(name, this.adopt(candidate));
@@ -569,6 +613,7 @@ export class McpHost {
       throw new HostError('start_failed', 'The app is shutting down.');
     }
     await this.store.put(name, next);
+    if (await superseded()) throw conflict();
     this.clearRecovery(name);
     const replaced = this.conns.get(name);
     // Adopt the started candidate: route its future changes through the host.
@@ -595,6 +640,7 @@ export class McpHost {
     if (!cfg) throw new HostError('not_found', `No server named "${name}".`);
     const next = { ...cfg, enabled };
     if (enabled) this.checkCommand(next);
+    this.bump(name);
     await this.store.put(name, next);
     if (enabled) this.launch(name, next);
     else await this.stopServer(name);
@@ -630,6 +676,7 @@ export class McpHost {
    */
   async remove(name: string): Promise<void> {
     if (!this.store.has(name)) throw new HostError('not_found', `No server named "${name}".`);
+    this.bump(name);
     const conn = this.conns.get(name);
     this.conns.delete(name);
     this.clearRecovery(name);
@@ -738,7 +785,7 @@ export class McpHost {
         url: cfg.type === 'local' ? null : cfg.url,
         env: cfg.type === 'local' ? maskMap(cfg.env) : {},
         headers: cfg.type === 'local' ? {} : maskMap(cfg.headers),
-        exists: this.store.has(name),
+        exists: this.store.entryNamed(name) !== undefined,
         kept_secrets: storedSecretsKept(structuredClone(cfg), this.store.get(name), false),
       })),
       warning,
@@ -754,7 +801,12 @@ export class McpHost {
     const { servers } = this.parseImport(json);
     const result: ImportResult = { added: [], replaced: [], skipped: [] };
     for (const [name, cfg] of servers) {
-      const exists = this.store.has(name);
+      const taken = this.store.entryNamed(name);
+      if ((taken !== undefined && taken !== name) || (taken === undefined && this.adding.has(name.toLowerCase()))) {
+        result.skipped.push({ name, reason: `a server named "${taken ?? name}" exists (names that differ only in case are the same)` });
+        continue;
+      }
+      const exists = taken !== undefined; // loaded, or skipped at load (kept in the file)
       if (exists && !replaceExisting) {
         result.skipped.push({ name, reason: 'a server of that name exists' });
         continue;
@@ -763,9 +815,10 @@ export class McpHost {
         // An export leaves secret values empty: importing it over the same server keeps the stored
         // values rather than wiping them (empty means "unchanged", as in the Edit form) — but
         // only when the entry still points at the same command or URL origin.
-        if (exists) storedSecretsKept(cfg, this.store.get(name)!, true);
+        if (exists) storedSecretsKept(cfg, this.store.get(name), true);
         if (cfg.enabled) this.checkCommand(cfg);
-        if (exists) await this.remove(name);
+        if (this.store.has(name)) await this.remove(name);
+        this.bump(name);
         await this.store.put(name, cfg);
         if (cfg.enabled) this.launch(name, cfg);
         else this.emitChanged(name);
