@@ -12,13 +12,24 @@ import type { LocalServerConfig, RemoteServerConfig } from './config.js';
 import { ManagedStdioTransport } from './stdio.js';
 
 /**
- * The environment a stdio server gets: the app's own environment with the server's `env` merged
- * over it (source design: "inherit, then override/append"). Never replaces the inherited env, so
- * PATH, HOME, proxies and locale keep working.
+ * Variables that belong to the app itself, not to the user's environment: npm's (`npm_*`, set
+ * when started by `npm run`), ours (`OPENPROGRAM_*`) and Electron's (`ELECTRON_*`, among them
+ * `ELECTRON_RUN_AS_NODE`). Servers do not inherit them (names compared ignoring case, as Windows
+ * does).
+ */
+export function isAppVariable(name: string): boolean {
+  return /^(npm_|openprogram_|electron_)/i.test(name);
+}
+
+/**
+ * The environment a stdio server gets: the app's own environment, without the app's own
+ * variables ({@link isAppVariable}), with the server's `env` merged over it (source design:
+ * "inherit, then override/append"). Never replaces the inherited env, so PATH, HOME, proxies and
+ * locale keep working; a server's `env` may still set any name explicitly.
  */
 export function mergedEnv(serverEnv: Record<string, string>, base: NodeJS.ProcessEnv = process.env): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(base)) if (v !== undefined) out[k] = v;
+  for (const [k, v] of Object.entries(base)) if (v !== undefined && !isAppVariable(k)) out[k] = v;
   if (loginShellPath && base === process.env) out.PATH = loginShellPath;
   for (const [k, v] of Object.entries(serverEnv)) out[k] = v;
   return out;
