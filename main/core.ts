@@ -17,6 +17,7 @@ import { adoptLoginShellPath } from './mcp/transports.js';
 import { FALLBACK_FILE, LazySecretStore, openSecretStore } from './secrets/index.js';
 import { removeStaleTemps } from './util/atomic-write.js';
 import { CONFIG_FILE } from './mcp/config.js';
+import { LEDGER_FILE, ProcessLedger } from './mcp/process-ledger.js';
 import { SETTINGS_FILE } from './chat/settings.js';
 import type { SecretStore, SecretStoreInfo } from './secrets/store.js';
 import { observeSecrets, SecretRedactor } from './secrets/redact.js';
@@ -67,11 +68,14 @@ export class AppCore {
   /** Removes every stored secret value from outgoing text (events, replies, log lines). */
   readonly redactor = new SecretRedactor();
   private readonly rawSecrets: SecretStore;
+  /** This run's stdio server process groups; ends those a killed earlier run left (at start). */
+  readonly processes: ProcessLedger;
   private readonly sinks = new Set<EventSink>();
 
   constructor(readonly opts: CoreOptions) {
     this.rawSecrets = opts.secrets ?? new LazySecretStore(() => openSecretStore(opts.stateDir));
     this.secrets = observeSecrets(this.rawSecrets, this.redactor);
+    this.processes = new ProcessLedger(opts.stateDir);
     this.config = new ConfigStore(opts.stateDir, this.secrets);
     this.settings = new SettingsStore(opts.stateDir, this.secrets);
     this.elicitation = new UserRequestBroker<Omit<EventPayloads['elicitation.request'], 'id'>, ElicitationAnswer>(
@@ -89,6 +93,7 @@ export class AppCore {
       sample: (server, req, signal) => this.sampling.sample(server, req, signal),
       concurrency: opts.concurrency,
       secrets: this.secrets,
+      processes: this.processes,
       openUrl: opts.openUrl ?? ((url, server) => this.emit('auth.openUrl', { server, url: url.href })),
       events: {
         changed: (view) => this.emit('servers.changed', view),
@@ -132,10 +137,10 @@ export class AppCore {
    */
   async start(): Promise<void> {
     // Temp files a crashed write left behind may hold plaintext secrets: remove them first.
-    await Promise.all([CONFIG_FILE, SETTINGS_FILE, FALLBACK_FILE].map((f) => removeStaleTemps(path.join(this.opts.stateDir, f))));
+    await Promise.all([CONFIG_FILE, SETTINGS_FILE, FALLBACK_FILE, LEDGER_FILE].map((f) => removeStaleTemps(path.join(this.opts.stateDir, f))));
     // Open the secret store in the background (keychain probe); nothing here waits for it.
     if (this.rawSecrets instanceof LazySecretStore) this.rawSecrets.ready().catch(() => undefined);
-    await Promise.all([this.config.load(), adoptLoginShellPath()]);
+    await Promise.all([this.config.load(), adoptLoginShellPath(), this.processes.reapLeftovers()]);
     if (this.config.warning) this.emit('app.warning', { message: this.config.warning });
     this.host.startAll();
   }
@@ -146,5 +151,6 @@ export class AppCore {
     this.elicitation.cancelAll();
     this.sampling.broker.cancelAll();
     await this.host.shutdown();
+    await this.processes.flush();
   }
 }

@@ -25,6 +25,7 @@ import { CommandNotFoundError, createRemoteTransport, createStdioTransport } fro
 import { classifyAuthFailure, refreshIfNeeded } from './oauth/flow.js';
 import type { PersistentOAuthProvider } from './oauth/provider.js';
 import { createOAuthRemoteTransport } from './oauth/transport.js';
+import type { ProcessLedger } from './process-ledger.js';
 
 /** The app's identity sent in `initialize` (MCP spec "Lifecycle"). */
 export const CLIENT_INFO = { name: 'openprogram-desktop', version: '0.1.0' };
@@ -180,6 +181,8 @@ export class McpConnection {
   elicit: ElicitHandler | null = null;
   /** Answers the server's sampling requests; null = the capability is not declared. */
   sample: SampleHandler | null = null;
+  /** Records a stdio server's process group, so a crash of the app cannot orphan it. */
+  processes: ProcessLedger | null = null;
 
   /** OAuth: when the current access token expires (ms epoch), when known. */
   oauthExpiresAt: number | null = null;
@@ -293,9 +296,11 @@ export class McpConnection {
 
   private createTransport(): Transport {
     if (this.config.type === 'local') {
+      const ledger = this.processes;
       const prepared = createStdioTransport(this.config, {
         onStderr: (line) => this.note('stderr', line),
         onNoise: (line) => this.note('stdout', line),
+        ...(ledger ? { extraEnv: ledger.markerEnv(), onGroup: (pgid: number, alive: boolean) => ledger.record(pgid, alive) } : {}),
       });
       this.resolvedCommand = prepared.resolvedCommand;
       this.note('lifecycle', `command resolved to ${prepared.resolvedCommand}`);

@@ -16,6 +16,7 @@ import { OAuthSignIns } from './oauth/flow.js';
 import { PersistentOAuthProvider, type OpenUrl } from './oauth/provider.js';
 import { MemorySecretStore, type SecretStore } from '../secrets/store.js';
 import { CommandNotFoundError, mergedEnv, resolveCommand } from './transports.js';
+import type { ProcessLedger } from './process-ledger.js';
 
 /** A typed failure of a management action; `code` maps to the contract's `ErrorCode`. */
 export class HostError extends Error {
@@ -52,6 +53,8 @@ export interface HostOptions {
   elicit?: ElicitHandler;
   /** Answers servers' sampling requests (with the user's approval). Absent: the capability is not declared. */
   sample?: SampleHandler;
+  /** Records stdio servers' process groups (see `ProcessLedger`). Absent: not recorded. */
+  processes?: ProcessLedger;
 }
 
 /**
@@ -237,6 +240,7 @@ export class McpHost {
   private readonly secrets: SecretStore;
   private readonly elicitHandler: ElicitHandler | null;
   private readonly sampleHandler: SampleHandler | null;
+  private readonly processes: ProcessLedger | null;
   private readonly openUrl: (url: URL, server: string) => void | Promise<void>;
   /** Crash-recovery policy (tests shorten it). */
   recoveryPolicy = { ...RECOVERY };
@@ -263,6 +267,7 @@ export class McpHost {
     this.secrets = opts.secrets ?? new MemorySecretStore();
     this.elicitHandler = opts.elicit ?? null;
     this.sampleHandler = opts.sample ?? null;
+    this.processes = opts.processes ?? null;
     this.openUrl = opts.openUrl ?? (() => {
       throw new Error('No browser is available to open the sign-in page.');
     });
@@ -388,6 +393,7 @@ export class McpHost {
   private withCapabilities(conn: McpConnection): McpConnection {
     conn.elicit = this.elicitHandler;
     conn.sample = this.sampleHandler;
+    conn.processes = this.processes;
     return conn;
   }
 

@@ -137,6 +137,10 @@ export interface PreparedStdio {
 export interface StdioSinks {
   onStderr?: (line: string) => void;
   onNoise?: (line: string) => void;
+  /** Variables the app adds for its own bookkeeping (the process ledger's run marker). */
+  extraEnv?: Record<string, string>;
+  /** Told when the server's process group starts and ends (see `ProcessLedger`). */
+  onGroup?: (pgid: number, alive: boolean) => void;
 }
 
 /** Thrown when the command of a local server cannot be found. */
@@ -152,10 +156,10 @@ export class CommandNotFoundError extends Error {
  * @throws CommandNotFoundError when `command[0]` does not resolve to an executable.
  */
 export function createStdioTransport(cfg: LocalServerConfig, sinks: StdioSinks = {}, cwd?: string): PreparedStdio {
-  const env = mergedEnv(cfg.env);
+  const env = { ...mergedEnv(cfg.env), ...(sinks.extraEnv ?? {}) };
   const resolved = resolveCommand(cfg.command[0]!, env, cwd);
   if (!resolved) throw new CommandNotFoundError(cfg.command[0]!);
-  const transport = new ManagedStdioTransport({ command: resolved, args: cfg.command.slice(1), env, cwd, ...sinks });
+  const transport = new ManagedStdioTransport({ command: resolved, args: cfg.command.slice(1), env, cwd, onStderr: sinks.onStderr, onNoise: sinks.onNoise, onGroup: sinks.onGroup });
   return { transport, resolvedCommand: resolved };
 }
 
