@@ -129,6 +129,8 @@ export async function collectPages<T>(
 }
 
 const STDERR_TAIL = 20;
+/** How long a list_changed waits for the rest of its burst before re-listing, in ms. */
+export const LIST_CHANGED_SETTLE_MS = 50;
 let connectionIds = 0;
 
 /** Options for a tool call. */
@@ -378,15 +380,36 @@ export class McpConnection {
 
   private async connectAndList(client: Client, transport: Transport, timeoutMs: number): Promise<void> {
     await client.connect(transport, { timeout: timeoutMs });
-    // list_changed is honoured even from servers that did not declare `listChanged`.
-    const onListChanged = (what: 'tools' | 'resources' | 'prompts', refresh: () => Promise<void>) => async () => {
-      this.note('lifecycle', `${what}/list_changed received`);
-      try {
-        await refresh();
-        this.onChange(this);
-      } catch (err) {
-        this.note('lifecycle', `refreshing ${what} failed: ${(err as Error).message}`);
-      }
+    // list_changed is honoured even from servers that did not declare `listChanged`. A burst of
+    // notifications causes one re-list: while one is scheduled, more are absorbed; one that comes
+    // while a re-list runs asks for exactly one more afterwards.
+    const onListChanged = (what: 'tools' | 'resources' | 'prompts', refresh: () => Promise<void>) => {
+      let state: 'idle' | 'scheduled' | 'running' = 'idle';
+      let again = false;
+      const run = async (): Promise<void> => {
+        state = 'running';
+        do {
+          again = false;
+          if (this.closing || this.client !== client) break;
+          try {
+            await refresh();
+            this.onChange(this);
+          } catch (err) {
+            this.note('lifecycle', `refreshing ${what} failed: ${(err as Error).message}`);
+          }
+        } while (again);
+        state = 'idle';
+      };
+      return (): void => {
+        if (state === 'scheduled') return;
+        if (state === 'running') {
+          again = true;
+          return;
+        }
+        this.note('lifecycle', `${what}/list_changed received`);
+        state = 'scheduled';
+        setTimeout(() => void run(), LIST_CHANGED_SETTLE_MS).unref?.();
+      };
     };
     client.setNotificationHandler(ToolListChangedNotificationSchema, onListChanged('tools', () => this.refreshTools()));
     client.setNotificationHandler(ResourceListChangedNotificationSchema, onListChanged('resources', () => this.refreshResources()));

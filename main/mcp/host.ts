@@ -17,6 +17,7 @@ import { PersistentOAuthProvider, type OpenUrl } from './oauth/provider.js';
 import { MemorySecretStore, type SecretStore } from '../secrets/store.js';
 import { CommandNotFoundError, mergedEnv, resolveCommand } from './transports.js';
 import type { ProcessLedger } from './process-ledger.js';
+import { capCallResult } from './result-limits.js';
 
 /** A typed failure of a management action; `code` maps to the contract's `ErrorCode`. */
 export class HostError extends Error {
@@ -839,7 +840,8 @@ export class McpHost {
   // ---- calls ---------------------------------------------------------------------------------
 
   /**
-   * Call a tool by its namespaced name. Calls to one server run concurrently.
+   * Call a tool by its namespaced name. Calls to one server run concurrently. The result is capped
+   * at `MAX_CALL_RESULT_CHARS` in total, with a notice (main/mcp/result-limits.ts).
    * @throws HostError('not_found') for an unknown tool; errors of the connection otherwise.
    */
   async callTool(namespaced: string, args: Record<string, unknown>, opts: CallOptions = {}): Promise<CallToolResult> {
@@ -847,7 +849,8 @@ export class McpHost {
     if (!tool) throw new HostError('not_found', `No tool named "${namespaced}".`);
     const conn = this.conns.get(tool.server);
     if (!conn) throw new HostError('not_found', `Server "${tool.server}" is not running.`);
-    return conn.callTool(tool.original_name, args, opts);
+    // Every result is capped in total size (all blocks, images included) before anyone sees it.
+    return capCallResult(await conn.callTool(tool.original_name, args, opts));
   }
 
   // ---- shutdown ------------------------------------------------------------------------------

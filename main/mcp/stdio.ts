@@ -16,8 +16,12 @@ import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 
-/** Largest single stdout message accepted, in bytes (a bigger one is dropped with a log line). */
-export const DEFAULT_MAX_MESSAGE_BYTES = 256 * 1024 * 1024;
+/**
+ * Largest single stdout message accepted, in bytes (a bigger one is dropped with a log line and
+ * its request fails). Twice the total size a tool result may have (`MAX_CALL_RESULT_CHARS`), so
+ * any result that could be shown gets through, while a runaway line cannot take the memory.
+ */
+export const DEFAULT_MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
 /** Longest stderr line kept, in characters (longer lines are cut). */
 export const MAX_STDERR_LINE = 8192;
 
