@@ -17,8 +17,13 @@ import { UserRequestBroker } from './mcp/elicitation.js';
 import type { ElicitationAnswer } from './mcp/connection.js';
 import { SamplingService } from './chat/sampling.js';
 import { adoptLoginShellPath } from './mcp/transports.js';
-import { LazySecretStore, openSecretStore } from './secrets/index.js';
+import { FALLBACK_FILE, LazySecretStore, openSecretStore } from './secrets/index.js';
+import { removeStaleTemps } from './util/atomic-write.js';
+import { CONFIG_FILE } from './mcp/config.js';
+import { LEDGER_FILE, ProcessLedger } from './mcp/process-ledger.js';
+import { SETTINGS_FILE } from './chat/settings.js';
 import type { SecretStore, SecretStoreInfo } from './secrets/store.js';
+import { observeSecrets, SecretRedactor } from './secrets/redact.js';
 
 /** A function that delivers an event to the renderer(s). */
 export type EventSink = <E extends EventName>(event: E, payload: EventPayloads[E]) => void;
@@ -68,12 +73,22 @@ export class AppCore {
   readonly elicitation: UserRequestBroker<Omit<EventPayloads['elicitation.request'], 'id'>, ElicitationAnswer>;
   /** Sampling requests: user approval, then the configured model. */
   readonly sampling: SamplingService;
-  /** The secret store every part of main uses (may still be opening; see `secretsInfo()`). */
+  /**
+   * The secret store every part of main uses (may still be opening; see `secretsInfo()`). Every
+   * value read or written through it is learnt by {@link redactor}.
+   */
   readonly secrets: SecretStore;
+  /** Removes every stored secret value from outgoing text (events, replies, log lines). */
+  readonly redactor = new SecretRedactor();
+  private readonly rawSecrets: SecretStore;
+  /** This run's stdio server process groups; ends those a killed earlier run left (at start). */
+  readonly processes: ProcessLedger;
   private readonly sinks = new Set<EventSink>();
 
   constructor(readonly opts: CoreOptions) {
-    this.secrets = opts.secrets ?? new LazySecretStore(() => openSecretStore(opts.stateDir));
+    this.rawSecrets = opts.secrets ?? new LazySecretStore(() => openSecretStore(opts.stateDir));
+    this.secrets = observeSecrets(this.rawSecrets, this.redactor);
+    this.processes = new ProcessLedger(opts.stateDir);
     this.config = new ConfigStore(opts.stateDir, this.secrets);
     this.settings = new SettingsStore(opts.stateDir, this.secrets);
     this.elicitation = new UserRequestBroker<Omit<EventPayloads['elicitation.request'], 'id'>, ElicitationAnswer>(
@@ -91,6 +106,7 @@ export class AppCore {
       sample: (server, req, signal) => this.sampling.sample(server, req, signal),
       concurrency: opts.concurrency,
       secrets: this.secrets,
+      processes: this.processes,
       openUrl: opts.openUrl ?? ((url, server) => this.emit('auth.openUrl', { server, url: url.href })),
       events: {
         changed: (view) => this.emit('servers.changed', view),
@@ -99,7 +115,7 @@ export class AppCore {
     });
     const opened = openConversationDatabase(opts.stateDir);
     this.conversationsWarning = opened.warning;
-    this.conversationStore = new ConversationStore(opened.db);
+    this.conversationStore = new ConversationStore(opened.db, Date.now, (item) => this.redactor.redactDeep(item));
     // Entries left streaming or running by a run that never ended (the app was killed).
     this.conversationStore.markInterrupted();
     this.chat = new ChatService(this.host, this.settings, this.conversationStore, {
@@ -120,7 +136,7 @@ export class AppCore {
    * to finish opening; never rejects for the default store (failures become a `file` notice).
    */
   async secretsInfo(): Promise<SecretStoreInfo> {
-    const s = this.secrets instanceof LazySecretStore ? await this.secrets.ready() : this.secrets;
+    const s = this.rawSecrets instanceof LazySecretStore ? await this.rawSecrets.ready() : this.rawSecrets;
     return s.info();
   }
 
@@ -130,11 +146,13 @@ export class AppCore {
     return () => this.sinks.delete(sink);
   }
 
-  /** Deliver an event to every subscriber. */
+  /** Deliver an event to every subscriber, with every stored secret value redacted from it. */
   emit<E extends EventName>(event: E, payload: EventPayloads[E]): void {
+    if (this.sinks.size === 0) return;
+    const safe = this.redactor.redactDeep(payload);
     for (const s of this.sinks) {
       try {
-        s(event, payload);
+        s(event, safe);
       } catch {
         // A broken sink (closed socket, destroyed window) must not stop the others.
       }
@@ -146,9 +164,11 @@ export class AppCore {
    * (never waits for a server to connect).
    */
   async start(): Promise<void> {
+    // Temp files a crashed write left behind may hold plaintext secrets: remove them first.
+    await Promise.all([CONFIG_FILE, SETTINGS_FILE, FALLBACK_FILE, LEDGER_FILE].map((f) => removeStaleTemps(path.join(this.opts.stateDir, f))));
     // Open the secret store in the background (keychain probe); nothing here waits for it.
-    if (this.secrets instanceof LazySecretStore) this.secrets.ready().catch(() => undefined);
-    await Promise.all([this.config.load(), adoptLoginShellPath()]);
+    if (this.rawSecrets instanceof LazySecretStore) this.rawSecrets.ready().catch(() => undefined);
+    await Promise.all([this.config.load(), adoptLoginShellPath(), this.processes.reapLeftovers()]);
     if (this.config.warning) this.emit('app.warning', { message: this.config.warning });
     if (this.conversationsWarning) this.emit('app.warning', { message: this.conversationsWarning });
     this.host.startAll();
@@ -160,6 +180,7 @@ export class AppCore {
     this.elicitation.cancelAll();
     this.sampling.broker.cancelAll();
     await Promise.all([this.host.shutdown(), stopped]);
+    await this.processes.flush();
     this.conversationStore.close();
   }
 }

@@ -2,27 +2,20 @@
  * Electron entry: lifecycle and the window. Everything else lives in the core (plain Node).
  */
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, dialog, ipcMain, session, shell } from 'electron';
 import { eventNames } from '../preload/contract/index.js';
 import { AppCore, resolveStateDir } from './core.js';
 import { createDispatcher } from './ipc/dispatch.js';
-import { hardenWebContents, registerIpc, sendEvent, windowOptions } from './ipc/electron.js';
+import { denyAllPermissions, hardenWebContents, ourUrlPredicate, registerIpc, sendEvent, windowOptions } from './ipc/electron.js';
 import { RENDERER_CSP } from './csp.js';
+import { redactConsole } from './secrets/redact.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const rendererIndex = path.join(here, '../renderer/index.html');
 const rendererUrl = process.env.ELECTRON_RENDERER_URL;
 /** Our renderer: the dev server's exact origin, or the built index.html file. */
-const isOurUrl = (url: string): boolean => {
-  try {
-    const u = new URL(url);
-    if (rendererUrl) return u.origin === new URL(rendererUrl).origin;
-    return u.protocol === 'file:' && u.pathname === pathToFileURL(rendererIndex).pathname;
-  } catch {
-    return false;
-  }
-};
+const isOurUrl = ourUrlPredicate(rendererIndex, rendererUrl);
 
 // One instance per profile: a second launch focuses the first window instead of opening the same
 // config and secret vault twice.
@@ -50,6 +43,8 @@ const core = new AppCore({
     return r.canceled || !r.filePath ? null : r.filePath;
   },
 });
+// The app's log passes through the same redaction as everything else that leaves main.
+redactConsole(core.redactor);
 const dispatcher = createDispatcher(core, (channel, err) => console.error(`[ipc] ${channel} failed:`, (err as Error)?.stack ?? err));
 
 function createWindow(): void {
@@ -65,7 +60,7 @@ app.whenReady().then(async () => {
   session.defaultSession.webRequest.onHeadersReceived((details, cb) => {
     cb({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [RENDERER_CSP] } });
   });
-  session.defaultSession.setPermissionRequestHandler((_wc, _perm, cb) => cb(false));
+  denyAllPermissions(session.defaultSession);
   registerIpc(ipcMain, dispatcher, () => win?.webContents ?? null, isOurUrl);
   core.subscribe((event, payload) => {
     if (eventNames.includes(event)) sendEvent(win?.webContents ?? null, event, payload);

@@ -19,6 +19,9 @@ export interface ModelSettings {
 /** The secret-store key of the model API key. */
 export const MODEL_KEY_SECRET = 'model:api_key';
 
+/** Name of the settings file inside the state dir. */
+export const SETTINGS_FILE = 'settings.json';
+
 const DEFAULTS: ModelSettings = { provider: 'openai-compatible', base_url: '', model: '' };
 
 /** Owns the model settings file and the API key entry. */
@@ -31,7 +34,7 @@ export class SettingsStore {
     stateDir: string,
     private readonly secrets: SecretStore,
   ) {
-    this.file = path.join(stateDir, 'settings.json');
+    this.file = path.join(stateDir, SETTINGS_FILE);
   }
 
   /** Current settings (defaults when the file is missing or unreadable). */

@@ -119,21 +119,35 @@ export interface Dispatcher {
  */
 export function createDispatcher(core: AppCore, onInternalError: (channel: string, err: unknown) => void = () => undefined): Dispatcher {
   const handlers = createHandlers(core) as Record<string, (input: unknown) => unknown>;
+  const r = core.redactor;
+  /** The error for the app log, with stored secret values redacted from its message and stack. */
+  const loggable = (err: unknown): unknown => {
+    if (!(err instanceof Error)) return typeof err === 'string' ? r.redactText(err) : err;
+    const message = r.redactText(err.message);
+    const stack = err.stack === undefined ? undefined : r.redactText(err.stack);
+    if (message === err.message && stack === err.stack) return err;
+    const copy = new Error(message);
+    copy.name = err.name;
+    copy.stack = stack;
+    return copy;
+  };
+  const run = async (channel: unknown, input: unknown): Promise<Envelope<unknown>> => {
+    if (typeof channel !== 'string' || !Object.prototype.hasOwnProperty.call(channels, channel)) {
+      return { ok: false, error: { code: 'unknown_channel', message: 'Unknown channel.' } };
+    }
+    const schema = channels[channel as ChannelName].input;
+    try {
+      const parsed = schema.safeParse(input === undefined ? {} : input);
+      if (!parsed.success) return { ok: false, error: toIpcError(parsed.error) };
+      return { ok: true, value: await handlers[channel]!(parsed.data) };
+    } catch (err) {
+      const e = toIpcError(err);
+      if (e.code === 'internal') onInternalError(channel, loggable(err));
+      return { ok: false, error: e };
+    }
+  };
   return {
-    async invoke(channel, input) {
-      if (typeof channel !== 'string' || !Object.prototype.hasOwnProperty.call(channels, channel)) {
-        return { ok: false, error: { code: 'unknown_channel', message: 'Unknown channel.' } };
-      }
-      const schema = channels[channel as ChannelName].input;
-      try {
-        const parsed = schema.safeParse(input === undefined ? {} : input);
-        if (!parsed.success) return { ok: false, error: toIpcError(parsed.error) };
-        return { ok: true, value: await handlers[channel]!(parsed.data) };
-      } catch (err) {
-        const e = toIpcError(err);
-        if (e.code === 'internal') onInternalError(channel, err);
-        return { ok: false, error: e };
-      }
-    },
+    // Every reply crosses this line: stored secret values are redacted from all of it.
+    invoke: async (channel, input) => r.redactDeep(await run(channel, input)),
   };
 }

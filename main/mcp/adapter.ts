@@ -90,17 +90,46 @@ export function buildToolTable(tools: ServerTool[]): ToolTable {
       w.push(`Tool "${t.name}" would be named like "${clash.original_name}" of server "${clash.server}"; it is offered as "${name}".`);
       warnings.set(t.server, w);
     }
+    let input_schema = normalizeInputSchema(t.inputSchema);
+    if (exceedsDepth(input_schema, MAX_SCHEMA_DEPTH)) {
+      // Such a schema cannot be encoded for the UI or the model (JSON.stringify overflows the
+      // stack): offer the tool with an open schema and say so, rather than break every request.
+      input_schema = { type: 'object', properties: {} };
+      const w = warnings.get(t.server) ?? [];
+      w.push(`Tool "${t.name}" has an input schema nested more than ${MAX_SCHEMA_DEPTH} levels deep; it is offered without its schema.`);
+      warnings.set(t.server, w);
+    }
     const reg: RegisteredTool = {
       name,
       server: t.server,
       original_name: t.name,
       description: t.description ?? '',
-      input_schema: normalizeInputSchema(t.inputSchema),
+      input_schema,
     };
     byName.set(name, reg);
     out.push(reg);
   }
   return { tools: out, byName, warnings };
+}
+
+/** Deepest nesting of objects/arrays accepted in a tool's input schema. */
+export const MAX_SCHEMA_DEPTH = 64;
+
+/**
+ * Whether `value` nests objects/arrays more than `maxDepth` levels deep. Iterative, so it is safe
+ * on values too deep for recursion; shared references are visited once (cycles end the walk).
+ */
+export function exceedsDepth(value: unknown, maxDepth: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  const seen = new Set<object>();
+  while (stack.length) {
+    const [v, d] = stack.pop()!;
+    if (typeof v !== 'object' || v === null || seen.has(v)) continue;
+    if (d >= maxDepth) return true;
+    seen.add(v);
+    for (const child of Array.isArray(v) ? v : Object.values(v)) if (typeof child === 'object' && child !== null) stack.push([child, d + 1]);
+  }
+  return false;
 }
 
 /** Ensure an input schema is an object schema (some servers omit `type` or `properties`). */
@@ -163,7 +192,13 @@ export function convertCallResult(result: unknown): ConvertedResult {
     }
   }
   if (content.length === 0 && r.structuredContent !== undefined) {
-    content.push({ type: 'text', text: JSON.stringify(r.structuredContent) });
+    let text: string;
+    try {
+      text = JSON.stringify(r.structuredContent) ?? '';
+    } catch {
+      text = '[structured content that could not be encoded]';
+    }
+    content.push({ type: 'text', text });
   }
   return { content, isError };
 }

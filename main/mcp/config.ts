@@ -7,7 +7,7 @@
 import { promises as fs } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import type { AuthInput, AuthPatch, MaskedValue, ServerInput, ServerPatch } from '../../preload/contract/index.js';
+import { envNameSchema, headerNameSchema, serverNameSchema, serverUrlSchema, type AuthInput, type AuthPatch, type MaskedValue, type ServerInput, type ServerPatch } from '../../preload/contract/index.js';
 import { Mutex, writeFileAtomic } from '../util/atomic-write.js';
 import { MemorySecretStore, type SecretStore } from '../secrets/store.js';
 
@@ -53,9 +53,15 @@ export const DEFAULT_TIMEOUT_SECONDS = 60;
 /** Name of the config file inside the state dir. */
 export const CONFIG_FILE = 'mcp_servers.json';
 
-/** Thrown for a config document that cannot be understood. */
+/** Thrown for a config document that cannot be understood; `field` names the offending field. */
 export class ConfigError extends Error {
   override name = 'ConfigError';
+  constructor(
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+  }
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -81,14 +87,18 @@ function stringMap(v: unknown, what: 'env' | 'headers', refs?: RefCollector): Re
   if (v === undefined || v === null) return {};
   if (!isRecord(v)) throw new ConfigError(`${what} must be an object of strings`);
   const out: Record<string, string> = {};
+  const names = what === 'env' ? envNameSchema : headerNameSchema;
   for (const [k, val] of Object.entries(v)) {
+    // The same name rules as the add/edit forms (the contract), so nothing saved is dropped here.
+    const named = names.safeParse(k);
+    if (!named.success) throw new ConfigError(`${what} name "${k.slice(0, 64)}": ${named.error.issues[0]?.message ?? 'invalid'}`, what);
     if (isSecretRef(val) && refs) {
       refs[`${what}:${k}`] = val.secret;
       out[k] = '';
       continue;
     }
     if (typeof val !== 'string' && typeof val !== 'number' && typeof val !== 'boolean') {
-      throw new ConfigError(`${what}.${k} must be a string`);
+      throw new ConfigError(`${what}.${k} must be a string`, `${what}.${k}`);
     }
     out[k] = String(val);
   }
@@ -135,17 +145,29 @@ export function parseServerEntry(raw: unknown, refs?: RefCollector): ServerConfi
     return { type: 'local', command, env: stringMap(raw.env, 'env', refs), enabled, timeout_seconds };
   }
   if (type === 'http' || type === 'sse') {
-    if (typeof raw.url !== 'string') throw new ConfigError('url is required for a remote server');
-    let u: URL;
-    try {
-      u = new URL(raw.url);
-    } catch {
-      throw new ConfigError('url is not a valid URL');
-    }
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new ConfigError('url must be http or https');
+    if (typeof raw.url !== 'string') throw new ConfigError('url is required for a remote server', 'url');
+    const url = serverUrlSchema.safeParse(raw.url);
+    if (!url.success) throw new ConfigError(`url: ${url.error.issues[0]?.message ?? 'invalid'}`, 'url');
     return { type, url: raw.url, headers: stringMap(raw.headers, 'headers', refs), auth: parseAuth(raw.auth, refs), enabled, timeout_seconds };
   }
   throw new ConfigError(`unknown server type "${String(type)}"`);
+}
+
+/**
+ * Check that `cfg` would load back from the file exactly as given: the add/edit paths run this
+ * before saving, so the file never holds what the next start would drop (one schema for both).
+ * @throws ConfigError with `field` when it would not.
+ */
+export function assertLoadable(cfg: ServerConfig): void {
+  const back = parseServerEntry(JSON.parse(JSON.stringify(cfg)) as unknown);
+  if (canonicalJson(back) !== canonicalJson(cfg)) throw new ConfigError('The configuration would not load back as given.');
+}
+
+/** JSON with object keys sorted (order-independent comparison of plain data). */
+function canonicalJson(v: unknown): string {
+  return JSON.stringify(v, (_k, x: unknown) =>
+    isRecord(x) ? Object.fromEntries(Object.keys(x).sort().map((k) => [k, x[k]])) : x,
+  );
 }
 
 function secretField(v: unknown, path: string, refs: RefCollector | undefined, what: string): string | undefined {
@@ -337,9 +359,17 @@ export interface LoadResult {
   warning: string | null;
 }
 
+/** An entry of the file that could not be used: its raw JSON (kept in the file) and why. */
+export interface SkippedEntry {
+  raw: unknown;
+  reason: string;
+}
+
 /** A parsed document: configs (secret refs left empty) plus the refs per server. */
 export interface ParsedDocument extends LoadResult {
   refs: Map<string, RefCollector>;
+  /** Entries that were skipped, by name (invalid names are not kept). */
+  skipped: Map<string, SkippedEntry>;
 }
 
 /**
@@ -355,12 +385,22 @@ export function parseConfigDocument(doc: unknown, opts: { allowRefs?: boolean } 
   if (table === null) throw new ConfigError('"servers" must be an object');
   const servers = new Map<string, ServerConfig>();
   const refs = new Map<string, RefCollector>();
+  const skipped = new Map<string, SkippedEntry>();
   const problems: string[] = [];
+  const folded = new Map<string, string>();
   for (const [name, raw] of Object.entries(table)) {
-    if (!/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(name) || name.length > 64) {
+    if (!serverNameSchema.safeParse(name).success) {
       problems.push(`"${name.slice(0, 64)}": invalid server name`);
       continue;
     }
+    const first = folded.get(name.toLowerCase());
+    if (first !== undefined) {
+      const reason = `a server named "${first}" comes earlier (names that differ only in case are duplicates)`;
+      problems.push(`"${name}": ${reason}`);
+      skipped.set(name, { raw, reason });
+      continue;
+    }
+    folded.set(name.toLowerCase(), name);
     try {
       // Imports must not carry store references: a pasted document could otherwise point a
       // server it controls at another server's stored secret.
@@ -369,13 +409,22 @@ export function parseConfigDocument(doc: unknown, opts: { allowRefs?: boolean } 
       refs.set(name, r);
     } catch (err) {
       problems.push(`"${name}": ${(err as Error).message}`);
+      skipped.set(name, { raw, reason: (err as Error).message });
     }
   }
-  return { servers, refs, warning: problems.length ? `Some servers in the config were skipped: ${problems.join('; ')}` : null };
+  return { servers, refs, skipped, warning: problems.length ? `Some servers in the config were skipped: ${problems.join('; ')}` : null };
 }
 
 /** Prefix of every secret-store key that holds a server's env/header value. */
 export const SERVER_SECRET_PREFIX = 'mcp:';
+
+/**
+ * Every secret-store key of ours mentioned anywhere in `text` — JSON or not (an unparsable file,
+ * a skipped entry). Keys have the shape `mcp:<server>:<path>:<12 hex digits>`.
+ */
+export function secretKeysIn(text: string): string[] {
+  return [...text.matchAll(/mcp:[A-Za-z0-9][^\s"'\\]{0,400}?:[0-9a-f]{12}(?![0-9a-f])/g)].map((m) => m[0]);
+}
 
 function newSecretKey(server: string, secretPath: string): string {
   return `${SERVER_SECRET_PREFIX}${server}:${secretPath}:${randomBytes(6).toString('hex')}`;
@@ -409,6 +458,13 @@ export class ConfigStore {
   /** Per server: field → name → store key, as in the file. */
   private refs = new Map<string, Record<string, string>>();
   private corrupt = false;
+  /** Entries of the file that could not be used: written back unchanged on every save. */
+  private skipped = new Map<string, SkippedEntry>();
+  /**
+   * Store keys referenced by what could not be used (an unparsable file, set-aside copies of one,
+   * skipped entries): never garbage-collected, so a config problem never deletes a secret.
+   */
+  private keep = new Set<string>();
   private readonly mutex = new Mutex();
   /** Visible warning from the last load (null when the file was fine or missing). */
   warning: string | null = null;
@@ -433,7 +489,22 @@ export class ConfigStore {
     return this.mutex.run(() => this.loadLocked());
   }
 
+  /** Keys mentioned by set-aside copies of an unparsable config (`mcp_servers.json.corrupt-*`). */
+  private async keysInSetAsideCopies(): Promise<string[]> {
+    const base = path.basename(this.file);
+    const names = await fs.readdir(this.stateDir).catch(() => [] as string[]);
+    const out: string[] = [];
+    for (const n of names) {
+      if (!n.startsWith(`${base}.corrupt-`)) continue;
+      const text = await fs.readFile(path.join(this.stateDir, n), 'utf8').catch(() => '');
+      out.push(...secretKeysIn(text));
+    }
+    return out;
+  }
+
   private async loadLocked(): Promise<LoadResult> {
+    this.skipped = new Map();
+    this.keep = new Set(await this.keysInSetAsideCopies());
     let text: string;
     try {
       text = await fs.readFile(this.file, 'utf8');
@@ -455,6 +526,7 @@ export class ConfigStore {
       this.corrupt = true;
       this.servers = new Map();
       this.refs = new Map();
+      for (const k of secretKeysIn(text)) this.keep.add(k);
       const why = err instanceof SyntaxError ? 'it is not valid JSON' : (err as Error).message;
       this.warning = `${this.file} could not be used: ${why}. The file was kept and will be moved aside, not overwritten, on the next save; no servers were loaded.`;
       return { servers: new Map(), warning: this.warning };
@@ -474,6 +546,8 @@ export class ConfigStore {
     }
     this.servers = parsed.servers;
     this.refs = refs;
+    this.skipped = parsed.skipped;
+    for (const { raw } of parsed.skipped.values()) for (const k of secretKeysIn(JSON.stringify(raw) ?? '')) this.keep.add(k);
     this.warning = problems.length ? problems.join(' ') : null;
     if (plaintext) {
       // Move plaintext values into the secret store and rewrite the file without them.
@@ -496,6 +570,21 @@ export class ConfigStore {
   /** Whether a server of that name is persisted. */
   has(name: string): boolean {
     return this.servers.has(name);
+  }
+
+  /**
+   * The name of an entry in the file — loaded or skipped — that equals `name` ignoring case
+   * (names that differ only in case are duplicates), or undefined.
+   */
+  entryNamed(name: string): string | undefined {
+    const n = name.toLowerCase();
+    for (const k of [...this.servers.keys(), ...this.skipped.keys()]) if (k.toLowerCase() === n) return k;
+    return undefined;
+  }
+
+  /** Entries of the file that were skipped at load, with the reason (kept in the file). */
+  skippedEntries(): { name: string; reason: string }[] {
+    return [...this.skipped].map(([name, e]) => ({ name, reason: e.reason }));
   }
 
   /** Persist `cfg` under `name` (add or replace). Resolves once the store and file are on disk. */
@@ -553,11 +642,17 @@ export class ConfigStore {
       const r = nextRefs.get(name)!;
       doc[name] = mapSecrets(cfg, (p) => ({ secret: r[p]! }) satisfies SecretRef);
     }
+    // Skipped entries stay in the file as they were (the user can fix them by hand), unless a
+    // server of that name was saved since.
+    for (const [name, e] of this.skipped) if (!servers.has(name)) doc[name] = e.raw;
+    for (const name of servers.keys()) this.skipped.delete(name);
     await writeFileAtomic(this.file, JSON.stringify({ servers: doc }, null, 2) + '\n');
     this.servers = servers;
     this.refs = nextRefs;
-    // Garbage: keys of ours that the file no longer references.
+    // Garbage: keys of ours that nothing references any more (never those of skipped entries or
+    // of an unparsable file, see `keep`).
     const live = new Set([...nextRefs.values()].flatMap((r) => Object.values(r)));
+    for (const k of this.keep) live.add(k);
     const stale = (await this.secrets.keys()).filter((k) => k.startsWith(SERVER_SECRET_PREFIX) && !live.has(k));
     if (stale.length) await this.secrets.update({}, stale).catch(() => undefined);
   }

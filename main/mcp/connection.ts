@@ -25,6 +25,7 @@ import { CommandNotFoundError, createRemoteTransport, createStdioTransport } fro
 import { classifyAuthFailure, refreshIfNeeded } from './oauth/flow.js';
 import type { PersistentOAuthProvider } from './oauth/provider.js';
 import { createOAuthRemoteTransport } from './oauth/transport.js';
+import type { ProcessLedger } from './process-ledger.js';
 
 /** The app's identity sent in `initialize` (MCP spec "Lifecycle"). */
 export const CLIENT_INFO = { name: 'openprogram-desktop', version: '0.1.0' };
@@ -128,6 +129,8 @@ export async function collectPages<T>(
 }
 
 const STDERR_TAIL = 20;
+/** How long a list_changed waits for the rest of its burst before re-listing, in ms. */
+export const LIST_CHANGED_SETTLE_MS = 50;
 let connectionIds = 0;
 
 /** Options for a tool call. */
@@ -180,6 +183,8 @@ export class McpConnection {
   elicit: ElicitHandler | null = null;
   /** Answers the server's sampling requests; null = the capability is not declared. */
   sample: SampleHandler | null = null;
+  /** Records a stdio server's process group, so a crash of the app cannot orphan it. */
+  processes: ProcessLedger | null = null;
 
   /** OAuth: when the current access token expires (ms epoch), when known. */
   oauthExpiresAt: number | null = null;
@@ -293,9 +298,11 @@ export class McpConnection {
 
   private createTransport(): Transport {
     if (this.config.type === 'local') {
+      const ledger = this.processes;
       const prepared = createStdioTransport(this.config, {
         onStderr: (line) => this.note('stderr', line),
         onNoise: (line) => this.note('stdout', line),
+        ...(ledger ? { extraEnv: ledger.markerEnv(), onGroup: (pgid: number, alive: boolean) => ledger.record(pgid, alive) } : {}),
       });
       this.resolvedCommand = prepared.resolvedCommand;
       this.note('lifecycle', `command resolved to ${prepared.resolvedCommand}`);
@@ -373,15 +380,36 @@ export class McpConnection {
 
   private async connectAndList(client: Client, transport: Transport, timeoutMs: number): Promise<void> {
     await client.connect(transport, { timeout: timeoutMs });
-    // list_changed is honoured even from servers that did not declare `listChanged`.
-    const onListChanged = (what: 'tools' | 'resources' | 'prompts', refresh: () => Promise<void>) => async () => {
-      this.note('lifecycle', `${what}/list_changed received`);
-      try {
-        await refresh();
-        this.onChange(this);
-      } catch (err) {
-        this.note('lifecycle', `refreshing ${what} failed: ${(err as Error).message}`);
-      }
+    // list_changed is honoured even from servers that did not declare `listChanged`. A burst of
+    // notifications causes one re-list: while one is scheduled, more are absorbed; one that comes
+    // while a re-list runs asks for exactly one more afterwards.
+    const onListChanged = (what: 'tools' | 'resources' | 'prompts', refresh: () => Promise<void>) => {
+      let state: 'idle' | 'scheduled' | 'running' = 'idle';
+      let again = false;
+      const run = async (): Promise<void> => {
+        state = 'running';
+        do {
+          again = false;
+          if (this.closing || this.client !== client) break;
+          try {
+            await refresh();
+            this.onChange(this);
+          } catch (err) {
+            this.note('lifecycle', `refreshing ${what} failed: ${(err as Error).message}`);
+          }
+        } while (again);
+        state = 'idle';
+      };
+      return (): void => {
+        if (state === 'scheduled') return;
+        if (state === 'running') {
+          again = true;
+          return;
+        }
+        this.note('lifecycle', `${what}/list_changed received`);
+        state = 'scheduled';
+        setTimeout(() => void run(), LIST_CHANGED_SETTLE_MS).unref?.();
+      };
     };
     client.setNotificationHandler(ToolListChangedNotificationSchema, onListChanged('tools', () => this.refreshTools()));
     client.setNotificationHandler(ResourceListChangedNotificationSchema, onListChanged('resources', () => this.refreshResources()));

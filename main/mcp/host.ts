@@ -6,7 +6,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { AuthView, ExportResult, ImportPreview, ImportResult, LogEntry, ServerInput, ServerPatch, ServerView } from '../../preload/contract/index.js';
 import { buildToolTable, type RegisteredTool, type ToolTable } from './adapter.js';
-import { applyPatch, ConfigError, configFromInput, maskMap, maskSecret, parseConfigDocument, type ConfigStore, type ServerConfig } from './config.js';
+import { applyPatch, assertLoadable, ConfigError, configFromInput, maskMap, maskSecret, parseConfigDocument, type ConfigStore, type ServerConfig } from './config.js';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
@@ -16,6 +16,8 @@ import { OAuthSignIns } from './oauth/flow.js';
 import { PersistentOAuthProvider, type OpenUrl } from './oauth/provider.js';
 import { MemorySecretStore, type SecretStore } from '../secrets/store.js';
 import { CommandNotFoundError, mergedEnv, resolveCommand } from './transports.js';
+import type { ProcessLedger } from './process-ledger.js';
+import { capCallResult } from './result-limits.js';
 
 /** A typed failure of a management action; `code` maps to the contract's `ErrorCode`. */
 export class HostError extends Error {
@@ -52,6 +54,8 @@ export interface HostOptions {
   elicit?: ElicitHandler;
   /** Answers servers' sampling requests (with the user's approval). Absent: the capability is not declared. */
   sample?: SampleHandler;
+  /** Records stdio servers' process groups (see `ProcessLedger`). Absent: not recorded. */
+  processes?: ProcessLedger;
 }
 
 /**
@@ -139,14 +143,66 @@ export function toView(
   };
 }
 
-/** Fill empty secret values of `next` from `stored` (same names only). */
-function keepStoredSecrets(next: ServerConfig, stored: ServerConfig): void {
+/**
+ * Whether stored secrets may follow an imported entry: only to the same destination — the same
+ * command line for a stdio server (program and arguments), the same URL origin (scheme, host,
+ * port) for a remote one. Anything else would hand the stored values to a program or host the
+ * pasted text chose.
+ */
+export function sameSecretDestination(next: ServerConfig, stored: ServerConfig): boolean {
+  if (next.type === 'local' || stored.type === 'local') {
+    return next.type === 'local' && stored.type === 'local' && JSON.stringify(next.command) === JSON.stringify(stored.command);
+  }
+  try {
+    return new URL(next.url).origin === new URL(stored.url).origin;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The stored values an imported entry keeps: for every secret the entry leaves empty, the stored
+ * value of the same name — but only when {@link sameSecretDestination}. Returns the description
+ * of each kept value (`env API_TOKEN`, `header Authorization`, `bearer token`, `OAuth client
+ * secret`) and fills them into `next` when `apply` is true.
+ */
+export function storedSecretsKept(next: ServerConfig, stored: ServerConfig | undefined, apply: boolean): string[] {
+  const kept: string[] = [];
+  if (!stored || !sameSecretDestination(next, stored)) return kept;
   if (next.type === 'local' && stored.type === 'local') {
-    for (const [k, v] of Object.entries(next.env)) if (v === '' && stored.env[k]) next.env[k] = stored.env[k]!;
+    for (const [k, v] of Object.entries(next.env)) {
+      if (v !== '' || !stored.env[k]) continue;
+      kept.push(`env ${k}`);
+      if (apply) next.env[k] = stored.env[k]!;
+    }
   } else if (next.type !== 'local' && stored.type !== 'local') {
-    for (const [k, v] of Object.entries(next.headers)) if (v === '' && stored.headers[k]) next.headers[k] = stored.headers[k]!;
-    if (next.auth.kind === 'bearer' && !next.auth.token && stored.auth.kind === 'bearer') next.auth.token = stored.auth.token;
-    if (next.auth.kind === 'oauth' && !next.auth.client_secret && stored.auth.kind === 'oauth' && stored.auth.client_secret) next.auth.client_secret = stored.auth.client_secret;
+    for (const [k, v] of Object.entries(next.headers)) {
+      if (v !== '' || !stored.headers[k]) continue;
+      kept.push(`header ${k}`);
+      if (apply) next.headers[k] = stored.headers[k]!;
+    }
+    if (next.auth.kind === 'bearer' && !next.auth.token && stored.auth.kind === 'bearer' && stored.auth.token) {
+      kept.push('bearer token');
+      if (apply) next.auth.token = stored.auth.token;
+    }
+    if (next.auth.kind === 'oauth' && !next.auth.client_secret && stored.auth.kind === 'oauth' && stored.auth.client_secret) {
+      kept.push('OAuth client secret');
+      if (apply) next.auth.client_secret = stored.auth.client_secret;
+    }
+  }
+  return kept;
+}
+
+/**
+ * Refuse a config the next start would not load as given (add/edit accept exactly what loading
+ * accepts). @throws HostError('invalid_input') naming the field.
+ */
+function loadable(cfg: ServerConfig): void {
+  try {
+    assertLoadable(cfg);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    throw new HostError('invalid_input', err.message, err.field);
   }
 }
 
@@ -185,9 +241,18 @@ export class McpHost {
   private readonly secrets: SecretStore;
   private readonly elicitHandler: ElicitHandler | null;
   private readonly sampleHandler: SampleHandler | null;
+  private readonly processes: ProcessLedger | null;
   private readonly openUrl: (url: URL, server: string) => void | Promise<void>;
   /** Crash-recovery policy (tests shorten it). */
   recoveryPolicy = { ...RECOVERY };
+  /**
+   * Per server, a number bumped by every management action (add, update, enable/disable, remove,
+   * import). An edit whose candidate is still starting checks it before it saves or publishes
+   * anything, so a removal or a disable that came meanwhile sticks.
+   */
+  private readonly generations = new Map<string, number>();
+  /** Names (lower case) being added right now: a second add of one name is a conflict. */
+  private readonly adding = new Set<string>();
   private table: ToolTable = buildToolTable([]);
   private shuttingDown = false;
   private startup: Promise<void> | null = null;
@@ -203,6 +268,7 @@ export class McpHost {
     this.secrets = opts.secrets ?? new MemorySecretStore();
     this.elicitHandler = opts.elicit ?? null;
     this.sampleHandler = opts.sample ?? null;
+    this.processes = opts.processes ?? null;
     this.openUrl = opts.openUrl ?? (() => {
       throw new Error('No browser is available to open the sign-in page.');
     });
@@ -328,6 +394,7 @@ export class McpHost {
   private withCapabilities(conn: McpConnection): McpConnection {
     conn.elicit = this.elicitHandler;
     conn.sample = this.sampleHandler;
+    conn.processes = this.processes;
     return conn;
   }
 
@@ -429,6 +496,24 @@ export class McpHost {
 
   // ---- management actions ---------------------------------------------------------------------
 
+  /** Mark a management action on `name`; returns the new generation. */
+  private bump(name: string): number {
+    const g = (this.generations.get(name) ?? 0) + 1;
+    this.generations.set(name, g);
+    return g;
+  }
+
+  /**
+   * Refuse a name that is taken: by a server in the file (loaded or skipped) or one being added,
+   * ignoring case (names that differ only in case are duplicates).
+   * @throws HostError('conflict')
+   */
+  private assertNameFree(name: string): void {
+    const taken = this.store.entryNamed(name);
+    if (taken !== undefined) throw new HostError('conflict', taken === name ? `A server named "${name}" already exists.` : `A server named "${taken}" already exists (names that differ only in case are the same).`, 'name');
+    if (this.adding.has(name.toLowerCase())) throw new HostError('conflict', `A server named "${name}" is being added right now.`, 'name');
+  }
+
   private assertOpen(): void {
     if (this.shuttingDown) throw new HostError('start_failed', 'The app is shutting down.');
   }
@@ -447,10 +532,18 @@ export class McpHost {
    */
   async add(name: string, input: ServerInput): Promise<ServerView> {
     this.assertOpen();
-    if (this.store.has(name)) throw new HostError('conflict', `A server named "${name}" already exists.`, 'name');
+    this.assertNameFree(name);
     const cfg = configFromInput(input);
+    loadable(cfg);
     if (cfg.enabled) this.checkCommand(cfg);
-    await this.store.put(name, cfg);
+    const key = name.toLowerCase();
+    this.adding.add(key);
+    try {
+      this.bump(name);
+      await this.store.put(name, cfg);
+    } finally {
+      this.adding.delete(key);
+    }
     if (cfg.enabled) this.launch(name, cfg);
     return this.view(name);
   }
@@ -483,6 +576,8 @@ export class McpHost {
     } catch (err) {
       throw new HostError('invalid_input', (err as Error).message);
     }
+    loadable(next);
+    const generation = this.bump(name);
     if (!next.enabled) {
       await this.store.put(name, next);
       await this.stopServer(name);
@@ -494,9 +589,19 @@ export class McpHost {
     this.pendingCandidates.add(candidate);
     await candidate.start();
     this.pendingCandidates.delete(candidate);
+    // Another action on this server while the candidate started (remove, disable, another edit)
+    // wins: this edit is dropped, and says so.
+    const superseded = async (): Promise<boolean> => {
+      if (this.generations.get(name) === generation && this.store.has(name)) return false;
+      await candidate.close();
+      return true;
+    };
+    const conflict = (): HostError => new HostError('conflict', `Server "${name}" was changed or removed while the edit was starting, so the edit was not saved.`);
+    if (await superseded()) throw conflict();
     if (candidate.status === 'needs_auth' && !this.shuttingDown) {
       // The new settings are valid but need a sign-in: save them; the card shows Sign in.
       await this.store.put(name, next);
+      if (await superseded()) throw conflict();
       this.clearRecovery(name);
       const replacedConn = this.conns.get(name);
       this.conns.set(name, this.adopt(candidate));
@@ -515,6 +620,7 @@ export class McpHost {
       throw new HostError('start_failed', 'The app is shutting down.');
     }
     await this.store.put(name, next);
+    if (await superseded()) throw conflict();
     this.clearRecovery(name);
     const replaced = this.conns.get(name);
     // Adopt the started candidate: route its future changes through the host.
@@ -541,6 +647,7 @@ export class McpHost {
     if (!cfg) throw new HostError('not_found', `No server named "${name}".`);
     const next = { ...cfg, enabled };
     if (enabled) this.checkCommand(next);
+    this.bump(name);
     await this.store.put(name, next);
     if (enabled) this.launch(name, next);
     else await this.stopServer(name);
@@ -576,6 +683,7 @@ export class McpHost {
    */
   async remove(name: string): Promise<void> {
     if (!this.store.has(name)) throw new HostError('not_found', `No server named "${name}".`);
+    this.bump(name);
     const conn = this.conns.get(name);
     this.conns.delete(name);
     this.clearRecovery(name);
@@ -684,7 +792,8 @@ export class McpHost {
         url: cfg.type === 'local' ? null : cfg.url,
         env: cfg.type === 'local' ? maskMap(cfg.env) : {},
         headers: cfg.type === 'local' ? {} : maskMap(cfg.headers),
-        exists: this.store.has(name),
+        exists: this.store.entryNamed(name) !== undefined,
+        kept_secrets: storedSecretsKept(structuredClone(cfg), this.store.get(name), false),
       })),
       warning,
     };
@@ -699,17 +808,24 @@ export class McpHost {
     const { servers } = this.parseImport(json);
     const result: ImportResult = { added: [], replaced: [], skipped: [] };
     for (const [name, cfg] of servers) {
-      const exists = this.store.has(name);
+      const taken = this.store.entryNamed(name);
+      if ((taken !== undefined && taken !== name) || (taken === undefined && this.adding.has(name.toLowerCase()))) {
+        result.skipped.push({ name, reason: `a server named "${taken ?? name}" exists (names that differ only in case are the same)` });
+        continue;
+      }
+      const exists = taken !== undefined; // loaded, or skipped at load (kept in the file)
       if (exists && !replaceExisting) {
         result.skipped.push({ name, reason: 'a server of that name exists' });
         continue;
       }
       try {
         // An export leaves secret values empty: importing it over the same server keeps the stored
-        // values rather than wiping them (empty means "unchanged", as in the Edit form).
-        if (exists) keepStoredSecrets(cfg, this.store.get(name)!);
+        // values rather than wiping them (empty means "unchanged", as in the Edit form) — but
+        // only when the entry still points at the same command or URL origin.
+        if (exists) storedSecretsKept(cfg, this.store.get(name), true);
         if (cfg.enabled) this.checkCommand(cfg);
-        if (exists) await this.remove(name);
+        if (this.store.has(name)) await this.remove(name);
+        this.bump(name);
         await this.store.put(name, cfg);
         if (cfg.enabled) this.launch(name, cfg);
         else this.emitChanged(name);
@@ -724,7 +840,8 @@ export class McpHost {
   // ---- calls ---------------------------------------------------------------------------------
 
   /**
-   * Call a tool by its namespaced name. Calls to one server run concurrently.
+   * Call a tool by its namespaced name. Calls to one server run concurrently. The result is capped
+   * at `MAX_CALL_RESULT_CHARS` in total, with a notice (main/mcp/result-limits.ts).
    * @throws HostError('not_found') for an unknown tool; errors of the connection otherwise.
    */
   async callTool(namespaced: string, args: Record<string, unknown>, opts: CallOptions = {}): Promise<CallToolResult> {
@@ -732,7 +849,8 @@ export class McpHost {
     if (!tool) throw new HostError('not_found', `No tool named "${namespaced}".`);
     const conn = this.conns.get(tool.server);
     if (!conn) throw new HostError('not_found', `Server "${tool.server}" is not running.`);
-    return conn.callTool(tool.original_name, args, opts);
+    // Every result is capped in total size (all blocks, images included) before anyone sees it.
+    return capCallResult(await conn.callTool(tool.original_name, args, opts));
   }
 
   // ---- shutdown ------------------------------------------------------------------------------

@@ -16,8 +16,12 @@ import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 
-/** Largest single stdout message accepted, in bytes (a bigger one is dropped with a log line). */
-export const DEFAULT_MAX_MESSAGE_BYTES = 256 * 1024 * 1024;
+/**
+ * Largest single stdout message accepted, in bytes (a bigger one is dropped with a log line and
+ * its request fails). Twice the total size a tool result may have (`MAX_CALL_RESULT_CHARS`), so
+ * any result that could be shown gets through, while a runaway line cannot take the memory.
+ */
+export const DEFAULT_MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
 /** Longest stderr line kept, in characters (longer lines are cut). */
 export const MAX_STDERR_LINE = 8192;
 
@@ -36,6 +40,11 @@ export interface StdioOptions {
   onStderr?: (line: string) => void;
   /** Grace period after closing stdin before SIGTERM, ms (default 300). */
   closeGraceMs?: number;
+  /**
+   * Told when the server's process group starts (`alive` true) and when it has been ended
+   * (`false`); POSIX only. The process ledger uses it to end leftovers after a crash of the app.
+   */
+  onGroup?: (pgid: number, alive: boolean) => void;
 }
 
 /** How the child ended. */
@@ -135,6 +144,37 @@ export function killTree(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'
   }
 }
 
+/** Whether any process of process group `pgid` still exists (POSIX; false on Windows). */
+export function groupAlive(pgid: number): boolean {
+  if (process.platform === 'win32' || pgid <= 0) return false;
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * End what is left of process group `pgid` once its leader is gone or going: SIGTERM, then
+ * SIGKILL after `graceMs` if any member is still there (POSIX). Resolves when the group is empty
+ * or SIGKILL was sent.
+ */
+export async function endGroup(pgid: number, graceMs: number): Promise<void> {
+  if (!groupAlive(pgid)) return;
+  const signal = (s: NodeJS.Signals): void => {
+    try {
+      process.kill(-pgid, s);
+    } catch {
+      // Gone meanwhile.
+    }
+  };
+  signal('SIGTERM');
+  const end = Date.now() + graceMs;
+  while (Date.now() < end && groupAlive(pgid)) await new Promise((r) => setTimeout(r, 25).unref());
+  if (groupAlive(pgid)) signal('SIGKILL');
+}
+
 /** A stdio client transport that owns its server's whole process tree. */
 export class ManagedStdioTransport implements Transport {
   onclose?: () => void;
@@ -143,6 +183,8 @@ export class ManagedStdioTransport implements Transport {
   /** Set once the child has exited. */
   exit: ExitInfo | null = null;
   private child: ChildProcess | null = null;
+  /** The server's process group (its leader's pid; POSIX), kept after the leader exited. */
+  private pgid: number | null = null;
   private closed = false;
   private exited: Promise<void> = Promise.resolve();
 
@@ -179,6 +221,10 @@ export class ManagedStdioTransport implements Transport {
       });
       child.on('spawn', () => {
         spawned = true;
+        if (process.platform !== 'win32' && child.pid) {
+          this.pgid = child.pid;
+          this.opts.onGroup?.(child.pid, true);
+        }
         resolve();
       });
       child.on('exit', (code, signal) => {
@@ -190,6 +236,12 @@ export class ManagedStdioTransport implements Transport {
         if (!this.closed) {
           this.closed = true;
           this.onclose?.();
+          // The server ended by itself: end whatever it left in its process group too.
+          const pgid = this.pgid;
+          if (pgid !== null) {
+            this.pgid = null;
+            void endGroup(pgid, Math.max(this.opts.closeGraceMs ?? 300, 500)).then(() => this.opts.onGroup?.(pgid, false));
+          }
         }
       });
       const max = this.opts.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
@@ -248,29 +300,33 @@ export class ManagedStdioTransport implements Transport {
    */
   async close(): Promise<void> {
     const child = this.child;
-    if (!child) {
-      if (!this.closed) {
-        this.closed = true;
-        this.onclose?.();
+    const grace = this.opts.closeGraceMs ?? 300;
+    if (child) {
+      const wait = (ms: number): Promise<boolean> =>
+        Promise.race([this.exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref())]);
+      try {
+        child.stdin?.end();
+      } catch {
+        // Already closed.
       }
-      return;
-    }
-    const wait = (ms: number): Promise<boolean> =>
-      Promise.race([this.exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref())]);
-    try {
-      child.stdin?.end();
-    } catch {
-      // Already closed.
-    }
-    if (!(await wait(this.opts.closeGraceMs ?? 300))) {
-      killTree(child, 'SIGTERM');
-      if (!(await wait(1500))) {
-        killTree(child, 'SIGKILL');
-        await wait(1000);
+      if (!(await wait(grace))) {
+        killTree(child, 'SIGTERM');
+        if (!(await wait(1500))) {
+          killTree(child, 'SIGKILL');
+          await wait(1000);
+        }
       }
-    } else {
-      // The leader exited; make sure no grandchild of the tree is left behind.
-      killTree(child, 'SIGKILL');
+    } else if (!this.closed) {
+      this.closed = true;
+      this.onclose?.();
+    }
+    // The leader is gone (it exited by itself, on stdin's end, or on SIGTERM); what is left of
+    // its process group gets SIGTERM, then SIGKILL after the grace period.
+    const pgid = this.pgid;
+    if (pgid !== null) {
+      await endGroup(pgid, Math.max(grace, 500));
+      this.pgid = null;
+      this.opts.onGroup?.(pgid, false);
     }
   }
 }

@@ -12,13 +12,24 @@ import type { LocalServerConfig, RemoteServerConfig } from './config.js';
 import { ManagedStdioTransport } from './stdio.js';
 
 /**
- * The environment a stdio server gets: the app's own environment with the server's `env` merged
- * over it (source design: "inherit, then override/append"). Never replaces the inherited env, so
- * PATH, HOME, proxies and locale keep working.
+ * Variables that belong to the app itself, not to the user's environment: npm's (`npm_*`, set
+ * when started by `npm run`), ours (`OPENPROGRAM_*`) and Electron's (`ELECTRON_*`, among them
+ * `ELECTRON_RUN_AS_NODE`). Servers do not inherit them (names compared ignoring case, as Windows
+ * does).
+ */
+export function isAppVariable(name: string): boolean {
+  return /^(npm_|openprogram_|electron_)/i.test(name);
+}
+
+/**
+ * The environment a stdio server gets: the app's own environment, without the app's own
+ * variables ({@link isAppVariable}), with the server's `env` merged over it (source design:
+ * "inherit, then override/append"). Never replaces the inherited env, so PATH, HOME, proxies and
+ * locale keep working; a server's `env` may still set any name explicitly.
  */
 export function mergedEnv(serverEnv: Record<string, string>, base: NodeJS.ProcessEnv = process.env): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(base)) if (v !== undefined) out[k] = v;
+  for (const [k, v] of Object.entries(base)) if (v !== undefined && !isAppVariable(k)) out[k] = v;
   if (loginShellPath && base === process.env) out.PATH = loginShellPath;
   for (const [k, v] of Object.entries(serverEnv)) out[k] = v;
   return out;
@@ -126,6 +137,10 @@ export interface PreparedStdio {
 export interface StdioSinks {
   onStderr?: (line: string) => void;
   onNoise?: (line: string) => void;
+  /** Variables the app adds for its own bookkeeping (the process ledger's run marker). */
+  extraEnv?: Record<string, string>;
+  /** Told when the server's process group starts and ends (see `ProcessLedger`). */
+  onGroup?: (pgid: number, alive: boolean) => void;
 }
 
 /** Thrown when the command of a local server cannot be found. */
@@ -141,10 +156,10 @@ export class CommandNotFoundError extends Error {
  * @throws CommandNotFoundError when `command[0]` does not resolve to an executable.
  */
 export function createStdioTransport(cfg: LocalServerConfig, sinks: StdioSinks = {}, cwd?: string): PreparedStdio {
-  const env = mergedEnv(cfg.env);
+  const env = { ...mergedEnv(cfg.env), ...(sinks.extraEnv ?? {}) };
   const resolved = resolveCommand(cfg.command[0]!, env, cwd);
   if (!resolved) throw new CommandNotFoundError(cfg.command[0]!);
-  const transport = new ManagedStdioTransport({ command: resolved, args: cfg.command.slice(1), env, cwd, ...sinks });
+  const transport = new ManagedStdioTransport({ command: resolved, args: cfg.command.slice(1), env, cwd, onStderr: sinks.onStderr, onNoise: sinks.onNoise, onGroup: sinks.onGroup });
   return { transport, resolvedCommand: resolved };
 }
 

@@ -125,13 +125,22 @@ async function exists(file: string): Promise<boolean> {
 /** The file store, with a notice that says plainly that this is a downgrade and why. */
 async function fileFallback(stateDir: string, reason: string, extra: string[] = []): Promise<SecretStore> {
   const vaultLeft = await exists(path.join(stateDir, VAULT_FILE));
+  const store = new FileSecretStore(stateDir);
+  await removeStaleTemps(store.file);
+  let opened: string | null = null;
+  try {
+    opened = await store.open();
+  } catch (err) {
+    opened = `The secrets file ${FALLBACK_FILE} could not be read (${reasonOf(err)}); it is left untouched and saving secrets will fail until it can be read.`;
+  }
   const notice = [
     `Secrets are not protected by the OS keychain: ${reason}.`,
     `They are stored unencrypted in ${FALLBACK_FILE} in the app data folder, readable only by your user account (mode 0600): other users on this computer cannot read them, but any program running as you, and anyone with a copy of that folder (for example a backup), can.`,
     ...(vaultLeft ? [`Secrets saved earlier in the encrypted vault (${VAULT_FILE}) are not available until the keychain is; the vault was left untouched and secrets saved now will be moved into it then.`] : []),
     ...extra,
+    ...(opened ? [opened] : []),
   ].join(' ');
-  return new AnnotatedSecretStore(new FileSecretStore(stateDir), { kind: 'file', notice });
+  return new AnnotatedSecretStore(store, { kind: 'file', notice });
 }
 
 /** Rename an unreadable vault to `secrets.vault.bad-<UTC time>` (kept, owner-only). */

@@ -69,19 +69,55 @@ export class FileSecretStore implements SecretStore {
     this.file = path.join(stateDir, 'secrets.json');
   }
 
+  /** Where an unparsable file was set aside by this store (null when none was). */
+  setAsideAs: string | null = null;
+
+  /**
+   * Read the file once. Missing → empty. A file that does not parse (or is not an object of
+   * strings) is renamed to `secrets.json.bad-<UTC time>` — kept, never overwritten — and the store
+   * starts empty; {@link setAsideAs} names the copy. Any other read error is thrown, so nothing is
+   * ever written over a file that could not be read.
+   */
   private async load(): Promise<Record<string, string>> {
     if (this.cache) return this.cache;
+    let text: string;
     try {
-      const doc = JSON.parse(await fs.readFile(this.file, 'utf8')) as unknown;
-      this.cache = typeof doc === 'object' && doc !== null && !Array.isArray(doc) ? (doc as Record<string, string>) : {};
-    } catch {
+      text = await fs.readFile(this.file, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
       this.cache = {};
+      return this.cache;
     }
+    let doc: unknown;
+    try {
+      doc = JSON.parse(text);
+    } catch {
+      doc = undefined;
+    }
+    if (typeof doc === 'object' && doc !== null && !Array.isArray(doc) && Object.values(doc).every((v) => typeof v === 'string')) {
+      this.cache = doc as Record<string, string>;
+      return this.cache;
+    }
+    const target = `${this.file}.bad-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+    await fs.rename(this.file, target);
+    this.setAsideAs = target;
+    this.cache = {};
     return this.cache;
   }
 
+  /**
+   * Open the file now (see `load`). @returns a sentence for the notice when an unparsable file
+   * was set aside, else null. @throws an fs error other than ENOENT.
+   */
+  async open(): Promise<string | null> {
+    await this.mutex.run(() => this.load());
+    return this.setAsideAs
+      ? `The secrets file ${path.basename(this.file)} could not be parsed; it was kept as ${path.basename(this.setAsideAs)} (never overwritten) and an empty one was started: secrets saved before must be entered again.`
+      : null;
+  }
+
   async get(key: string): Promise<string | undefined> {
-    const v = (await this.load())[key];
+    const v = (await this.mutex.run(() => this.load()))[key];
     return typeof v === 'string' ? v : undefined;
   }
 
@@ -114,7 +150,7 @@ export class FileSecretStore implements SecretStore {
   }
 
   async keys(): Promise<string[]> {
-    return Object.keys(await this.load());
+    return Object.keys(await this.mutex.run(() => this.load()));
   }
 
   info(): SecretStoreInfo {

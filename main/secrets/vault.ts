@@ -37,8 +37,10 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { Mutex, writeFileAtomic } from '../util/atomic-write.js';
+import { Mutex, removeStaleTemps, writeFileAtomic } from '../util/atomic-write.js';
 import type { SecretStore, SecretStoreInfo } from './store.js';
+
+export { removeStaleTemps };
 
 /** The keychain service name under which data keys are stored. */
 export const KEYCHAIN_SERVICE = 'OpenProgram Desktop';
@@ -204,46 +206,6 @@ function decodeKey(raw: string): Buffer | null {
   if (!/^[A-Za-z0-9+/]{43}=$/.test(raw)) return null;
   const key = Buffer.from(raw, 'base64');
   return key.length === KEY_BYTES ? key : null;
-}
-
-function isAlive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/**
- * Remove temp files that `writeFileAtomic` left beside `file` when a writer died mid-write
- * (`.<name>.<pid>.<hex>.tmp` whose pid is no longer running). Temp files of live processes are
- * left alone. Never throws.
- * @returns how many were removed
- */
-export async function removeStaleTemps(file: string): Promise<number> {
-  const dir = path.dirname(file);
-  const base = path.basename(file);
-  let names: string[];
-  try {
-    names = await fs.readdir(dir);
-  } catch {
-    return 0;
-  }
-  let removed = 0;
-  for (const name of names) {
-    if (!name.startsWith(`.${base}.`) || !name.endsWith('.tmp')) continue;
-    const m = /^\.(.+)\.(\d+)\.[0-9a-f]+\.tmp$/.exec(name);
-    if (!m || m[1] !== base || isAlive(Number(m[2]))) continue;
-    try {
-      await fs.rm(path.join(dir, name), { force: true });
-      removed++;
-    } catch {
-      // best effort
-    }
-  }
-  return removed;
 }
 
 /** Options for {@link VaultSecretStore.open} and {@link VaultSecretStore.create}. */

@@ -13,12 +13,14 @@
 import http from 'node:http';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { AppCore, resolveStateDir } from '../core.js';
 import { createDispatcher } from '../ipc/dispatch.js';
 import { RENDERER_CSP } from '../csp.js';
+import { redactConsole } from '../secrets/redact.js';
+import { checkUpgrade, encodeEvent, encodeReply, isInside, resolveStaticPath } from './guards.js';
 
 
 const MIME: Record<string, string> = {
@@ -44,36 +46,33 @@ export interface BrowserShell {
   close(): Promise<void>;
 }
 
-function sameToken(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
-
 /**
  * Start the browser shell.
  * @param opts.rendererDir built renderer (default `out/renderer`)
+ * @param opts.redactConsole pass this process's console through the core's secret redaction
+ *   (the `npm run web` process does; embedders that share the console may not want it)
  * @throws when the port cannot be bound.
  */
-export async function startBrowserShell(opts: { stateDir: string; port?: number; rendererDir?: string; host?: string }): Promise<BrowserShell> {
+export async function startBrowserShell(opts: { stateDir: string; port?: number; rendererDir?: string; host?: string; redactConsole?: boolean }): Promise<BrowserShell> {
   const here = path.dirname(fileURLToPath(import.meta.url));
   const rendererDir = path.resolve(opts.rendererDir ?? path.join(here, '../../out/renderer'));
   const token = randomBytes(32).toString('base64url');
   const core = new AppCore({ stateDir: opts.stateDir, shell: 'browser' });
+  if (opts.redactConsole) redactConsole(core.redactor);
   const dispatcher = createDispatcher(core, (channel, err) => console.error(`[ipc] ${channel} failed:`, (err as Error)?.stack ?? err));
   const bindHost = opts.host ?? '127.0.0.1';
 
+  // Symlinks inside the folder may not lead out of it: compare real paths.
+  const realRendererDir = await fs.realpath(rendererDir).catch(() => rendererDir);
   const server = http.createServer(async (req, res) => {
     try {
-      const url = new URL(req.url ?? '/', 'http://x');
-      let rel = decodeURIComponent(url.pathname);
-      if (rel === '/' || rel === '') rel = '/index.html';
-      const file = path.resolve(rendererDir, `.${rel}`);
-      if (!file.startsWith(rendererDir + path.sep)) {
-        res.writeHead(403).end();
+      const file = resolveStaticPath(rendererDir, req.url);
+      const real = file ? await fs.realpath(file).catch(() => null) : null;
+      if (!file || !real || !isInside(realRendererDir, real)) {
+        res.writeHead(file ? 404 : 403, { 'content-type': 'text/plain' }).end(file ? 'Not found' : 'Forbidden');
         return;
       }
-      const body = await fs.readFile(file);
+      const body = await fs.readFile(real);
       res.writeHead(200, {
         'content-type': MIME[path.extname(file)] ?? 'application/octet-stream',
         'content-security-policy': RENDERER_CSP,
@@ -82,48 +81,59 @@ export async function startBrowserShell(opts: { stateDir: string; port?: number;
       });
       res.end(body);
     } catch {
-      res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
+      if (!res.headersSent) res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('Not found');
     }
   });
+  // A malformed request must end only its own connection.
+  server.on('clientError', (_err, socket) => socket.destroy());
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   const sockets = new Set<WebSocket>();
   server.on('upgrade', (req, socket, head) => {
+    socket.on('error', () => socket.destroy());
     const port = (server.address() as { port: number }).port;
-    const url = new URL(req.url ?? '/', 'http://x');
-    const origin = req.headers.origin ?? '';
-    const allowed = [`http://127.0.0.1:${port}`, `http://localhost:${port}`];
-    const given = url.searchParams.get('token') ?? '';
-    if (url.pathname !== '/ipc' || !allowed.includes(origin) || !sameToken(given, token)) {
-      socket.write('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
+    const verdict = checkUpgrade({ url: req.url, origin: req.headers.origin }, { port, token });
+    if (!verdict.ok) {
+      socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       socket.destroy();
       return;
     }
-    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+    try {
+      wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+    } catch {
+      socket.destroy();
+    }
   });
 
   wss.on('connection', (ws: WebSocket) => {
     sockets.add(ws);
-    const unsubscribe = core.subscribe((event, payload) => {
-      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ event, payload }));
-    });
+    const send = (text: string | null): void => {
+      if (text !== null && ws.readyState === ws.OPEN) ws.send(text);
+    };
+    const unsubscribe = core.subscribe((event, payload) => send(encodeEvent(event, payload)));
+    // An oversized frame, invalid UTF-8 or a protocol violation closes this socket only (ws has
+    // already sent the close frame with the right code); without a listener it would end the process.
+    ws.on('error', () => ws.terminate());
     ws.on('close', () => {
       unsubscribe();
       sockets.delete(ws);
     });
-    ws.on('message', async (data, isBinary) => {
-      let msg: unknown;
-      try {
-        if (isBinary) throw new Error('binary');
-        msg = JSON.parse(data.toString());
-      } catch {
-        ws.send(JSON.stringify({ id: null, envelope: { ok: false, error: { code: 'invalid_input', message: 'Messages must be JSON text.' } } }));
-        return;
-      }
-      const m = (typeof msg === 'object' && msg !== null ? msg : {}) as { id?: unknown; channel?: unknown; input?: unknown };
-      const id = typeof m.id === 'number' || typeof m.id === 'string' ? m.id : null;
-      const envelope = await dispatcher.invoke(m.channel, m.input);
-      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ id, envelope }));
+    ws.on('message', (data, isBinary) => {
+      void (async () => {
+        let msg: unknown;
+        try {
+          if (isBinary) throw new Error('binary');
+          msg = JSON.parse(data.toString());
+        } catch {
+          send(encodeReply(null, { ok: false, error: { code: 'invalid_input', message: 'Messages must be JSON text.' } }));
+          return;
+        }
+        const m = (typeof msg === 'object' && msg !== null ? msg : {}) as { id?: unknown; channel?: unknown; input?: unknown };
+        const id = typeof m.id === 'number' || (typeof m.id === 'string' && m.id.length <= 128) ? m.id : null;
+        const envelope = await dispatcher.invoke(m.channel, m.input);
+        send(encodeReply(id, envelope));
+      })().catch((err: unknown) => console.error('[shell] a message failed:', (err as Error)?.message ?? err));
     });
   });
 
@@ -152,7 +162,7 @@ const isMain = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPat
 if (isMain) {
   const stateDir = resolveStateDir();
   const port = Number(process.env.OPENPROGRAM_PORT ?? 0) || 0;
-  startBrowserShell({ stateDir, port })
+  startBrowserShell({ stateDir, port, redactConsole: true })
     .then((shell) => {
       process.stdout.write(`OpenProgram browser shell ready\nstate dir: ${stateDir}\nopen: ${shell.url}\n`);
       let closing = false;

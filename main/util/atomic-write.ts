@@ -59,3 +59,51 @@ export class Mutex {
     return next;
   }
 }
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Remove temp files that {@link writeFileAtomic} left beside `file` when a writer died mid-write
+ * (`.<name>.<pid>.<hex>.tmp`). They may hold plaintext secrets, so they must not outlive the crash.
+ * A temp file is stale when its pid is not running, or is this process's pid but the file is
+ * older than this process (the pid was reused after the crash). Temp files of other live
+ * processes are left alone. Never throws.
+ * @returns how many were removed
+ */
+export async function removeStaleTemps(file: string): Promise<number> {
+  const dir = path.dirname(file);
+  const base = path.basename(file);
+  let names: string[];
+  try {
+    names = await fs.readdir(dir);
+  } catch {
+    return 0;
+  }
+  const startedAt = Date.now() - process.uptime() * 1000;
+  let removed = 0;
+  for (const name of names) {
+    if (!name.startsWith(`.${base}.`) || !name.endsWith('.tmp')) continue;
+    const m = /^\.(.+)\.(\d+)\.[0-9a-f]+\.tmp$/.exec(name);
+    if (!m || m[1] !== base) continue;
+    const pid = Number(m[2]);
+    const full = path.join(dir, name);
+    if (pid === process.pid) {
+      const st = await fs.stat(full).catch(() => null);
+      if (!st || st.mtimeMs >= startedAt - 1000) continue;
+    } else if (isAlive(pid)) continue;
+    try {
+      await fs.rm(full, { force: true });
+      removed++;
+    } catch {
+      // best effort
+    }
+  }
+  return removed;
+}

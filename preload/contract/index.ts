@@ -35,20 +35,54 @@ export const serverNameSchema = z
   .max(LIMITS.name, `Name is longer than ${LIMITS.name} characters`)
   .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'Name may use letters, digits, "_", "-" and "." and must start with a letter or digit');
 
-/** An environment variable name: a POSIX identifier. */
+/**
+ * A name that cannot be an own key of a plain object: `__proto__` would set the prototype instead
+ * of an entry, and so be dropped silently by any object built from it (loading the file included).
+ */
+function isPlainKey(name: string): boolean {
+  return name !== '__proto__';
+}
+
+/** An environment variable name: a POSIX identifier (not `__proto__`). */
 export const envNameSchema = z
   .string()
   .max(256)
-  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'Environment variable names must be identifiers (letters, digits, "_", not starting with a digit)');
+  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'Environment variable names must be identifiers (letters, digits, "_", not starting with a digit)')
+  .refine(isPlainKey, '"__proto__" cannot be used as a name');
 
-const envMapSchema = z
-  .record(envNameSchema, z.string().max(LIMITS.secretValue))
-  .refine((m) => Object.keys(m).length <= LIMITS.envEntries, `At most ${LIMITS.envEntries} entries`);
+/**
+ * A name → secret map. zod strips an own `__proto__` key from records without a word, so it is
+ * refused here, before parsing, with an error on that field.
+ */
+function secretMapSchema(names: z.ZodType<string>) {
+  return z.preprocess(
+    (v, ctx) => {
+      if (typeof v === 'object' && v !== null && Object.prototype.hasOwnProperty.call(v, '__proto__')) {
+        ctx.addIssue({ code: 'custom', message: '"__proto__" cannot be used as a name', path: ['__proto__'], input: v });
+      }
+      return v;
+    },
+    z.record(names, z.string().max(LIMITS.secretValue)).refine((m) => Object.keys(m).length <= LIMITS.envEntries, `At most ${LIMITS.envEntries} entries`),
+  );
+}
 
-const headerNameSchema = z.string().min(1).max(256).regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'Header names must be HTTP tokens');
-const headerMapSchema = z
-  .record(headerNameSchema, z.string().max(LIMITS.secretValue))
-  .refine((m) => Object.keys(m).length <= LIMITS.envEntries, `At most ${LIMITS.envEntries} entries`);
+const envMapSchema = secretMapSchema(envNameSchema);
+
+/** An HTTP header name: an RFC 9110 token (not `__proto__`). */
+export const headerNameSchema = z
+  .string()
+  .min(1)
+  .max(256)
+  .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'Header names must be HTTP tokens')
+  .refine(isPlainKey, '"__proto__" cannot be used as a name');
+
+/** A remote server's URL: absolute, `http:` or `https:` only. */
+export const serverUrlSchema = z
+  .string()
+  .max(LIMITS.shortText)
+  .url()
+  .refine((u) => /^https?:\/\//i.test(u), 'The URL must start with http:// or https://');
+const headerMapSchema = secretMapSchema(headerNameSchema);
 
 const commandSchema = z
   .array(z.string().max(LIMITS.shortText))
@@ -95,7 +129,7 @@ export const serverInputSchema = z.discriminatedUnion('type', [
   }),
   z.strictObject({
     type: z.enum(['http', 'sse']),
-    url: z.string().url().max(LIMITS.shortText),
+    url: serverUrlSchema,
     headers: headerMapSchema.optional(),
     auth: authInputSchema.optional(),
     enabled: z.boolean().optional(),
@@ -110,7 +144,7 @@ export type ServerInput = z.infer<typeof serverInputSchema>;
  */
 export const serverPatchSchema = z.strictObject({
   command: commandSchema.optional(),
-  url: z.string().url().max(LIMITS.shortText).optional(),
+  url: serverUrlSchema.optional(),
   env: envMapSchema.optional(),
   headers: headerMapSchema.optional(),
   auth: authPatchSchema.optional(),
@@ -344,6 +378,12 @@ export interface ExportResult {
 export interface ImportPreviewItem extends Pick<ServerView, 'name' | 'type' | 'command' | 'url' | 'env' | 'headers'> {
   /** A server of that name exists already. */
   exists: boolean;
+  /**
+   * With "replace existing": the stored secrets that will be kept for values this entry leaves
+   * empty (e.g. `env API_TOKEN`). Empty when the entry points at another command or URL origin:
+   * stored secrets never follow a server to a new destination.
+   */
+  kept_secrets: string[];
 }
 
 /** What an import would do. */
@@ -502,7 +542,25 @@ export interface EventPayloads {
   'sampling.closed': { id: string };
 }
 export type EventName = keyof EventPayloads;
-export const eventNames: EventName[] = ['servers.changed', 'servers.removed', 'chat.event', 'conversations.changed', 'conversations.removed', 'app.warning', 'auth.openUrl', 'elicitation.request', 'elicitation.closed', 'sampling.request', 'sampling.closed'];
+/**
+ * One entry per event of {@link EventPayloads}: the type makes a missing or extra name a compile
+ * error, so the list the preload and the browser shell forward cannot drift from the contract.
+ */
+const eventTable: { [E in EventName]: true } = {
+  'servers.changed': true,
+  'servers.removed': true,
+  'chat.event': true,
+  'conversations.changed': true,
+  'conversations.removed': true,
+  'app.warning': true,
+  'auth.openUrl': true,
+  'elicitation.request': true,
+  'elicitation.closed': true,
+  'sampling.request': true,
+  'sampling.closed': true,
+};
+/** Every event name, derived from {@link EventPayloads} (see `eventTable`). */
+export const eventNames = Object.keys(eventTable) as EventName[];
 
 // ---------------------------------------------------------------------------------------------
 // Errors and the envelope every invoke returns

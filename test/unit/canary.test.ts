@@ -9,15 +9,19 @@
  * compile (the `Samples` type) and fails at run time.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { channelNames, type ChannelInput, type ChannelName } from '../../preload/contract/index.js';
 import { AppCore } from '../../main/core.js';
 import { createDispatcher } from '../../main/ipc/dispatch.js';
 import { openSecretStore } from '../../main/secrets/index.js';
+import { redactConsole } from '../../main/secrets/redact.js';
 import type { KeytarLike } from '../../main/secrets/vault.js';
 import { startFakeModel, type FakeModel } from '../fixtures/fake-model.js';
-import { makeTempDir, removeDir, sdkCommand, waitFor } from './helpers.js';
+import { makeTempDir, removeDir, ROOT, sdkCommand, waitFor } from './helpers.js';
+
+const RAW = path.join(ROOT, 'test', 'fixtures', 'raw-server.mjs');
 
 const CANARIES = {
   env: 'CANARY-env-7f3a9c1e5b2d4f60',
@@ -68,6 +72,9 @@ type Samples = { [C in ChannelName]: Array<ChannelInput<C> | Record<string, unkn
 let dir: string;
 let core: AppCore;
 let model: FakeModel;
+/** A remote "server" that echoes every request header back in a 500 error, plain and base64. */
+let echo: http.Server;
+let echoUrl = '';
 const seen: Array<{ where: string; text: string }> = [];
 const restore: Array<() => void> = [];
 
@@ -78,6 +85,13 @@ function capture(where: string, v: unknown): void {
 beforeAll(async () => {
   dir = makeTempDir('op-canary-');
   model = await startFakeModel();
+  echo = http.createServer((req, res) => {
+    req.resume();
+    const headers = JSON.stringify(req.headers);
+    res.writeHead(500, { 'content-type': 'text/plain' }).end(`upstream rejected request with headers ${headers} (b64 ${Buffer.from(headers).toString('base64')})`);
+  });
+  await new Promise<void>((r) => echo.listen(0, '127.0.0.1', () => r()));
+  echoUrl = `http://127.0.0.1:${(echo.address() as { port: number }).port}/mcp`;
   for (const stream of [process.stdout, process.stderr] as const) {
     const orig = stream.write.bind(stream);
     stream.write = ((chunk: unknown, ...rest: unknown[]) => {
@@ -89,6 +103,13 @@ beforeAll(async () => {
   const secrets = await openSecretStore(dir, { keytar: memoryKeychain(), env: {} });
   expect(secrets.info().kind).toBe('keychain');
   core = new AppCore({ stateDir: dir, shell: 'browser', secrets });
+  // The app's log: capture what the console would print, after the redaction the shells install.
+  for (const m of ['log', 'info', 'warn', 'error', 'debug', 'trace'] as const) {
+    const orig = console[m];
+    console[m] = (...args: unknown[]) => capture(`console.${m}`, args.map((a) => (a instanceof Error ? `${a.stack}` : typeof a === 'string' ? a : JSON.stringify(a))).join(' '));
+    restore.push(() => (console[m] = orig));
+  }
+  restore.push(redactConsole(core.redactor));
   core.subscribe((event, payload) => capture(`event ${event}`, payload));
   await core.start();
 });
@@ -96,7 +117,9 @@ beforeAll(async () => {
 afterAll(async () => {
   await core?.shutdown();
   await model?.close();
-  restore.forEach((r) => r());
+  echo?.closeAllConnections();
+  await new Promise((r) => echo?.close(r));
+  restore.reverse().forEach((r) => r());
   await removeDir(dir);
 });
 
@@ -116,6 +139,19 @@ describe('no secret ever leaves main (canary)', () => {
     await invoke('servers.add', { name: 'remote', config: { type: 'http', url: 'http://127.0.0.1:9/mcp', headers: { Authorization: `Bearer ${CANARIES.header}` }, timeout_seconds: 2 } });
     await invoke('servers.add', { name: 'bearer', config: { type: 'http', url: 'http://127.0.0.1:9/mcp', auth: { kind: 'bearer', token: CANARIES.bearer }, timeout_seconds: 2 } });
     await invoke('servers.add', { name: 'oauth', config: { type: 'http', url: 'http://127.0.0.1:9/mcp', auth: { kind: 'oauth', client_id: 'cid', client_secret: CANARIES.clientSecret }, timeout_seconds: 2 } });
+    // Servers and a model endpoint that echo the secret back: on stderr, in an HTTP error body
+    // (plain and base64), in the model's error message.
+    await invoke('servers.add', { name: 'stderr', config: { type: 'local', command: [process.execPath, RAW, 'stderr-env'], env: { TOKEN: CANARIES.env } } });
+    await invoke('servers.add', { name: 'echo', config: { type: 'http', url: echoUrl, headers: { 'X-Api-Key': CANARIES.header }, auth: { kind: 'bearer', token: CANARIES.bearer }, timeout_seconds: 5 } });
+    expect(await waitFor(() => core.host.view('echo').status === 'error' && core.host.view('stderr').status === 'ready', 15_000)).toBe(true);
+    await invoke('servers.get', { name: 'echo' });
+    await invoke('servers.logs', { name: 'echo' });
+    await invoke('servers.logs', { name: 'stderr' });
+    await invoke('chat.send', { conversation_id: 'leak', text: 'echo my key' });
+    expect(await waitFor(() => seen.some((s) => s.where === 'event chat.event' && s.text.includes('Incorrect API key')), 10_000)).toBe(true);
+    // The echoes really happened, so a missing redaction would be seen below.
+    expect(seen.some((s) => s.text.includes('[redacted]'))).toBe(true);
+    expect(core.redactor.size).toBeGreaterThan(0);
     expect(await waitFor(() => core.host.view('local').status === 'ready', 15_000)).toBe(true);
     expect(await waitFor(() => core.host.view('remote').status === 'error', 15_000)).toBe(true);
     expect(await waitFor(() => core.host.view('bearer').status === 'error' && core.host.view('oauth').status !== 'starting', 15_000)).toBe(true);

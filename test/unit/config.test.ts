@@ -178,8 +178,8 @@ describe('import shape {"mcpServers": {…}}', () => {
   });
 
   it('an empty document → empty list, no warning', () => {
-    expect(parseConfigDocument({})).toEqual({ servers: new Map(), refs: new Map(), warning: null });
-    expect(parseConfigDocument({ mcpServers: {} })).toEqual({ servers: new Map(), refs: new Map(), warning: null });
+    expect(parseConfigDocument({})).toEqual({ servers: new Map(), refs: new Map(), skipped: new Map(), warning: null });
+    expect(parseConfigDocument({ mcpServers: {} })).toEqual({ servers: new Map(), refs: new Map(), skipped: new Map(), warning: null });
   });
 });
 
@@ -212,7 +212,7 @@ describe('bad entries', () => {
       expect(w, name).toContain(`"${name}"`);
     }
     expect(w).toContain('command is required');
-    expect(w).toContain('url must be http or https');
+    expect(w).toContain('The URL must start with http:// or https://');
     // Skipping entries is not a corrupt file: the file is not moved aside on the next save.
     await store.put('third', local());
     expect((await fs.readdir(dir)).filter((f) => f.includes('corrupt'))).toEqual([]);

@@ -235,9 +235,10 @@ describe('the SDK fixture', () => {
 });
 
 describe('transports and pagination (pure parts)', () => {
-  it('mergedEnv inherits everything and lets the server env override', () => {
+  it('mergedEnv inherits the user environment (not the app variables) and lets the server env override', () => {
     const env = mergedEnv({ B: 'server', C: 'new' }, { A: 'a', B: 'parent', D: undefined });
     expect(env).toEqual({ A: 'a', B: 'server', C: 'new' });
+    expect(mergedEnv({}, { OPENPROGRAM_X: '1', npm_y: '1', ELECTRON_Z: '1', KEEP: '1' })).toEqual({ KEEP: '1' });
   });
 
   it('resolveCommand finds bare names on PATH and rejects what is not there', () => {

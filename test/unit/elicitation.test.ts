@@ -76,8 +76,8 @@ describe('elicitation', () => {
   it('an unanswered form is cancelled after the timeout and withdrawn', async () => {
     const shown: string[] = [];
     const withdrawn: string[] = [];
-    const broker = new UserRequestBroker<{ message: string }, { action: string }>((e) => shown.push(e.id), (id) => withdrawn.push(id), { action: 'cancel' }, 50);
-    const answer = await broker.ask({ message: 'm' }, new AbortController().signal);
+    const broker = new UserRequestBroker<{ server: string; message: string }, { action: string }>((e) => shown.push(e.id), (id) => withdrawn.push(id), { action: 'cancel' }, 50);
+    const answer = await broker.ask({ server: 's', message: 'm' }, new AbortController().signal);
     expect(answer).toEqual({ action: 'cancel' });
     expect(withdrawn).toEqual(shown);
   });

@@ -64,13 +64,13 @@ describe('ManagedStdioTransport', () => {
     await client.close();
   });
 
-  it('passes a 50 MB tool result intact', async () => {
+  it('passes a 30 MB tool result intact (under the default line limit)', async () => {
     const t = transportFor([SDK_SERVER]);
     const client = new Client({ name: 't', version: '1' });
     await client.connect(t);
-    const r = await client.callTool({ name: 'huge', arguments: { bytes: 50 * 1024 * 1024 } }, undefined, { timeout: 60_000 });
+    const r = await client.callTool({ name: 'huge', arguments: { bytes: 30 * 1024 * 1024 } }, undefined, { timeout: 60_000 });
     const text = (r.content as Array<{ text: string }>)[0]!.text;
-    expect(text.length).toBe(50 * 1024 * 1024);
+    expect(text.length).toBe(30 * 1024 * 1024);
     await client.close();
   }, 60_000);
 

@@ -60,9 +60,14 @@ export class ConversationStore {
   private lastOpenedCache: string | undefined;
   private readonly q;
 
+  /**
+   * @param redact applied to every entry before it is written (the core passes its secret
+   *   redaction, so a stored secret that a server or model echoed is never saved in clear)
+   */
   constructor(
     private readonly db: Database.Database,
     private readonly now: () => number = Date.now,
+    private readonly redact: (item: TranscriptItem) => TranscriptItem = (item) => item,
   ) {
     const summary = `SELECT c.id, c.title, c.created_at, c.updated_at, (SELECT count(*) FROM items i WHERE i.conversation_id = c.id AND i.kind IN ('user','assistant')) AS message_count FROM conversations c`;
     this.q = {
@@ -163,7 +168,7 @@ export class ConversationStore {
   append(conversationId: string, item: TranscriptItem): void {
     this.db.transaction(() => {
       const seq = this.q.nextSeq.get(conversationId)!.s;
-      this.q.insert.run(item.id, conversationId, seq, item.kind, item.ts, ...columns(item));
+      this.q.insert.run(item.id, conversationId, seq, item.kind, item.ts, ...columns(this.redact(item)));
       this.q.touch.run(this.now(), conversationId);
     })();
   }
@@ -171,7 +176,7 @@ export class ConversationStore {
   /** Replace an entry (same id) and write it now. */
   update(conversationId: string, item: TranscriptItem): void {
     this.dirty.delete(item.id);
-    this.q.update.run(...columns(item), item.id, conversationId);
+    this.q.update.run(...columns(this.redact(item)), item.id, conversationId);
   }
 
   /**
@@ -194,7 +199,7 @@ export class ConversationStore {
     const batch = [...this.dirty.values()];
     this.dirty.clear();
     this.db.transaction(() => {
-      for (const { conversationId, item } of batch) this.q.update.run(...columns(item), item.id, conversationId);
+      for (const { conversationId, item } of batch) this.q.update.run(...columns(this.redact(item)), item.id, conversationId);
     })();
   }
 

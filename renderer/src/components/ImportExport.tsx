@@ -98,6 +98,13 @@ export function ImportExport({ onClose }: { onClose: () => void }) {
                 </span>
               ))}
               {s.exists && <span className="badge error">exists</span>}
+              {s.exists && (
+                <div className="muted" data-testid="import-kept">
+                  {s.kept_secrets.length > 0
+                    ? `If replaced, keeps the stored ${s.kept_secrets.join(', ')}.`
+                    : 'If replaced, no stored secret is kept (values left empty stay empty).'}
+                </div>
+              )}
             </li>
           ))}
           {preview.warning && <li className="error-text">{preview.warning}</li>}

@@ -1,0 +1,179 @@
+/**
+ * Redaction of stored secret values from every text that leaves main (README, "Security").
+ *
+ * A server or model endpoint may echo a header or key back (in an error body, on stderr); that
+ * text then reaches status errors, the Logs view, error replies and chat events. One
+ * {@link SecretRedactor} per app core learns every secret value that passes through the secret
+ * store ({@link observeSecrets}) and replaces it, in each encoding a leak could take (plain,
+ * URL-encoded, JSON-escaped, base64 and base64url at any byte alignment), by `[redacted]`.
+ * The carriers apply it at their boundary: `AppCore.emit` (events) and the dispatcher's reply
+ * envelope and internal-error log line.
+ */
+import { format } from 'node:util';
+import type { SecretStore, SecretStoreInfo } from './store.js';
+
+/** What a redacted value is replaced with. */
+export const REDACTED = '[redacted]';
+
+/** Values shorter than this are not redacted: they cannot be told apart from ordinary words. */
+export const MIN_REDACT_LENGTH = 6;
+
+/** Fields of a JSON-valued secret (OAuth state) whose string values are secrets themselves. */
+const SECRET_FIELDS = new Set(['access_token', 'refresh_token', 'id_token', 'client_secret', 'code_verifier', 'verifier', 'token']);
+
+/**
+ * The base64 runs every encoding of `bytes` contains, whatever the bytes around it: for each of
+ * the three byte alignments, the characters determined by `bytes` alone.
+ */
+function base64Runs(bytes: Buffer): string[] {
+  const out: string[] = [];
+  for (let k = 0; k < 3; k++) {
+    const enc = Buffer.concat([Buffer.alloc(k), bytes]).toString('base64');
+    const start = Math.ceil((8 * k) / 6);
+    const end = Math.floor((8 * (k + bytes.length)) / 6);
+    const run = enc.slice(start, end);
+    if (run.length >= 8) out.push(run, run.replace(/\+/g, '-').replace(/\//g, '_'));
+  }
+  return out;
+}
+
+/** Every form in which `value` may appear in outgoing text (empty for too-short values). */
+export function secretForms(value: string): string[] {
+  if (value.length < MIN_REDACT_LENGTH) return [];
+  const forms = new Set<string>([value, encodeURIComponent(value), JSON.stringify(value).slice(1, -1), ...base64Runs(Buffer.from(value, 'utf8'))]);
+  return [...forms].filter((f) => f.length >= MIN_REDACT_LENGTH);
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Learns secret values and removes them from outgoing text. Never throws. */
+export class SecretRedactor {
+  private readonly values = new Set<string>();
+  private pattern: RegExp | null = null;
+  private dirty = false;
+
+  /**
+   * Remember `value` as a secret. A value that is a JSON object (OAuth tokens, client
+   * registrations) also contributes the strings of its secret fields (`access_token`, …).
+   */
+  add(value: string | undefined | null): void {
+    if (typeof value !== 'string' || value.length < MIN_REDACT_LENGTH) return;
+    if (!this.values.has(value)) {
+      this.values.add(value);
+      this.dirty = true;
+    }
+    if (value.startsWith('{')) {
+      try {
+        this.addFields(JSON.parse(value), 0);
+      } catch {
+        // not JSON: the whole value is the secret
+      }
+    }
+  }
+
+  private addFields(v: unknown, depth: number): void {
+    if (typeof v !== 'object' || v === null || depth > 6) return;
+    for (const [k, x] of Object.entries(v)) {
+      if (typeof x === 'string' && SECRET_FIELDS.has(k)) this.add(x);
+      else if (typeof x === 'object') this.addFields(x, depth + 1);
+    }
+  }
+
+  /** How many distinct values are known (for tests and diagnostics; never the values). */
+  get size(): number {
+    return this.values.size;
+  }
+
+  private regex(): RegExp | null {
+    if (this.dirty) {
+      const forms = [...new Set([...this.values].flatMap(secretForms))].sort((a, b) => b.length - a.length);
+      this.pattern = forms.length ? new RegExp(forms.map(escapeRegExp).join('|'), 'g') : null;
+      this.dirty = false;
+    }
+    return this.pattern;
+  }
+
+  /** `text` with every known secret, in every form, replaced by {@link REDACTED}. */
+  redactText(text: string): string {
+    const re = this.regex();
+    if (!re || text.length < MIN_REDACT_LENGTH) return text;
+    re.lastIndex = 0;
+    return re.test(text) ? text.replace(re, REDACTED) : text;
+  }
+
+  /**
+   * A copy of `value` with every string (not object keys) redacted; values without a secret are
+   * returned as they are (same object). Nesting deeper than 512 levels is returned unchanged
+   * (such a value cannot be encoded for sending anyway).
+   */
+  redactDeep<T>(value: T): T {
+    if (!this.regex()) return value;
+    return this.walk(value, 0) as T;
+  }
+
+  private walk(v: unknown, depth: number): unknown {
+    if (typeof v === 'string') return this.redactText(v);
+    if (typeof v !== 'object' || v === null || depth > 512) return v;
+    if (Array.isArray(v)) {
+      let out: unknown[] | null = null;
+      for (let i = 0; i < v.length; i++) {
+        const x = this.walk(v[i], depth + 1);
+        if (x !== v[i]) (out ??= v.slice())[i] = x;
+      }
+      return out ?? v;
+    }
+    if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null) return v;
+    let out: Record<string, unknown> | null = null;
+    for (const [k, x] of Object.entries(v)) {
+      const y = this.walk(x, depth + 1);
+      if (y !== x) (out ??= { ...(v as Record<string, unknown>) })[k] = y;
+    }
+    return out ?? v;
+  }
+}
+
+/**
+ * A view of `store` that teaches `redactor` every value read from or written to it. All calls
+ * go to `store` unchanged.
+ */
+export function observeSecrets<S extends SecretStore>(store: S, redactor: SecretRedactor): SecretStore {
+  return {
+    async get(key: string): Promise<string | undefined> {
+      const v = await store.get(key);
+      redactor.add(v);
+      return v;
+    },
+    set(key: string, value: string): Promise<void> {
+      redactor.add(value);
+      return store.set(key, value);
+    },
+    delete: (key: string) => store.delete(key),
+    update(set: Record<string, string>, remove: string[]): Promise<void> {
+      for (const v of Object.values(set)) redactor.add(v);
+      return store.update(set, remove);
+    },
+    keys: () => store.keys(),
+    info: (): SecretStoreInfo => store.info(),
+  };
+}
+
+/** The console methods the app (and libraries it uses) write through. */
+const CONSOLE_METHODS = ['log', 'info', 'warn', 'error', 'debug', 'trace'] as const;
+
+/**
+ * Make the app's log (the console) pass through `redactor`: each call is formatted as Node would
+ * (`util.format`), redacted, then written by the original method. Libraries log errors on their
+ * own (the AI SDK prints a failed stream's error, which may repeat an echoed API key), so the
+ * shells install this once at start. Returns a function that restores the original methods.
+ */
+export function redactConsole(redactor: SecretRedactor, target: Pick<Console, (typeof CONSOLE_METHODS)[number]> = console): () => void {
+  const originals = CONSOLE_METHODS.map((m) => [m, target[m]] as const);
+  for (const [m, orig] of originals) {
+    target[m] = (...args: unknown[]): void => orig.call(target, redactor.redactText(format(...args)));
+  }
+  return () => {
+    for (const [m, orig] of originals) target[m] = orig;
+  };
+}
