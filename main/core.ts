@@ -8,6 +8,8 @@ import os from 'node:os';
 import type { EventName, EventPayloads } from '../preload/contract/index.js';
 import { ChatService } from './chat/agent.js';
 import { SettingsStore } from './chat/settings.js';
+import { ProfileStore } from './chat/profiles.js';
+import { detectLocalModels, type LocalProbe } from './chat/local-models.js';
 import { ConfigStore } from './mcp/config.js';
 import { McpHost } from './mcp/host.js';
 import { UserRequestBroker } from './mcp/elicitation.js';
@@ -38,6 +40,11 @@ export interface CoreOptions {
    * `auth.openUrl` event, so the renderer opens it (the browser shell).
    */
   openUrl?: (url: URL, server: string) => void | Promise<void>;
+  /**
+   * Local model servers probed on first launch (default: Ollama on 127.0.0.1:11434 and LM Studio
+   * on 127.0.0.1:1234, or `OPENPROGRAM_LOCAL_MODEL_PROBES`; see ./chat/local-models.ts).
+   */
+  localModelProbes?: LocalProbe[];
 }
 
 /** The state dir: `OPENPROGRAM_STATE_DIR`, else the given default, else `~/.openprogram`. */
@@ -49,7 +56,10 @@ export function resolveStateDir(fallback?: string): string {
 export class AppCore {
   readonly config: ConfigStore;
   readonly host: McpHost;
+  /** The default model profile as the single model of earlier versions (sampling, current chat loop). */
   readonly settings: SettingsStore;
+  /** Saved model profiles, each with its own API key. */
+  readonly profiles: ProfileStore;
   readonly chat: ChatService;
   /** Pending server requests for user input (elicitation). */
   readonly elicitation: UserRequestBroker<Omit<EventPayloads['elicitation.request'], 'id'>, ElicitationAnswer>;
@@ -62,14 +72,15 @@ export class AppCore {
   constructor(readonly opts: CoreOptions) {
     this.secrets = opts.secrets ?? new LazySecretStore(() => openSecretStore(opts.stateDir));
     this.config = new ConfigStore(opts.stateDir, this.secrets);
-    this.settings = new SettingsStore(opts.stateDir, this.secrets);
+    this.profiles = new ProfileStore(opts.stateDir, this.secrets);
+    this.settings = new SettingsStore(this.profiles);
     this.elicitation = new UserRequestBroker<Omit<EventPayloads['elicitation.request'], 'id'>, ElicitationAnswer>(
       (e) => this.emit('elicitation.request', e),
       (id) => this.emit('elicitation.closed', { id }),
       { action: 'cancel' },
     );
     this.sampling = new SamplingService(
-      this.settings,
+      this.profiles,
       (e) => this.emit('sampling.request', e),
       (id) => this.emit('sampling.closed', { id }),
     );
@@ -94,6 +105,11 @@ export class AppCore {
   async secretsInfo(): Promise<SecretStoreInfo> {
     const s = this.secrets instanceof LazySecretStore ? await this.secrets.ready() : this.secrets;
     return s.info();
+  }
+
+  /** Local model servers (Ollama, LM Studio) answering on this machine, with their models. */
+  detectLocalModels(): ReturnType<typeof detectLocalModels> {
+    return detectLocalModels(this.opts.localModelProbes);
   }
 
   /** Subscribe to every event; returns an unsubscribe function. */

@@ -7,6 +7,8 @@ import { z } from 'zod';
 import { channels, type ChannelName, type ChannelOutput, type Envelope, type IpcError } from '../../preload/contract/index.js';
 import type { AppCore } from '../core.js';
 import { NotConfiguredError } from '../chat/agent.js';
+import { ProfileNotFoundError } from '../chat/profiles.js';
+import { testConnection } from '../chat/model-list.js';
 import { HostError } from '../mcp/host.js';
 import { UnknownElicitationError } from '../mcp/elicitation.js';
 import {
@@ -19,6 +21,17 @@ import {
   PortInUseError,
   UnsafeUrlError,
 } from '../mcp/oauth/errors.js';
+
+/** A profile request that is incomplete (reported as `invalid_input` on `field`). */
+class ProfileInputError extends Error {
+  override name = 'ProfileInputError';
+  constructor(
+    message: string,
+    readonly field: string,
+  ) {
+    super(message);
+  }
+}
 
 function bounded(message: string): string {
   return message.length > 500 ? `${message.slice(0, 500)}…` : message;
@@ -51,6 +64,18 @@ export function createHandlers(core: AppCore, version = '0.1.0'): Handlers {
     'servers.import': ({ json, replace_existing }) => h.importServers(json, replace_existing),
     'settings.getModel': () => core.settings.view(),
     'settings.setModel': (input) => core.settings.set(input),
+    'profiles.list': () => core.profiles.list(),
+    'profiles.save': (input) => core.profiles.save(input),
+    'profiles.remove': async ({ id }) => {
+      await core.profiles.remove(id);
+      return { removed: true as const };
+    },
+    'profiles.setDefault': ({ id }) => core.profiles.setDefault(id),
+    'profiles.test': async (input) => {
+      if (!input.id && (!input.provider || !input.base_url)) throw new ProfileInputError('Enter a provider and a base URL first.', input.provider ? 'base_url' : 'provider');
+      return testConnection(await core.profiles.testTarget(input));
+    },
+    'profiles.detectLocal': () => core.detectLocalModels(),
     'chat.send': ({ conversation_id, text }) => core.chat.send(conversation_id, text),
     'chat.stop': ({ run_id }) => core.chat.stop(run_id),
     'chat.cancelTool': ({ run_id, call_id }) => core.chat.cancelTool(run_id, call_id),
@@ -77,6 +102,8 @@ function clip(s: string, max: number): string {
 export function toIpcError(err: unknown): IpcError {
   if (err instanceof HostError) return { code: err.code, message: err.message, ...(err.field ? { field: err.field } : {}) };
   if (err instanceof NotConfiguredError) return { code: 'not_configured', message: err.message };
+  if (err instanceof ProfileNotFoundError) return { code: 'not_found', message: err.message };
+  if (err instanceof ProfileInputError) return { code: 'invalid_input', message: err.message, field: err.field };
   if (err instanceof UnknownElicitationError) return { code: 'gone', message: err.message };
   // OAuth flow errors carry messages already scrubbed of secrets (main/mcp/oauth/errors.ts).
   if (err instanceof CancelledError) return { code: 'sign_in_cancelled', message: 'Sign-in was cancelled.' };
