@@ -111,6 +111,12 @@ export function describeModelError(err: unknown): ModelErrorDescription {
   if (err instanceof ModelListShapeError) return describe('malformed_response');
   if (APICallError.isInstance(err)) {
     const status = err.statusCode;
+    // A 2xx whose body could not be processed: the cause says why (our endpoint checks, bad JSON).
+    if (status !== undefined && status >= 200 && status < 300) {
+      const cause = err.cause;
+      if (cause instanceof ModelEndpointError) return describe(cause.code);
+      return describe('malformed_response');
+    }
     if (status === undefined) return networkCode(err) ? describe('unreachable', networkCode(err) ?? undefined) : describe('unreachable');
     const f = errorFields(err.data, err.responseBody);
     if (/text\/html/i.test(headerOf(err.responseHeaders, 'content-type')) || /^\s*<(!doctype|html)/i.test(err.responseBody ?? '')) return describe('html_page', `HTTP ${status}`);
