@@ -1,24 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
-import type { ContentView } from '../../../preload/contract/index.js';
 import { useApp } from '../store';
 import { call as call_ } from '../api';
 import type { ToolCallItem } from '../store/chat';
-
-function Content({ content }: { content: ContentView[] }) {
-  return (
-    <>
-      {content.map((c, i) =>
-        c.type === 'text' ? (
-          <pre key={i} className="tool-text">
-            {c.text}
-          </pre>
-        ) : (
-          <img key={i} className="tool-image" alt="Tool result" src={`data:${c.mimeType};base64,${c.data}`} />
-        ),
-      )}
-    </>
-  );
-}
+import { Markdown } from './Markdown';
+import { ToolResult } from './ToolResult';
 
 /** A tool call: namespaced name, arguments, result or error, duration. */
 export function ToolCard({ call }: { call: ToolCallItem }) {
@@ -52,7 +37,7 @@ export function ToolCard({ call }: { call: ToolCallItem }) {
             <>
               <div className="label">{call.status === 'error' ? 'Error' : 'Result'}</div>
               <div data-testid="tool-result">
-                {call.status === 'error' && call.content.length === 0 ? <pre className="tool-text error-text">{call.error}</pre> : <Content content={call.content} />}
+                {call.status === 'error' && call.content.length === 0 ? <pre className="tool-text error-text">{call.error}</pre> : <ToolResult content={call.content} progress={null} />}
               </div>
             </>
           )}
@@ -117,7 +102,7 @@ export function ChatView({ onOpenSettings }: { onOpenSettings: () => void }) {
           if (it.kind === 'assistant')
             return (
               <div key={it.id} className="msg assistant" data-testid="msg-assistant">
-                {it.text}
+                <Markdown text={it.text} streaming={runId !== null && it === items[items.length - 1]} />
               </div>
             );
           if (it.kind === 'tool') return <ToolCard key={it.id} call={it.call} />;

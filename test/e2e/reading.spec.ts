@@ -1,0 +1,108 @@
+/**
+ * A chat that reads well, in real Chromium through the browser shell: answers streamed by a fake
+ * OpenAI-compatible model render as GitHub-flavoured markdown (table, highlighted code with a copy
+ * button that really fills the clipboard); HTML from the model never executes; links are safe;
+ * huge or deeply nested markdown is cut without freezing; the transcript never scrolls sideways;
+ * both colour schemes are readable at 125 % zoom (screenshots in artifacts/screenshots).
+ */
+import path from 'node:path';
+import { startFakeModel, textOf, type FakeModel, type WireRequest } from '../fixtures/fake-model.js';
+import { configureModel, expect, openApp, openChat, sendMessage, SCREENSHOTS, test } from './helpers.js';
+
+// Never depend on a model server that happens to run on this machine.
+process.env.OPENPROGRAM_LOCAL_MODEL_PROBES = 'none';
+
+const RICH = [
+  '# Release notes',
+  '',
+  'Here is **bold**, *italic*, `inline code` and a [link](https://example.com/docs).',
+  '',
+  '| Tool | Calls | Status |',
+  '| --- | ---: | --- |',
+  '| read_file | 12 | ok |',
+  '| write_file | 3 | failed |',
+  '',
+  '- first item',
+  '- second item',
+  '  1. nested one',
+  '',
+  '```python',
+  'def greet(name: str) -> str:',
+  '    return f"Hello, {name}!"  # a friendly greeting',
+  '```',
+  '',
+  '> A quote with a very long URL https://example.com/' + 'a'.repeat(300),
+  '',
+  '```text',
+  'x'.repeat(400),
+  '```',
+].join('\n');
+
+const HOSTILE = [
+  'Before <script>window.__pwned = "script"</script> after.',
+  '',
+  '<img src="x" onerror="window.__pwned = \'img\'">',
+  '',
+  '[click me](javascript:window.__pwned=\'link\')',
+  '',
+  '<a href="javascript:window.__pwned=\'html-link\'">html link</a>',
+  '',
+  '<iframe src="https://example.com"></iframe>',
+  '',
+  '[safe](https://example.org/page)',
+].join('\n');
+
+function script(req: WireRequest): { text: string } {
+  const user = textOf([...req.messages].reverse().find((m) => m.role === 'user'));
+  if (user === 'rich') return { text: RICH };
+  if (user === 'hostile') return { text: HOSTILE };
+  if (user === 'nested') return { text: `Deep:\n\n${'>'.repeat(5000)} bottom\n\n${'['.repeat(20000)}x` };
+  if (user === 'huge') return { text: `# Big\n\n${'word '.repeat(40_000)}\n\nTHE-END-MARKER` };
+  return { text: `echo: ${user}` };
+}
+
+let model: FakeModel;
+test.beforeAll(async () => {
+  model = await startFakeModel({ script, chunkDelayMs: 1 });
+});
+test.afterAll(async () => {
+  await model?.close();
+});
+
+test.describe('markdown answers', () => {
+  test('table, highlighted code block, copy button puts the code on the clipboard; nothing scrolls sideways', async ({ page, shell, context }) => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: shell.current.origin });
+    await openApp(page, shell.current);
+    await configureModel(page, { baseUrl: model.baseUrl, model: 'fake-1' });
+    await openChat(page);
+    await sendMessage(page, 'rich');
+    const answer = page.getByTestId('msg-assistant').last();
+    await expect(answer.getByRole('heading', { name: 'Release notes' })).toBeVisible();
+    await expect(answer.locator('[data-streamdown="strong"]', { hasText: 'bold' })).toBeVisible();
+    await expect(answer).not.toContainText('**bold**');
+    const table = answer.locator('table');
+    await expect(table.locator('th')).toHaveText(['Tool', 'Calls', 'Status']);
+    await expect(table.locator('tbody tr')).toHaveCount(2);
+    await expect(answer.locator('ul > li').first()).toHaveText('first item');
+    // The code block is highlighted (coloured token spans) once shiki has loaded the grammar.
+    const block = answer.locator('[data-streamdown="code-block"]').first();
+    await expect(block).toContainText('def greet(name: str)');
+    await expect.poll(async () => block.locator('code span span[style*="--sdm-c"]').count(), { timeout: 20_000 }).toBeGreaterThan(3);
+    await expect(page.getByRole('button', { name: 'Stop' })).toBeHidden();
+    // Copy puts exactly the code on the clipboard.
+    await block.getByRole('button', { name: 'Copy code' }).click();
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    expect(copied.replace(/\n$/, '')).toBe('def greet(name: str) -> str:\n    return f"Hello, {name}!"  # a friendly greeting');
+    // Links open outside the app (new browsing context, no opener).
+    const link = answer.getByRole('link', { name: 'link' });
+    await expect(link).toHaveAttribute('href', 'https://example.com/docs');
+    await expect(link).toHaveAttribute('rel', /noopener/);
+    // Long URL wraps, long code scrolls inside its own block: the transcript never scrolls sideways.
+    const t = page.getByTestId('transcript');
+    const { scrollWidth, clientWidth } = await t.evaluate((el) => ({ scrollWidth: el.scrollWidth, clientWidth: el.clientWidth }));
+    expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
+    const wide = answer.locator('[data-streamdown="code-block-body"]').last();
+    expect(await wide.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'reading-markdown.png') });
+  });
+});
