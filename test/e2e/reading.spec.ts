@@ -57,7 +57,8 @@ function script(req: WireRequest): { text: string } {
   if (user === 'rich') return { text: RICH };
   if (user === 'hostile') return { text: HOSTILE };
   if (user === 'nested') return { text: `Deep:\n\n${'>'.repeat(5000)} bottom\n\n${'['.repeat(20000)}x` };
-  if (user === 'huge') return { text: `# Big\n\n${'word '.repeat(40_000)}\n\nTHE-END-MARKER` };
+  // 200,000 characters in 2,000 streamed chunks.
+  if (user === 'huge') return { text: `# Big\n\n${`${'w'.repeat(99)} `.repeat(2000)}\n\nTHE-END-MARKER` };
   return { text: `echo: ${user}` };
 }
 
@@ -104,5 +105,57 @@ test.describe('markdown answers', () => {
     const wide = answer.locator('[data-streamdown="code-block-body"]').last();
     expect(await wide.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
     await page.screenshot({ path: path.join(SCREENSHOTS, 'reading-markdown.png') });
+  });
+
+  test('HTML from the model never executes: <script>, <img onerror>, javascript: links are inert', async ({ page, shell }) => {
+    const errors: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text());
+    });
+    await openApp(page, shell.current);
+    await configureModel(page, { baseUrl: model.baseUrl, model: 'fake-1' });
+    await openChat(page);
+    await sendMessage(page, 'hostile');
+    const answer = page.getByTestId('msg-assistant').last();
+    await expect(answer).toContainText('safe');
+    await expect(page.getByRole('button', { name: 'Stop' })).toBeHidden();
+    // Nothing ran …
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: string }).__pwned)).toBeUndefined();
+    // … and nothing that could run is in the DOM (this holds even without the CSP).
+    expect(await answer.locator('script, iframe, object, embed').count()).toBe(0);
+    expect(await answer.locator('[onerror], [onload], [onclick]').count()).toBe(0);
+    expect(await answer.locator('[href^="javascript:" i], [src^="javascript:" i]').count()).toBe(0);
+    expect(await answer.locator('img').count()).toBe(0);
+    // The javascript: links are shown as inert text, clicking them does nothing.
+    await expect(answer.getByRole('link', { name: /click me|html link/ })).toHaveCount(0);
+    const inert = answer.getByText('click me');
+    await expect(inert).toBeVisible();
+    await inert.click();
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: string }).__pwned)).toBeUndefined();
+    // The https link is a real link to the system browser.
+    await expect(answer.getByRole('link', { name: 'safe' })).toHaveAttribute('href', 'https://example.org/page');
+    expect(errors.filter((e) => /Content Security Policy/i.test(e))).toEqual([]);
+  });
+
+  test('pathologically nested and huge markdown render without freezing; the rest shows as text', async ({ page, shell }) => {
+    await openApp(page, shell.current);
+    await configureModel(page, { baseUrl: model.baseUrl, model: 'fake-1' });
+    await openChat(page);
+    await sendMessage(page, 'nested');
+    const nested = page.getByTestId('msg-assistant').last();
+    await expect(nested.getByTestId('markdown-overflow')).toContainText('nested too deeply', { timeout: 30_000 });
+    await expect(nested.getByTestId('markdown-overflow')).toContainText('>>>>> bottom');
+    await expect(page.getByRole('button', { name: 'Stop' })).toBeHidden({ timeout: 60_000 });
+    // The window still answers.
+    expect(await page.evaluate(() => 1 + 1)).toBe(2);
+
+    await sendMessage(page, 'huge');
+    const huge = page.getByTestId('msg-assistant').last();
+    await expect(huge.getByTestId('markdown-overflow')).toContainText('very long', { timeout: 60_000 });
+    await expect(huge.getByTestId('markdown-overflow')).toContainText('THE-END-MARKER', { timeout: 60_000 });
+    await expect(page.getByRole('button', { name: 'Stop' })).toBeHidden();
+    await expect(huge.getByRole('heading', { name: 'Big' })).toBeVisible();
+    const t = page.getByTestId('transcript');
+    expect(await t.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
   });
 });

@@ -15,7 +15,7 @@
  * Huge or pathologically nested text is cut (../markdown-limits.ts); the rest is shown as plain
  * text, so the window never freezes.
  */
-import { memo, useMemo, type AnchorHTMLAttributes, type ImgHTMLAttributes } from 'react';
+import { memo, useDeferredValue, useMemo, type AnchorHTMLAttributes, type ImgHTMLAttributes } from 'react';
 import { Streamdown } from 'streamdown';
 import { code } from '@streamdown/code';
 import { splitForRendering } from '../markdown-limits';
@@ -90,7 +90,9 @@ const themes: [string, string] = ['github-light', 'github-dark'];
  * @param streaming true while the text is still arriving (unfinished syntax is completed)
  */
 export const Markdown = memo(function Markdown({ text, streaming = false }: { text: string; streaming?: boolean }) {
-  const split = useMemo(() => splitForRendering(text), [text]);
+  // While text streams in faster than it renders, React skips the stale intermediate values.
+  const deferred = useDeferredValue(text);
+  const split = useMemo(() => splitForRendering(deferred), [deferred]);
   return (
     <div className="markdown" data-testid="markdown">
       <Streamdown
