@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useApp } from '../store';
 import { call as call_ } from '../api';
 import type { ToolCallItem } from '../store/chat';
+import { LocalModelOffers } from './LocalModelOffers';
 import { Markdown } from './Markdown';
 import { ToolResult } from './ToolResult';
 
@@ -86,9 +87,12 @@ export function ChatView({ onOpenSettings }: { onOpenSettings: () => void }) {
             {model?.configured ? (
               <p>Ask anything. The model can use the tools of your ready MCP servers.</p>
             ) : (
-              <p>
-                Set up a model first in <button className="link" onClick={onOpenSettings}>Settings → Model</button>.
-              </p>
+              <>
+                <p>
+                  Set up a model first in <button className="link" onClick={onOpenSettings}>Settings → Model</button>.
+                </p>
+                <LocalModelOffers onAdded={() => void useApp.getState().loadSettings()} />
+              </>
             )}
           </div>
         )}
