@@ -30,6 +30,7 @@ export function ModelSettings() {
   const [profiles, setProfiles] = useState<ModelProfileView[] | null>(null);
   const [selected, setSelected] = useState<string | 'new' | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [justSaved, setJustSaved] = useState<string | null>(null);
 
   const refresh = useCallback(async (select?: string) => {
     try {
@@ -54,12 +55,24 @@ export function ModelSettings() {
     <div className="panel">
       <h2>{S.title}</h2>
       <p className="muted">{S.intro}</p>
-      {profiles.length === 0 && <LocalModelOffers onAdded={(p) => void refresh(p.id)} />}
+      {profiles.length === 0 && (
+        <LocalModelOffers
+          onAdded={(p) => {
+            setJustSaved(p.id);
+            void refresh(p.id);
+          }}
+        />
+      )}
       {profiles.length > 0 && (
         <div className="profile-list" role="list" aria-label={S.profiles}>
           {profiles.map((p) => (
             <div key={p.id} role="listitem" className={p.id === selected ? 'profile-item active' : 'profile-item'} data-testid={`profile-${p.name}`}>
-              <button className="link profile-name" onClick={() => setSelected(p.id)} aria-current={p.id === selected}>
+              <button
+                className="link profile-name"
+                onClick={() => {
+                  setJustSaved(null);
+                  setSelected(p.id);
+                }} aria-current={p.id === selected}>
                 {p.name}
               </button>
               <span className="muted small profile-meta">
@@ -83,14 +96,29 @@ export function ModelSettings() {
             </div>
           ))}
           <div>
-            <button onClick={() => setSelected('new')} disabled={selected === 'new'}>
+            <button
+              onClick={() => {
+                setJustSaved(null);
+                setSelected('new');
+              }}
+              disabled={selected === 'new'}
+            >
               + {S.newProfile}
             </button>
           </div>
         </div>
       )}
       {error && <span className="error-text">{error}</span>}
-      <ProfileForm key={current?.id ?? 'new'} profile={current} isFirst={profiles.length === 0} onSaved={(p) => void refresh(p.id)} />
+      <ProfileForm
+        key={current?.id ?? 'new'}
+        profile={current}
+        isFirst={profiles.length === 0}
+        justSaved={current !== null && current.id === justSaved}
+        onSaved={(p) => {
+          setJustSaved(p.id);
+          void refresh(p.id);
+        }}
+      />
     </div>
   );
 }

@@ -21,7 +21,7 @@ export const PROFILE_FORM_STRINGS = {
   modelPick: 'Available models',
   modelPickPrompt: 'Pick a model…',
   apiKey: 'API key',
-  keyStored: 'stored',
+  keyStored: 'set',
   keyKeep: 'Leave empty to keep the stored key',
   keyOptional: 'Optional for local servers',
   removeKey: 'Remove the stored key',
@@ -66,7 +66,7 @@ export function keyInClear(url: string): boolean {
 }
 
 /** The form of one profile; `profile` null = a new profile. `onSaved` gets the saved view. */
-export function ProfileForm({ profile, onSaved, isFirst }: { profile: ModelProfileView | null; onSaved: (p: ModelProfileView) => void; isFirst: boolean }) {
+export function ProfileForm({ profile, onSaved, isFirst, justSaved = false }: { profile: ModelProfileView | null; onSaved: (p: ModelProfileView) => void; isFirst: boolean; justSaved?: boolean }) {
   const S = PROFILE_FORM_STRINGS;
   const [name, setName] = useState(profile?.name ?? '');
   const [provider, setProvider] = useState<ModelProvider>(profile?.provider ?? 'openai-compatible');
@@ -81,7 +81,8 @@ export function ProfileForm({ profile, onSaved, isFirst }: { profile: ModelProfi
   const [models, setModels] = useState<ModelInfo[] | null>(null);
   const [test, setTest] = useState<ConnectionTestResult | null>(null);
   const [testing, setTesting] = useState(false);
-  const [status, setStatus] = useState<{ tone: 'ok' | 'error'; text: string } | null>(null);
+  // A new profile's form is replaced by the saved profile's form: it starts by saying "Saved.".
+  const [status, setStatus] = useState<{ tone: 'ok' | 'error'; text: string } | null>(justSaved ? { tone: 'ok', text: S.saved } : null);
   const [busy, setBusy] = useState(false);
 
   const stored = profile?.api_key.has_value === true && !clearKey;
