@@ -7,7 +7,8 @@
  */
 import path from 'node:path';
 import { startFakeModel, textOf, type FakeModel, type WireRequest } from '../fixtures/fake-model.js';
-import { configureModel, expect, openApp, openChat, sendMessage, SCREENSHOTS, test } from './helpers.js';
+import { startFakeAnthropic } from '../fixtures/fake-anthropic.js';
+import { configureModel, expect, openApp, openChat, openSettings, sendMessage, SCREENSHOTS, test } from './helpers.js';
 
 // Never depend on a model server that happens to run on this machine.
 process.env.OPENPROGRAM_LOCAL_MODEL_PROBES = 'none';
@@ -157,5 +158,141 @@ test.describe('markdown answers', () => {
     await expect(huge.getByRole('heading', { name: 'Big' })).toBeVisible();
     const t = page.getByTestId('transcript');
     expect(await t.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+  });
+});
+
+test.describe('model profiles', () => {
+  test('Test connection reports a wrong URL and a wrong key in plain words, then lists the models to pick from', async ({ page, shell }) => {
+    const guarded = await startFakeModel({ models: ['gpt-4o-mini', 'llama3.1:8b'], requireKey: 'sk-right-key-0000000000' });
+    try {
+      await openApp(page, shell.current);
+      await openSettings(page, 'Model');
+      const result = page.getByTestId('connection-result');
+      // Wrong URL: the server answers 404 there.
+      await page.getByLabel('Base URL').fill(guarded.baseUrl.replace('/v1', '/wrong'));
+      await page.getByLabel('API key').fill('sk-right-key-0000000000');
+      await page.getByRole('button', { name: 'Test connection' }).click();
+      await expect(result).toContainText('base URL or the model name is wrong');
+      // Nothing listening at all.
+      await page.getByLabel('Base URL').fill('http://127.0.0.1:9/v1');
+      await page.getByRole('button', { name: 'Test connection' }).click();
+      await expect(result).toContainText('Nothing answers');
+      // Wrong key.
+      await page.getByLabel('Base URL').fill(guarded.baseUrl);
+      await page.getByLabel('API key').fill('sk-wrong-key-0000000000');
+      await page.getByRole('button', { name: 'Test connection' }).click();
+      await expect(result).toContainText('refused the API key');
+      // Right key: the models are listed and can be picked instead of typed.
+      await page.getByLabel('API key').fill('sk-right-key-0000000000');
+      await page.getByRole('button', { name: 'Test connection' }).click();
+      await expect(result).toHaveText('Connected. The provider lists 2 models.');
+      await page.getByLabel('Available models').selectOption('gpt-4o-mini');
+      await expect(page.getByLabel('Model name')).toHaveValue('gpt-4o-mini');
+      await expect(page.getByLabel(/Model accepts images/)).toBeChecked();
+      await page.getByRole('button', { name: 'Save model' }).click();
+      await expect(page.getByRole('status')).toHaveText('Saved.');
+      await expect(page.getByTestId('profile-gpt-4o-mini')).toContainText('default');
+      // The key was sent only as this endpoint's bearer token, and never shown back.
+      expect(new Set(guarded.listRequests.map((r) => r.authorization))).toEqual(new Set(['Bearer sk-right-key-0000000000', 'Bearer sk-wrong-key-0000000000']));
+      await expect(page.locator('body')).not.toContainText('sk-right-key');
+    } finally {
+      await guarded.close();
+    }
+  });
+
+  test('an API key for http:// to another machine shows a clear-text warning', async ({ page, shell }) => {
+    await openApp(page, shell.current);
+    await openSettings(page, 'Model');
+    await page.getByLabel('Base URL').fill('http://192.0.2.10:8000/v1');
+    await expect(page.getByTestId('clear-text-warning')).toHaveCount(0);
+    await page.getByLabel('API key').fill('sk-some-key-00000000000');
+    await expect(page.getByTestId('clear-text-warning')).toContainText('travel unencrypted');
+    await page.getByLabel('Base URL').fill('https://192.0.2.10:8000/v1');
+    await expect(page.getByTestId('clear-text-warning')).toHaveCount(0);
+    await page.getByLabel('Base URL').fill('http://127.0.0.1:8000/v1');
+    await expect(page.getByTestId('clear-text-warning')).toHaveCount(0);
+  });
+
+  test('two profiles: each sends its own key to its own endpoint only', async ({ page, shell }) => {
+    const a = await startFakeModel({ requireKey: 'sk-profile-A-0000000000' });
+    const b = await startFakeAnthropic({ requireKey: 'sk-profile-B-0000000000' });
+    try {
+      await openApp(page, shell.current);
+      await openSettings(page, 'Model');
+      // Profile A (OpenAI-compatible).
+      await page.getByLabel('Profile name').fill('Alpha');
+      await page.getByLabel('Base URL').fill(a.baseUrl);
+      await page.getByLabel('Model name').fill('fake-a');
+      await page.getByLabel('API key').fill('sk-profile-A-0000000000');
+      await page.getByRole('button', { name: 'Save model' }).click();
+      await expect(page.getByRole('status')).toHaveText('Saved.');
+      // Profile B (Anthropic).
+      await page.getByRole('button', { name: '+ New profile' }).click();
+      await page.getByLabel('Profile name').fill('Beta');
+      await page.getByLabel('Provider').selectOption('anthropic');
+      await page.getByLabel('Base URL').fill(b.baseUrl);
+      await page.getByLabel('Model name').fill('claude-test-1');
+      await page.getByLabel('API key').fill('sk-profile-B-0000000000');
+      await page.getByRole('button', { name: 'Save model' }).click();
+      await expect(page.getByRole('status')).toHaveText('Saved.');
+      await expect(page.getByTestId('profile-Alpha')).toContainText('default');
+      // Test connection of the saved B uses B's stored key with B's headers.
+      await page.getByRole('button', { name: 'Test connection' }).click();
+      await expect(page.getByTestId('connection-result')).toHaveText('Connected. The provider lists 3 models.');
+
+      // Chat with the default (A), then make B the default and chat again.
+      await openChat(page);
+      await sendMessage(page, 'hello alpha');
+      await expect(page.getByTestId('msg-assistant').last()).toHaveText('echo: hello alpha');
+      await openSettings(page, 'Model');
+      await page.getByTestId('profile-Beta').getByRole('button', { name: 'Make default' }).click();
+      await expect(page.getByTestId('profile-Beta')).toContainText('default');
+      await openChat(page);
+      await page.getByRole('button', { name: 'New chat' }).click();
+      await sendMessage(page, 'hello beta');
+      await expect(page.getByTestId('msg-assistant').last()).toHaveText('echo: hello beta');
+
+      expect(a.requests.length).toBeGreaterThan(0);
+      expect(b.requests.length).toBeGreaterThan(0);
+      expect(new Set(a.requests.map((r) => r.authorization))).toEqual(new Set(['Bearer sk-profile-A-0000000000']));
+      expect(new Set(b.requests.map((r) => r.apiKey))).toEqual(new Set(['sk-profile-B-0000000000']));
+      expect(b.listRequests.every((r) => r.apiKey === 'sk-profile-B-0000000000' && r.authorization === undefined)).toBe(true);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+});
+
+test.describe('first launch with a local model server', () => {
+  let ollama: FakeModel;
+  test.beforeAll(async () => {
+    ollama = await startFakeModel({ models: ['llama3.2:3b', 'llava:7b'] });
+    // The shell of each test below starts after this and probes the fake instead of 127.0.0.1:11434.
+    process.env.OPENPROGRAM_LOCAL_MODEL_PROBES = `ollama=${ollama.baseUrl},lmstudio=http://127.0.0.1:9/v1`;
+  });
+  test.afterAll(async () => {
+    process.env.OPENPROGRAM_LOCAL_MODEL_PROBES = 'none';
+    await ollama?.close();
+  });
+
+  test('offers the running Ollama with its models; one click makes it the profile and chat works', async ({ page, shell }) => {
+    await openApp(page, shell.current);
+    await openChat(page);
+    const offer = page.getByTestId('local-offer-ollama');
+    await expect(offer).toContainText('Ollama is running on this computer with 2 models.');
+    await expect(page.getByTestId('local-offer-lmstudio')).toHaveCount(0);
+    await offer.getByLabel('Ollama model').selectOption('llava:7b');
+    await offer.getByRole('button', { name: 'Use Ollama' }).click();
+    await expect(page.locator('.chat-toolbar')).toContainText('Model: llava:7b');
+    await sendMessage(page, 'hi local');
+    await expect(page.getByTestId('msg-assistant').last()).toHaveText('echo: hi local');
+    expect(ollama.requests.at(-1)?.body.model).toBe('llava:7b');
+    // The new profile is in Settings, marked default, images on (a vision model), no key.
+    await openSettings(page, 'Model');
+    const item = page.getByTestId('profile-Ollama · llava:7b');
+    await expect(item).toContainText('default');
+    await expect(page.getByLabel(/Model accepts images/)).toBeChecked();
+    await expect(page.getByTestId('local-offers')).toHaveCount(0);
   });
 });
