@@ -6,9 +6,9 @@
  * both colour schemes are readable at 125 % zoom (screenshots in artifacts/screenshots).
  */
 import path from 'node:path';
-import { startFakeModel, textOf, type FakeModel, type WireRequest } from '../fixtures/fake-model.js';
+import { defaultScript, startFakeModel, textOf, type FakeModel, type Turn, type WireRequest } from '../fixtures/fake-model.js';
 import { startFakeAnthropic } from '../fixtures/fake-anthropic.js';
-import { configureModel, expect, openApp, openChat, openSettings, sendMessage, SCREENSHOTS, test } from './helpers.js';
+import { addLocalServer, commandLine, configureModel, expect, expectStatus, openApp, openChat, openSettings, ROOT, sendMessage, SCREENSHOTS, serverCard, test } from './helpers.js';
 
 // Never depend on a model server that happens to run on this machine.
 process.env.OPENPROGRAM_LOCAL_MODEL_PROBES = 'none';
@@ -53,14 +53,15 @@ const HOSTILE = [
   '[safe](https://example.org/page)',
 ].join('\n');
 
-function script(req: WireRequest): { text: string } {
+function script(req: WireRequest): Turn {
   const user = textOf([...req.messages].reverse().find((m) => m.role === 'user'));
+  if (req.messages.at(-1)?.role === 'tool') return defaultScript(req);
   if (user === 'rich') return { text: RICH };
   if (user === 'hostile') return { text: HOSTILE };
   if (user === 'nested') return { text: `Deep:\n\n${'>'.repeat(5000)} bottom\n\n${'['.repeat(20000)}x` };
   // 200,000 characters in 2,000 streamed chunks.
   if (user === 'huge') return { text: `# Big\n\n${`${'w'.repeat(99)} `.repeat(2000)}\n\nTHE-END-MARKER` };
-  return { text: `echo: ${user}` };
+  return defaultScript(req);
 }
 
 let model: FakeModel;
@@ -296,3 +297,41 @@ test.describe('first launch with a local model server', () => {
     await expect(page.getByTestId('local-offers')).toHaveCount(0);
   });
 });
+
+const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+
+for (const scheme of ['light', 'dark'] as const) {
+  test.describe(`${scheme} theme at 125 % zoom`, () => {
+    // 125 % zoom of a 1200×800 window: 960×640 CSS pixels drawn at 1.25 device pixels each.
+    test.use({ colorScheme: scheme, viewport: { width: 960, height: 640 }, deviceScaleFactor: 1.25 });
+
+    test(`chat, tool results and settings follow the OS (${scheme})`, async ({ page, shell }) => {
+      await openApp(page, shell.current);
+      const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+      expect(bg).toBe(scheme === 'dark' ? 'rgb(17, 20, 24)' : 'rgb(255, 255, 255)');
+      await configureModel(page, { baseUrl: model.baseUrl, model: 'fake-1' });
+      await page.screenshot({ path: path.join(SCREENSHOTS, `reading-settings-${scheme}-125.png`) });
+      await addLocalServer(page, { name: 'every', command: commandLine(['node', EVERYTHING, 'stdio']) });
+      await expectStatus(serverCard(page, 'every'), 'ready');
+      await openChat(page);
+      await sendMessage(page, 'rich');
+      await expect(page.getByTestId('msg-assistant').last().locator('table')).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Stop' })).toBeHidden();
+      // A tool result that is markdown renders as markdown; an image result shows as an image.
+      await sendMessage(page, 'call echo {"message":"\\n\\n## Tool says\\n\\n- **one**\\n- two"}');
+      const echoCard = page.getByTestId('tool-card').last();
+      await expect(echoCard.getByTestId('tool-result').getByRole('heading', { name: 'Tool says' })).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Stop' })).toBeHidden();
+      await sendMessage(page, 'call get-tiny-image {}');
+      const imageCard = page.getByTestId('tool-card').last();
+      await expect(imageCard.getByTestId('tool-result').locator('img.tool-image')).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Stop' })).toBeHidden();
+      const t = page.getByTestId('transcript');
+      expect(await t.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+      await t.evaluate((el) => el.scrollTo(0, 0));
+      await page.screenshot({ path: path.join(SCREENSHOTS, `reading-chat-${scheme}-125.png`) });
+      await echoCard.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+      await page.screenshot({ path: path.join(SCREENSHOTS, `reading-tools-${scheme}-125.png`) });
+    });
+  });
+}
