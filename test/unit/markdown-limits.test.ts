@@ -55,3 +55,13 @@ describe('looksLikeMarkdown', () => {
       expect(looksLikeMarkdown(t), t).toBe(false);
   });
 });
+
+describe('safeExternalUrl (links from models and servers)', () => {
+  it('lets only http and https through', async () => {
+    const { safeExternalUrl } = await import('../../renderer/src/safe-url.js');
+    expect(safeExternalUrl('https://example.com/a b')).toBe('https://example.com/a%20b');
+    expect(safeExternalUrl('http://127.0.0.1:3000/x')).toBe('http://127.0.0.1:3000/x');
+    for (const bad of ['javascript:alert(1)', 'JavaScript:alert(1)', ' javascript:alert(1)', 'data:text/html,<script>1</script>', 'file:///etc/passwd', 'vbscript:x', 'openprogram://x', '/relative', '', null, 42])
+      expect(safeExternalUrl(bad), String(bad)).toBeNull();
+  });
+});

@@ -6,6 +6,7 @@
  * only servers that answer, at configurable addresses.
  */
 import http from 'node:http';
+import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clearTextKeyWarning, listModels, testConnection } from '../../main/chat/model-list.js';
 import { detectLocalModels, probesFromEnv, DEFAULT_LOCAL_PROBES } from '../../main/chat/local-models.js';
@@ -148,7 +149,20 @@ describe('local model servers (first launch)', () => {
   });
 
   it('never probes another machine, and reads the addresses from the environment', async () => {
-    expect(await detectLocalModels([{ kind: 'ollama', base_url: 'http://192.0.2.1:11434/v1' }])).toEqual([]);
+    // A server reachable on this machine's own network address answers over loopback, but the
+    // same server through the non-loopback address is not probed.
+    const lan = Object.values(os.networkInterfaces()).flat().find((i) => i && i.family === 'IPv4' && !i.internal)?.address;
+    if (lan) {
+      const srv = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[{"id":"m"}]}'));
+      await new Promise<void>((r) => srv.listen(0, '0.0.0.0', () => r()));
+      const port = (srv.address() as { port: number }).port;
+      try {
+        expect(await detectLocalModels([{ kind: 'ollama', base_url: `http://127.0.0.1:${port}/v1` }])).toHaveLength(1);
+        expect(await detectLocalModels([{ kind: 'ollama', base_url: `http://${lan}:${port}/v1` }])).toEqual([]);
+      } finally {
+        srv.close();
+      }
+    }
     expect(probesFromEnv(undefined)).toEqual(DEFAULT_LOCAL_PROBES);
     expect(probesFromEnv('none')).toEqual([]);
     expect(probesFromEnv('ollama=http://127.0.0.1:5000/v1, lmstudio=http://example.com/v1,bogus=http://127.0.0.1:1/v1')).toEqual([{ kind: 'ollama', base_url: 'http://127.0.0.1:5000/v1' }]);

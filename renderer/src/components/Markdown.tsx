@@ -19,6 +19,7 @@ import { memo, useDeferredValue, useMemo, type AnchorHTMLAttributes, type ImgHTM
 import { Streamdown } from 'streamdown';
 import { code } from '@streamdown/code';
 import { splitForRendering } from '../markdown-limits';
+import { safeExternalUrl } from '../safe-url';
 import '../markdown.css';
 
 /** User-visible strings of this component (kept together for translation). */
@@ -30,17 +31,6 @@ export const MARKDOWN_STRINGS = {
   image: 'Image',
   inertLink: 'This link is not opened: only http and https links are.',
 } as const;
-
-/** An http(s) URL, or null. */
-export function safeExternalUrl(href: unknown): string | null {
-  if (typeof href !== 'string' || !href) return null;
-  try {
-    const u = new URL(href);
-    return u.protocol === 'http:' || u.protocol === 'https:' ? u.href : null;
-  } catch {
-    return null;
-  }
-}
 
 /** Open an http(s) URL outside the app (system browser in Electron; a new tab in the browser shell). */
 export function openExternal(url: string): void {
