@@ -11,6 +11,8 @@ import { openConversationDatabase } from './chat/conversations/database.js';
 import { ConversationService, type ChooseSavePath } from './chat/conversations/service.js';
 import { ConversationStore } from './chat/conversations/store.js';
 import { SettingsStore } from './chat/settings.js';
+import { ProfileStore } from './chat/profiles.js';
+import { detectLocalModels, type LocalProbe } from './chat/local-models.js';
 import { ConfigStore } from './mcp/config.js';
 import { McpHost } from './mcp/host.js';
 import { UserRequestBroker } from './mcp/elicitation.js';
@@ -51,6 +53,11 @@ export interface CoreOptions {
    * are returned to the window to download (the browser shell).
    */
   chooseSavePath?: ChooseSavePath;
+  /**
+   * Local model servers probed on first launch (default: Ollama on 127.0.0.1:11434 and LM Studio
+   * on 127.0.0.1:1234, or `OPENPROGRAM_LOCAL_MODEL_PROBES`; see ./chat/local-models.ts).
+   */
+  localModelProbes?: LocalProbe[];
 }
 
 /** The state dir: `OPENPROGRAM_STATE_DIR`, else the given default, else `~/.openprogram`. */
@@ -62,7 +69,10 @@ export function resolveStateDir(fallback?: string): string {
 export class AppCore {
   readonly config: ConfigStore;
   readonly host: McpHost;
+  /** The default model profile as the single model of earlier versions (sampling, current chat loop). */
   readonly settings: SettingsStore;
+  /** Saved model profiles, each with its own API key. */
+  readonly profiles: ProfileStore;
   readonly chat: ChatService;
   /** Saved conversations (SQLite in the state dir). */
   readonly conversationStore: ConversationStore;
@@ -90,14 +100,15 @@ export class AppCore {
     this.secrets = observeSecrets(this.rawSecrets, this.redactor);
     this.processes = new ProcessLedger(opts.stateDir);
     this.config = new ConfigStore(opts.stateDir, this.secrets);
-    this.settings = new SettingsStore(opts.stateDir, this.secrets);
+    this.profiles = new ProfileStore(opts.stateDir, this.secrets);
+    this.settings = new SettingsStore(this.profiles);
     this.elicitation = new UserRequestBroker<Omit<EventPayloads['elicitation.request'], 'id'>, ElicitationAnswer>(
       (e) => this.emit('elicitation.request', e),
       (id) => this.emit('elicitation.closed', { id }),
       { action: 'cancel' },
     );
     this.sampling = new SamplingService(
-      this.settings,
+      this.profiles,
       (e) => this.emit('sampling.request', e),
       (id) => this.emit('sampling.closed', { id }),
     );
@@ -138,6 +149,11 @@ export class AppCore {
   async secretsInfo(): Promise<SecretStoreInfo> {
     const s = this.rawSecrets instanceof LazySecretStore ? await this.rawSecrets.ready() : this.rawSecrets;
     return s.info();
+  }
+
+  /** Local model servers (Ollama, LM Studio) answering on this machine, with their models. */
+  detectLocalModels(): ReturnType<typeof detectLocalModels> {
+    return detectLocalModels(this.opts.localModelProbes);
   }
 
   /** Subscribe to every event; returns an unsubscribe function. */

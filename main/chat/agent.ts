@@ -226,7 +226,10 @@ export class ChatService {
           let converted;
           try {
             const args = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
-            const result = await this.host.callTool(t.name, args, { signal: AbortSignal.any([abortSignal ?? run.ctrl.signal, own.signal]) });
+            const result = await this.host.callTool(t.name, args, {
+              signal: AbortSignal.any([abortSignal ?? run.ctrl.signal, own.signal]),
+              onProgress: (p) => rec.toolProgress(toolCallId, p),
+            });
             converted = convertCallResult(result);
           } catch (err) {
             const cancelled = run.ctrl.signal.aborted || own.signal.aborted;

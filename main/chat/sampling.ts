@@ -11,7 +11,7 @@ import type { SamplingRequest, SamplingResult } from '../mcp/connection.js';
 import { UserRequestBroker } from '../mcp/elicitation.js';
 import { truncateText } from './agent.js';
 import { createModel } from './providers.js';
-import type { SettingsStore } from './settings.js';
+import type { ProfileStore } from './profiles.js';
 
 /** Most output tokens a server may ask for at once. */
 export const SAMPLING_MAX_TOKENS = 4096;
@@ -41,7 +41,8 @@ export class SamplingService {
   readonly broker: UserRequestBroker<SamplingEvent, boolean>;
 
   constructor(
-    private readonly settings: SettingsStore,
+    /** Sampling uses the DEFAULT profile, with that profile's own key. */
+    private readonly profiles: Pick<ProfileStore, 'getDefault'>,
     emitRequest: (e: EventPayloads['sampling.request']) => void,
     emitClosed: (id: string) => void,
   ) {
@@ -52,8 +53,9 @@ export class SamplingService {
    * Handle one request. @throws McpError (declined by the user, no model configured, model error).
    */
   async sample(server: string, req: SamplingRequest, signal: AbortSignal): Promise<SamplingResult> {
-    const s = await this.settings.get();
-    if (!s.base_url || !s.model) throw new McpError(-32603, 'The host has no model configured for sampling.');
+    const d = await this.profiles.getDefault();
+    const s = d?.profile;
+    if (!d || !s || !s.base_url || !s.model) throw new McpError(-32603, 'The host has no model configured for sampling.');
     const maxTokens = Math.max(1, Math.min(req.maxTokens || SAMPLING_MAX_TOKENS, SAMPLING_MAX_TOKENS));
     const approved = await this.broker.ask(
       {
@@ -67,7 +69,7 @@ export class SamplingService {
     if (!approved) throw new McpError(USER_DECLINED, 'The user declined the sampling request.');
     try {
       const r = await generateText({
-        model: createModel(s, await this.settings.apiKey()),
+        model: createModel(s, d.apiKey),
         system: req.systemPrompt,
         messages: toModelMessages(req),
         maxOutputTokens: maxTokens,

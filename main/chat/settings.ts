@@ -1,79 +1,74 @@
 /**
- * Model-provider settings: non-secret fields in `<state dir>/settings.json` (0600, atomic), the API
- * key in the `SecretStore`. Views are masked.
+ * The single-model view of earlier versions, kept for the `settings.getModel` / `settings.setModel`
+ * channels and for callers that use "the" model (sampling, the current chat loop): it is the
+ * DEFAULT model profile (./profiles.ts). New code asks the ProfileStore for `get(profileId)`, which
+ * returns a profile and its own key together.
  */
-import { promises as fs } from 'node:fs';
-import path from 'node:path';
 import type { ModelProvider, ModelSettingsInput, ModelSettingsView } from '../../preload/contract/index.js';
-import { maskSecret } from '../mcp/config.js';
 import type { SecretStore } from '../secrets/store.js';
-import { Mutex, writeFileAtomic } from '../util/atomic-write.js';
+import { ProfileStore, type ProfileWithKey } from './profiles.js';
 
-/** Stored model settings (no secret). */
+/** The connection part of a profile: enough to build a model (./providers.ts). */
 export interface ModelSettings {
   provider: ModelProvider;
   base_url: string;
   model: string;
 }
 
-/** The secret-store key of the model API key. */
-export const MODEL_KEY_SECRET = 'model:api_key';
+const EMPTY: ModelSettings = { provider: 'openai-compatible', base_url: '', model: '' };
 
-/** Name of the settings file inside the state dir. */
+/** Name of the single-model settings file of earlier versions (migrated into model profiles). */
 export const SETTINGS_FILE = 'settings.json';
 
-const DEFAULTS: ModelSettings = { provider: 'openai-compatible', base_url: '', model: '' };
-
-/** Owns the model settings file and the API key entry. */
+/** The default profile seen as the one model of earlier versions. */
 export class SettingsStore {
-  readonly file: string;
-  private cache: ModelSettings | null = null;
-  private readonly mutex = new Mutex();
+  /** The profile last returned by `get()`, so `apiKey()` answers for that same profile. */
+  private lastServed: ProfileWithKey | null = null;
 
-  constructor(
-    stateDir: string,
-    private readonly secrets: SecretStore,
-  ) {
-    this.file = path.join(stateDir, SETTINGS_FILE);
+  private readonly profiles: ProfileStore;
+
+  /** Over a profile store, or (as before) over a state dir + secret store, which makes one. */
+  constructor(profiles: ProfileStore | string, secrets?: SecretStore) {
+    if (typeof profiles === 'string') {
+      if (!secrets) throw new TypeError('SettingsStore(stateDir, secrets) needs a secret store.');
+      this.profiles = new ProfileStore(profiles, secrets);
+    } else this.profiles = profiles;
   }
 
-  /** Current settings (defaults when the file is missing or unreadable). */
+  /**
+   * The default profile's connection settings (empty fields when there is none). Remembers the
+   * profile, so a following `apiKey()` returns ITS key even if the default changes in between.
+   */
   async get(): Promise<ModelSettings> {
-    if (this.cache) return this.cache;
-    try {
-      const doc = JSON.parse(await fs.readFile(this.file, 'utf8')) as { model?: Partial<ModelSettings> };
-      const m = doc.model ?? {};
-      this.cache = {
-        provider: m.provider === 'anthropic' ? 'anthropic' : 'openai-compatible',
-        base_url: typeof m.base_url === 'string' ? m.base_url : '',
-        model: typeof m.model === 'string' ? m.model : '',
-      };
-    } catch {
-      this.cache = { ...DEFAULTS };
-    }
-    return this.cache;
+    const d = await this.profiles.getDefault();
+    this.lastServed = d;
+    return d ? { provider: d.profile.provider, base_url: d.profile.base_url, model: d.profile.model } : { ...EMPTY };
   }
 
-  /** The API key (main only). */
-  apiKey(): Promise<string | undefined> {
-    return this.secrets.get(MODEL_KEY_SECRET);
+  /** The API key of the profile last returned by `get()`, else of the default profile (main only). */
+  async apiKey(): Promise<string | undefined> {
+    if (this.lastServed) return this.lastServed.apiKey;
+    return (await this.profiles.getDefault())?.apiKey;
   }
 
-  /** Masked view for the renderer. */
+  /** Masked view of the default profile. */
   async view(): Promise<ModelSettingsView> {
-    const s = await this.get();
-    return { ...s, api_key: maskSecret(await this.apiKey()), configured: Boolean(s.base_url && s.model) };
+    const list = await this.profiles.list();
+    const d = list.find((p) => p.is_default);
+    if (!d) return { ...EMPTY, api_key: { has_value: false, masked: '' }, configured: false };
+    return { provider: d.provider, base_url: d.base_url, model: d.model, api_key: d.api_key, configured: d.configured };
   }
 
-  /** Save settings; `api_key` follows PATCH rules (absent → keep, `""` → delete, value → replace). */
-  set(input: ModelSettingsInput): Promise<ModelSettingsView> {
-    return this.mutex.run(async () => {
-      const next: ModelSettings = { provider: input.provider, base_url: input.base_url, model: input.model };
-      await writeFileAtomic(this.file, JSON.stringify({ model: next }, null, 2) + '\n');
-      this.cache = next;
-      if (input.api_key === '') await this.secrets.delete(MODEL_KEY_SECRET);
-      else if (input.api_key !== undefined) await this.secrets.set(MODEL_KEY_SECRET, input.api_key);
-      return this.view();
+  /** Save into the default profile (created when there is none); the key follows PATCH rules. */
+  async set(input: ModelSettingsInput): Promise<ModelSettingsView> {
+    const d = (await this.profiles.list()).find((p) => p.is_default);
+    await this.profiles.save({
+      ...(d ? { id: d.id, name: d.name } : { name: input.model }),
+      provider: input.provider,
+      base_url: input.base_url,
+      model: input.model,
+      ...(input.api_key !== undefined ? { api_key: input.api_key } : {}),
     });
+    return this.view();
   }
 }

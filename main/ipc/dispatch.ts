@@ -9,6 +9,8 @@ import type { AppCore } from '../core.js';
 import { ConversationBusyError, NotConfiguredError, NotEditableError } from '../chat/agent.js';
 import { ExportWriteError } from '../chat/conversations/service.js';
 import { ConversationInputError, ConversationNotFoundError } from '../chat/conversations/store.js';
+import { ProfileNotFoundError } from '../chat/profiles.js';
+import { testConnection } from '../chat/model-list.js';
 import { HostError } from '../mcp/host.js';
 import { UnknownElicitationError } from '../mcp/elicitation.js';
 import {
@@ -21,6 +23,17 @@ import {
   PortInUseError,
   UnsafeUrlError,
 } from '../mcp/oauth/errors.js';
+
+/** A profile request that is incomplete (reported as `invalid_input` on `field`). */
+class ProfileInputError extends Error {
+  override name = 'ProfileInputError';
+  constructor(
+    message: string,
+    readonly field: string,
+  ) {
+    super(message);
+  }
+}
 
 function bounded(message: string): string {
   return message.length > 500 ? `${message.slice(0, 500)}…` : message;
@@ -53,6 +66,18 @@ export function createHandlers(core: AppCore, version = '0.1.0'): Handlers {
     'servers.import': ({ json, replace_existing }) => h.importServers(json, replace_existing),
     'settings.getModel': () => core.settings.view(),
     'settings.setModel': (input) => core.settings.set(input),
+    'profiles.list': () => core.profiles.list(),
+    'profiles.save': (input) => core.profiles.save(input),
+    'profiles.remove': async ({ id }) => {
+      await core.profiles.remove(id);
+      return { removed: true as const };
+    },
+    'profiles.setDefault': ({ id }) => core.profiles.setDefault(id),
+    'profiles.test': async (input) => {
+      if (!input.id && (!input.provider || !input.base_url)) throw new ProfileInputError('Enter a provider and a base URL first.', input.provider ? 'base_url' : 'provider');
+      return testConnection(await core.profiles.testTarget(input));
+    },
+    'profiles.detectLocal': () => core.detectLocalModels(),
     'chat.send': ({ conversation_id, text }) => core.chat.send(conversation_id, text),
     'chat.editResend': ({ conversation_id, item_id, text }) => core.chat.editResend(conversation_id, item_id, text),
     'chat.regenerate': ({ conversation_id }) => core.chat.regenerate(conversation_id),
@@ -91,6 +116,8 @@ export function toIpcError(err: unknown): IpcError {
   if (err instanceof ConversationNotFoundError) return { code: 'not_found', message: err.message };
   if (err instanceof ConversationInputError) return { code: 'invalid_input', message: err.message, field: err.field };
   if (err instanceof ExportWriteError) return { code: 'write_failed', message: bounded(err.message) };
+  if (err instanceof ProfileNotFoundError) return { code: 'not_found', message: err.message };
+  if (err instanceof ProfileInputError) return { code: 'invalid_input', message: err.message, field: err.field };
   if (err instanceof UnknownElicitationError) return { code: 'gone', message: err.message };
   // OAuth flow errors carry messages already scrubbed of secrets (main/mcp/oauth/errors.ts).
   if (err instanceof CancelledError) return { code: 'sign_in_cancelled', message: 'Sign-in was cancelled.' };

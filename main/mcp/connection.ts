@@ -138,6 +138,19 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Per-call read timeout in ms; defaults to the server's `timeout_seconds`. */
   timeoutMs?: number;
+  /**
+   * Receives the server's progress notifications for this call (MCP spec "Utilities: Progress"):
+   * `progress` so far, `total` when the server knows it, and its `message`. Each notification
+   * also restarts the call's read timeout (bounded by a total deadline).
+   */
+  onProgress?: (p: ToolProgress) => void;
+}
+
+/** One progress notification of a running call (MCP `notifications/progress`), as numbers + message. */
+export interface ToolProgress {
+  progress: number;
+  total: number | null;
+  message: string | null;
 }
 
 /**
@@ -480,7 +493,19 @@ export class McpConnection {
         timeout,
         resetTimeoutOnProgress: true,
         maxTotalTimeout: Math.max(timeout, 10 * 60 * 1000),
-        onprogress: () => undefined,
+        // A handler must be present for the SDK to send a progress token; progress also extends the deadline.
+        onprogress: (p) => {
+          if (!opts.onProgress) return;
+          try {
+            opts.onProgress({
+              progress: p.progress,
+              total: typeof p.total === 'number' ? p.total : null,
+              message: typeof p.message === 'string' ? p.message.slice(0, 1000) : null,
+            });
+          } catch {
+            // A listener's failure must not fail the call.
+          }
+        },
       });
     try {
       return (await call(client)) as CallToolResult;

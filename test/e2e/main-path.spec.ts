@@ -76,7 +76,7 @@ test('configure a model, add the filesystem server, call its tool from chat, per
   // The config file holds the server; the API key is not in any plain file we can see.
   const stored = JSON.parse(readFileSync(path.join(shell.stateDir, 'mcp_servers.json'), 'utf8')) as { servers: Record<string, { command: string[] }> };
   expect(stored.servers.files?.command).toEqual(['node', FS_SERVER, filesDir]);
-  expect(readFileSync(path.join(shell.stateDir, 'settings.json'), 'utf8')).not.toContain(API_KEY);
+  expect(readFileSync(path.join(shell.stateDir, 'model_profiles.json'), 'utf8')).not.toContain(API_KEY);
 
   // ---- Chat ----------------------------------------------------------------------------------
   await openChat(page);

@@ -198,6 +198,20 @@ describe('no secret ever leaves main (canary)', () => {
         { provider: 'openai-compatible', base_url: model.baseUrl, model: 'fake' }, // key kept
         { provider: 'openai-compatible', base_url: 'not a url', model: 'fake', api_key: CANARIES.apiKey }, // invalid
       ],
+      'profiles.list': [{}],
+      'profiles.save': [
+        { name: 'second', provider: 'openai-compatible', base_url: model.baseUrl, model: 'fake', api_key: CANARIES.apiKey },
+        { id: 'nope', name: 'x', provider: 'openai-compatible', base_url: 'not a url', model: 'm', api_key: CANARIES.apiKey }, // invalid
+        { id: 'nope', name: 'x', provider: 'openai-compatible', base_url: model.baseUrl, model: 'm', api_key: CANARIES.apiKey }, // unknown id
+      ],
+      'profiles.test': [
+        { provider: 'openai-compatible', base_url: model.baseUrl, api_key: CANARIES.apiKey },
+        { provider: 'anthropic', base_url: 'http://127.0.0.1:9/v1', api_key: CANARIES.apiKey }, // unreachable
+        { id: 'nope' },
+      ],
+      'profiles.setDefault': [{ id: 'nope' }],
+      'profiles.remove': [{ id: 'nope' }],
+      'profiles.detectLocal': [{}],
       'chat.send': [{ conversation_id: 'c1', text: 'call local__env_check {"name":"TOKEN","sha256":"0"}' }, { conversation_id: 'c1', text: '' }],
       'chat.editResend': [{ conversation_id: 'c1', item_id: 'nope', text: 'x' }, { conversation_id: 'bad id!', item_id: 'x', text: 'x' }],
       'chat.regenerate': [{ conversation_id: 'no-such-conversation' }],

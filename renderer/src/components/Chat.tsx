@@ -1,25 +1,12 @@
 import { memo, useEffect, useRef, useState } from 'react';
-import type { ContentView, TranscriptItem } from '../../../preload/contract/index.js';
+import type { TranscriptItem } from '../../../preload/contract/index.js';
 import { useApp } from '../store';
 import { call } from '../api';
+import { LocalModelOffers } from './LocalModelOffers';
+import { Markdown } from './Markdown';
+import { ToolProgressBar, ToolResult } from './ToolResult';
 
 type ToolItem = Extract<TranscriptItem, { kind: 'tool' }>;
-
-function Content({ content }: { content: ContentView[] }) {
-  return (
-    <>
-      {content.map((c, i) =>
-        c.type === 'text' ? (
-          <pre key={i} className="tool-text">
-            {c.text}
-          </pre>
-        ) : (
-          <img key={i} className="tool-image" alt="Tool result" src={`data:${c.mimeType};base64,${c.data}`} />
-        ),
-      )}
-    </>
-  );
-}
 
 const STATE_LABEL: Record<ToolItem['state'], string> = { running: 'running…', ok: 'ok', error: 'error', cancelled: 'cancelled', interrupted: 'interrupted' };
 
@@ -51,14 +38,7 @@ export function ToolCard({ call: item }: { call: ToolItem }) {
           Cancel this call
         </button>
       )}
-      {item.state === 'running' && item.progress && (
-        <div className="tool-progress" role="progressbar" aria-valuenow={item.progress.progress} aria-valuemax={item.progress.total ?? undefined}>
-          <progress value={item.progress.progress} max={item.progress.total ?? undefined} />
-          <span className="small muted">
-            {item.progress.message ?? ''} {item.progress.total ? `${item.progress.progress}/${item.progress.total}` : item.progress.progress}
-          </span>
-        </div>
-      )}
+      {item.state === 'running' && item.progress && <ToolProgressBar progress={item.progress} />}
       {open && (
         <div className="tool-body">
           <div className="label">Arguments</div>
@@ -72,7 +52,7 @@ export function ToolCard({ call: item }: { call: ToolItem }) {
                 {failed && item.content.length === 0 ? (
                   <pre className="tool-text error-text">{item.state === 'interrupted' && !item.error ? 'The app stopped before this call returned. It may or may not have taken effect.' : item.error}</pre>
                 ) : (
-                  <Content content={item.content} />
+                  <ToolResult content={item.content} progress={null} />
                 )}
               </div>
             </>
@@ -164,7 +144,7 @@ const Item = memo(function Item({ item: it, editable, running, hit }: { item: Tr
     body = (
       <div className="msg-wrap assistant">
         <div className={`msg assistant ${it.state}`} data-testid="msg-assistant">
-          {it.text}
+          <Markdown text={it.text} streaming={it.state === 'streaming'} />
         </div>
         <div className="msg-actions">
           {ANSWER_NOTE[it.state] && <span className="muted small">{ANSWER_NOTE[it.state]}</span>}
@@ -281,9 +261,12 @@ export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: () =
             {model?.configured ? (
               <p>Ask anything. The model can use the tools of your ready MCP servers.</p>
             ) : (
-              <p>
-                Set up a model first in <button className="link" onClick={onOpenSettings}>Settings → Model</button>.
-              </p>
+              <>
+                <p>
+                  Set up a model first in <button className="link" onClick={onOpenSettings}>Settings → Model</button>.
+                </p>
+                <LocalModelOffers onAdded={() => void useApp.getState().loadSettings()} />
+              </>
             )}
           </div>
         )}

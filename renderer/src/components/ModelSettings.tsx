@@ -1,101 +1,124 @@
-import { useEffect, useState } from 'react';
+/**
+ * Settings → Model: the saved model profiles (each with its own API key), which one is the
+ * default, and the form of the selected (or a new) profile. With no profile yet, local model
+ * servers found on this computer are offered ready to use.
+ */
+import { useCallback, useEffect, useState } from 'react';
+import type { ModelProfileView } from '../../../preload/contract/index.js';
 import { call } from '../api';
 import { useApp } from '../store';
-import type { ModelProvider } from '../../../preload/contract/index.js';
+import { LocalModelOffers } from './LocalModelOffers';
+import { ProfileForm } from './ProfileForm';
 
-/** Settings → Model: an OpenAI-compatible endpoint (base URL, API key, model). */
+/** User-visible strings (kept together for translation). */
+export const MODEL_SETTINGS_STRINGS = {
+  title: 'Model',
+  intro: 'Save one profile per model you use: any OpenAI-compatible endpoint (OpenAI, Ollama, LM Studio, vLLM, OpenRouter) or Anthropic. Each profile keeps its own API key, which is only ever sent to that profile’s server.',
+  profiles: 'Profiles',
+  newProfile: 'New profile',
+  default: 'default',
+  makeDefault: 'Make default',
+  remove: 'Remove',
+  confirmRemove: (name: string) => `Remove the profile “${name}” and its stored key?`,
+  keyInClear: 'key sent unencrypted',
+} as const;
+
+/** Settings → Model. */
 export function ModelSettings() {
-  const model = useApp((s) => s.model);
+  const S = MODEL_SETTINGS_STRINGS;
   const setModelView = useApp((s) => s.setModelView);
-  const [provider, setProvider] = useState<ModelProvider>('openai-compatible');
-  const [baseUrl, setBaseUrl] = useState('');
-  const [name, setName] = useState('');
-  const [apiKey, setApiKey] = useState('');
-  const [clearKey, setClearKey] = useState(false);
-  const [status, setStatus] = useState<{ tone: 'ok' | 'error'; text: string } | null>(null);
-  const [busy, setBusy] = useState(false);
+  const [profiles, setProfiles] = useState<ModelProfileView[] | null>(null);
+  const [selected, setSelected] = useState<string | 'new' | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [justSaved, setJustSaved] = useState<string | null>(null);
+
+  const refresh = useCallback(async (select?: string) => {
+    try {
+      const list = await call('profiles.list', {});
+      setProfiles(list);
+      setSelected((cur) => select ?? (cur && (cur === 'new' || list.some((p) => p.id === cur)) ? cur : (list.find((p) => p.is_default)?.id ?? 'new')));
+      // The chat toolbar shows the default profile.
+      call('settings.getModel', {}).then(setModelView, () => undefined);
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  }, [setModelView]);
 
   useEffect(() => {
-    if (model) {
-      setProvider(model.provider);
-      setBaseUrl(model.base_url);
-      setName(model.model);
-    }
-  }, [model]);
+    void refresh();
+  }, [refresh]);
 
-  const save = async () => {
-    setBusy(true);
-    setStatus(null);
-    try {
-      const view = await call('settings.setModel', {
-        provider,
-        base_url: baseUrl.trim(),
-        model: name.trim(),
-        ...(clearKey ? { api_key: '' } : apiKey ? { api_key: apiKey } : {}),
-      });
-      setModelView(view);
-      setApiKey('');
-      setClearKey(false);
-      setStatus({ tone: 'ok', text: 'Saved.' });
-    } catch (err) {
-      setStatus({ tone: 'error', text: (err as Error).message });
-    } finally {
-      setBusy(false);
-    }
-  };
+  if (!profiles) return <div className="panel"><h2>{S.title}</h2></div>;
+  const current = selected && selected !== 'new' ? (profiles.find((p) => p.id === selected) ?? null) : null;
 
   return (
     <div className="panel">
-      <h2>Model</h2>
-      <p className="muted">Any OpenAI-compatible endpoint (OpenAI, Ollama, LM Studio, vLLM, OpenRouter), or Anthropic.</p>
-      <label className="field">
-        <span>Provider</span>
-        <select
-          aria-label="Provider"
-          value={provider}
-          onChange={(e) => {
-            const p = e.target.value as ModelProvider;
-            setProvider(p);
-            if (p === 'anthropic' && !baseUrl.trim()) setBaseUrl('https://api.anthropic.com/v1');
+      <h2>{S.title}</h2>
+      <p className="muted">{S.intro}</p>
+      {profiles.length === 0 && (
+        <LocalModelOffers
+          onAdded={(p) => {
+            setJustSaved(p.id);
+            void refresh(p.id);
           }}
-        >
-          <option value="openai-compatible">OpenAI-compatible (OpenAI, Ollama, LM Studio, vLLM, OpenRouter)</option>
-          <option value="anthropic">Anthropic</option>
-        </select>
-      </label>
-      <label className="field">
-        <span>Base URL</span>
-        <input aria-label="Base URL" placeholder="https://api.openai.com/v1" value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} />
-      </label>
-      <label className="field">
-        <span>Model</span>
-        <input aria-label="Model name" placeholder="gpt-4o-mini" value={name} onChange={(e) => setName(e.target.value)} />
-      </label>
-      <label className="field">
-        <span>
-          API key {model?.api_key.has_value && <span className="badge set">set {model.api_key.masked}</span>}
-        </span>
-        <input
-          aria-label="API key"
-          type="password"
-          autoComplete="off"
-          placeholder={model?.api_key.has_value ? 'Leave empty to keep the stored key' : 'Optional for local servers'}
-          value={apiKey}
-          disabled={clearKey}
-          onChange={(e) => setApiKey(e.target.value)}
         />
-      </label>
-      {model?.api_key.has_value && (
-        <label className="check">
-          <input type="checkbox" checked={clearKey} onChange={(e) => setClearKey(e.target.checked)} /> Remove the stored key
-        </label>
       )}
-      <div className="row">
-        <button className="primary" onClick={() => void save()} disabled={busy}>
-          Save model
-        </button>
-        {status && <span className={status.tone === 'ok' ? 'ok-text' : 'error-text'} role="status">{status.text}</span>}
-      </div>
+      {profiles.length > 0 && (
+        <div className="profile-list" role="list" aria-label={S.profiles}>
+          {profiles.map((p) => (
+            <div key={p.id} role="listitem" className={p.id === selected ? 'profile-item active' : 'profile-item'} data-testid={`profile-${p.name}`}>
+              <button
+                className="link profile-name"
+                onClick={() => {
+                  setJustSaved(null);
+                  setSelected(p.id);
+                }} aria-current={p.id === selected}>
+                {p.name}
+              </button>
+              <span className="muted small profile-meta">
+                {p.model} · {p.base_url}
+              </span>
+              {p.is_default && <span className="badge set">{S.default}</span>}
+              {p.key_in_clear && <span className="badge error">{S.keyInClear}</span>}
+              <span className="spacer" />
+              {!p.is_default && (
+                <button onClick={() => call('profiles.setDefault', { id: p.id }).then(() => refresh(), (e: Error) => setError(e.message))}>{S.makeDefault}</button>
+              )}
+              <button
+                className="danger"
+                onClick={() => {
+                  if (!window.confirm(S.confirmRemove(p.name))) return;
+                  call('profiles.remove', { id: p.id }).then(() => refresh(selected === p.id ? undefined : selected ?? undefined), (e: Error) => setError(e.message));
+                }}
+              >
+                {S.remove}
+              </button>
+            </div>
+          ))}
+          <div>
+            <button
+              onClick={() => {
+                setJustSaved(null);
+                setSelected('new');
+              }}
+              disabled={selected === 'new'}
+            >
+              + {S.newProfile}
+            </button>
+          </div>
+        </div>
+      )}
+      {error && <span className="error-text">{error}</span>}
+      <ProfileForm
+        key={current?.id ?? 'new'}
+        profile={current}
+        isFirst={profiles.length === 0}
+        justSaved={current !== null && current.id === justSaved}
+        onSaved={(p) => {
+          setJustSaved(p.id);
+          void refresh(p.id);
+        }}
+      />
     </div>
   );
 }

@@ -1,0 +1,111 @@
+/**
+ * Renders GitHub-flavoured markdown from a model or a server, also while it streams, with
+ * streamdown (made for streaming AI output: unfinished syntax is completed as it arrives).
+ *
+ * Safety: streamdown parses raw HTML and then sanitizes it (rehype-sanitize, GitHub's schema):
+ * no `<script>`, no event-handler attributes, only http/https/mailto link protocols. On top of
+ * that, links are ours: only `http:`/`https:` become links, opened with `window.open(…, noopener)`
+ * — in Electron that reaches the window-open handler, which hands http(s) to the system browser
+ * (main/ipc/electron.ts) — and anything else renders as inert text. Images from markdown are not
+ * loaded (the CSP forbids remote images anyway); they show as a link.
+ *
+ * Code blocks are highlighted by shiki through @streamdown/code, which uses shiki's JavaScript
+ * regex engine: no WebAssembly and no eval, so the renderer's CSP stays as it is.
+ *
+ * Huge or pathologically nested text is cut (../markdown-limits.ts); the rest is shown as plain
+ * text, so the window never freezes.
+ */
+import { memo, useDeferredValue, useMemo, type AnchorHTMLAttributes, type ImgHTMLAttributes } from 'react';
+import { Streamdown } from 'streamdown';
+import { code } from '@streamdown/code';
+import { splitForRendering } from '../markdown-limits';
+import { safeExternalUrl } from '../safe-url';
+import '../markdown.css';
+
+/** User-visible strings of this component (kept together for translation). */
+export const MARKDOWN_STRINGS = {
+  copyCode: 'Copy code',
+  copied: 'Copied',
+  cutForSize: 'The rest is shown as plain text because it is very long.',
+  cutForDepth: 'The rest is shown as plain text because it is nested too deeply.',
+  image: 'Image',
+  inertLink: 'This link is not opened: only http and https links are.',
+} as const;
+
+/** Open an http(s) URL outside the app (system browser in Electron; a new tab in the browser shell). */
+export function openExternal(url: string): void {
+  if (safeExternalUrl(url)) window.open(url, '_blank', 'noopener,noreferrer');
+}
+
+function SafeLink({ href, children, title }: AnchorHTMLAttributes<HTMLAnchorElement> & { node?: unknown }) {
+  const url = safeExternalUrl(href);
+  if (!url)
+    return (
+      <span className="md-link-inert" title={MARKDOWN_STRINGS.inertLink}>
+        {children}
+      </span>
+    );
+  return (
+    <a
+      href={url}
+      title={title ?? url}
+      target="_blank"
+      rel="noopener noreferrer"
+      onClick={(e) => {
+        e.preventDefault();
+        openExternal(url);
+      }}
+    >
+      {children}
+    </a>
+  );
+}
+
+function SafeImage({ src, alt }: ImgHTMLAttributes<HTMLImageElement> & { node?: unknown }) {
+  const url = safeExternalUrl(src);
+  const label = `${MARKDOWN_STRINGS.image}: ${alt || url || ''}`.trim();
+  return url ? <SafeLink href={url}>{label}</SafeLink> : <span className="md-image">{label}</span>;
+}
+
+const components = { a: SafeLink, img: SafeImage };
+const plugins = { code };
+const controls = { code: { copy: true, download: false }, table: false, mermaid: false, image: false } as const;
+const translations = { copyCode: MARKDOWN_STRINGS.copyCode, copied: MARKDOWN_STRINGS.copied };
+const linkSafety = { enabled: false };
+const themes: [string, string] = ['github-light', 'github-dark'];
+
+/**
+ * Markdown text, sanitized, with highlighted code blocks and copy buttons.
+ * @param text the markdown (any size; cut per ../markdown-limits.ts)
+ * @param streaming true while the text is still arriving (unfinished syntax is completed)
+ */
+export const Markdown = memo(function Markdown({ text, streaming = false }: { text: string; streaming?: boolean }) {
+  // While text streams in faster than it renders, React skips the stale intermediate values.
+  const deferred = useDeferredValue(text);
+  const split = useMemo(() => splitForRendering(deferred), [deferred]);
+  return (
+    <div className="markdown" data-testid="markdown">
+      <Streamdown
+        mode={streaming ? 'streaming' : 'static'}
+        isAnimating={streaming}
+        plugins={plugins}
+        components={components}
+        controls={controls}
+        translations={translations}
+        linkSafety={linkSafety}
+        shikiTheme={themes}
+        lineNumbers={false}
+        codeBlockMaxHeight={0}
+        tableMaxHeight={0}
+      >
+        {split.markdown}
+      </Streamdown>
+      {split.rest !== null && (
+        <div className="md-overflow" data-testid="markdown-overflow">
+          <div className="muted small">{split.reason === 'depth' ? MARKDOWN_STRINGS.cutForDepth : MARKDOWN_STRINGS.cutForSize}</div>
+          <pre className="md-rest">{split.rest}</pre>
+        </div>
+      )}
+    </div>
+  );
+});

@@ -1,0 +1,266 @@
+/**
+ * Settings → Model: the form of one model profile (new or saved): name, provider, base URL,
+ * model (typed, or picked from the list "Test connection" fetched), API key (this profile's own;
+ * the input starts empty and only says whether one is stored), system prompt, context window and
+ * whether the model accepts images. Warns when a key would travel unencrypted and when a changed
+ * server address will drop the stored key.
+ */
+import { useState } from 'react';
+import type { ConnectionTestResult, ModelInfo, ModelProfileView, ModelProvider } from '../../../preload/contract/index.js';
+import { ApiError, call } from '../api';
+
+/** User-visible strings of the profile form (kept together for translation). */
+export const PROFILE_FORM_STRINGS = {
+  name: 'Profile name',
+  namePlaceholder: 'e.g. Work GPT-4o, Local Llama',
+  provider: 'Provider',
+  providerOpenAI: 'OpenAI-compatible (OpenAI, Ollama, LM Studio, vLLM, OpenRouter)',
+  providerAnthropic: 'Anthropic',
+  baseUrl: 'Base URL',
+  model: 'Model name',
+  modelPick: 'Available models',
+  modelPickPrompt: 'Pick a model…',
+  apiKey: 'API key',
+  keyStored: 'set',
+  keyKeep: 'Leave empty to keep the stored key',
+  keyOptional: 'Optional for local servers',
+  removeKey: 'Remove the stored key',
+  systemPrompt: 'System prompt (optional)',
+  systemPromptPlaceholder: 'Instructions sent with every conversation that uses this profile',
+  contextWindow: 'Context window (tokens)',
+  contextWindowHint: 'The request is shortened to fit. Leave empty for a default based on the model.',
+  acceptsImages: 'Model accepts images (tool images are sent as images, otherwise as a short note)',
+  acceptsImagesAuto: 'Set from the model name unless you change it.',
+  makeDefault: 'Use for new conversations (default)',
+  test: 'Test connection',
+  testing: 'Testing…',
+  save: 'Save model',
+  saved: 'Saved.',
+  connected: (n: number) => (n === 1 ? 'Connected. The provider lists 1 model.' : `Connected. The provider lists ${n} models.`),
+  connectedNone: 'Connected, but the provider lists no models. Type the model name.',
+  clearText: 'This address uses http:// to another computer: the API key would travel unencrypted. Use https:// unless you trust every network in between.',
+  originChange: 'This is another server than the saved one: the stored key will not be sent to it and is removed on save. Enter the key for this server.',
+} as const;
+
+function isLoopbackHost(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
+}
+
+function originOf(url: string): string | null {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether a key sent to `url` would travel unencrypted (http: to another machine). */
+export function keyInClear(url: string): boolean {
+  try {
+    const u = new URL(url);
+    return u.protocol === 'http:' && !isLoopbackHost(u.hostname);
+  } catch {
+    return false;
+  }
+}
+
+/** The form of one profile; `profile` null = a new profile. `onSaved` gets the saved view. */
+export function ProfileForm({ profile, onSaved, isFirst, justSaved = false }: { profile: ModelProfileView | null; onSaved: (p: ModelProfileView) => void; isFirst: boolean; justSaved?: boolean }) {
+  const S = PROFILE_FORM_STRINGS;
+  const [name, setName] = useState(profile?.name ?? '');
+  const [provider, setProvider] = useState<ModelProvider>(profile?.provider ?? 'openai-compatible');
+  const [baseUrl, setBaseUrl] = useState(profile?.base_url ?? '');
+  const [model, setModel] = useState(profile?.model ?? '');
+  const [apiKey, setApiKey] = useState('');
+  const [clearKey, setClearKey] = useState(false);
+  const [systemPrompt, setSystemPrompt] = useState(profile?.system_prompt ?? '');
+  const [contextWindow, setContextWindow] = useState(profile ? String(profile.context_window) : '');
+  const [acceptsImages, setAcceptsImages] = useState<boolean | null>(profile ? profile.accepts_images : null);
+  const [makeDefault, setMakeDefault] = useState(false);
+  const [models, setModels] = useState<ModelInfo[] | null>(null);
+  const [test, setTest] = useState<ConnectionTestResult | null>(null);
+  const [testing, setTesting] = useState(false);
+  // A new profile's form is replaced by the saved profile's form: it starts by saying "Saved.".
+  const [status, setStatus] = useState<{ tone: 'ok' | 'error'; text: string } | null>(justSaved ? { tone: 'ok', text: S.saved } : null);
+  const [busy, setBusy] = useState(false);
+
+  const stored = profile?.api_key.has_value === true && !clearKey;
+  const originChanged = stored && !apiKey && originOf(baseUrl.trim()) !== null && originOf(baseUrl.trim()) !== originOf(profile!.base_url);
+  const clearText = keyInClear(baseUrl.trim()) && (apiKey.length > 0 || (stored && !originChanged));
+  const knownImages = models?.find((m) => m.id === model.trim())?.accepts_images;
+
+  const runTest = async () => {
+    setTesting(true);
+    setTest(null);
+    try {
+      const r = await call('profiles.test', {
+        ...(profile ? { id: profile.id } : {}),
+        provider,
+        base_url: baseUrl.trim(),
+        ...(clearKey ? { api_key: '' } : apiKey ? { api_key: apiKey } : {}),
+      });
+      setTest(r);
+      if (r.ok) setModels(r.models);
+    } catch (err) {
+      setTest({ ok: false, code: 'bad_request', message: err instanceof ApiError ? err.message : String(err) });
+    } finally {
+      setTesting(false);
+    }
+  };
+
+  const save = async () => {
+    setBusy(true);
+    setStatus(null);
+    try {
+      const cw = contextWindow.trim() ? Number(contextWindow.trim()) : undefined;
+      const view = await call('profiles.save', {
+        ...(profile ? { id: profile.id } : {}),
+        name: name.trim() || model.trim() || 'Model',
+        provider,
+        base_url: baseUrl.trim(),
+        model: model.trim(),
+        system_prompt: systemPrompt.trim() ? systemPrompt : null,
+        ...(cw !== undefined && Number.isFinite(cw) ? { context_window: Math.round(cw) } : {}),
+        ...(acceptsImages !== null ? { accepts_images: acceptsImages } : knownImages !== undefined ? { accepts_images: knownImages } : {}),
+        ...(clearKey ? { api_key: '' } : apiKey ? { api_key: apiKey } : {}),
+        ...(makeDefault ? { make_default: true } : {}),
+      });
+      setApiKey('');
+      setClearKey(false);
+      setStatus({ tone: 'ok', text: S.saved });
+      onSaved(view);
+    } catch (err) {
+      setStatus({ tone: 'error', text: (err as Error).message });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="profile-form" data-testid="profile-form">
+      <label className="field">
+        <span>{S.name}</span>
+        <input aria-label={S.name} placeholder={S.namePlaceholder} value={name} onChange={(e) => setName(e.target.value)} />
+      </label>
+      <label className="field">
+        <span>{S.provider}</span>
+        <select
+          aria-label={S.provider}
+          value={provider}
+          onChange={(e) => {
+            const p = e.target.value as ModelProvider;
+            setProvider(p);
+            setModels(null);
+            setTest(null);
+            if (p === 'anthropic' && !baseUrl.trim()) setBaseUrl('https://api.anthropic.com/v1');
+          }}
+        >
+          <option value="openai-compatible">{S.providerOpenAI}</option>
+          <option value="anthropic">{S.providerAnthropic}</option>
+        </select>
+      </label>
+      <label className="field">
+        <span>{S.baseUrl}</span>
+        <input aria-label={S.baseUrl} placeholder="https://api.openai.com/v1" value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} />
+      </label>
+      <label className="field">
+        <span>
+          {S.apiKey} {stored && <span className="badge set">{S.keyStored} {profile!.api_key.masked}</span>}
+        </span>
+        <input
+          aria-label={S.apiKey}
+          type="password"
+          autoComplete="off"
+          placeholder={stored ? S.keyKeep : S.keyOptional}
+          value={apiKey}
+          disabled={clearKey}
+          onChange={(e) => setApiKey(e.target.value)}
+        />
+      </label>
+      {profile?.api_key.has_value && (
+        <label className="check">
+          <input type="checkbox" checked={clearKey} onChange={(e) => setClearKey(e.target.checked)} /> {S.removeKey}
+        </label>
+      )}
+      {originChanged && (
+        <div className="notice-block warning" data-testid="origin-change-warning">
+          {S.originChange}
+        </div>
+      )}
+      {clearText && (
+        <div className="notice-block warning" data-testid="clear-text-warning">
+          {S.clearText}
+        </div>
+      )}
+      <div className="row">
+        <button onClick={() => void runTest()} disabled={testing || !baseUrl.trim()}>
+          {testing ? S.testing : S.test}
+        </button>
+        {test && (
+          <span className={test.ok ? 'ok-text' : 'error-text'} data-testid="connection-result" aria-live="polite">
+            {test.ok ? (test.models.length ? S.connected(test.models.length) : S.connectedNone) : test.message}
+          </span>
+        )}
+      </div>
+      {test?.ok && test.warning && (
+        <div className="notice-block warning" data-testid="connection-warning">
+          {test.warning}
+        </div>
+      )}
+      <label className="field">
+        <span>{S.model}</span>
+        <input aria-label={S.model} placeholder="gpt-4o-mini" value={model} onChange={(e) => setModel(e.target.value)} />
+      </label>
+      {models && models.length > 0 && (
+        <label className="field">
+          <span>{S.modelPick}</span>
+          <select
+            aria-label={S.modelPick}
+            value={models.some((m) => m.id === model) ? model : ''}
+            onChange={(e) => {
+              setModel(e.target.value);
+              if (!name.trim() || name === model) setName(e.target.value);
+              setAcceptsImages(null);
+            }}
+          >
+            <option value="">{S.modelPickPrompt}</option>
+            {models.map((m) => (
+              <option key={m.id} value={m.id}>
+                {m.id}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      <label className="field">
+        <span>{S.systemPrompt}</span>
+        <textarea aria-label={S.systemPrompt} placeholder={S.systemPromptPlaceholder} rows={3} value={systemPrompt} onChange={(e) => setSystemPrompt(e.target.value)} />
+      </label>
+      <label className="field narrow">
+        <span>{S.contextWindow}</span>
+        <input aria-label={S.contextWindow} inputMode="numeric" value={contextWindow} onChange={(e) => setContextWindow(e.target.value.replace(/[^0-9]/g, ''))} />
+        <span className="hint">{S.contextWindowHint}</span>
+      </label>
+      <label className="check">
+        <input type="checkbox" aria-label={S.acceptsImages} checked={acceptsImages ?? knownImages ?? profile?.accepts_images ?? false} onChange={(e) => setAcceptsImages(e.target.checked)} /> {S.acceptsImages}
+      </label>
+      {acceptsImages === null && knownImages === undefined && !profile && <span className="hint">{S.acceptsImagesAuto}</span>}
+      {!isFirst && !profile?.is_default && (
+        <label className="check">
+          <input type="checkbox" checked={makeDefault} onChange={(e) => setMakeDefault(e.target.checked)} /> {S.makeDefault}
+        </label>
+      )}
+      <div className="row">
+        <button className="primary" onClick={() => void save()} disabled={busy}>
+          {S.save}
+        </button>
+        {status && (
+          <span className={status.tone === 'ok' ? 'ok-text' : 'error-text'} role="status">
+            {status.text}
+          </span>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,71 @@
+/**
+ * A tool call's result and progress, as shown in its card: text that looks like markdown is
+ * rendered as markdown (./Markdown.tsx, sanitized), other text stays preformatted (JSON, logs);
+ * images are shown as images; while the call runs, the server's progress notifications
+ * (MCP "Utilities: Progress") show as a progress bar with its numbers and message.
+ */
+import type { ContentView } from '../../../preload/contract/index.js';
+import { looksLikeMarkdown } from '../markdown-limits';
+import { Markdown } from './Markdown';
+
+/** The latest progress of a running call (numbers as the server sent them). */
+export interface ToolProgressView {
+  progress: number;
+  total: number | null;
+  message: string | null;
+}
+
+/** User-visible strings of this component (kept together for translation). */
+export const TOOL_RESULT_STRINGS = {
+  progress: 'Progress',
+  imageAlt: 'Image returned by the tool',
+  unsupportedImage: 'An image of a type that is not shown',
+} as const;
+
+const IMAGE_TYPE = /^image\/(png|jpeg|gif|webp|bmp|avif|svg\+xml)$/i;
+
+function fmt(n: number): string {
+  return Number.isInteger(n) ? String(n) : n.toFixed(2).replace(/\.?0+$/, '');
+}
+
+/** A progress bar: determinate when the server sent a total, else indeterminate. */
+export function ToolProgressBar({ progress }: { progress: ToolProgressView }) {
+  const known = progress.total !== null && progress.total > 0;
+  const numbers = known ? `${fmt(progress.progress)} / ${fmt(progress.total!)}` : fmt(progress.progress);
+  return (
+    <div className="tool-progress" data-testid="tool-progress">
+      {known ? (
+        <progress aria-label={TOOL_RESULT_STRINGS.progress} value={Math.min(progress.progress, progress.total!)} max={progress.total!} />
+      ) : (
+        <progress aria-label={TOOL_RESULT_STRINGS.progress} />
+      )}
+      <span className="tool-progress-text">
+        <span className="mono" data-testid="tool-progress-numbers">{numbers}</span>
+        {progress.message && <span data-testid="tool-progress-message"> · {progress.message}</span>}
+      </span>
+    </div>
+  );
+}
+
+/**
+ * A tool's result content, and its progress while it runs.
+ * @param content the result (text, images); empty while running
+ * @param progress the latest progress notification, or null
+ */
+export function ToolResult({ content, progress }: { content: ContentView[]; progress: ToolProgressView | null }) {
+  return (
+    <div className="tool-result">
+      {progress && <ToolProgressBar progress={progress} />}
+      {content.map((c, i) => {
+        if (c.type === 'text') return looksLikeMarkdown(c.text) ? <Markdown key={i} text={c.text} /> : <pre key={i} className="tool-text">{c.text}</pre>;
+        if (!IMAGE_TYPE.test(c.mimeType))
+          return (
+            <div key={i} className="muted small">
+              {TOOL_RESULT_STRINGS.unsupportedImage} ({c.mimeType.slice(0, 64)})
+            </div>
+          );
+        return <img key={i} className="tool-image" alt={TOOL_RESULT_STRINGS.imageAlt} src={`data:${c.mimeType};base64,${c.data}`} />;
+      })}
+    </div>
+  );
+}
