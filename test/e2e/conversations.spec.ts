@@ -27,7 +27,7 @@ function script(req: WireRequest) {
     const tool = req.tools?.find((t) => t.function.name.endsWith(m[1]!));
     if (tool) return { toolCalls: [{ name: tool.function.name, arguments: JSON.parse(m[2] || '{}') as unknown }] };
   }
-  if (user.startsWith('slow')) return { text: Array.from({ length: 60 }, (_, i) => `w${i}`).join(' ') };
+  if (user.startsWith('slow')) return { text: Array.from({ length: 200 }, (_, i) => `w${i}`).join(' ') };
   return { text: `echo ${++turn}: ${user}` };
 }
 
@@ -190,7 +190,7 @@ test('two conversations answer at once; Esc stops the open one; copy puts a mess
   await expect(sidebar.getByLabel('answering')).toHaveCount(1);
   // The other one finishes on its own.
   await sidebar.getByTestId('conversation').filter({ hasText: 'slow one' }).getByRole('button', { name: /slow one/ }).click();
-  await expect(page.getByTestId('msg-assistant')).toContainText('w59', { timeout: 20_000 });
+  await expect(page.getByTestId('msg-assistant')).toContainText('w199', { timeout: 30_000 });
   await expect(sidebar.getByLabel('answering')).toHaveCount(0);
   await expect(page.getByTestId('msg-assistant')).not.toContainText('Stopped');
 
