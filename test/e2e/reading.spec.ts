@@ -335,3 +335,17 @@ for (const scheme of ['light', 'dark'] as const) {
     });
   });
 }
+
+test('saving a profile checks its connection at once: a wrong key shows before the first chat', async ({ page, shell }) => {
+  const guarded = await startFakeModel({ requireKey: 'sk-right-key-0000000000' });
+  try {
+    await openApp(page, shell.current);
+    await configureModel(page, { baseUrl: guarded.baseUrl, model: 'fake-1', apiKey: 'sk-wrong-key-0000000000' });
+    await expect(page.getByTestId('connection-result')).toContainText('refused the API key');
+    await page.getByLabel('API key').fill('sk-right-key-0000000000');
+    await page.getByRole('button', { name: 'Save model' }).click();
+    await expect(page.getByTestId('connection-result')).toHaveText('Connected. The provider lists 2 models.');
+  } finally {
+    await guarded.close();
+  }
+});

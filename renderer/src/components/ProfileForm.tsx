@@ -5,7 +5,7 @@
  * whether the model accepts images. Warns when a key would travel unencrypted and when a changed
  * server address will drop the stored key.
  */
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { ConnectionTestResult, ModelInfo, ModelProfileView, ModelProvider } from '../../../preload/contract/index.js';
 import { ApiError, call } from '../api';
 
@@ -109,6 +109,16 @@ export function ProfileForm({ profile, onSaved, isFirst, justSaved = false }: { 
     }
   };
 
+  // After a save, check the connection at once, so a wrong URL or key shows before the first chat.
+  const checkedAfterSave = useRef(false);
+  useEffect(() => {
+    if (justSaved && profile && !checkedAfterSave.current) {
+      checkedAfterSave.current = true;
+      void runTest();
+    }
+    // Runs once for the form of a profile that was just saved.
+  }, []);
+
   const save = async () => {
     setBusy(true);
     setStatus(null);
@@ -130,6 +140,8 @@ export function ProfileForm({ profile, onSaved, isFirst, justSaved = false }: { 
       setClearKey(false);
       setStatus({ tone: 'ok', text: S.saved });
       onSaved(view);
+      // A saved profile keeps this form (no remount): check its connection now.
+      if (profile) void runTest();
     } catch (err) {
       setStatus({ tone: 'error', text: (err as Error).message });
     } finally {
