@@ -13,6 +13,7 @@ import { McpHost } from './mcp/host.js';
 import { UserRequestBroker } from './mcp/elicitation.js';
 import type { ElicitationAnswer } from './mcp/connection.js';
 import { SamplingService } from './chat/sampling.js';
+import { Permissions } from './chat/permissions/index.js';
 import { adoptLoginShellPath } from './mcp/transports.js';
 import { LazySecretStore, openSecretStore } from './secrets/index.js';
 import type { SecretStore, SecretStoreInfo } from './secrets/store.js';
@@ -55,6 +56,8 @@ export class AppCore {
   readonly elicitation: UserRequestBroker<Omit<EventPayloads['elicitation.request'], 'id'>, ElicitationAnswer>;
   /** Sampling requests: user approval, then the configured model. */
   readonly sampling: SamplingService;
+  /** Tool permissions: mode, approval broker, grants, and the gate the agent calls. */
+  readonly permissions: Permissions;
   /** The secret store every part of main uses (may still be opening; see `secretsInfo()`). */
   readonly secrets: SecretStore;
   private readonly sinks = new Set<EventSink>();
@@ -83,6 +86,10 @@ export class AppCore {
         changed: (view) => this.emit('servers.changed', view),
         removed: (name) => this.emit('servers.removed', { name }),
       },
+    });
+    this.permissions = new Permissions(opts.stateDir, this.host, {
+      opened: (view) => this.emit('approvals.request', view),
+      closed: (id, outcome) => this.emit('approvals.closed', { id, outcome }),
     });
     this.chat = new ChatService(this.host, this.settings, (e) => this.emit('chat.event', e));
   }
@@ -128,6 +135,7 @@ export class AppCore {
   /** Stop chats, close every server, leave no child process. */
   async shutdown(): Promise<void> {
     this.chat.stopAll();
+    this.permissions.broker.cancelAll();
     this.elicitation.cancelAll();
     this.sampling.broker.cancelAll();
     await this.host.shutdown();

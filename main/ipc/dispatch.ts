@@ -9,6 +9,7 @@ import type { AppCore } from '../core.js';
 import { NotConfiguredError } from '../chat/agent.js';
 import { HostError } from '../mcp/host.js';
 import { UnknownElicitationError } from '../mcp/elicitation.js';
+import { ApprovalError } from '../chat/permissions/index.js';
 import {
   AuthorizationDeniedError,
   CallbackTimeoutError,
@@ -66,6 +67,15 @@ export function createHandlers(core: AppCore, version = '0.1.0'): Handlers {
       core.chat.reset(conversation_id);
       return { ok: true as const };
     },
+    'permissions.getMode': () => core.permissions.getMode(),
+    'permissions.setMode': ({ mode }) => core.permissions.setMode(mode),
+    'servers.setToolSettings': ({ name, tool, settings }) => h.setToolSettings(name, tool, settings),
+    'servers.bulkToolSettings': ({ name, action }) => h.bulkToolSettings(name, action),
+    'approvals.list': () => core.permissions.pending(),
+    'approvals.respond': ({ id, decision, reason, args_sha256 }) => {
+      core.permissions.broker.answer(id, { decision, ...(reason !== undefined ? { reason } : {}) }, args_sha256);
+      return { ok: true as const };
+    },
   };
 }
 
@@ -78,6 +88,7 @@ export function toIpcError(err: unknown): IpcError {
   if (err instanceof HostError) return { code: err.code, message: err.message, ...(err.field ? { field: err.field } : {}) };
   if (err instanceof NotConfiguredError) return { code: 'not_configured', message: err.message };
   if (err instanceof UnknownElicitationError) return { code: 'gone', message: err.message };
+  if (err instanceof ApprovalError) return { code: err.code, message: err.message };
   // OAuth flow errors carry messages already scrubbed of secrets (main/mcp/oauth/errors.ts).
   if (err instanceof CancelledError) return { code: 'sign_in_cancelled', message: 'Sign-in was cancelled.' };
   if (err instanceof CallbackTimeoutError) return { code: 'sign_in_timeout', message: bounded(err.message) };

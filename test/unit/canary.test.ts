@@ -168,6 +168,23 @@ describe('no secret ever leaves main (canary)', () => {
       'elicitation.respond': [{ id: 'nope', action: 'accept', content: { k: CANARIES.envNew } }, { id: 'x', action: 'bogus' }],
       'sampling.respond': [{ id: 'nope', approve: true }, { id: 'x', approve: 'yes' }],
       'chat.reset': [{ conversation_id: 'c1' }],
+      'permissions.getMode': [{}, { extra: CANARIES.env }],
+      'permissions.setMode': [{ mode: 'ask_all' }, { mode: 'bogus' }],
+      'servers.setToolSettings': [
+        { name: 'local', tool: 'env_check', settings: { approval: 'always_allow' } },
+        { name: 'local', tool: 'env_check', settings: { approval: null, enabled: 'no' } }, // invalid
+        { name: 'missing', tool: 'x', settings: {} },
+      ],
+      'servers.bulkToolSettings': [
+        { name: 'local', action: 'disable_all' },
+        { name: 'local', action: 'enable_all' },
+        { name: 'remote', action: 'allow_read_only' }, // not ready
+      ],
+      'approvals.list': [{}],
+      'approvals.respond': [
+        { id: 'never-issued', decision: 'allow_once' },
+        { id: 'x', decision: 'maybe', reason: CANARIES.envNew },
+      ],
       'servers.remove': [{ name: 'imp' }, { name: 'missing' }],
     };
     expect(Object.keys(samples).sort()).toEqual([...channelNames].sort());
