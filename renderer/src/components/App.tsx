@@ -2,14 +2,15 @@ import { useEffect, useState } from 'react';
 import { on, onBridgeState, type BridgeState } from '../api';
 import { useApp } from '../store';
 import { ChatView } from './Chat';
-import { SettingsView } from './Settings';
+import { SettingsView, type SettingsSection } from './Settings';
+import { PendingApprovals } from './ApprovalCard';
 import { ElicitationDialogs } from './Elicitation';
 import { SamplingDialogs } from './Sampling';
 
 /** The app frame: tabs, warnings banner, and the event subscriptions that feed the store. */
 export function App() {
   const [tab, setTab] = useState<'chat' | 'settings'>('chat');
-  const [settingsSection, setSettingsSection] = useState<'servers' | 'model'>('servers');
+  const [settingsSection, setSettingsSection] = useState<SettingsSection>('servers');
   const [bridge, setBridge] = useState<BridgeState>('open');
   const warnings = useApp((s) => s.warnings);
   const dismiss = useApp((s) => s.dismissWarning);
@@ -39,7 +40,7 @@ export function App() {
       st.loadServers().catch((e: Error) => st.addWarning(e.message));
       st.loadSettings().catch((e: Error) => st.addWarning(e.message));
     };
-    offs.push(onBridgeState(setBridge), on('__reconnected' as never, load));
+    offs.push(onBridgeState(setBridge), on('__reconnected' as never, load), useApp.getState().followApprovals());
     load();
     return () => offs.forEach((off) => off());
   }, []);
@@ -77,6 +78,8 @@ export function App() {
       ))}
       <ElicitationDialogs />
       <SamplingDialogs />
+      {/* Tool calls waiting for approval (main holds them; shown on every tab until the transcript places each card by its call). */}
+      <PendingApprovals />
       <main className="content">
         {tab === 'chat' ? (
           <ChatView
