@@ -49,12 +49,17 @@ export function ServerToolsPanel({ server }: { server: ServerView }) {
               onChange={(e) => void act(() => call('servers.setToolSettings', { name: server.name, tool: t.original_name, settings: { enabled: e.target.checked } }))}
             />
           </label>
-          <span className="tool-row-name">
-            <span className="mono">{t.original_name}</span>
-            {t.title && t.title !== t.original_name && <span className="muted"> — {t.title}</span>}
-          </span>
-          <AnnotationBadges annotations={t.annotations} />
-          <span className="spacer" />
+          <div className="tool-row-main">
+            <span className="tool-row-name">
+              <span className="mono">{t.original_name}</span>
+              {t.title && t.title !== t.original_name && <span className="muted"> — {t.title}</span>}
+              <span className="muted small mono" title="The name the model sees">
+                {' '}
+                {t.name}
+              </span>
+            </span>
+            <AnnotationBadges annotations={t.annotations} />
+          </div>
           <select
             aria-label={`Approval for ${t.original_name}`}
             value={t.approval ?? 'default'}
