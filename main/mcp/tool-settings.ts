@@ -1,6 +1,6 @@
 /**
  * Per-tool settings of one server, stored with the server in mcp_servers.json as a `tools` map
- * (docs/ARCHITECTURE.md "Tool permissions"):
+ * (how they are enforced: main/chat/permissions/index.ts):
  *
  * ```json
  * "files": {"type": "local", "command": [...],

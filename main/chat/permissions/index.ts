@@ -1,6 +1,6 @@
 /**
  * Tool permissions — this room's one job: decide, in main and at execution time, whether a tool
- * call may run (docs/ARCHITECTURE.md "Tool permissions").
+ * call may run. This header is the map of the room.
  *
  * - policy.ts         the pure decision table (mode × per-tool setting × annotations × grants)
  * - broker.ts         pending approvals: random single-use ids bound to one call and its arguments

@@ -1,5 +1,5 @@
 /**
- * The permission decision table (docs/ARCHITECTURE.md "Tool permissions"). Pure: the same inputs
+ * The permission decision table (the room is described in ./index.ts). Pure: the same inputs
  * always give the same decision; no I/O, no state.
  *
  * Inputs: the global mode × the tool's per-tool setting × its annotations (hints its server

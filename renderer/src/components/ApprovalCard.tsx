@@ -64,7 +64,10 @@ export function ApprovalCard({ approval, onAnswer }: { approval: ApprovalView; o
           wants to run <span className="mono">{approval.tool}</span> of server <span className="mono">{approval.server}</span>
         </span>
       </div>
-      <AnnotationBadges annotations={approval.annotations} />
+      <div className="row wrap">
+        <AnnotationBadges annotations={approval.annotations} />
+        <span className="muted small">hints the server declares about its own tool</span>
+      </div>
       <div className="label">Arguments</div>
       <pre className="tool-args" data-testid="approval-args">
         {argsText}
