@@ -65,6 +65,7 @@ export function createHandlers(core: AppCore, version = '0.1.0'): Handlers {
     },
     'chat.reset': ({ conversation_id }) => {
       core.chat.reset(conversation_id);
+      core.permissions.grants.clear(conversation_id);
       return { ok: true as const };
     },
     'permissions.getMode': () => core.permissions.getMode(),

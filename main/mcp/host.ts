@@ -154,7 +154,7 @@ export function toView(
             };
           })
         : [],
-    tool_count: status === 'ready' ? tools.length : 0,
+    tool_count: status === 'ready' ? tools.filter((t) => isToolEnabled(cfg.tools, t.original_name)).length : 0,
     resources:
       status === 'ready' && conn
         ? conn.resources.slice(0, 500).map((r) => ({ uri: r.uri, name: r.name, description: r.description ?? '', mime_type: r.mimeType ?? null }))

@@ -272,7 +272,9 @@ export interface ServerView {
   error_kind: ErrorKind | null;
   /** The absolute path the command resolved to, when known. */
   resolved_command: string | null;
+  /** Every tool the server lists, disabled ones included (see `ToolView.enabled`). */
   tools: ToolView[];
+  /** How many of them are offered to the model (enabled), when ready. */
   tool_count: number;
   /** Resources the server lists (MCP "Resources"), when ready. */
   resources: { uri: string; name: string; description: string; mime_type: string | null }[];

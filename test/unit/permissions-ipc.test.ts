@@ -96,6 +96,21 @@ describe('permissions over IPC', () => {
     expect(ok<ApprovalView[]>(await d.invoke('approvals.list', {}))).toEqual([]);
   });
 
+  it('"Allow in this conversation" holds for that conversation until chat.reset forgets it', async () => {
+    const ask = (call: string) =>
+      core.permissions.gate.authorize({ conversation_id: 'c9', run_id: 'r', call_id: call, namespacedTool: 'files__create_directory', args: { path: path.join(work, call) } });
+    const first = ask('d1');
+    expect(await waitFor(() => core.permissions.pending().length === 1)).toBe(true);
+    ok(await d.invoke('approvals.respond', { id: core.permissions.pending()[0]!.id, decision: 'allow_conversation' }));
+    expect(await first).toMatchObject({ allowed: true, decision: 'allow_conversation' });
+    expect(await ask('d2')).toEqual({ allowed: true, via: 'conversation_grant', decision: null });
+    ok(await d.invoke('chat.reset', { conversation_id: 'c9' }));
+    const third = ask('d3');
+    expect(await waitFor(() => core.permissions.pending().length === 1)).toBe(true);
+    core.permissions.broker.cancelAll();
+    expect(await third).toMatchObject({ allowed: false, reason: 'cancelled' });
+  });
+
   it('shutdown cancels pending approvals', async () => {
     const auth = core.permissions.gate.authorize({ conversation_id: 'c1', run_id: 'r1', call_id: 'k1', namespacedTool: 'files__write_file', args: { path: path.join(work, 'x'), content: '' } });
     expect(await waitFor(() => core.permissions.pending().length === 1)).toBe(true);

@@ -110,7 +110,7 @@ describe('tools map: file, edits, export and import (real host, real server)', (
     const view = host.view('files');
     expect(view.tools.find((t) => t.original_name === 'write_file')).toMatchObject({ enabled: false, approval: null });
     expect(view.tools.find((t) => t.original_name === 'read_text_file')).toMatchObject({ enabled: true, approval: 'always_allow', annotations: { readOnlyHint: true } });
-    expect(view.tool_count).toBe(view.tools.length);
+    expect(view.tool_count).toBe(view.tools.length - 1); // offered = all but the disabled one
     expect(host.tools().some((t) => t.original_name === 'write_file')).toBe(false);
     // A connection edit keeps the map in the file.
     await host.update('files', { timeout_seconds: 30 });

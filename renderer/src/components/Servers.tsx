@@ -233,7 +233,7 @@ export function ServerCard({ server }: { server: ServerView }) {
         <span className={`badge ${server.status}`} data-testid="server-status">
           {server.status}
         </span>
-        <span className="muted">{server.status === 'ready' ? `${server.tool_count} tools` : server.type === 'local' ? 'stdio' : server.type}</span>
+        <span className="muted">{server.status === 'ready' ? server.tool_count === server.tools.length ? `${server.tool_count} tools` : `${server.tool_count} of ${server.tools.length} tools` : server.type === 'local' ? 'stdio' : server.type}</span>
         <span className="spacer" />
         <label className="check">
           <input
