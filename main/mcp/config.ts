@@ -548,6 +548,24 @@ export class ConfigStore {
     });
   }
 
+  /**
+   * Read-modify-write one server under the store's lock, so concurrent edits (two "Always allow"
+   * answers for tools of one server) cannot overwrite each other. `fn` gets a copy; its result is
+   * persisted and returned. Undefined (and nothing written) when no server has that name.
+   * @throws whatever `fn` throws (nothing is written then).
+   */
+  modify(name: string, fn: (cfg: ServerConfig) => ServerConfig): Promise<ServerConfig | undefined> {
+    return this.mutex.run(async () => {
+      const cur = this.servers.get(name);
+      if (!cur) return undefined;
+      const next = fn(structuredClone(cur));
+      const all = new Map(this.servers);
+      all.set(name, structuredClone(next));
+      await this.writeLocked(all);
+      return structuredClone(next);
+    });
+  }
+
   /** Remove `name` (and its secrets). Resolves once the file is on disk; no-op when absent. */
   delete(name: string): Promise<void> {
     return this.mutex.run(async () => {

@@ -544,10 +544,7 @@ export class McpHost {
     }
     if (Object.keys(patch).every((k) => k === 'tools')) {
       // Per-tool settings only: nothing about the connection changes, so no restart.
-      await this.store.put(name, next);
-      this.refreshOffered();
-      this.emitChanged(name);
-      return this.view(name);
+      return this.patchToolSettings(name, patch.tools ?? {});
     }
     if (!next.enabled) {
       await this.store.put(name, next);
@@ -642,18 +639,17 @@ export class McpHost {
     return this.patchToolSettings(name, Object.fromEntries(listed.filter((t) => t.annotations.readOnlyHint === true).map((t) => [t.original_name, { approval: 'always_allow' as const }])));
   }
 
-  private async patchToolSettings(name: string, patch: Record<string, ToolSettingPatch>): Promise<ServerView> {
+  private async patchToolSettings(name: string, patch: Record<string, ToolSettingPatch | null>): Promise<ServerView> {
     this.assertOpen();
-    const cfg = this.store.get(name);
-    if (!cfg) throw new HostError('not_found', `No server named "${name}".`);
-    let tools: ToolSettingsMap;
+    let saved: ServerConfig | undefined;
     try {
-      tools = applyToolSettingsPatch(cfg.tools, patch);
+      // Under the store's lock: concurrent changes to one server's tools all land.
+      saved = await this.store.modify(name, (cfg) => withToolSettings(cfg, applyToolSettingsPatch(cfg.tools, patch)));
     } catch (err) {
       if (err instanceof ToolSettingsError) throw new HostError('invalid_input', err.message);
       throw err;
     }
-    await this.store.put(name, withToolSettings(cfg, tools));
+    if (!saved) throw new HostError('not_found', `No server named "${name}".`);
     this.refreshOffered();
     this.emitChanged(name);
     return this.view(name);

@@ -129,6 +129,15 @@ describe('tools map: file, edits, export and import (real host, real server)', (
     await expect(host.setToolSettings('missing', 'x', { enabled: false })).rejects.toMatchObject({ code: 'not_found' });
   });
 
+  it('concurrent per-tool changes to one server all land (no lost update)', async () => {
+    await host.add('files', { type: 'local', command: fsCommand(), enabled: false });
+    const names = Array.from({ length: 20 }, (_, i) => `tool_${i}`);
+    await Promise.all(names.map((n, i) => host.setToolSettings('files', n, i % 2 ? { enabled: false } : { approval: 'always_allow' })));
+    const tools = disk().files!.tools as Record<string, unknown>;
+    expect(Object.keys(tools).sort()).toEqual([...names].sort());
+    expect(store.get('files')!.tools).toEqual(tools);
+  });
+
   it('bulk actions: disable all, enable all, always allow the read-only ones', async () => {
     await host.add('files', { type: 'local', command: fsCommand() });
     expect(await waitFor(() => host.view('files').status === 'ready', 20_000)).toBe(true);
