@@ -46,6 +46,19 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/**
+ * Set `map[name]` as an own data property. Tool names come from servers and files; a tool may be
+ * named `__proto__`, which a plain assignment would turn into a prototype change.
+ */
+function put<T>(map: Record<string, T>, name: string, value: T): void {
+  Object.defineProperty(map, name, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** `map[name]` only if it is an own property. */
+function own<T>(map: Record<string, T>, name: string): T | undefined {
+  return Object.prototype.hasOwnProperty.call(map, name) ? map[name] : undefined;
+}
+
 function checkToolName(name: string, where: string): void {
   if (name.length === 0 || name.length > MAX_TOOL_NAME_LENGTH) throw new ToolSettingsError(`${where}: tool names must be 1–${MAX_TOOL_NAME_LENGTH} characters`);
 }
@@ -57,7 +70,7 @@ export function normalizeToolSettings(map: ToolSettingsMap): ToolSettingsMap {
     const n: ToolSetting = {};
     if (s.enabled === false) n.enabled = false;
     if (s.approval !== undefined) n.approval = s.approval;
-    if (Object.keys(n).length) out[name] = n;
+    if (Object.keys(n).length) put(out, name, n);
   }
   return out;
 }
@@ -86,7 +99,7 @@ export function parseToolSettings(raw: unknown): ToolSettingsMap {
       if (v.approval !== 'ask' && v.approval !== 'always_allow') throw new ToolSettingsError(`${label}.approval must be "ask" or "always_allow"`);
       s.approval = v.approval;
     }
-    out[name] = s;
+    put(out, name, s);
   }
   return normalizeToolSettings(out);
 }
@@ -126,7 +139,7 @@ export function mapForeignToolKeys(raw: Record<string, unknown>): ForeignToolKey
   const unmapped: string[] = [];
   for (const key of DISABLE_KEYS) {
     if (raw[key] === undefined) continue;
-    for (const n of nameList(raw[key], key)) tools[n] = { ...tools[n], enabled: false };
+    for (const n of nameList(raw[key], key)) put<ToolSetting>(tools, n, { ...own(tools, n), enabled: false });
   }
   for (const key of ALLOW_KEYS) {
     if (raw[key] === undefined) continue;
@@ -134,7 +147,7 @@ export function mapForeignToolKeys(raw: Record<string, unknown>): ForeignToolKey
       unmapped.push(key);
       continue;
     }
-    for (const n of nameList(raw[key], key)) tools[n] = { ...tools[n], approval: 'always_allow' };
+    for (const n of nameList(raw[key], key)) put<ToolSetting>(tools, n, { ...own(tools, n), approval: 'always_allow' });
   }
   for (const key of ['trust', 'includeTools', 'enabled_tools'] as const) if (raw[key] !== undefined) unmapped.push(key);
   if (Object.keys(tools).length > MAX_TOOL_SETTINGS) throw new ToolSettingsError(`more than ${MAX_TOOL_SETTINGS} tool settings`);
@@ -148,9 +161,9 @@ export function mapForeignToolKeys(raw: Record<string, unknown>): ForeignToolKey
  */
 export function toolSettingsOfEntry(raw: Record<string, unknown>): ForeignToolKeys {
   const foreign = mapForeignToolKeys(raw);
-  const own = parseToolSettings(raw.tools);
+  const ours = parseToolSettings(raw.tools);
   const merged: ToolSettingsMap = { ...foreign.tools };
-  for (const [n, s] of Object.entries(own)) merged[n] = { ...merged[n], ...s };
+  for (const [n, s] of Object.entries(ours)) put(merged, n, { ...own(merged, n), ...s });
   return { tools: normalizeToolSettings(merged), unmapped: foreign.unmapped };
 }
 
@@ -165,11 +178,11 @@ export function applyToolSettingsPatch(stored: ToolSettingsMap | undefined, patc
       delete out[name];
       continue;
     }
-    const cur: ToolSetting = { ...out[name] };
+    const cur: ToolSetting = { ...own(out, name) };
     if (p.enabled !== undefined) cur.enabled = p.enabled;
     if (p.approval === null) delete cur.approval;
     else if (p.approval !== undefined) cur.approval = p.approval;
-    out[name] = cur;
+    put(out, name, cur);
   }
   const n = normalizeToolSettings(out);
   if (Object.keys(n).length > MAX_TOOL_SETTINGS) throw new ToolSettingsError(`more than ${MAX_TOOL_SETTINGS} tool settings`);

@@ -52,6 +52,19 @@ describe('tools map: parsing', () => {
     expect(() => mapForeignToolKeys({ disabledTools: [1] })).toThrow(/disabledTools must be a list of tool names/);
   });
 
+  it('a tool named __proto__ is an ordinary entry (no prototype change) in every path', () => {
+    const fromFile = parseToolSettings(JSON.parse('{"__proto__": {"enabled": false}, "x": {"approval": "ask"}}'));
+    expect(Object.getPrototypeOf(fromFile)).toBe(Object.prototype);
+    expect(Object.keys(fromFile).sort()).toEqual(['__proto__', 'x']);
+    const foreign = mapForeignToolKeys({ disabledTools: ['__proto__'], alwaysAllow: ['__proto__'] });
+    expect(Object.getOwnPropertyDescriptor(foreign.tools, '__proto__')?.value).toEqual({ enabled: false, approval: 'always_allow' });
+    const patched = applyToolSettingsPatch({}, JSON.parse('{"__proto__": {"enabled": false}}'));
+    expect(Object.keys(patched)).toEqual(['__proto__']);
+    expect(Object.getPrototypeOf(patched)).toBe(Object.prototype);
+    const cfg = parseServerEntry(JSON.parse('{"command": "node", "tools": {"__proto__": {"enabled": false}}}'));
+    expect(JSON.parse(JSON.stringify(cfg.tools))).toEqual(JSON.parse('{"__proto__": {"enabled": false}}'));
+  });
+
   it('a Cline-style entry becomes enabled + a tools map; our own tools key wins per field', () => {
     const cfg = parseServerEntry({ command: 'node', args: ['s.js'], disabled: true, disabledTools: ['write_file'], alwaysAllow: ['read_file'], tools: { read_file: { approval: 'ask' } } });
     expect(cfg).toMatchObject({ type: 'local', command: ['node', 's.js'], enabled: false, tools: { write_file: { enabled: false }, read_file: { approval: 'ask' } } });
