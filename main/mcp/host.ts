@@ -542,7 +542,7 @@ export class McpHost {
     } catch (err) {
       throw new HostError('invalid_input', (err as Error).message);
     }
-    if (Object.keys(patch).every((k) => k === 'tools')) {
+    if (patch.tools !== undefined && Object.keys(patch).every((k) => k === 'tools')) {
       // Per-tool settings only: nothing about the connection changes, so no restart.
       return this.patchToolSettings(name, patch.tools ?? {});
     }
