@@ -53,7 +53,12 @@ export function createHandlers(core: AppCore, version = '0.1.0'): Handlers {
     'settings.getModel': () => core.settings.view(),
     'settings.setModel': (input) => core.settings.set(input),
     'chat.send': ({ conversation_id, text }) => core.chat.send(conversation_id, text),
-    'chat.stop': ({ run_id }) => core.chat.stop(run_id),
+    'chat.stop': ({ run_id }) => {
+      // Stop withdraws the run's approval cards too (the call ends as "Cancelled by the user.").
+      const cancelled = core.permissions.broker.cancelRun(run_id);
+      const r = core.chat.stop(run_id);
+      return { stopped: r.stopped || cancelled > 0 };
+    },
     'chat.cancelTool': ({ run_id, call_id }) => core.chat.cancelTool(run_id, call_id),
     'elicitation.respond': ({ id, action, content }) => {
       core.elicitation.respond(id, action === 'accept' ? { action, content: content ?? {} } : { action });

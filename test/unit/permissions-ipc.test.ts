@@ -111,6 +111,21 @@ describe('permissions over IPC', () => {
     expect(await third).toMatchObject({ allowed: false, reason: 'cancelled' });
   });
 
+  it('chat.stop withdraws the run’s pending cards (and only that run’s)', async () => {
+    const mk = (run: string) =>
+      core.permissions.gate.authorize({ conversation_id: 'c1', run_id: run, call_id: 'k', namespacedTool: 'files__write_file', args: { path: path.join(work, run), content: '' } });
+    const a = mk('run-a');
+    const b = mk('run-b');
+    expect(await waitFor(() => core.permissions.pending().length === 2)).toBe(true);
+    expect(ok(await d.invoke('chat.stop', { run_id: 'run-a' }))).toEqual({ stopped: true });
+    expect(await a).toMatchObject({ allowed: false, reason: 'cancelled', message: 'Cancelled by the user.' });
+    expect(core.permissions.pending().map((p) => p.run_id)).toEqual(['run-b']);
+    expect(events.some((e) => e.event === 'approvals.closed' && (e.payload as { outcome: string }).outcome === 'cancelled')).toBe(true);
+    core.permissions.broker.cancelAll();
+    expect((await b).allowed).toBe(false);
+    expect(existsSync(path.join(work, 'run-a'))).toBe(false);
+  });
+
   it('shutdown cancels pending approvals', async () => {
     const auth = core.permissions.gate.authorize({ conversation_id: 'c1', run_id: 'r1', call_id: 'k1', namespacedTool: 'files__write_file', args: { path: path.join(work, 'x'), content: '' } });
     expect(await waitFor(() => core.permissions.pending().length === 1)).toBe(true);
