@@ -13,8 +13,10 @@
  * Pure functions, no state.
  */
 
+import type { ToolApproval } from '../../preload/contract/index.js';
+
 /** `ask` = ask every time; `always_allow` = never ask. Absent = follow the global mode. */
-export type ToolApproval = 'ask' | 'always_allow';
+export type { ToolApproval };
 
 /** The user's choices for one tool. Absent fields mean the default (enabled, follow the mode). */
 export interface ToolSetting {
@@ -30,7 +32,7 @@ export type ToolSettingsMap = Record<string, ToolSetting>;
  * `approval: null` → remove the per-tool approval (follow the mode again). A whole entry of
  * `null` removes every choice for that tool.
  */
-export type ToolSettingPatch = { enabled?: boolean; approval?: ToolApproval | null } | null;
+export type ToolSettingsPatchEntry = { enabled?: boolean; approval?: ToolApproval | null } | null;
 
 /** Most entries in one server's `tools` map. */
 export const MAX_TOOL_SETTINGS = 1024;
@@ -168,10 +170,10 @@ export function toolSettingsOfEntry(raw: Record<string, unknown>): ForeignToolKe
 }
 
 /**
- * Apply a tool-settings PATCH (see {@link ToolSettingPatch}); returns a new normalised map.
+ * Apply a tool-settings PATCH (see {@link ToolSettingsPatchEntry}); returns a new normalised map.
  * Tools absent from the patch keep their settings.
  */
-export function applyToolSettingsPatch(stored: ToolSettingsMap | undefined, patch: Record<string, ToolSettingPatch> | undefined): ToolSettingsMap {
+export function applyToolSettingsPatch(stored: ToolSettingsMap | undefined, patch: Record<string, ToolSettingsPatchEntry> | undefined): ToolSettingsMap {
   const out: ToolSettingsMap = structuredClone(stored ?? {});
   for (const [name, p] of Object.entries(patch ?? {})) {
     if (p === null) {

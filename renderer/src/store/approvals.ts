@@ -24,6 +24,7 @@ export interface ApprovalsSlice {
   followApprovals(): () => void;
 }
 
+/** The approvals slice (wired into the app store in ./index.ts). */
 export const createApprovalsSlice: StateCreator<AppState, [], [], ApprovalsSlice> = (set, get) => ({
   approvals: {},
   approvalOrder: [],
