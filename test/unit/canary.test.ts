@@ -120,6 +120,11 @@ describe('no secret ever leaves main (canary)', () => {
     expect(await waitFor(() => core.host.view('remote').status === 'error', 15_000)).toBe(true);
     expect(await waitFor(() => core.host.view('bearer').status === 'error' && core.host.view('oauth').status !== 'starting', 15_000)).toBe(true);
 
+    // A real pending approval, so approvals.list / approvals.respond and their events carry one.
+    const pendingAuth = core.permissions.gate.authorize({ conversation_id: 'c1', run_id: 'canary-run', call_id: 'canary-call', namespacedTool: 'local__env_check', args: { name: 'TOKEN', sha256: '0' } });
+    expect(await waitFor(() => core.permissions.pending().length === 1)).toBe(true);
+    const approvalId = core.permissions.pending()[0]!.id;
+
     const samples: Samples = {
       'app.info': [{}, { extra: CANARIES.env }],
       'app.secretsInfo': [{}],
@@ -182,6 +187,8 @@ describe('no secret ever leaves main (canary)', () => {
       ],
       'approvals.list': [{}],
       'approvals.respond': [
+        { id: approvalId, decision: 'deny', reason: 'canary check' },
+        { id: approvalId, decision: 'allow_once' }, // answered already
         { id: 'never-issued', decision: 'allow_once' },
         { id: 'x', decision: 'maybe', reason: CANARIES.envNew },
       ],
@@ -202,6 +209,7 @@ describe('no secret ever leaves main (canary)', () => {
       for (const input of samples[channel]) await invoke(channel, input);
     }
     await invoke('no.such.channel', {});
+    expect(await pendingAuth).toMatchObject({ allowed: false, reason: 'denied' });
     // Let the chat run and every restart finish, so their events are captured too.
     await waitFor(() => seen.some((s) => s.where === 'event chat.event' && /"type":"(done|error)"/.test(s.text)), 10_000);
     await core.host.whenStarted();
