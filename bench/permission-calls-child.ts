@@ -43,8 +43,10 @@ async function main(): Promise<void> {
     await run(plain, 300);
     await run(gated, 300);
   }
-  const BLOCK = 100;
-  const samples = { gated: [] as number[], plain: [] as number[] };
+  // Blocks of 50 calls alternate between the arms (order rotating), so drift and bursts of load
+  // from elsewhere hit both alike; each round also gives a paired ratio.
+  const BLOCK = 50;
+  const samples = { gated: [] as number[], plain: [] as number[], pairedRatio: [] as number[], gateOnlyUs: [] as number[] };
   for (let r = 0; r < rounds; r++) {
     let g = 0;
     let p = 0;
@@ -60,6 +62,12 @@ async function main(): Promise<void> {
     }
     samples.gated.push(g / calls);
     samples.plain.push(p / calls);
+    samples.pairedRatio.push(g / p);
+    // The gate alone (no call): its absolute cost per call, in µs.
+    const N = 20_000;
+    const t0 = performance.now();
+    for (let i = 0; i < N; i++) await perms.gate.authorize({ conversation_id: 'bench', run_id: 'bench', call_id: 'x', namespacedTool: 'fx__noop', args: {} });
+    samples.gateOnlyUs.push(((performance.now() - t0) * 1000) / N);
   }
   await host.shutdown();
   const left = await waitNoTagged(tag, 3000);
