@@ -46,7 +46,7 @@ beforeEach(async () => {
 afterEach(async () => {
   perms.broker.cancelAll();
   await host.shutdown();
-  expect(await waitNoChildren()).toBe(true);
+  expect(await waitNoChildren(15_000)).toBe(true);
   await removeDir(stateDir);
   await removeDir(work);
 });
@@ -71,7 +71,7 @@ async function agentCall(tool: string, args: Record<string, unknown>, opts: { co
 async function answered(tool: string, args: Record<string, unknown>, decision: 'allow_once' | 'allow_conversation' | 'always_allow' | 'deny', reason?: string, conversation?: string) {
   const before = opened.length;
   const p = agentCall(tool, args, { conversation });
-  expect(await waitFor(() => opened.length > before, 5000), 'an approval card opened').toBe(true);
+  expect(await waitFor(() => opened.length > before, 15_000), 'an approval card opened').toBe(true);
   const card = opened[opened.length - 1]!;
   perms.broker.answer(card.id, { decision, ...(reason ? { reason } : {}) }, card.args_sha256);
   return { ...(await p), card };
@@ -164,7 +164,7 @@ describe('permission gate (real server-filesystem)', () => {
     const ctrl = new AbortController();
     const target = path.join(work, 'stopped.txt');
     const p = agentCall('write_file', { path: target, content: 'x' }, { signal: ctrl.signal });
-    expect(await waitFor(() => opened.length === 1)).toBe(true);
+    expect(await waitFor(() => opened.length === 1, 15_000)).toBe(true);
     ctrl.abort();
     expect((await p).auth).toMatchObject({ allowed: false, reason: 'cancelled' });
     expect(closed).toEqual([{ id: opened[0]!.id, outcome: 'cancelled' }]);
@@ -188,7 +188,7 @@ describe('permission gate (real server-filesystem)', () => {
   it('refuses when the arguments change while the card is open', async () => {
     const args: Record<string, unknown> = { path: path.join(work, 'swap.txt'), content: 'shown' };
     const p = perms.gate.authorize({ conversation_id: 'c', run_id: 'r', call_id: 'x', namespacedTool: 'files__write_file', args });
-    expect(await waitFor(() => opened.length === 1)).toBe(true);
+    expect(await waitFor(() => opened.length === 1, 15_000)).toBe(true);
     args.content = 'swapped';
     perms.broker.answer(opened[0]!.id, { decision: 'allow_once' });
     expect(await p).toMatchObject({ allowed: false, reason: 'args_changed' });

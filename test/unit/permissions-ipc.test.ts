@@ -35,7 +35,7 @@ beforeEach(async () => {
 
 afterEach(async () => {
   await core.shutdown();
-  expect(await waitNoChildren()).toBe(true);
+  expect(await waitNoChildren(15_000)).toBe(true);
   await removeDir(dir);
   await removeDir(work);
 });
@@ -77,7 +77,7 @@ describe('permissions over IPC', () => {
     const target = path.join(work, 'w.txt');
     const args = { path: target, content: 'from the model' };
     const auth = core.permissions.gate.authorize({ conversation_id: 'c1', run_id: 'r1', call_id: 'k1', namespacedTool: 'files__write_file', args });
-    expect(await waitFor(() => events.some((e) => e.event === 'approvals.request'))).toBe(true);
+    expect(await waitFor(() => events.some((e) => e.event === 'approvals.request'), 15_000)).toBe(true);
     const card = events.find((e) => e.event === 'approvals.request')!.payload as ApprovalView;
     // A reloaded window asks main for what is pending.
     expect(ok<ApprovalView[]>(await d.invoke('approvals.list', {}))).toEqual([card]);
@@ -100,13 +100,13 @@ describe('permissions over IPC', () => {
     const ask = (call: string) =>
       core.permissions.gate.authorize({ conversation_id: 'c9', run_id: 'r', call_id: call, namespacedTool: 'files__create_directory', args: { path: path.join(work, call) } });
     const first = ask('d1');
-    expect(await waitFor(() => core.permissions.pending().length === 1)).toBe(true);
+    expect(await waitFor(() => core.permissions.pending().length === 1, 15_000)).toBe(true);
     ok(await d.invoke('approvals.respond', { id: core.permissions.pending()[0]!.id, decision: 'allow_conversation' }));
     expect(await first).toMatchObject({ allowed: true, decision: 'allow_conversation' });
     expect(await ask('d2')).toEqual({ allowed: true, via: 'conversation_grant', decision: null });
     ok(await d.invoke('chat.reset', { conversation_id: 'c9' }));
     const third = ask('d3');
-    expect(await waitFor(() => core.permissions.pending().length === 1)).toBe(true);
+    expect(await waitFor(() => core.permissions.pending().length === 1, 15_000)).toBe(true);
     core.permissions.broker.cancelAll();
     expect(await third).toMatchObject({ allowed: false, reason: 'cancelled' });
   });
@@ -116,7 +116,7 @@ describe('permissions over IPC', () => {
       core.permissions.gate.authorize({ conversation_id: 'c1', run_id: run, call_id: 'k', namespacedTool: 'files__write_file', args: { path: path.join(work, run), content: '' } });
     const a = mk('run-a');
     const b = mk('run-b');
-    expect(await waitFor(() => core.permissions.pending().length === 2)).toBe(true);
+    expect(await waitFor(() => core.permissions.pending().length === 2, 15_000)).toBe(true);
     expect(ok(await d.invoke('chat.stop', { run_id: 'run-a' }))).toEqual({ stopped: true });
     expect(await a).toMatchObject({ allowed: false, reason: 'cancelled', message: 'Cancelled by the user.' });
     expect(core.permissions.pending().map((p) => p.run_id)).toEqual(['run-b']);
@@ -128,7 +128,7 @@ describe('permissions over IPC', () => {
 
   it('shutdown cancels pending approvals', async () => {
     const auth = core.permissions.gate.authorize({ conversation_id: 'c1', run_id: 'r1', call_id: 'k1', namespacedTool: 'files__write_file', args: { path: path.join(work, 'x'), content: '' } });
-    expect(await waitFor(() => core.permissions.pending().length === 1)).toBe(true);
+    expect(await waitFor(() => core.permissions.pending().length === 1, 15_000)).toBe(true);
     await core.shutdown();
     expect(await auth).toMatchObject({ allowed: false, reason: 'cancelled' });
   });

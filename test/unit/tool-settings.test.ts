@@ -107,7 +107,7 @@ describe('tools map: file, edits, export and import (real host, real server)', (
   });
   afterEach(async () => {
     await host.shutdown();
-    expect(await waitNoChildren()).toBe(true);
+    expect(await waitNoChildren(15_000)).toBe(true);
     await removeDir(stateDir);
     await removeDir(work);
   });
