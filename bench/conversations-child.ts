@@ -31,7 +31,7 @@ function transcript(n: number, prefix: string): TranscriptItem[] {
     items.push({ kind: 'user', id: `${prefix}u${i}`, ts: i, text: sentence(20) });
     items.push({
       kind: 'tool', id: `${prefix}t${i}`, ts: i, run_id: `r${i}`, call_id: `c${i}`, tool: 'files__read_text_file', server: 'files', original_name: 'read_text_file',
-      args: { path: `/home/me/notes/file-${i}.md` }, state: 'ok', content: [{ type: 'text', text: sentence(150) }], error: null, duration_ms: 12, progress: null,
+      args: { path: `/home/me/notes/file-${i}.md` }, state: 'ok', content: [{ type: 'text', text: sentence(150) }], error: null, duration_ms: 12, progress: null, permission: null,
     });
     items.push({ kind: 'assistant', id: `${prefix}a${i}`, ts: i, run_id: `r${i}`, text: sentence(120), state: 'done' });
     items.push({ kind: 'assistant', id: `${prefix}b${i}`, ts: i, run_id: `r${i}`, text: sentence(40), state: 'done' });

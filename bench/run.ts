@@ -21,6 +21,8 @@
  * 8. Conversations (bench/conversations.ts): open 2,000 entries (main side vs a bare SELECT, and
  *    until painted in Chromium), search 100,000 entries vs bare FTS5, per-chunk cost of saving
  *    streamed output, database bytes per 1,000 messages.
+ * 9. Permission gate: 1,000 no-op calls through `gate.authorize` with the tool set to "Always
+ *    allow", then host.callTool, vs host.callTool alone (permissions off).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -54,6 +56,9 @@ const CALL_ROUNDS = 8;
 const CALLS = 1000;
 const BATCH = 50;
 const CALL_TARGET = 1.2;
+/** Permission gate with "Always allow" vs permissions off: rounds, and the target ratio. */
+const PERM_ROUNDS = 8;
+const PERM_TARGET = 1.05;
 const IDLE_CONNECTIONS = 20;
 const STARTUP_ROUNDS = 2;
 const STARTUP_SERVERS = 20;
@@ -443,6 +448,34 @@ interface RegistryResult {
   };
 }
 
+interface PermissionCallsResult {
+  gated: number[];
+  plain: number[];
+  pairedRatio: number[];
+  gateOnlyUs: number[];
+  leftAfterShutdown: number[];
+}
+
+/** 1,000 no-op calls through the permission gate set to "Always allow" vs without the gate. */
+async function benchPermissions(): Promise<void> {
+  log(`permission gate: ${PERM_ROUNDS} rounds × ${CALLS} no-op calls, always allow vs permissions off …`);
+  const tag = newTag();
+  const { result: r } = await runTsChild<PermissionCallsResult>('permission-calls-child.ts', [String(PERM_ROUNDS), String(CALLS), tag]);
+  const left = [...r.leftAfterShutdown, ...(await waitNoTagged(tag, 2000))];
+  if (left.length) killPids(left);
+  const ratio = median(r.gated) / median(r.plain);
+  const paired = median(r.pairedRatio);
+  const runs = (xs: number[]): string => `${fmtMs(median(xs))}/call (runs: ${xs.map((x) => x.toFixed(3)).join(' ')})`;
+  rows.push(
+    { bench: `${CALLS} no-op calls — gate.authorize (always allow) + host.callTool`, measurement: runs(r.gated), target: '', mark: '' },
+    { bench: `${CALLS} no-op calls — host.callTool, permissions off`, measurement: runs(r.plain), target: '', mark: '' },
+    { bench: 'Permission ratio always-allow / off (median of per-round paired ratios)', measurement: `${paired.toFixed(3)}× (ratio of medians ${ratio.toFixed(3)}×)`, target: `≤ ${PERM_TARGET}×`, mark: mark(paired, PERM_TARGET) },
+    { bench: '  gate.authorize alone (always allow), per call', measurement: `${median(r.gateOnlyUs).toFixed(2)} µs median`, target: '', mark: '' },
+  );
+  if (left.length) rows.push({ bench: 'Fixture processes left after permission bench', measurement: String(left.length), target: '0', mark: 'OVER' });
+  report.permissions = { rounds: PERM_ROUNDS, calls: CALLS, target: PERM_TARGET, ratio, paired, perCallMs: r, left };
+}
+
 async function benchRegistry(): Promise<void> {
   const total = REGISTRY_SERVERS * REGISTRY_TOOLS;
   log(`tool registry: ${total} tools over ${REGISTRY_SERVERS} servers, ${REGISTRY_ROUNDS} list_changed rounds …`);
@@ -512,6 +545,7 @@ async function main(): Promise<void> {
   for (const [name, fn] of [
     ['ready', benchReady],
     ['toolCalls', benchCalls],
+    ['permissions', benchPermissions],
     ['memory', benchMemory],
     ['startup', benchStartup],
     ['sleepCalls', benchSleepCalls],

@@ -18,6 +18,7 @@ import { McpHost } from './mcp/host.js';
 import { UserRequestBroker } from './mcp/elicitation.js';
 import type { ElicitationAnswer } from './mcp/connection.js';
 import { SamplingService } from './chat/sampling.js';
+import { Permissions } from './chat/permissions/index.js';
 import { adoptLoginShellPath } from './mcp/transports.js';
 import { FALLBACK_FILE, LazySecretStore, openSecretStore } from './secrets/index.js';
 import { removeStaleTemps } from './util/atomic-write.js';
@@ -83,6 +84,8 @@ export class AppCore {
   readonly elicitation: UserRequestBroker<Omit<EventPayloads['elicitation.request'], 'id'>, ElicitationAnswer>;
   /** Sampling requests: user approval, then the configured model. */
   readonly sampling: SamplingService;
+  /** Tool permissions: mode, approval broker, grants, and the gate the agent calls. */
+  readonly permissions: Permissions;
   /**
    * The secret store every part of main uses (may still be opening; see `secretsInfo()`). Every
    * value read or written through it is learnt by {@link redactor}.
@@ -124,21 +127,29 @@ export class AppCore {
         removed: (name) => this.emit('servers.removed', { name }),
       },
     });
+    this.permissions = new Permissions(opts.stateDir, this.host, {
+      opened: (view) => this.emit('approvals.request', view),
+      closed: (id, outcome) => this.emit('approvals.closed', { id, outcome }),
+    });
     const opened = openConversationDatabase(opts.stateDir);
     this.conversationsWarning = opened.warning;
     this.conversationStore = new ConversationStore(opened.db, Date.now, (item) => this.redactor.redactDeep(item));
     // Entries left streaming or running by a run that never ended (the app was killed).
     this.conversationStore.markInterrupted();
-    this.chat = new ChatService(this.host, this.settings, this.conversationStore, {
+    this.chat = new ChatService(this.host, this.profiles, this.conversationStore, this.permissions.gate, {
       chat: (e) => this.emit('chat.event', e),
       changed: (s) => this.emit('conversations.changed', s),
     });
     this.conversations = new ConversationService(
       this.conversationStore,
       this.chat,
-      (id) => this.emit('conversations.removed', { id }),
+      (id) => {
+        this.permissions.grants.clear(id);
+        this.emit('conversations.removed', { id });
+      },
       (s) => this.emit('conversations.changed', s),
       opts.chooseSavePath ?? null,
+      async (id) => (await this.profiles.get(id)) !== null,
     );
   }
 
@@ -193,6 +204,7 @@ export class AppCore {
   /** Stop chats, close every server, leave no child process. */
   async shutdown(): Promise<void> {
     const stopped = this.chat.stopAll();
+    this.permissions.broker.cancelAll();
     this.elicitation.cancelAll();
     this.sampling.broker.cancelAll();
     await Promise.all([this.host.shutdown(), stopped]);

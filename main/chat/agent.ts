@@ -6,18 +6,24 @@
  * (namespaced name → server + real name). See docs/ARCHITECTURE.md "The path of a tool call".
  */
 import { randomUUID } from 'node:crypto';
-import { dynamicTool, jsonSchema, stepCountIs, streamText, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
-import type { ChatEvent, ContentView, ConversationSummary, TranscriptItem } from '../../preload/contract/index.js';
-import { contentToText, convertCallResult } from '../mcp/adapter.js';
+import { stepCountIs, streamText, type LanguageModel, type ModelMessage } from 'ai';
+import type { ChatEvent, ConversationSummary, TranscriptItem } from '../../preload/contract/index.js';
 import type { McpHost } from '../mcp/host.js';
-import { contentToModelOutput, transcriptToMessages, CANCELLED_RESULT } from './conversations/history.js';
+import { transcriptToMessages } from './conversations/history.js';
 import { newItemId, type ConversationStore } from './conversations/store.js';
-import { limitContent, MODEL_RESULT_LIMIT, truncateText } from './limits.js';
+import { describeModelError } from './model-errors.js';
+import { fitToContextWindow, type ImagePolicy, type ModelImage } from './model-context.js';
+import type { PermissionGate } from './permissions/gate.js';
+import { ProfileNotFoundError, type ModelProfile, type ProfileStore } from './profiles.js';
 import { createModel } from './providers.js';
 import { RunRecorder } from './run-recorder.js';
-import type { SettingsStore } from './settings.js';
+import { buildRunTools } from './run-tools.js';
+import { checkToolBudget, toolBytes } from './tool-budget.js';
 
 export { MODEL_RESULT_LIMIT, UI_RESULT_LIMIT, truncateText } from './limits.js';
+
+/** Tokens kept free in the context window for the answer. */
+export const ANSWER_RESERVE_TOKENS = 4096;
 
 /** Most model steps (model turns) in one run. */
 export const MAX_STEPS = 12;
@@ -43,11 +49,6 @@ export class NotEditableError extends Error {
   }
 }
 
-/** An error raised for a tool result flagged `isError` (same path as a local tool error). */
-class ToolResultError extends Error {
-  override name = 'ToolResultError';
-}
-
 /** Where the chat announces what happens. */
 export interface ChatEvents {
   /** Transcript entries and run ends (`chat.event`). */
@@ -69,10 +70,15 @@ export class ChatService {
   /** The active run of each conversation, by conversation id. */
   private readonly runs = new Map<string, ActiveRun>();
 
+  /**
+   * @param profiles the model profiles (a conversation uses its own, else the default)
+   * @param gate the permission gate every tool call passes at execution time
+   */
   constructor(
     private readonly host: McpHost,
-    private readonly settings: SettingsStore,
+    private readonly profiles: ProfileStore,
     private readonly store: ConversationStore,
+    private readonly gate: PermissionGate,
     private readonly events: ChatEvents,
   ) {}
 
@@ -92,10 +98,15 @@ export class ChatService {
     if (s) this.events.changed(s);
   }
 
-  private async model(): Promise<LanguageModel> {
-    const s = await this.settings.get();
-    if (!s.base_url || !s.model) throw new NotConfiguredError('Configure a model in Settings → Model first.');
-    return createModel(s, await this.settings.apiKey());
+  /**
+   * The model of a conversation: its own profile, else the default profile (each with its own key).
+   * @throws NotConfiguredError when there is no usable profile.
+   */
+  private async model(conversationId: string, profileId?: string): Promise<{ model: LanguageModel; profile: ModelProfile }> {
+    const wanted = profileId ?? this.store.summary(conversationId)?.profile_id ?? null;
+    const p = (wanted ? await this.profiles.get(wanted) : null) ?? (await this.profiles.getDefault());
+    if (!p || !p.profile.base_url || !p.profile.model) throw new NotConfiguredError('Configure a model in Settings → Model first.');
+    return { model: createModel(p.profile, p.apiKey), profile: p.profile };
   }
 
   private refuseIfBusy(conversationId: string): void {
@@ -107,11 +118,13 @@ export class ChatService {
    * message is saved, and a run starts. Returns at once.
    * @throws NotConfiguredError when no model is configured; ConversationBusyError while it runs.
    */
-  async send(conversationId: string, text: string): Promise<{ run_id: string }> {
+  async send(conversationId: string, text: string, profileId?: string): Promise<{ run_id: string }> {
     this.refuseIfBusy(conversationId);
-    const model = await this.model();
+    if (profileId && !(await this.profiles.get(profileId))) throw new ProfileNotFoundError(profileId);
+    const model = await this.model(conversationId, profileId);
     this.refuseIfBusy(conversationId);
     this.store.ensure(conversationId, text);
+    if (profileId) this.store.setProfile(conversationId, profileId);
     const item: TranscriptItem = { kind: 'user', id: newItemId(), ts: Date.now(), text };
     this.store.append(conversationId, item);
     return this.begin(conversationId, model, (runId) => this.events.chat({ conversation_id: conversationId, run_id: runId, type: 'item', item }));
@@ -124,7 +137,7 @@ export class ChatService {
    */
   async editResend(conversationId: string, itemId: string, text: string): Promise<{ run_id: string }> {
     this.refuseIfBusy(conversationId);
-    const model = await this.model();
+    const model = await this.model(conversationId);
     const { items } = this.store.get(conversationId);
     const at = lastUserIndex(items);
     const last = items[at];
@@ -147,7 +160,7 @@ export class ChatService {
    */
   async regenerate(conversationId: string): Promise<{ run_id: string }> {
     this.refuseIfBusy(conversationId);
-    const model = await this.model();
+    const model = await this.model(conversationId);
     const { items } = this.store.get(conversationId);
     const at = lastUserIndex(items);
     if (at < 0) throw new NotEditableError();
@@ -160,9 +173,9 @@ export class ChatService {
   }
 
   /** Start a run on the saved transcript; `announce` runs first with the new run id. */
-  private begin(conversationId: string, model: LanguageModel, announce: (runId: string) => void): { run_id: string } {
+  private begin(conversationId: string, model: { model: LanguageModel; profile: ModelProfile }, announce: (runId: string) => void): { run_id: string } {
     const runId = randomUUID();
-    const history = transcriptToMessages(this.store.get(conversationId).items);
+    const history = transcriptToMessages(this.store.get(conversationId).items, imagePolicy(model.profile));
     // The conversation the user works in is the one to reopen at the next start.
     this.store.setLastOpened(conversationId);
     const run: ActiveRun = { runId, ctrl: new AbortController(), calls: new Map(), done: Promise.resolve() };
@@ -211,65 +224,58 @@ export class ChatService {
     await Promise.all(runs.map((r) => r.done));
   }
 
-  private buildTools(run: ActiveRun, rec: RunRecorder): ToolSet {
-    const tools: ToolSet = {};
-    for (const t of this.host.tools()) {
-      tools[t.name] = dynamicTool({
-        description: t.description,
-        inputSchema: jsonSchema(t.input_schema as Parameters<typeof jsonSchema>[0]),
-        execute: async (input, { toolCallId, abortSignal }) => {
-          const started = performance.now();
-          rec.toolStart({ call_id: toolCallId, tool: t.name, server: t.server, original_name: t.original_name, args: input });
-          const elapsed = (): number => Math.round(performance.now() - started);
-          const own = new AbortController();
-          run.calls.set(toolCallId, own);
-          let converted;
-          try {
-            const args = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
-            const result = await this.host.callTool(t.name, args, {
-              signal: AbortSignal.any([abortSignal ?? run.ctrl.signal, own.signal]),
-              onProgress: (p) => rec.toolProgress(toolCallId, p),
-            });
-            converted = convertCallResult(result);
-          } catch (err) {
-            const cancelled = run.ctrl.signal.aborted || own.signal.aborted;
-            const msg = cancelled ? CANCELLED_RESULT : (err as Error).message;
-            rec.toolEnd(toolCallId, { state: cancelled ? 'cancelled' : 'error', content: [], error: msg, duration_ms: elapsed() });
-            throw cancelled ? new ToolResultError(msg) : err;
-          } finally {
-            run.calls.delete(toolCallId);
-          }
-          if (converted.isError) {
-            const msg = contentToText(converted.content) || 'The tool reported an error.';
-            rec.toolEnd(toolCallId, { state: 'error', content: converted.content, error: msg, duration_ms: elapsed() });
-            throw new ToolResultError(truncateText(msg, MODEL_RESULT_LIMIT));
-          }
-          rec.toolEnd(toolCallId, { state: 'ok', content: converted.content, error: null, duration_ms: elapsed() });
-          return converted.content;
-        },
-        toModelOutput: ({ output }) => contentToModelOutput(limitContent(output as ContentView[], MODEL_RESULT_LIMIT)),
-      });
-    }
-    return tools;
-  }
-
-  private async run(run: ActiveRun, rec: RunRecorder, model: LanguageModel, history: ModelMessage[]): Promise<void> {
+  private async run(run: ActiveRun, rec: RunRecorder, chosen: { model: LanguageModel; profile: ModelProfile }, history: ModelMessage[]): Promise<void> {
     const { ctrl } = run;
+    const { profile } = chosen;
     let outcome: 'done' | 'stopped' | 'failed' = 'done';
     let failure: string | null = null;
     try {
+      const offered = this.host.tools();
+      // Too many tools, or schemas too large, for this provider: say so before sending.
+      const budget = checkToolBudget(offered, profile.provider);
+      if (!budget.ok) {
+        const top = budget.by_server.slice(0, 3).map((s) => `${s.server} (${s.count} tools, ${Math.round(s.bytes / 1024)} KB)`).join(', ');
+        const what = budget.over === 'count' ? `${budget.actual} tools; this provider accepts at most ${budget.limit}` : `${Math.round(budget.actual / 1024)} KB of tool definitions; the budget is ${Math.round(budget.limit / 1024)} KB`;
+        throw new ToolBudgetError(`Not sent: your servers offer ${what}. Turn off servers or tools you do not need here (Settings → MCP servers → Tools). Largest: ${top}.`);
+      }
+      const toolTokens = Math.ceil(offered.reduce((n, t) => n + toolBytes(t), 0) / 4);
+      const system = profile.system_prompt ?? undefined;
+      const budgetTokens = profile.context_window - ANSWER_RESERVE_TOKENS - toolTokens - Math.ceil((system?.length ?? 0) / 4);
+      const fitted = fitToContextWindow(history, Math.max(1024, budgetTokens));
+      if (fitted.notice) rec.notice('info', fitted.notice.message);
+      const followUpImages: ModelImage[] = [];
       const result = streamText({
-        model,
-        messages: history,
-        tools: this.buildTools(run, rec),
+        model: chosen.model,
+        system,
+        messages: fitted.messages,
+        tools: buildRunTools(this.host, this.gate, offered, {
+          conversationId: rec.conversationId,
+          runId: run.runId,
+          signal: ctrl.signal,
+          calls: run.calls,
+          recorder: rec,
+          images: imagePolicy(profile),
+          followUpImages,
+        }),
         stopWhen: stepCountIs(MAX_STEPS),
         abortSignal: ctrl.signal,
         maxRetries: 1,
+        // Images a provider cannot take inside a tool result go with the next step as a user message.
+        prepareStep: ({ messages }) => {
+          if (followUpImages.length === 0) return undefined;
+          const images = followUpImages.splice(0);
+          return {
+            messages: [
+              ...messages,
+              { role: 'user', content: [{ type: 'text', text: 'The images returned by the tool calls above:' }, ...images.map((i) => ({ type: 'image' as const, image: i.data, mediaType: i.mediaType }))] },
+            ],
+          };
+        },
       });
       for await (const part of result.fullStream) {
         if (part.type === 'text-delta') rec.text(part.text);
         else if (part.type === 'start-step') rec.endAnswer();
-        else if (part.type === 'error') failure = errorMessage(part.error);
+        else if (part.type === 'error') failure = describeModelError(part.error).message;
         else if (part.type === 'abort') break;
       }
       if (ctrl.signal.aborted) outcome = 'stopped';
@@ -278,7 +284,7 @@ export class ChatService {
       if (ctrl.signal.aborted) outcome = 'stopped';
       else {
         outcome = 'failed';
-        failure = errorMessage(err);
+        failure = err instanceof ToolBudgetError ? err.message : describeModelError(err).message;
       }
     }
     try {
@@ -291,6 +297,16 @@ export class ChatService {
     }
     this.events.chat({ conversation_id: rec.conversationId, run_id: run.runId, type: 'run-end', outcome });
   }
+}
+
+/** The offered tools exceed what the provider accepts (count or schema bytes). */
+export class ToolBudgetError extends Error {
+  override name = 'ToolBudgetError';
+}
+
+/** How a profile's model takes tool images (Anthropic: inside tool results; others: a follow-up message). */
+function imagePolicy(profile: ModelProfile): ImagePolicy {
+  return { acceptsImages: profile.accepts_images, imagesInToolResults: profile.provider === 'anthropic' };
 }
 
 /** Index of the last user message, or -1. */

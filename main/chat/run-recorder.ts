@@ -4,7 +4,7 @@
  * saved first, then announced — so a window that reloads sees what was shown, and a run that is
  * stopped, fails or is killed keeps what already happened. See docs/ARCHITECTURE.md "Conversations".
  */
-import type { AnswerState, ChatEvent, ContentView, ToolProgress, TranscriptItem } from '../../preload/contract/index.js';
+import type { AnswerState, ChatEvent, ContentView, PermissionRecord, ToolProgress, TranscriptItem } from '../../preload/contract/index.js';
 import { newItemId, type ConversationStore } from './conversations/store.js';
 import { itemForUi, limitContent, MODEL_RESULT_LIMIT, truncateText } from './limits.js';
 
@@ -57,12 +57,21 @@ export class RunRecorder {
     this.answer = null;
   }
 
-  /** A tool call starts running. */
-  toolStart(call: { call_id: string; tool: string; server: string; original_name: string; args: unknown }): void {
+  /** A tool call starts: it waits for the permissions (`awaiting_approval`) or runs at once. */
+  toolStart(call: { call_id: string; tool: string; server: string; original_name: string; args: unknown }, state: 'awaiting_approval' | 'running' = 'running'): void {
     this.endAnswer();
-    const item: ToolItem = { kind: 'tool', id: newItemId(), ts: this.now(), run_id: this.runId, ...call, state: 'running', content: [], error: null, duration_ms: null, progress: null };
+    const item: ToolItem = { kind: 'tool', id: newItemId(), ts: this.now(), run_id: this.runId, ...call, state, content: [], error: null, duration_ms: null, progress: null, permission: null };
     this.tools.set(call.call_id, item);
     this.add(item);
+  }
+
+  /** The permissions allowed the call; it runs now (the decision is recorded with it). */
+  toolRunning(callId: string, permission: PermissionRecord): void {
+    const item = this.tools.get(callId);
+    if (!item || item.state !== 'awaiting_approval') return;
+    const next: ToolItem = { ...item, state: 'running', permission };
+    this.tools.set(callId, next);
+    this.replace(next);
   }
 
   /** Progress of a running call (shown, saved with the entry). */
@@ -75,12 +84,20 @@ export class RunRecorder {
     this.announce(next);
   }
 
-  /** A tool call ended. Content is saved as the model receives it (text cut to `MODEL_RESULT_LIMIT`). */
-  toolEnd(callId: string, outcome: { state: 'ok' | 'error' | 'cancelled'; content: ContentView[]; error: string | null; duration_ms: number }): void {
+  /**
+   * A tool call ended (or was refused before it ran: `denied`, with the permission record).
+   * Content is saved as the model receives it (text cut to `MODEL_RESULT_LIMIT`).
+   */
+  toolEnd(
+    callId: string,
+    outcome: { state: 'ok' | 'error' | 'denied' | 'cancelled'; content: ContentView[]; error: string | null; duration_ms: number },
+    permission?: PermissionRecord,
+  ): void {
     const item = this.tools.get(callId);
-    if (!item || item.state !== 'running') return;
+    if (!item || (item.state !== 'running' && item.state !== 'awaiting_approval')) return;
     const next: ToolItem = {
       ...item,
+      ...(permission ? { permission } : {}),
       state: outcome.state,
       content: limitContent(outcome.content, MODEL_RESULT_LIMIT),
       error: outcome.error === null ? null : truncateText(outcome.error, MODEL_RESULT_LIMIT),
@@ -104,7 +121,7 @@ export class RunRecorder {
     this.endAnswer(outcome === 'done' ? 'done' : outcome);
     if (outcome !== 'done') {
       for (const item of this.tools.values()) {
-        if (item.state === 'running') this.toolEnd(item.call_id, { state: 'cancelled', content: [], error: 'Cancelled: the run was stopped.', duration_ms: Math.max(0, this.now() - item.ts) });
+        if (item.state === 'running' || item.state === 'awaiting_approval') this.toolEnd(item.call_id, { state: 'cancelled', content: [], error: 'Cancelled: the run was stopped.', duration_ms: Math.max(0, this.now() - item.ts) });
       }
     }
   }

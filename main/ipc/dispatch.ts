@@ -13,6 +13,7 @@ import { ProfileNotFoundError } from '../chat/profiles.js';
 import { testConnection } from '../chat/model-list.js';
 import { HostError } from '../mcp/host.js';
 import { UnknownElicitationError } from '../mcp/elicitation.js';
+import { ApprovalError } from '../chat/permissions/index.js';
 import {
   AuthorizationDeniedError,
   CallbackTimeoutError,
@@ -78,7 +79,8 @@ export function createHandlers(core: AppCore, version = '0.1.0'): Handlers {
       return testConnection(await core.profiles.testTarget(input));
     },
     'profiles.detectLocal': () => core.detectLocalModels(),
-    'chat.send': ({ conversation_id, text }) => core.chat.send(conversation_id, text),
+    'chat.send': ({ conversation_id, text, profile_id }) => core.chat.send(conversation_id, text, profile_id),
+    'conversations.setProfile': ({ id, profile_id }) => core.conversations.setProfile(id, profile_id),
     'chat.editResend': ({ conversation_id, item_id, text }) => core.chat.editResend(conversation_id, item_id, text),
     'chat.regenerate': ({ conversation_id }) => core.chat.regenerate(conversation_id),
     'chat.stop': ({ conversation_id }) => core.chat.stop(conversation_id),
@@ -100,6 +102,15 @@ export function createHandlers(core: AppCore, version = '0.1.0'): Handlers {
       core.sampling.broker.respond(id, approve);
       return { ok: true as const };
     },
+    'permissions.getMode': () => core.permissions.getMode(),
+    'permissions.setMode': ({ mode }) => core.permissions.setMode(mode),
+    'servers.setToolSettings': ({ name, tool, settings }) => h.setToolSettings(name, tool, settings),
+    'servers.bulkToolSettings': ({ name, action }) => h.bulkToolSettings(name, action),
+    'approvals.list': () => core.permissions.pending(),
+    'approvals.respond': ({ id, decision, reason, args_sha256 }) => {
+      core.permissions.broker.answer(id, { decision, ...(reason !== undefined ? { reason } : {}) }, args_sha256);
+      return { ok: true as const };
+    },
   };
 }
 
@@ -119,6 +130,7 @@ export function toIpcError(err: unknown): IpcError {
   if (err instanceof ProfileNotFoundError) return { code: 'not_found', message: err.message };
   if (err instanceof ProfileInputError) return { code: 'invalid_input', message: err.message, field: err.field };
   if (err instanceof UnknownElicitationError) return { code: 'gone', message: err.message };
+  if (err instanceof ApprovalError) return { code: err.code, message: err.message };
   // OAuth flow errors carry messages already scrubbed of secrets (main/mcp/oauth/errors.ts).
   if (err instanceof CancelledError) return { code: 'sign_in_cancelled', message: 'Sign-in was cancelled.' };
   if (err instanceof CallbackTimeoutError) return { code: 'sign_in_timeout', message: bounded(err.message) };

@@ -8,7 +8,7 @@
  *   resource → `[resource: <uri>]`; anything else → a short textual description.
  */
 import { createHash } from 'node:crypto';
-import type { ContentView } from '../../preload/contract/index.js';
+import type { ContentView, ToolAnnotations } from '../../preload/contract/index.js';
 
 /** Maximum length of a tool name accepted by model providers. */
 export const MAX_TOOL_NAME = 64;
@@ -47,6 +47,10 @@ export interface ServerTool {
   name: string;
   description?: string;
   inputSchema: Record<string, unknown>;
+  /** The tool's display title (MCP 2025-06-18+ `title`), if any. */
+  title?: string;
+  /** The server's declared hints (MCP spec 2025-11-25 "Tool annotations"), if any. */
+  annotations?: unknown;
 }
 
 /** A tool as registered for the model. */
@@ -58,6 +62,23 @@ export interface RegisteredTool {
   original_name: string;
   description: string;
   input_schema: Record<string, unknown>;
+  /** Display title (`title`, else `annotations.title`), or null. */
+  title: string | null;
+  /** The server's declared hints, cleaned to the known fields (hints, not guarantees). */
+  annotations: ToolAnnotations;
+}
+
+/**
+ * Keep only the known annotation fields with the right types (MCP spec 2025-11-25 "Tool
+ * annotations"); anything else a server sends is dropped. Titles are cut to 256 characters.
+ */
+export function cleanAnnotations(raw: unknown): ToolAnnotations {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return {};
+  const r = raw as Record<string, unknown>;
+  const out: ToolAnnotations = {};
+  if (typeof r.title === 'string') out.title = r.title.slice(0, 256);
+  for (const k of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const) if (typeof r[k] === 'boolean') out[k] = r[k];
+  return out;
 }
 
 /** Result of naming every tool of every server. */
@@ -105,7 +126,10 @@ export function buildToolTable(tools: ServerTool[]): ToolTable {
       original_name: t.name,
       description: t.description ?? '',
       input_schema,
+      title: null,
+      annotations: cleanAnnotations(t.annotations),
     };
+    reg.title = typeof t.title === 'string' && t.title ? t.title.slice(0, 256) : (reg.annotations.title ?? null);
     byName.set(name, reg);
     out.push(reg);
   }

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { envNameSchema, headerNameSchema, serverNameSchema, serverUrlSchema, type AuthInput, type AuthPatch, type MaskedValue, type ServerInput, type ServerPatch } from '../../preload/contract/index.js';
 import { Mutex, writeFileAtomic } from '../util/atomic-write.js';
 import { MemorySecretStore, type SecretStore } from '../secrets/store.js';
+import { applyToolSettingsPatch, toolSettingsOfEntry, ToolSettingsError, type ToolSetting, type ToolSettingsMap } from './tool-settings.js';
 
 /** A stdio server launched as a child process. `command[0]` is the program, the rest its args. */
 export interface LocalServerConfig {
@@ -20,6 +21,8 @@ export interface LocalServerConfig {
   enabled: boolean;
   /** Startup wait and per-call read timeout, in seconds. */
   timeout_seconds: number;
+  /** Per-tool choices (enabled, approval), by the tool's real name; absent = all defaults. */
+  tools?: ToolSettingsMap;
 }
 
 /**
@@ -42,6 +45,8 @@ export interface RemoteServerConfig {
   auth: AuthConfig;
   enabled: boolean;
   timeout_seconds: number;
+  /** Per-tool choices (enabled, approval), by the tool's real name; absent = all defaults. */
+  tools?: ToolSettingsMap;
 }
 
 /** One server's stored configuration (full values; never sent to the renderer). */
@@ -120,6 +125,26 @@ function timeoutOf(v: unknown): number {
  * @throws ConfigError with a human-readable reason.
  */
 export function parseServerEntry(raw: unknown, refs?: RefCollector): ServerConfig {
+  const cfg = parseServerEntryBase(raw, refs);
+  let tools: ToolSettingsMap;
+  try {
+    tools = toolSettingsOfEntry(raw as Record<string, unknown>).tools;
+  } catch (err) {
+    if (err instanceof ToolSettingsError) throw new ConfigError(err.message);
+    throw err;
+  }
+  return withToolSettings(cfg, tools);
+}
+
+/** `cfg` with `tools` set, or without the key when the map is empty (the file stays minimal). */
+export function withToolSettings<T extends ServerConfig>(cfg: T, tools: ToolSettingsMap | undefined): T {
+  const out = { ...cfg };
+  if (tools && Object.keys(tools).length) out.tools = tools;
+  else delete out.tools;
+  return out;
+}
+
+function parseServerEntryBase(raw: unknown, refs?: RefCollector): ServerConfig {
   if (!isRecord(raw)) throw new ConfigError('server entry must be an object');
   const enabled = raw.enabled === undefined ? !(raw.disabled === true) : raw.enabled !== false;
   const timeout_seconds = timeoutOf(raw.timeout_seconds ?? raw.timeout);
@@ -327,12 +352,19 @@ export function applyPatch(cfg: ServerConfig, patch: ServerPatch): ServerConfig 
     enabled: patch.enabled ?? cfg.enabled,
     timeout_seconds: patch.timeout_seconds ?? cfg.timeout_seconds,
   };
+  // `tools` follows the tool-settings PATCH rules (main/mcp/tool-settings.ts applyToolSettingsPatch).
+  let tools: ToolSettingsMap;
+  try {
+    tools = applyToolSettingsPatch(cfg.tools, patch.tools);
+  } catch (err) {
+    throw new ConfigError((err as Error).message);
+  }
   if (cfg.type === 'local') {
     if (patch.url !== undefined || patch.headers !== undefined || patch.auth !== undefined) throw new ConfigError('url, headers and auth apply to remote servers only');
-    return { type: 'local', command: patch.command ? [...patch.command] : [...cfg.command], env: mergeSecretMap(cfg.env, patch.env), ...common };
+    return withToolSettings({ type: 'local', command: patch.command ? [...patch.command] : [...cfg.command], env: mergeSecretMap(cfg.env, patch.env), ...common }, tools);
   }
   if (patch.command !== undefined || patch.env !== undefined) throw new ConfigError('command and env apply to local servers only');
-  return { type: cfg.type, url: patch.url ?? cfg.url, headers: mergeSecretMap(cfg.headers, patch.headers), auth: applyAuthPatch(cfg.auth, patch.auth), ...common };
+  return withToolSettings({ type: cfg.type, url: patch.url ?? cfg.url, headers: mergeSecretMap(cfg.headers, patch.headers), auth: applyAuthPatch(cfg.auth, patch.auth), ...common }, tools);
 }
 
 /**
@@ -562,6 +594,15 @@ export class ConfigStore {
     return c ? structuredClone(c) : undefined;
   }
 
+  /**
+   * One tool's stored setting (enabled, approval) without copying the whole config — the
+   * permission check runs on every tool call. Undefined = defaults (or no such server).
+   */
+  toolSetting(server: string, tool: string): Readonly<ToolSetting> | undefined {
+    const t = this.servers.get(server)?.tools;
+    return t && Object.prototype.hasOwnProperty.call(t, tool) ? t[tool] : undefined;
+  }
+
   /** Names in file order. */
   names(): string[] {
     return [...this.servers.keys()];
@@ -593,6 +634,24 @@ export class ConfigStore {
       const next = new Map(this.servers);
       next.set(name, structuredClone(cfg));
       await this.writeLocked(next);
+    });
+  }
+
+  /**
+   * Read-modify-write one server under the store's lock, so concurrent edits (two "Always allow"
+   * answers for tools of one server) cannot overwrite each other. `fn` gets a copy; its result is
+   * persisted and returned. Undefined (and nothing written) when no server has that name.
+   * @throws whatever `fn` throws (nothing is written then).
+   */
+  modify(name: string, fn: (cfg: ServerConfig) => ServerConfig): Promise<ServerConfig | undefined> {
+    return this.mutex.run(async () => {
+      const cur = this.servers.get(name);
+      if (!cur) return undefined;
+      const next = fn(structuredClone(cur));
+      const all = new Map(this.servers);
+      all.set(name, structuredClone(next));
+      await this.writeLocked(all);
+      return structuredClone(next);
     });
   }
 

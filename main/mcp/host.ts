@@ -4,9 +4,10 @@
  * shutdown. Implements ../shared/DESIGN.md "Readiness" and the seed's lifecycle contract.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { AuthView, ExportResult, ImportPreview, ImportResult, LogEntry, ServerInput, ServerPatch, ServerView } from '../../preload/contract/index.js';
+import type { AuthView, ExportResult, ImportPreview, ImportResult, LogEntry, ServerInput, ServerPatch, ServerView, ToolSettingPatch } from '../../preload/contract/index.js';
 import { buildToolTable, type RegisteredTool, type ToolTable } from './adapter.js';
-import { applyPatch, assertLoadable, ConfigError, configFromInput, maskMap, maskSecret, parseConfigDocument, type ConfigStore, type ServerConfig } from './config.js';
+import { applyPatch, assertLoadable, ConfigError, configFromInput, maskMap, maskSecret, parseConfigDocument, withToolSettings, type ConfigStore, type ServerConfig } from './config.js';
+import { applyToolSettingsPatch, mapForeignToolKeys, ToolSettingsError, type ToolSetting, type ToolSettingsMap } from './tool-settings.js';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
@@ -23,12 +24,31 @@ import { capCallResult } from './result-limits.js';
 export class HostError extends Error {
   override name = 'HostError';
   constructor(
-    readonly code: 'not_found' | 'conflict' | 'command_not_found' | 'start_failed' | 'invalid_input',
+    readonly code: 'not_found' | 'conflict' | 'command_not_found' | 'start_failed' | 'invalid_input' | 'forbidden',
     message: string,
     readonly field?: string,
   ) {
     super(message);
   }
+}
+
+/**
+ * A call to a tool the user disabled (per-tool setting). Raised by `callTool` even when the model
+ * names the tool directly, so no caller can get around the setting. Code `forbidden`.
+ */
+export class ToolDisabledError extends HostError {
+  override name = 'ToolDisabledError';
+  constructor(
+    readonly server: string,
+    readonly tool: string,
+  ) {
+    super('forbidden', `The tool "${tool}" of server "${server}" is disabled by the user.`);
+  }
+}
+
+/** Whether a tool is enabled under a server's per-tool settings (absent = enabled). */
+export function isToolEnabled(settings: ToolSettingsMap | undefined, tool: string): boolean {
+  return !(settings && Object.prototype.hasOwnProperty.call(settings, tool) && settings[tool]!.enabled === false);
 }
 
 /** Events the host emits (wired to the contract's event channels). */
@@ -122,8 +142,23 @@ export function toView(
     error: status === 'error' || status === 'needs_auth' ? conn?.error ?? null : null,
     error_kind: status === 'error' || status === 'needs_auth' ? conn?.errorKind ?? null : null,
     resolved_command: conn?.resolvedCommand ?? null,
-    tools: status === 'ready' ? tools.map((t) => ({ name: t.name, original_name: t.original_name, description: t.description, input_schema: t.input_schema })) : [],
-    tool_count: status === 'ready' ? tools.length : 0,
+    tools:
+      status === 'ready'
+        ? tools.map((t) => {
+            const s: ToolSetting | undefined = cfg.tools && Object.prototype.hasOwnProperty.call(cfg.tools, t.original_name) ? cfg.tools[t.original_name] : undefined;
+            return {
+              name: t.name,
+              original_name: t.original_name,
+              title: t.title,
+              description: t.description,
+              input_schema: t.input_schema,
+              annotations: { ...t.annotations },
+              enabled: s?.enabled !== false,
+              approval: s?.approval ?? null,
+            };
+          })
+        : [],
+    tool_count: status === 'ready' ? tools.filter((t) => isToolEnabled(cfg.tools, t.original_name)).length : 0,
     resources:
       status === 'ready' && conn
         ? conn.resources.slice(0, 500).map((r) => ({ uri: r.uri, name: r.name, description: r.description ?? '', mime_type: r.mimeType ?? null }))
@@ -254,6 +289,8 @@ export class McpHost {
   /** Names (lower case) being added right now: a second add of one name is a conflict. */
   private readonly adding = new Set<string>();
   private table: ToolTable = buildToolTable([]);
+  /** The table's tools minus the ones the user disabled: what the model is offered. */
+  private offered: RegisteredTool[] = [];
   private shuttingDown = false;
   private startup: Promise<void> | null = null;
   private readonly concurrency: number;
@@ -312,14 +349,30 @@ export class McpHost {
     return this.logRings.get(name)?.all() ?? [];
   }
 
-  /** The tools currently offered to the model. */
+  /**
+   * The tools currently offered to the model: every ready server's tools except those the user
+   * disabled (per-tool `enabled: false`). Disabled tools keep their names (see `allTools`).
+   */
   tools(): RegisteredTool[] {
+    return this.offered;
+  }
+
+  /** Every registered tool, disabled ones included (views, bulk actions). */
+  allTools(): RegisteredTool[] {
     return this.table.tools;
   }
 
-  /** Look up a registered tool by its namespaced name. */
+  /** Look up a registered tool by its namespaced name (disabled tools included). */
   tool(name: string): RegisteredTool | undefined {
     return this.table.byName.get(name);
+  }
+
+  /**
+   * The stored per-tool setting of a server's tool (by its real name), without copying the
+   * config. Undefined = defaults. Used by the permission gate on every call.
+   */
+  toolSetting(server: string, tool: string): Readonly<ToolSetting> | undefined {
+    return this.store.toolSetting(server, tool);
   }
 
   /** The live connection of a server (tests and benchmarks). */
@@ -482,11 +535,17 @@ export class McpHost {
       for (const name of this.store.names()) {
         const c = this.conns.get(name);
         if (!c || c.status !== 'ready') continue;
-        for (const t of c.tools) all.push({ server: name, name: t.name, description: t.description, inputSchema: t.inputSchema as Record<string, unknown> });
+        for (const t of c.tools) all.push({ server: name, name: t.name, description: t.description, inputSchema: t.inputSchema as Record<string, unknown>, title: t.title, annotations: t.annotations });
       }
     }
     this.table = buildToolTable(all);
+    this.refreshOffered();
     if (this.table.tools.map((t) => t.name).join('\n') !== before) this.events.toolsChanged?.(this.table.tools);
+  }
+
+  /** Recompute the offered tools after the table or a server's per-tool settings changed. */
+  private refreshOffered(): void {
+    this.offered = this.table.tools.filter((t) => this.store.toolSetting(t.server, t.original_name)?.enabled !== false);
   }
 
   private emitChanged(name: string): void {
@@ -576,6 +635,10 @@ export class McpHost {
     } catch (err) {
       throw new HostError('invalid_input', (err as Error).message);
     }
+    if (patch.tools !== undefined && Object.keys(patch).every((k) => k === 'tools')) {
+      // Per-tool settings only: nothing about the connection changes, so no restart.
+      return this.patchToolSettings(name, patch.tools ?? {});
+    }
     loadable(next);
     const generation = this.bump(name);
     if (!next.enabled) {
@@ -651,6 +714,51 @@ export class McpHost {
     await this.store.put(name, next);
     if (enabled) this.launch(name, next);
     else await this.stopServer(name);
+    return this.view(name);
+  }
+
+  /**
+   * Change one tool's settings (PATCH: a field absent → keep, a value → replace, `approval: null`
+   * → follow the mode). Persisted at once; the server is not restarted. The tool need not be
+   * listed right now (settings may be made before the server starts).
+   * @throws HostError('not_found' | 'invalid_input')
+   */
+  async setToolSettings(name: string, tool: string, patch: NonNullable<ToolSettingPatch>): Promise<ServerView> {
+    return this.patchToolSettings(name, { [tool]: patch });
+  }
+
+  /**
+   * Bulk per-server action over the tools the server lists now: `enable_all` (also clears
+   * `enabled: false` of tools not listed now), `disable_all`, or `allow_read_only` (always allow
+   * the tools whose annotations declare `readOnlyHint: true` — a hint the server gives itself).
+   * @throws HostError('not_found' | 'invalid_input') — the latter when the server is not ready.
+   */
+  async bulkToolSettings(name: string, action: 'enable_all' | 'disable_all' | 'allow_read_only'): Promise<ServerView> {
+    const cfg = this.store.get(name);
+    if (!cfg) throw new HostError('not_found', `No server named "${name}".`);
+    const listed = this.table.tools.filter((t) => t.server === name);
+    if (action === 'enable_all') {
+      const names = new Set([...listed.map((t) => t.original_name), ...Object.keys(cfg.tools ?? {})]);
+      return this.patchToolSettings(name, Object.fromEntries([...names].map((n) => [n, { enabled: true }])));
+    }
+    if (this.conns.get(name)?.status !== 'ready') throw new HostError('invalid_input', `Server "${name}" is not ready, so its tools are not known yet.`);
+    if (action === 'disable_all') return this.patchToolSettings(name, Object.fromEntries(listed.map((t) => [t.original_name, { enabled: false }])));
+    return this.patchToolSettings(name, Object.fromEntries(listed.filter((t) => t.annotations.readOnlyHint === true).map((t) => [t.original_name, { approval: 'always_allow' as const }])));
+  }
+
+  private async patchToolSettings(name: string, patch: Record<string, ToolSettingPatch | null>): Promise<ServerView> {
+    this.assertOpen();
+    let saved: ServerConfig | undefined;
+    try {
+      // Under the store's lock: concurrent changes to one server's tools all land.
+      saved = await this.store.modify(name, (cfg) => withToolSettings(cfg, applyToolSettingsPatch(cfg.tools, patch)));
+    } catch (err) {
+      if (err instanceof ToolSettingsError) throw new HostError('invalid_input', err.message);
+      throw err;
+    }
+    if (!saved) throw new HostError('not_found', `No server named "${name}".`);
+    this.refreshOffered();
+    this.emitChanged(name);
     return this.view(name);
   }
 
@@ -784,17 +892,27 @@ export class McpHost {
   /** What importing `json` would add (masked). @throws HostError('invalid_input') */
   importPreview(json: string): ImportPreview {
     const { servers, warning } = this.parseImport(json);
+    const doc = JSON.parse(json) as Record<string, unknown>;
+    const table = (typeof doc.servers === 'object' && doc.servers !== null ? doc.servers : doc.mcpServers) as Record<string, Record<string, unknown>>;
     return {
-      servers: [...servers].map(([name, cfg]) => ({
-        name,
-        type: cfg.type,
-        command: cfg.type === 'local' ? cfg.command : [],
-        url: cfg.type === 'local' ? null : cfg.url,
-        env: cfg.type === 'local' ? maskMap(cfg.env) : {},
-        headers: cfg.type === 'local' ? {} : maskMap(cfg.headers),
-        exists: this.store.entryNamed(name) !== undefined,
-        kept_secrets: storedSecretsKept(structuredClone(cfg), this.store.get(name), false),
-      })),
+      servers: [...servers].map(([name, cfg]) => {
+        const tools = Object.entries(cfg.tools ?? {});
+        return {
+          name,
+          type: cfg.type,
+          command: cfg.type === 'local' ? cfg.command : [],
+          url: cfg.type === 'local' ? null : cfg.url,
+          env: cfg.type === 'local' ? maskMap(cfg.env) : {},
+          headers: cfg.type === 'local' ? {} : maskMap(cfg.headers),
+          enabled: cfg.enabled,
+          exists: this.store.entryNamed(name) !== undefined,
+          kept_secrets: storedSecretsKept(structuredClone(cfg), this.store.get(name), false),
+          disabled_tools: tools.filter(([, s]) => s.enabled === false).map(([n]) => n),
+          always_allow_tools: tools.filter(([, s]) => s.approval === 'always_allow').map(([n]) => n),
+          // The entry parsed above, so its lists are valid; only the unmapped key names are read here.
+          unmapped_keys: mapForeignToolKeys(table[name] ?? {}).unmapped,
+        };
+      }),
       warning,
     };
   }
@@ -840,13 +958,17 @@ export class McpHost {
   // ---- calls ---------------------------------------------------------------------------------
 
   /**
-   * Call a tool by its namespaced name. Calls to one server run concurrently. The result is capped
-   * at `MAX_CALL_RESULT_CHARS` in total, with a notice (main/mcp/result-limits.ts).
-   * @throws HostError('not_found') for an unknown tool; errors of the connection otherwise.
+   * Call a tool by its namespaced name. Calls to one server run concurrently. A tool the user
+   * disabled is refused here, whoever asks (the model may name it even though it is not offered).
+   * The result is capped at `MAX_CALL_RESULT_CHARS` in total, with a notice
+   * (main/mcp/result-limits.ts).
+   * @throws HostError('not_found') for an unknown tool; ToolDisabledError (code `forbidden`) for
+   *   a disabled one; errors of the connection otherwise.
    */
   async callTool(namespaced: string, args: Record<string, unknown>, opts: CallOptions = {}): Promise<CallToolResult> {
     const tool = this.table.byName.get(namespaced);
     if (!tool) throw new HostError('not_found', `No tool named "${namespaced}".`);
+    if (this.store.toolSetting(tool.server, tool.original_name)?.enabled === false) throw new ToolDisabledError(tool.server, tool.original_name);
     const conn = this.conns.get(tool.server);
     if (!conn) throw new HostError('not_found', `Server "${tool.server}" is not running.`);
     // Every result is capped in total size (all blocks, images included) before anyone sees it.

@@ -138,9 +138,34 @@ export const serverInputSchema = z.discriminatedUnion('type', [
 ]);
 export type ServerInput = z.infer<typeof serverInputSchema>;
 
+/** A tool's real name on its server, as a key of the per-tool settings (MCP: 1–128 characters). */
+export const toolNameSchema = z.string().min(1).max(128);
+
+/** Per-tool approval: ask every time, or always allow. Absent/null = follow the global mode. */
+export const toolApprovalSchema = z.enum(['ask', 'always_allow']);
+export type ToolApproval = z.infer<typeof toolApprovalSchema>;
+
+/**
+ * PATCH of one tool's settings: a field absent → keep; a value → replace; `approval: null` →
+ * remove the per-tool choice (follow the global mode again).
+ */
+export const toolSettingPatchSchema = z.strictObject({
+  enabled: z.boolean().optional(),
+  approval: toolApprovalSchema.nullable().optional(),
+});
+export type ToolSettingPatch = z.infer<typeof toolSettingPatchSchema>;
+
+/**
+ * PATCH of a server's `tools` map: a tool absent → keep its settings; present → its entry is
+ * patched field by field ({@link toolSettingPatchSchema}); `null` → forget every choice for it.
+ */
+export const toolSettingsPatchSchema = z
+  .record(toolNameSchema, toolSettingPatchSchema.nullable())
+  .refine((m) => Object.keys(m).length <= 1024, 'At most 1024 tools');
+
 /**
  * PATCH for a server (../shared/seeds/000 table): for `env`/`headers`, a name absent → preserve,
- * present with a value → replace, present with `""` → delete.
+ * present with a value → replace, present with `""` → delete. `tools` → {@link toolSettingsPatchSchema}.
  */
 export const serverPatchSchema = z.strictObject({
   command: commandSchema.optional(),
@@ -150,6 +175,7 @@ export const serverPatchSchema = z.strictObject({
   auth: authPatchSchema.optional(),
   enabled: z.boolean().optional(),
   timeout_seconds: timeoutSchema.optional(),
+  tools: toolSettingsPatchSchema.optional(),
 });
 export type ServerPatch = z.infer<typeof serverPatchSchema>;
 
@@ -186,15 +212,76 @@ export interface AuthView {
   expires_at: number | null;
 }
 
+/**
+ * Tool annotations (MCP spec 2025-11-25 "Tool annotations"). They are hints the server declares
+ * about its own tool — not verified by anyone — so the UI says so wherever it shows them.
+ */
+export interface ToolAnnotations {
+  title?: string;
+  /** The tool does not modify its environment. */
+  readOnlyHint?: boolean;
+  /** The tool may perform destructive updates (meaningful when not read-only). */
+  destructiveHint?: boolean;
+  /** Calling it again with the same arguments has no further effect. */
+  idempotentHint?: boolean;
+  /** The tool interacts with an open world of external entities. */
+  openWorldHint?: boolean;
+}
+
 /** A tool as offered to the model: namespaced name plus the server's real name. */
 export interface ToolView {
   /** `{server}__{tool}`, sanitized, ≤ 64 chars, unique across servers. */
   name: string;
   /** The tool's name on its server. */
   original_name: string;
+  /** Display title (`title`, else `annotations.title`), when the server gives one. */
+  title: string | null;
   description: string;
   input_schema: Record<string, unknown>;
+  /** The server's declared hints (may be empty). */
+  annotations: ToolAnnotations;
+  /** False: never offered to the model and refused if called (the user's per-tool choice). */
+  enabled: boolean;
+  /** The user's per-tool approval; null = follow the global mode. */
+  approval: ToolApproval | null;
 }
+
+/**
+ * When tool calls need the user's approval (per-tool choices override it):
+ * `ask_all` = every call; `ask_unless_read_only` = every call unless the tool declares
+ * `readOnlyHint: true`; `never_ask` = no call.
+ */
+export type PermissionMode = 'ask_all' | 'ask_unless_read_only' | 'never_ask';
+export const permissionModeSchema = z.enum(['ask_all', 'ask_unless_read_only', 'never_ask']);
+
+/** The user's answer to an approval card. */
+export type ApprovalDecision = 'allow_once' | 'allow_conversation' | 'always_allow' | 'deny';
+export const approvalDecisionSchema = z.enum(['allow_once', 'allow_conversation', 'always_allow', 'deny']);
+
+/** A tool call waiting for the user's approval (main holds it; a reloaded window lists it again). */
+export interface ApprovalView {
+  /** Random, single-use id bound to this call and its exact arguments. */
+  id: string;
+  conversation_id: string;
+  run_id: string;
+  call_id: string;
+  server: string;
+  /** The tool's real name on its server. */
+  tool: string;
+  /** The namespaced name offered to the model. */
+  namespaced_tool: string;
+  title: string | null;
+  annotations: ToolAnnotations;
+  /** The exact arguments the call will run with. */
+  args: unknown;
+  /** SHA-256 (hex) of the canonical JSON of `args`; an answer may echo it to bind itself to them. */
+  args_sha256: string;
+  /** When it was asked (ms epoch). */
+  created_at: number;
+}
+
+/** Why a pending approval closed. */
+export type ApprovalClosedOutcome = 'answered' | 'cancelled' | 'timed_out';
 
 /** One line of a server's log (stderr, lifecycle event, skipped stdout line). */
 export interface LogEntry {
@@ -220,7 +307,9 @@ export interface ServerView {
   error_kind: ErrorKind | null;
   /** The absolute path the command resolved to, when known. */
   resolved_command: string | null;
+  /** Every tool the server lists, disabled ones included (see `ToolView.enabled`). */
   tools: ToolView[];
+  /** How many of them are offered to the model (enabled), when ready. */
   tool_count: number;
   /** Resources the server lists (MCP "Resources"), when ready. */
   resources: { uri: string; name: string; description: string; mime_type: string | null }[];
@@ -379,10 +468,23 @@ export const conversationIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'I
 export type AnswerState = 'streaming' | 'done' | 'stopped' | 'failed' | 'interrupted';
 
 /**
- * How a tool call stands: running, ok, error (the tool or the server said so), cancelled (by the
- * user), or interrupted (the app stopped before a result came; it may have taken effect).
+ * How a tool call stands: awaiting the user's approval, running, ok, error (the tool or the server
+ * said so), denied (by the user or the permissions; it did not run), cancelled (by the user), or
+ * interrupted (the app stopped before a result came; it may have taken effect).
  */
-export type ToolCallState = 'running' | 'ok' | 'error' | 'cancelled' | 'interrupted';
+export type ToolCallState = 'awaiting_approval' | 'running' | 'ok' | 'error' | 'denied' | 'cancelled' | 'interrupted';
+
+/**
+ * How the permissions decided about a call (recorded in the conversation): `via` is the rule
+ * (`always_allow`, `conversation_grant`, `mode_never_ask`, `read_only_hint`, `user`) or the
+ * refusal (`disabled`, `denied`, `cancelled`, `timed_out`, `args_changed`, `unknown_tool`);
+ * `decision` is the user's answer on the approval card, when there was one.
+ */
+export interface PermissionRecord {
+  allowed: boolean;
+  via: string;
+  decision: ApprovalDecision | null;
+}
 
 /** Progress a server reported for a running call (MCP `notifications/progress`). */
 export interface ToolProgress {
@@ -415,6 +517,8 @@ export type TranscriptItem =
       error: string | null;
       duration_ms: number | null;
       progress: ToolProgress | null;
+      /** How the permissions decided (null until they have). */
+      permission: PermissionRecord | null;
     }
   | { kind: 'notice'; id: string; ts: number; run_id: string | null; tone: 'info' | 'error'; text: string };
 
@@ -427,6 +531,8 @@ export interface ConversationSummary {
   message_count: number;
   /** A run is streaming in this conversation now. */
   running: boolean;
+  /** The model profile this conversation uses (null: the default profile). */
+  profile_id: string | null;
 }
 
 /**
@@ -482,7 +588,7 @@ export interface ExportResult {
 }
 
 /** One server of an import, as it would be added (secrets masked). */
-export interface ImportPreviewItem extends Pick<ServerView, 'name' | 'type' | 'command' | 'url' | 'env' | 'headers'> {
+export interface ImportPreviewItem extends Pick<ServerView, 'name' | 'type' | 'command' | 'url' | 'env' | 'headers' | 'enabled'> {
   /** A server of that name exists already. */
   exists: boolean;
   /**
@@ -491,6 +597,12 @@ export interface ImportPreviewItem extends Pick<ServerView, 'name' | 'type' | 'c
    * stored secrets never follow a server to a new destination.
    */
   kept_secrets: string[];
+  /** Tools that will be disabled (from `tools`, `disabledTools`, `excludeTools`, …). */
+  disabled_tools: string[];
+  /** Tools that will run without asking (from `tools`, `alwaysAllow`, `autoApprove`, …). */
+  always_allow_tools: string[];
+  /** Other hosts' permission keys that could not be mapped (nothing is granted for them). */
+  unmapped_keys: string[];
 }
 
 /** What an import would do. */
@@ -574,12 +686,19 @@ export const channels = {
   'profiles.setDefault': { input: z.strictObject({ id: z.string().min(1).max(128) }), output: null as unknown as ModelProfileView[] },
   'profiles.test': { input: profileTestSchema, output: null as unknown as ConnectionTestResult },
   'profiles.detectLocal': { input: empty, output: null as unknown as LocalModelOffer[] },
+  /** Send a message; `profile_id` (optional) sets the conversation's model profile first. */
   'chat.send': {
     input: z.strictObject({
       conversation_id: conversationIdSchema,
       text: z.string().min(1).max(LIMITS.chatText),
+      profile_id: z.string().min(1).max(128).optional(),
     }),
     output: null as unknown as { run_id: string },
+  },
+  /** Choose the model profile of an existing conversation (`null`: follow the default profile). */
+  'conversations.setProfile': {
+    input: z.strictObject({ id: conversationIdSchema, profile_id: z.string().min(1).max(128).nullable() }),
+    output: null as unknown as ConversationSummary,
   },
   /** Replace the last user message's text, drop what followed it, and run again. */
   'chat.editResend': {
@@ -624,6 +743,35 @@ export const channels = {
     input: z.strictObject({ id: z.string().min(1).max(128), approve: z.boolean() }),
     output: null as unknown as { ok: true },
   },
+  'permissions.getMode': { input: empty, output: null as unknown as { mode: PermissionMode } },
+  'permissions.setMode': { input: z.strictObject({ mode: permissionModeSchema }), output: null as unknown as { mode: PermissionMode } },
+  /** Change one tool's settings (PATCH rules of {@link toolSettingPatchSchema}); no restart. */
+  'servers.setToolSettings': {
+    input: z.strictObject({ name: serverNameSchema, tool: toolNameSchema, settings: toolSettingPatchSchema }),
+    output: null as unknown as ServerView,
+  },
+  /**
+   * Bulk per-server actions over the tools the server lists now: `enable_all`, `disable_all`, or
+   * `allow_read_only` (always allow the tools that declare `readOnlyHint: true`).
+   */
+  'servers.bulkToolSettings': {
+    input: z.strictObject({ name: serverNameSchema, action: z.enum(['enable_all', 'disable_all', 'allow_read_only']) }),
+    output: null as unknown as ServerView,
+  },
+  'approvals.list': { input: empty, output: null as unknown as ApprovalView[] },
+  /**
+   * Answer a pending approval. `args_sha256`, when given, must equal the pending call's (so the
+   * answer binds to the arguments shown). An unknown, answered or withdrawn id → `approval_invalid`.
+   */
+  'approvals.respond': {
+    input: z.strictObject({
+      id: z.string().min(1).max(128),
+      decision: approvalDecisionSchema,
+      reason: z.string().max(LIMITS.shortText).optional(),
+      args_sha256: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+    }),
+    output: null as unknown as { ok: true },
+  },
 } as const;
 
 export type ChannelName = keyof typeof channels;
@@ -653,6 +801,10 @@ export interface EventPayloads {
   'sampling.request': { id: string; server: string; system_prompt: string | null; messages: { role: 'user' | 'assistant'; text: string }[]; max_tokens: number };
   /** A pending sampling approval was withdrawn. */
   'sampling.closed': { id: string };
+  /** A tool call waits for the user's approval; answer with `approvals.respond`. */
+  'approvals.request': ApprovalView;
+  /** A pending approval closed (answered, cancelled by Stop/shutdown, or timed out). */
+  'approvals.closed': { id: string; outcome: ApprovalClosedOutcome };
 }
 export type EventName = keyof EventPayloads;
 /**
@@ -671,6 +823,8 @@ const eventTable: { [E in EventName]: true } = {
   'elicitation.closed': true,
   'sampling.request': true,
   'sampling.closed': true,
+  'approvals.request': true,
+  'approvals.closed': true,
 };
 /** Every event name, derived from {@link EventPayloads} (see `eventTable`). */
 export const eventNames = Object.keys(eventTable) as EventName[];
@@ -698,6 +852,7 @@ export type ErrorCode =
   | 'gone'
   | 'busy'
   | 'write_failed'
+  | 'approval_invalid'
   | 'internal';
 
 /** A typed error: `field` names the offending input path when known (for inline form errors). */

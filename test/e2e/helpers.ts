@@ -329,3 +329,15 @@ export async function sendMessage(page: Page, text: string): Promise<void> {
   await box.fill(text);
   await page.getByRole('button', { name: 'Send', exact: true }).click();
 }
+
+/**
+ * Settings → Tool permissions: choose the default approval mode by its label (e.g. 'Never ask'
+ * for tests about something else than permissions, whose tools would otherwise ask first).
+ */
+export async function setApprovalMode(page: Page, label: 'Ask for every tool call' | 'Ask unless the tool is read-only (default)' | 'Never ask'): Promise<void> {
+  await page.getByRole('tab', { name: 'Settings' }).click();
+  await page.locator('.settings-nav').getByRole('button', { name: 'Tool permissions', exact: true }).click();
+  const radio = page.getByRole('radio', { name: label });
+  await radio.click();
+  await expect(radio).toBeChecked();
+}

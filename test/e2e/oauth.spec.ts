@@ -24,6 +24,7 @@ import { startWorld, type World } from '../fixtures/oauth/world.js';
 import {
   SCREENSHOTS,
   configureModel,
+  setApprovalMode,
   expect,
   expectStatus,
   openAddServerForm,
@@ -151,6 +152,8 @@ test('OAuth sign-in in the browser, tool call, silent refresh, restart without b
 
   await openApp(page, shell.current);
   await configureModel(page, { baseUrl: model.baseUrl, model: MODEL, apiKey: 'sk-oauth-e2e' });
+  // Tools here are not what is tested: run them without approval cards.
+  await setApprovalMode(page, 'Never ask');
 
   // ---- Add the remote server with OAuth --------------------------------------------------------
   await openSettings(page, 'MCP servers');

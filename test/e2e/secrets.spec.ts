@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { startFakeModel, type FakeModel } from '../fixtures/fake-model.js';
-import { ROOT, addLocalServer, commandLine, configureModel, expect, expectStatus, openApp, openChat, openSettings, sendMessage, serverCard, test } from './helpers.js';
+import { ROOT, addLocalServer, commandLine, configureModel, setApprovalMode, expect, expectStatus, openApp, openChat, openSettings, sendMessage, serverCard, test } from './helpers.js';
 
 const SDK_SERVER = path.join(ROOT, 'test/fixtures/sdk-server.mjs');
 const SECRET = 'ghp_e2eCanary_5d1f0a9b8c7e6d5c';
@@ -25,6 +25,8 @@ test.afterEach(async () => {
 test('a secret env value survives reloads and edits, is only ever shown masked, and still reaches the server', async ({ page, shell }) => {
   await openApp(page, shell.current);
   await configureModel(page, { baseUrl: model.baseUrl, model: 'fake' });
+  // Tools here are not what is tested: run them without approval cards.
+  await setApprovalMode(page, 'Never ask');
   const card = await addLocalServer(page, { name: 'sec', command: commandLine([process.execPath, SDK_SERVER]), env: [['GITHUB_TOKEN', SECRET]] });
   await expectStatus(card, 'ready');
 
@@ -75,6 +77,8 @@ test('a secret env value survives reloads and edits, is only ever shown masked, 
 test('changing a secret through the Edit form replaces it; removing it unsets it', async ({ page, shell }) => {
   await openApp(page, shell.current);
   await configureModel(page, { baseUrl: model.baseUrl, model: 'fake' });
+  // Tools here are not what is tested: run them without approval cards.
+  await setApprovalMode(page, 'Never ask');
   const card = await addLocalServer(page, { name: 'rot', command: commandLine([process.execPath, SDK_SERVER]), env: [['API_TOKEN', 'old-value-1234567890']] });
   await expectStatus(card, 'ready');
 

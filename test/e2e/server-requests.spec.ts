@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { startFakeModel, type FakeModel } from '../fixtures/fake-model.js';
-import { ROOT, addLocalServer, commandLine, configureModel, expect, expectStatus, openApp, openChat, sendMessage, test } from './helpers.js';
+import { ROOT, addLocalServer, commandLine, configureModel, setApprovalMode, expect, expectStatus, openApp, openChat, sendMessage, test } from './helpers.js';
 
 const SDK_SERVER = path.join(ROOT, 'test/fixtures/sdk-server.mjs');
 let model: FakeModel;
@@ -19,6 +19,8 @@ test.afterEach(async () => {
 test('an elicitation form: the user fills it in, defaults fill the rest, the server gets the answer', async ({ page, shell }) => {
   await openApp(page, shell.current);
   await configureModel(page, { baseUrl: model.baseUrl, model: 'fake' });
+  // Tools here are not what is tested: run them without approval cards.
+  await setApprovalMode(page, 'Never ask');
   await expectStatus(await addLocalServer(page, { name: 'fx', command: commandLine([process.execPath, SDK_SERVER]) }), 'ready');
   await openChat(page);
   await sendMessage(page, 'call fx__ask {}');
@@ -41,6 +43,8 @@ test('an elicitation form: the user fills it in, defaults fill the rest, the ser
 test('a sampling request waits for the user; Allow lets the model answer the server', async ({ page, shell }) => {
   await openApp(page, shell.current);
   await configureModel(page, { baseUrl: model.baseUrl, model: 'fake' });
+  // Tools here are not what is tested: run them without approval cards.
+  await setApprovalMode(page, 'Never ask');
   await expectStatus(await addLocalServer(page, { name: 'fx', command: commandLine([process.execPath, SDK_SERVER]) }), 'ready');
   await openChat(page);
   await sendMessage(page, 'call fx__summarize {"text":"the quarterly numbers"}');

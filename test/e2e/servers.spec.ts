@@ -14,6 +14,7 @@ import {
   addLocalServer,
   commandLine,
   configureModel,
+  setApprovalMode,
   expect,
   expectStatus,
   openAddServerForm,
@@ -235,6 +236,8 @@ test.describe('Chat', () => {
     model = await startFakeModel();
     await openApp(page, shell.current);
     await configureModel(page, { baseUrl: model.baseUrl, model: 'fake-bash' });
+    // Tools here are not what is tested: run them without approval cards.
+    await setApprovalMode(page, 'Never ask');
     const card = await addLocalServer(page, { name: 'echoer', command: bashCommand });
     await expectStatus(card, 'ready');
     await card.getByRole('button', { name: 'Tools' }).click();
@@ -265,6 +268,8 @@ test.describe('Chat', () => {
     model = await startFakeModel({ chunkDelayMs: 300, script: () => ({ text: words.join(' ') }) });
     await openApp(page, shell.current);
     await configureModel(page, { baseUrl: model.baseUrl, model: 'fake-slow' });
+    // Tools here are not what is tested: run them without approval cards.
+    await setApprovalMode(page, 'Never ask');
     await openChat(page);
     await sendMessage(page, 'tell me a long story');
 

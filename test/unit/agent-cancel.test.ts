@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { ProfileStore } from '../../main/chat/profiles.js';
 import { SettingsStore } from '../../main/chat/settings.js';
 import { ConfigStore } from '../../main/mcp/config.js';
 import { McpHost } from '../../main/mcp/host.js';
@@ -39,9 +40,10 @@ afterEach(async () => {
 });
 
 it('cancelTool ends one running call as an error and the run continues to a final answer', async () => {
-  const settings = new SettingsStore(dir, new MemorySecretStore());
+  const profiles = new ProfileStore(dir, new MemorySecretStore());
+  const settings = new SettingsStore(profiles);
   await settings.set({ provider: 'openai-compatible', base_url: model.baseUrl, model: 'fake' });
-  const h = chatHarness(host, settings, dir);
+  const h = await chatHarness(host, profiles, dir);
   const { run_id } = await h.chat.send('c', 'call fx__sleep {"ms":20000}');
   expect(await waitFor(() => h.tools('c').length === 1, 10_000)).toBe(true);
   const started = h.tools('c')[0]!;

@@ -5,6 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MODEL_RESULT_LIMIT, UI_RESULT_LIMIT } from '../../main/chat/limits.js';
+import { ProfileStore } from '../../main/chat/profiles.js';
 import { SettingsStore } from '../../main/chat/settings.js';
 import { ConfigStore } from '../../main/mcp/config.js';
 import { McpHost } from '../../main/mcp/host.js';
@@ -25,9 +26,10 @@ let wireLog: string;
 
 async function setup(script?: (req: WireRequest) => Turn): Promise<void> {
   model = await startFakeModel({ chunkDelayMs: 2, ...(script ? { script } : {}) });
-  const settings = new SettingsStore(dir, new MemorySecretStore());
+  const profiles = new ProfileStore(dir, new MemorySecretStore());
+  const settings = new SettingsStore(profiles);
   await settings.set({ provider: 'openai-compatible', base_url: model.baseUrl, model: 'fake-1', api_key: 'sk-test-key-0000' });
-  h = chatHarness(host, settings, dir);
+  h = await chatHarness(host, profiles, dir);
 }
 
 beforeEach(async () => {
@@ -87,7 +89,9 @@ describe('ChatService with a real host and the fake model', () => {
     expect(h.answer('c1', run_id)).toBe('Tool result: ping from the model');
     // The events carried the tool entry running, then ended, before the answer streamed.
     const toolEvents = h.events.filter((e): e is Extract<ChatEvent, { type: 'item' }> => e.type === 'item' && e.item.kind === 'tool');
-    expect(toolEvents.map((e) => (e.item as { state: string }).state)).toEqual(['running', 'ok']);
+    expect(toolEvents.map((e) => (e.item as { state: string }).state)).toEqual(['awaiting_approval', 'running', 'ok']);
+    // The permissions' decision is recorded with the call.
+    expect(tool!.permission).toEqual({ allowed: true, via: 'mode_never_ask', decision: null });
     const firstDelta = h.events.findIndex((e) => e.type === 'text-delta');
     expect(h.events.indexOf(toolEvents[1]!)).toBeLessThan(firstDelta);
     // The model's second request carried the tool result.
@@ -102,10 +106,11 @@ describe('ChatService with a real host and the fake model', () => {
     const a = await h.chat.send('c2', 'call __echo {"text":"first"}');
     await h.finished(a.run_id);
     // A new service on the same database file (an app restart) continues the conversation.
-    const settings = new SettingsStore(dir, new MemorySecretStore());
+    const profiles = new ProfileStore(dir, new MemorySecretStore());
+    const settings = new SettingsStore(profiles);
     await settings.set({ provider: 'openai-compatible', base_url: model.baseUrl, model: 'fake-1' });
     h.close();
-    h = chatHarness(host, settings, dir);
+    h = await chatHarness(host, profiles, dir);
     const b = await h.chat.send('c2', 'second message');
     await h.finished(b.run_id);
     const msgs = model.requests.at(-1)!.body.messages;

@@ -4,6 +4,7 @@
  * trip works; switching provider is only a settings change.
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { ProfileStore } from '../../main/chat/profiles.js';
 import { SettingsStore } from '../../main/chat/settings.js';
 import { ConfigStore } from '../../main/mcp/config.js';
 import { McpHost } from '../../main/mcp/host.js';
@@ -35,10 +36,11 @@ afterEach(async () => {
 });
 
 it('Anthropic: streamed answer after a tool call round trip; the key is sent as x-api-key', async () => {
-  const settings = new SettingsStore(dir, new MemorySecretStore());
+  const profiles = new ProfileStore(dir, new MemorySecretStore());
+  const settings = new SettingsStore(profiles);
   const view = await settings.set({ provider: 'anthropic', base_url: fake.baseUrl, model: 'claude-test', api_key: 'sk-ant-test-0123456789' });
   expect(view).toMatchObject({ provider: 'anthropic', configured: true, api_key: { has_value: true } });
-  const h = chatHarness(host, settings, dir);
+  const h = await chatHarness(host, profiles, dir);
   const { run_id } = await h.chat.send('c', 'call fx__echo {"text":"from claude"}');
   expect(await h.finished(run_id)).toBe('done');
   expect(h.items('c').some((i) => i.kind === 'notice')).toBe(false);

@@ -148,13 +148,22 @@ describe('no secret ever leaves main (canary)', () => {
     await invoke('servers.logs', { name: 'echo' });
     await invoke('servers.logs', { name: 'stderr' });
     await invoke('chat.send', { conversation_id: 'leak', text: 'echo my key' });
-    expect(await waitFor(() => seen.some((s) => s.where === 'event chat.event' && s.text.includes('Incorrect API key')), 10_000)).toBe(true);
+    // The endpoint answered 401 with the key in its error text; the chat says so in its own words.
+    expect(await waitFor(() => seen.some((s) => s.where === 'event chat.event' && s.text.includes('"conversation_id":"leak"') && s.text.includes('"type":"run-end"')), 10_000)).toBe(true);
+    expect(model.requests.some((r) => JSON.stringify(r.body).includes('echo my key'))).toBe(true);
     // The echoes really happened, so a missing redaction would be seen below.
     expect(seen.some((s) => s.text.includes('[redacted]'))).toBe(true);
     expect(core.redactor.size).toBeGreaterThan(0);
     expect(await waitFor(() => core.host.view('local').status === 'ready', 15_000)).toBe(true);
     expect(await waitFor(() => core.host.view('remote').status === 'error', 15_000)).toBe(true);
     expect(await waitFor(() => core.host.view('bearer').status === 'error' && core.host.view('oauth').status !== 'starting', 15_000)).toBe(true);
+
+    // A real pending approval, so approvals.list / approvals.respond and their events carry one.
+    const pendingAuth = core.permissions.gate.authorize({ conversation_id: 'c1', run_id: 'canary-run', call_id: 'canary-call', namespacedTool: 'local__env_check', args: { name: 'TOKEN', sha256: '0' } });
+    expect(await waitFor(() => core.permissions.pending().length === 1, 15_000)).toBe(true);
+    const approvalId = core.permissions.pending()[0]!.id;
+    // The chat's own tool call below runs without a card (the approval path is driven above).
+    await core.permissions.setMode('never_ask');
 
     const samples: Samples = {
       'app.info': [{}, { extra: CANARIES.env }],
@@ -223,8 +232,28 @@ describe('no secret ever leaves main (canary)', () => {
       'conversations.search': [{ query: 'env_check' }, { query: '"unbalanced AND (' }],
       'conversations.export': [{ id: 'c1', format: 'markdown' }, { id: 'c1', format: 'json' }, { id: 'missing', format: 'json' }],
       'conversations.remove': [{ id: 'missing' }],
+      'conversations.setProfile': [{ id: 'c1', profile_id: null }, { id: 'c1', profile_id: 'no-such-profile' }, { id: 'missing', profile_id: null }],
       'elicitation.respond': [{ id: 'nope', action: 'accept', content: { k: CANARIES.envNew } }, { id: 'x', action: 'bogus' }],
       'sampling.respond': [{ id: 'nope', approve: true }, { id: 'x', approve: 'yes' }],
+      'permissions.getMode': [{}, { extra: CANARIES.env }],
+      'permissions.setMode': [{ mode: 'ask_all' }, { mode: 'bogus' }],
+      'servers.setToolSettings': [
+        { name: 'local', tool: 'env_check', settings: { approval: 'always_allow' } },
+        { name: 'local', tool: 'env_check', settings: { approval: null, enabled: 'no' } }, // invalid
+        { name: 'missing', tool: 'x', settings: {} },
+      ],
+      'servers.bulkToolSettings': [
+        { name: 'local', action: 'disable_all' },
+        { name: 'local', action: 'enable_all' },
+        { name: 'remote', action: 'allow_read_only' }, // not ready
+      ],
+      'approvals.list': [{}],
+      'approvals.respond': [
+        { id: approvalId, decision: 'deny', reason: 'canary check' },
+        { id: approvalId, decision: 'allow_once' }, // answered already
+        { id: 'never-issued', decision: 'allow_once' },
+        { id: 'x', decision: 'maybe', reason: CANARIES.envNew },
+      ],
       'servers.remove': [{ name: 'imp' }, { name: 'missing' }],
     };
     expect(Object.keys(samples).sort()).toEqual([...channelNames].sort());
@@ -242,6 +271,7 @@ describe('no secret ever leaves main (canary)', () => {
       for (const input of samples[channel]) await invoke(channel, input);
     }
     await invoke('no.such.channel', {});
+    expect(await pendingAuth).toMatchObject({ allowed: false, reason: 'denied' });
     // Let the chat run and every restart finish, so their events are captured too.
     await waitFor(() => seen.some((s) => s.where === 'event chat.event' && /"type":"run-end"/.test(s.text)), 10_000);
     await core.host.whenStarted();

@@ -7,13 +7,16 @@ import type { ChatEvent, ConversationSummary, TranscriptItem } from '../../prelo
 import { ChatService } from '../../main/chat/agent.js';
 import { openConversationDatabase } from '../../main/chat/conversations/database.js';
 import { ConversationStore } from '../../main/chat/conversations/store.js';
-import type { SettingsStore } from '../../main/chat/settings.js';
+import { Permissions } from '../../main/chat/permissions/index.js';
+import type { ProfileStore } from '../../main/chat/profiles.js';
 import type { McpHost } from '../../main/mcp/host.js';
 import { waitFor } from './helpers.js';
 
 /** A chat service with its store and everything it announced. */
 export interface ChatHarness {
   chat: ChatService;
+  /** The permissions the chat's tool calls pass (mode `never_ask` unless a test changes it). */
+  permissions: Permissions;
   store: ConversationStore;
   events: ChatEvent[];
   summaries: ConversationSummary[];
@@ -28,17 +31,23 @@ export interface ChatHarness {
   close(): void;
 }
 
-/** Build a chat over a fresh (or existing) database in `stateDir`. */
-export function chatHarness(host: McpHost, settings: SettingsStore, stateDir: string): ChatHarness {
+/**
+ * Build a chat over a fresh (or existing) database in `stateDir`, with real permissions whose
+ * mode is `never_ask` (the agent tests are about the loop; the permission tests set their own).
+ */
+export async function chatHarness(host: McpHost, profiles: ProfileStore, stateDir: string): Promise<ChatHarness> {
   const { db } = openConversationDatabase(stateDir);
   const store = new ConversationStore(db);
   store.markInterrupted();
   const events: ChatEvent[] = [];
   const summaries: ConversationSummary[] = [];
-  const chat = new ChatService(host, settings, store, { chat: (e) => events.push(e), changed: (s) => summaries.push(s) });
+  const permissions = new Permissions(stateDir, host);
+  await permissions.setMode('never_ask');
+  const chat = new ChatService(host, profiles, store, permissions.gate, { chat: (e) => events.push(e), changed: (s) => summaries.push(s) });
   const items = (id: string): TranscriptItem[] => store.get(id).items;
   return {
     chat,
+    permissions,
     store,
     events,
     summaries,

@@ -95,6 +95,8 @@ describe('preload', () => {
       'elicitation.closed': 0,
       'sampling.request': 0,
       'sampling.closed': 0,
+      'approvals.request': 0,
+      'approvals.closed': 0,
     };
     for (const e of Object.keys(all)) exposed!.on(e as EventName, () => undefined);
     expect(subscribed.sort()).toEqual(Object.keys(all).sort());

@@ -36,7 +36,8 @@ CREATE TABLE IF NOT EXISTS conversations (
   id TEXT PRIMARY KEY,
   title TEXT NOT NULL,
   created_at INTEGER NOT NULL,
-  updated_at INTEGER NOT NULL
+  updated_at INTEGER NOT NULL,
+  profile_id TEXT
 );
 CREATE INDEX IF NOT EXISTS conversations_updated ON conversations(updated_at DESC);
 CREATE TABLE IF NOT EXISTS items (

@@ -7,6 +7,7 @@
 import type { AssistantModelMessage, ModelMessage, ToolResultPart } from 'ai';
 import type { ContentView, TranscriptItem } from '../../../preload/contract/index.js';
 import { contentToText } from '../../mcp/adapter.js';
+import { fitImagesForModel, type ImagePolicy } from '../model-context.js';
 
 /** What the model is told about a call whose result never came because the app stopped. */
 export const INTERRUPTED_RESULT = 'Interrupted: the app stopped before this call returned a result. The call may or may not have taken effect.';
@@ -24,14 +25,23 @@ export function contentToModelOutput(content: ContentView[]): ToolOutput {
   };
 }
 
-function toolOutput(item: Extract<TranscriptItem, { kind: 'tool' }>): ToolOutput {
+/** Saved tool results of earlier turns carry no follow-up images: those the provider takes only as messages become notes. */
+function earlierTurnPolicy(p: ImagePolicy): ImagePolicy {
+  return p.imagesInToolResults ? p : { ...p, acceptsImages: false };
+}
+
+function toolOutput(item: Extract<TranscriptItem, { kind: 'tool' }>, images: ImagePolicy | undefined): ToolOutput {
   switch (item.state) {
     case 'ok':
-      return contentToModelOutput(item.content);
+      return images ? fitImagesForModel(item.content, earlierTurnPolicy(images)).output : contentToModelOutput(item.content);
     case 'error':
       return { type: 'error-text', value: item.error ?? (contentToText(item.content) || 'The tool reported an error.') };
     case 'cancelled':
       return { type: 'error-text', value: item.error ?? CANCELLED_RESULT };
+    case 'denied':
+      return { type: 'error-text', value: item.error ?? 'Denied by the user.' };
+    case 'awaiting_approval':
+      return { type: 'error-text', value: 'Not run: it was never approved.' };
     case 'running':
     case 'interrupted':
       return { type: 'error-text', value: INTERRUPTED_RESULT };
@@ -41,9 +51,10 @@ function toolOutput(item: Extract<TranscriptItem, { kind: 'tool' }>): ToolOutput
 /**
  * Build the model messages for a transcript. Consecutive tool calls after an answer belong to that
  * answer's step (one assistant message with text and tool calls, then one tool message with their
- * results), the way the AI SDK recorded them.
+ * results), the way the AI SDK recorded them. With `images`, tool images are fitted to the model
+ * (`fitImagesForModel`): never base64 as text.
  */
-export function transcriptToMessages(items: readonly TranscriptItem[]): ModelMessage[] {
+export function transcriptToMessages(items: readonly TranscriptItem[], images?: ImagePolicy): ModelMessage[] {
   const out: ModelMessage[] = [];
   let assistant: Exclude<AssistantModelMessage['content'], string> | null = null;
   let results: ToolResultPart[] = [];
@@ -67,7 +78,7 @@ export function transcriptToMessages(items: readonly TranscriptItem[]): ModelMes
       case 'tool':
         assistant ??= [];
         assistant.push({ type: 'tool-call', toolCallId: item.call_id, toolName: item.tool, input: item.args ?? {} });
-        results.push({ type: 'tool-result', toolCallId: item.call_id, toolName: item.tool, output: toolOutput(item) });
+        results.push({ type: 'tool-result', toolCallId: item.call_id, toolName: item.tool, output: toolOutput(item, images) });
         break;
       case 'notice':
         break;

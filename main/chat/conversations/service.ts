@@ -6,6 +6,7 @@
 import { promises as fs } from 'node:fs';
 import type { ConversationExport, ConversationSummary, ConversationView, SearchHit } from '../../../preload/contract/index.js';
 import { LIMITS } from '../../../preload/contract/index.js';
+import { ProfileNotFoundError } from '../profiles.js';
 import { renderExport } from './export.js';
 import { ConversationNotFoundError, type ConversationStore } from './store.js';
 
@@ -44,6 +45,7 @@ export class ConversationService {
     private readonly onRemoved: (id: string) => void,
     private readonly onChanged: (summary: ConversationSummary) => void,
     private readonly chooseSavePath: ChooseSavePath | null = null,
+    private readonly profileExists: (id: string) => Promise<boolean> = async () => true,
   ) {}
 
   private withRunning<T extends { id: string }>(s: T): T & { running: boolean } {
@@ -68,6 +70,18 @@ export class ConversationService {
   /** Rename; the title is cleaned and bounded. */
   rename(id: string, title: string): ConversationSummary {
     this.store.rename(id, title);
+    const s = this.withRunning(this.store.summary(id)!);
+    this.onChanged(s);
+    return s;
+  }
+
+  /**
+   * Choose the conversation's model profile (null: follow the default). The profile must exist.
+   * @throws ConversationNotFoundError; ProfileNotFoundError
+   */
+  async setProfile(id: string, profileId: string | null): Promise<ConversationSummary> {
+    if (profileId !== null && !(await this.profileExists(profileId))) throw new ProfileNotFoundError(profileId);
+    this.store.setProfile(id, profileId);
     const s = this.withRunning(this.store.summary(id)!);
     this.onChanged(s);
     return s;

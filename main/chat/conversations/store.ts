@@ -18,6 +18,9 @@ export const FLUSH_MS = 200;
 /** Most search hits returned. */
 export const SEARCH_LIMIT = 50;
 
+/** What a call that waited for approval when the app stopped is told as. */
+export const NOT_RUN_APP_STOPPED = 'Not run: the app stopped while this call waited for the user\'s approval.';
+
 /** A conversation that does not exist (or no longer does). */
 export class ConversationNotFoundError extends Error {
   override name = 'ConversationNotFoundError';
@@ -49,6 +52,7 @@ interface SummaryRow {
   created_at: number;
   updated_at: number;
   message_count: number;
+  profile_id: string | null;
 }
 
 /** Saved conversations. One instance per database; every method is synchronous (better-sqlite3). */
@@ -69,7 +73,7 @@ export class ConversationStore {
     private readonly now: () => number = Date.now,
     private readonly redact: (item: TranscriptItem) => TranscriptItem = (item) => item,
   ) {
-    const summary = `SELECT c.id, c.title, c.created_at, c.updated_at, (SELECT count(*) FROM items i WHERE i.conversation_id = c.id AND i.kind IN ('user','assistant')) AS message_count FROM conversations c`;
+    const summary = `SELECT c.id, c.title, c.created_at, c.updated_at, c.profile_id, (SELECT count(*) FROM items i WHERE i.conversation_id = c.id AND i.kind IN ('user','assistant')) AS message_count FROM conversations c`;
     this.q = {
       list: db.prepare<[number], SummaryRow>(`${summary} ORDER BY c.updated_at DESC, c.rowid DESC LIMIT ?`),
       summary: db.prepare<[string], SummaryRow>(`${summary} WHERE c.id = ?`),
@@ -77,6 +81,7 @@ export class ConversationStore {
       create: db.prepare('INSERT INTO conversations(id, title, created_at, updated_at) VALUES (?, ?, ?, ?)'),
       touch: db.prepare('UPDATE conversations SET updated_at = ? WHERE id = ?'),
       rename: db.prepare('UPDATE conversations SET title = ? WHERE id = ?'),
+      setProfile: db.prepare('UPDATE conversations SET profile_id = ? WHERE id = ?'),
       remove: db.prepare('DELETE FROM conversations WHERE id = ?'),
       items: db.prepare<[string], { data: string }>('SELECT coalesce(full_data, data) AS data FROM items WHERE conversation_id = ? ORDER BY seq'),
       view: db.prepare<[string], { data: string }>('SELECT data FROM items WHERE conversation_id = ? ORDER BY seq'),
@@ -85,7 +90,7 @@ export class ConversationStore {
       update: db.prepare('UPDATE items SET data = ?, full_data = ?, search_text = ? WHERE id = ? AND conversation_id = ?'),
       removeItem: db.prepare('DELETE FROM items WHERE id = ? AND conversation_id = ?'),
       unfinished: db.prepare<[], { id: string; conversation_id: string; data: string }>(
-        `SELECT id, conversation_id, data FROM items WHERE kind IN ('assistant','tool') AND (json_extract(data, '$.state') IN ('streaming','running'))`,
+        `SELECT id, conversation_id, coalesce(full_data, data) AS data FROM items WHERE kind IN ('assistant','tool') AND (json_extract(data, '$.state') IN ('streaming','running','awaiting_approval'))`,
       ),
       getMeta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
       setMeta: db.prepare('INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)'),
@@ -154,6 +159,11 @@ export class ConversationStore {
     if (this.q.rename.run(clean, id).changes === 0) throw new ConversationNotFoundError(id);
   }
 
+  /** Set the conversation's model profile (null: the default). @throws ConversationNotFoundError */
+  setProfile(id: string, profileId: string | null): void {
+    if (this.q.setProfile.run(profileId, id).changes === 0) throw new ConversationNotFoundError(id);
+  }
+
   /** Delete a conversation and its entries. @throws ConversationNotFoundError */
   remove(id: string): void {
     for (const [itemId, d] of this.dirty) if (d.conversationId === id) this.dirty.delete(itemId);
@@ -217,7 +227,8 @@ export class ConversationStore {
   /**
    * Entries left unfinished by a run that did not end (the app was killed): a streaming answer
    * becomes `interrupted`, a running tool call `interrupted` (it may have taken effect; the model
-   * is told so). Call once at open, before any run. @returns how many entries were marked.
+   * is told so), one still awaiting approval `cancelled` (it never ran). Call once at open, before
+   * any run. @returns how many entries were marked.
    */
   markInterrupted(): number {
     const rows = this.q.unfinished.all();
@@ -225,7 +236,10 @@ export class ConversationStore {
       for (const r of rows) {
         const item = JSON.parse(r.data) as TranscriptItem;
         if (item.kind === 'assistant' || item.kind === 'tool') {
-          const next = { ...item, state: 'interrupted' } as TranscriptItem;
+          // A call still waiting for approval never ran: it is cancelled, not interrupted.
+          const next = (item.kind === 'tool' && item.state === 'awaiting_approval'
+            ? { ...item, state: 'cancelled', error: NOT_RUN_APP_STOPPED }
+            : { ...item, state: 'interrupted' }) as TranscriptItem;
           this.q.update.run(...columns(next), r.id, r.conversation_id);
         }
       }

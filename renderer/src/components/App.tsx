@@ -3,14 +3,15 @@ import { on, onBridgeState, type BridgeState } from '../api';
 import { useApp } from '../store';
 import { ChatView } from './Chat';
 import { ConversationList } from './ConversationList';
-import { SettingsView } from './Settings';
+import { PendingApprovals } from './ApprovalCard';
+import { SettingsView, type SettingsSection } from './Settings';
 import { ElicitationDialogs } from './Elicitation';
 import { SamplingDialogs } from './Sampling';
 
 /** The app frame: tabs, warnings banner, and the event subscriptions that feed the store. */
 export function App() {
   const [tab, setTab] = useState<'chat' | 'settings'>('chat');
-  const [settingsSection, setSettingsSection] = useState<'servers' | 'model'>('servers');
+  const [settingsSection, setSettingsSection] = useState<SettingsSection>('servers');
   const [bridge, setBridge] = useState<BridgeState>('open');
   const warnings = useApp((s) => s.warnings);
   const dismiss = useApp((s) => s.dismissWarning);
@@ -71,7 +72,7 @@ export function App() {
       // After a reconnect the open conversation may have moved on: take main's copy again.
       if (!first && st.conversations.some((c) => c.id === st.conversationId)) void st.openConversation(st.conversationId);
     };
-    offs.push(onBridgeState(setBridge), on('__reconnected' as never, () => load(false)));
+    offs.push(onBridgeState(setBridge), on('__reconnected' as never, () => load(false)), useApp.getState().followApprovals());
     load(true);
     return () => offs.forEach((off) => off());
   }, []);
@@ -109,6 +110,8 @@ export function App() {
       ))}
       <ElicitationDialogs />
       <SamplingDialogs />
+      {/* Tool calls waiting for approval in other conversations (the open one shows each card in its tool call). */}
+      <PendingApprovals />
       <main className="content">
         {tab === 'chat' ? (
           <>

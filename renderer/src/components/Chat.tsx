@@ -2,19 +2,46 @@ import { memo, useEffect, useRef, useState } from 'react';
 import type { TranscriptItem } from '../../../preload/contract/index.js';
 import { useApp } from '../store';
 import { call } from '../api';
+import { ApprovalCard } from './ApprovalCard';
 import { LocalModelOffers } from './LocalModelOffers';
 import { Markdown } from './Markdown';
 import { ToolProgressBar, ToolResult } from './ToolResult';
 
 type ToolItem = Extract<TranscriptItem, { kind: 'tool' }>;
 
-const STATE_LABEL: Record<ToolItem['state'], string> = { running: 'running…', ok: 'ok', error: 'error', cancelled: 'cancelled', interrupted: 'interrupted' };
+const STATE_LABEL: Record<ToolItem['state'], string> = {
+  awaiting_approval: 'waiting for approval',
+  running: 'running…',
+  ok: 'ok',
+  error: 'error',
+  denied: 'denied',
+  cancelled: 'cancelled',
+  interrupted: 'interrupted',
+};
+
+const VIA_LABEL: Record<string, string> = {
+  always_allow: 'always allowed',
+  conversation_grant: 'allowed in this conversation',
+  mode_never_ask: 'allowed: approval is off',
+  read_only_hint: 'allowed: declared read-only',
+};
+const DECISION_LABEL: Record<string, string> = { allow_once: 'you allowed it once', allow_conversation: 'you allowed it in this conversation', always_allow: 'you always allow it', deny: 'you denied it' };
 
 /** A tool call: namespaced name, arguments, result or error, duration. */
 export function ToolCard({ call: item }: { call: ToolItem }) {
   const [open, setOpen] = useState(true);
   const cancelTool = useApp((s) => s.cancelTool);
-  const failed = item.state !== 'ok' && item.state !== 'running';
+  // The approval main is holding for this very call, if any.
+  const approval = useApp((s) => {
+    for (const id of s.approvalOrder) {
+      const a = s.approvals[id];
+      if (a && a.run_id === item.run_id && a.call_id === item.call_id) return a;
+    }
+    return null;
+  });
+  const pending = item.state === 'running' || item.state === 'awaiting_approval';
+  const failed = !pending && item.state !== 'ok';
+  const how = item.permission ? (item.permission.decision ? DECISION_LABEL[item.permission.decision] : VIA_LABEL[item.permission.via]) : null;
   return (
     <div className={`tool-card ${failed ? 'error' : item.state}`} data-testid="tool-card" data-state={item.state}>
       <button className="tool-head" onClick={() => setOpen(!open)} aria-expanded={open}>
@@ -24,7 +51,12 @@ export function ToolCard({ call: item }: { call: ToolItem }) {
         </span>
         <span className="muted">{item.server}</span>
         <span className="spacer" />
-        {item.state !== 'running' && (
+        {how && (
+          <span className="muted small" data-testid="tool-permission">
+            {how} ·
+          </span>
+        )}
+        {!pending && (
           <span className="muted" data-testid="tool-state">
             {STATE_LABEL[item.state]} ·
           </span>
@@ -33,6 +65,7 @@ export function ToolCard({ call: item }: { call: ToolItem }) {
           {item.duration_ms === null ? STATE_LABEL[item.state] : `${item.duration_ms} ms`}
         </span>
       </button>
+      {approval && <ApprovalCard approval={approval} />}
       {item.state === 'running' && (
         <button className="link cancel-call" onClick={() => void cancelTool(item.call_id)}>
           Cancel this call
@@ -45,7 +78,7 @@ export function ToolCard({ call: item }: { call: ToolItem }) {
           <pre className="tool-args" data-testid="tool-args">
             {JSON.stringify(item.args, null, 2)}
           </pre>
-          {item.state !== 'running' && (
+          {!pending && (
             <>
               <div className="label">{failed ? 'Error' : 'Result'}</div>
               <div data-testid="tool-result">
@@ -133,6 +166,32 @@ function UserMessage({ item, editable, running }: { item: Extract<TranscriptItem
   );
 }
 
+/** The composer's model picker: the conversation's profile, or the default one. */
+function ProfilePicker() {
+  const profiles = useApp((s) => s.profiles);
+  const loadProfiles = useApp((s) => s.loadProfiles);
+  const pick = useApp((s) => s.pickProfile);
+  const current = useApp((s) => s.conversations.find((c) => c.id === s.conversationId)?.profile_id ?? (s.conversations.some((c) => c.id === s.conversationId) ? null : s.draftProfileId));
+  if (profiles.length === 0) return null;
+  const def = profiles.find((p) => p.is_default);
+  return (
+    <select
+      aria-label="Model profile"
+      className="profile-picker"
+      value={current ?? ''}
+      onFocus={() => void loadProfiles().catch(() => undefined)}
+      onChange={(e) => void pick(e.target.value || null)}
+    >
+      <option value="">Default{def ? ` — ${def.name} (${def.model})` : ''}</option>
+      {profiles.map((p) => (
+        <option key={p.id} value={p.id}>
+          {p.name} ({p.model || 'no model'})
+        </option>
+      ))}
+    </select>
+  );
+}
+
 /** How many of the newest entries are shown at first (older ones on request), so long conversations open fast. */
 const WINDOW = 120;
 
@@ -181,6 +240,11 @@ export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: () =
   const stop = useApp((s) => s.stop);
   const regenerate = useApp((s) => s.regenerate);
   const running = summary?.running ?? false;
+  // The profile this conversation uses: its own, the draft's pick, or the default.
+  const active = useApp((s) => {
+    const id = summary ? summary.profile_id : s.draftProfileId;
+    return s.profiles.find((p) => (id ? p.id === id : p.is_default)) ?? null;
+  });
   const [text, setText] = useState('');
   const [exportNote, setExportNote] = useState<{ tone: 'info' | 'error'; text: string } | null>(null);
   const end = useRef<HTMLDivElement>(null);
@@ -240,7 +304,7 @@ export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: () =
           {summary?.title ?? 'New chat'}
         </span>
         <span className="muted small">
-          {model?.configured ? `Model: ${model.model}` : 'No model configured'} · {tools} tools available
+          {active?.configured ? `Model: ${active.model}` : model?.configured ? `Model: ${model.model}` : 'No model configured'} · {tools} tools available
         </span>
         <span className="spacer" />
         {summary && (
@@ -296,6 +360,7 @@ export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: () =
         <div ref={end} />
       </div>
       <div className="composer">
+        <ProfilePicker />
         <textarea
           ref={composerRef}
           aria-label="Message"

@@ -105,6 +105,22 @@ export function ImportExport({ onClose }: { onClose: () => void }) {
                     : 'If replaced, no stored secret is kept (values left empty stay empty).'}
                 </div>
               )}
+              {!s.enabled && <span className="badge">imported disabled</span>}
+              {s.disabled_tools.length > 0 && (
+                <div className="small" data-testid="preview-disabled-tools">
+                  Disabled tools: <span className="mono">{s.disabled_tools.join(', ')}</span>
+                </div>
+              )}
+              {s.always_allow_tools.length > 0 && (
+                <div className="small" data-testid="preview-always-allow">
+                  Always allowed (no approval asked): <span className="mono">{s.always_allow_tools.join(', ')}</span>
+                </div>
+              )}
+              {s.unmapped_keys.length > 0 && (
+                <div className="small muted" data-testid="preview-unmapped">
+                  Not imported (needs per-tool names): <span className="mono">{s.unmapped_keys.join(', ')}</span> — those tools will ask as usual.
+                </div>
+              )}
             </li>
           ))}
           {preview.warning && <li className="error-text">{preview.warning}</li>}

@@ -6,6 +6,7 @@ import { useApp } from '../store';
 import { EditServerForm } from './EditServer';
 import { ImportExport } from './ImportExport';
 import { AuthFields, authInput, emptyAuth, type AuthFormState } from './AuthFields';
+import { ServerToolsPanel } from './ToolPermissions';
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const SERVER_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
@@ -232,7 +233,7 @@ export function ServerCard({ server }: { server: ServerView }) {
         <span className={`badge ${server.status}`} data-testid="server-status">
           {server.status}
         </span>
-        <span className="muted">{server.status === 'ready' ? `${server.tool_count} tools` : server.type === 'local' ? 'stdio' : server.type}</span>
+        <span className="muted">{server.status === 'ready' ? server.tool_count === server.tools.length ? `${server.tool_count} tools` : `${server.tool_count} of ${server.tools.length} tools` : server.type === 'local' ? 'stdio' : server.type}</span>
         <span className="spacer" />
         <label className="check">
           <input
@@ -330,14 +331,7 @@ export function ServerCard({ server }: { server: ServerView }) {
               {server.status === 'ready' ? 'This server offers no tools.' : server.enabled ? 'Tools appear when the server is ready.' : 'Enable the server to see its tools.'}
             </div>
           ) : (
-            server.tools.map((t) => (
-              <details key={t.name} className="tool-item">
-                <summary>
-                  <span className="mono">{t.name}</span> <span className="muted">{t.description}</span>
-                </summary>
-                <pre className="mono small">{JSON.stringify(t.input_schema, null, 2)}</pre>
-              </details>
-            ))
+            <ServerToolsPanel server={server} />
           )}
           {server.resources.length > 0 && (
             <details className="tool-item" data-testid="resources-list">

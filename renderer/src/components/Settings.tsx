@@ -1,9 +1,13 @@
 import { useApp } from '../store';
 import { ModelSettings } from './ModelSettings';
 import { ServersPanel } from './Servers';
+import { PermissionSettings } from './ToolPermissions';
 
-/** Settings: MCP servers and Model. */
-export function SettingsView({ section, onSection: setSection }: { section: 'servers' | 'model'; onSection: (s: 'servers' | 'model') => void }) {
+/** The sections of Settings. */
+export type SettingsSection = 'servers' | 'model' | 'permissions';
+
+/** Settings: MCP servers, Model, Tool permissions. */
+export function SettingsView({ section, onSection: setSection }: { section: SettingsSection; onSection: (s: SettingsSection) => void }) {
   const secrets = useApp((s) => s.secrets);
   return (
     <div className="settings-wrap">
@@ -20,8 +24,11 @@ export function SettingsView({ section, onSection: setSection }: { section: 'ser
         <button className={section === 'model' ? 'nav-item active' : 'nav-item'} onClick={() => setSection('model')}>
           Model
         </button>
+        <button className={section === 'permissions' ? 'nav-item active' : 'nav-item'} onClick={() => setSection('permissions')}>
+          Tool permissions
+        </button>
       </aside>
-      <section className="settings-body">{section === 'servers' ? <ServersPanel /> : <ModelSettings />}</section>
+      <section className="settings-body">{section === 'servers' ? <ServersPanel /> : section === 'model' ? <ModelSettings /> : <PermissionSettings />}</section>
     </div>
     </div>
   );

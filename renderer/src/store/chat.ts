@@ -24,6 +24,10 @@ export interface ChatSlice {
   /** An entry to scroll to and highlight (a search hit). */
   focusItemId: string | null;
   localNotices: LocalNotice[];
+  /** The model profile picked for a draft (sent with its first message); null: the default. */
+  draftProfileId: string | null;
+  /** Pick the open conversation's model profile (a draft keeps it until its first message). */
+  pickProfile(profileId: string | null): Promise<void>;
   /** Open a saved conversation. */
   openConversation(id: string, focusItemId?: string | null): Promise<void>;
   /** Start a new, empty chat (a draft). */
@@ -56,6 +60,17 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
     loading: false,
     focusItemId: null,
     localNotices: [],
+    draftProfileId: null,
+    async pickProfile(profileId) {
+      const id = get().conversationId;
+      if (get().conversations.some((c) => c.id === id)) {
+        try {
+          get().upsertConversation(await call('conversations.setProfile', { id, profile_id: profileId }));
+        } catch (err) {
+          refuse(err);
+        }
+      } else set({ draftProfileId: profileId });
+    },
     async openConversation(id, focusItemId = null) {
       set({ conversationId: id, items: [], loading: true, focusItemId, localNotices: [] });
       try {
@@ -69,10 +84,12 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
       }
     },
     newChat() {
-      set({ conversationId: crypto.randomUUID(), items: [], loading: false, focusItemId: null, localNotices: [] });
+      set({ conversationId: crypto.randomUUID(), items: [], loading: false, focusItemId: null, localNotices: [], draftProfileId: null });
     },
     send(text) {
-      return start(() => call('chat.send', { conversation_id: get().conversationId, text }));
+      const { conversationId, draftProfileId, conversations } = get();
+      const draft = !conversations.some((c) => c.id === conversationId);
+      return start(() => call('chat.send', { conversation_id: conversationId, text, ...(draft && draftProfileId ? { profile_id: draftProfileId } : {}) }));
     },
     async stop() {
       await call('chat.stop', { conversation_id: get().conversationId }).catch(refuse);

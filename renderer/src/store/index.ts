@@ -1,18 +1,21 @@
 /**
- * Renderer state: one zustand store built from slices (servers, chat, conversations, settings). It holds only
+ * Renderer state: one zustand store built from slices (servers, chat, conversations, settings,
+ * approvals). It holds only
  * the masked views main sends.
  */
 import { create } from 'zustand';
+import { createApprovalsSlice, type ApprovalsSlice } from './approvals';
 import { createChatSlice, type ChatSlice } from './chat';
 import { createConversationsSlice, type ConversationsSlice } from './conversations';
 import { createServersSlice, type ServersSlice } from './servers';
 import { createSettingsSlice, type SettingsSlice } from './settings';
 
-export type AppState = ServersSlice & ChatSlice & ConversationsSlice & SettingsSlice;
+export type AppState = ServersSlice & ChatSlice & ConversationsSlice & SettingsSlice & ApprovalsSlice;
 
 export const useApp = create<AppState>()((...a) => ({
   ...createServersSlice(...a),
   ...createChatSlice(...a),
   ...createConversationsSlice(...a),
   ...createSettingsSlice(...a),
+  ...createApprovalsSlice(...a),
 }));

@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand';
-import type { AppInfo, ModelSettingsView, SecretsInfo } from '../../../preload/contract/index.js';
+import type { AppInfo, ModelProfileView, ModelSettingsView, SecretsInfo } from '../../../preload/contract/index.js';
 import { call } from '../api';
 import type { AppState } from './index';
 
@@ -10,7 +10,10 @@ export interface SettingsSlice {
   /** How secrets are stored (shown in Settings; a persistent notice when not in a keychain). */
   secrets: SecretsInfo | null;
   warnings: string[];
+  /** The saved model profiles (masked), for the composer's picker. */
+  profiles: ModelProfileView[];
   loadSettings(): Promise<void>;
+  loadProfiles(): Promise<void>;
   setModelView(v: ModelSettingsView): void;
   addWarning(message: string): void;
   dismissWarning(i: number): void;
@@ -21,8 +24,13 @@ export const createSettingsSlice: StateCreator<AppState, [], [], SettingsSlice> 
   model: null,
   secrets: null,
   warnings: [],
+  profiles: [],
+  async loadProfiles() {
+    set({ profiles: await call('profiles.list', {}) });
+  },
   async loadSettings() {
-    const [info, model] = await Promise.all([call('app.info', {}), call('settings.getModel', {})]);
+    const [info, model, profiles] = await Promise.all([call('app.info', {}), call('settings.getModel', {}), call('profiles.list', {})]);
+    set({ profiles });
     call('app.secretsInfo', {}).then((secrets) => set({ secrets }), () => undefined);
     const fromInfo = [info.config_warning, info.conversations_warning].filter((w): w is string => Boolean(w));
     set((s) => ({ info, model, warnings: [...s.warnings, ...fromInfo.filter((w) => !s.warnings.includes(w))] }));

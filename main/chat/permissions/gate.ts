@@ -1,0 +1,115 @@
+/**
+ * The permission gate: the one check the agent runs right before a tool call executes, in main.
+ * It looks the tool up in the host (server, real name, annotations, per-tool setting), reads the
+ * global mode, applies the policy table (./policy.ts), asks the user through the approval broker
+ * when the table says so, and records "Always allow" and "Allow in this conversation" answers.
+ */
+import type { ApprovalDecision, ToolSettingPatch } from '../../../preload/contract/index.js';
+import type { RegisteredTool } from '../../mcp/adapter.js';
+import type { ToolSetting } from '../../mcp/tool-settings.js';
+import { argsHash } from './args-hash.js';
+import type { ApprovalBroker } from './broker.js';
+import type { ConversationGrants } from './grants.js';
+import { decide, type AllowReason } from './policy.js';
+import type { PermissionSettingsStore } from './settings-store.js';
+
+/** What the gate needs of the host (McpHost implements it). */
+export interface GateHost {
+  /** The registered tool by namespaced name (disabled ones included). */
+  tool(namespaced: string): RegisteredTool | undefined;
+  /** The stored per-tool setting, by server and real tool name. */
+  toolSetting(server: string, tool: string): Readonly<ToolSetting> | undefined;
+  /** Persist a per-tool setting ("Always allow"). */
+  setToolSettings(server: string, tool: string, patch: NonNullable<ToolSettingPatch>): Promise<unknown>;
+}
+
+/** One call about to execute. `args` must be the exact arguments that will be sent. */
+export interface AuthorizeRequest {
+  conversation_id: string;
+  run_id: string;
+  /** The model's tool-call id (AI SDK `toolCallId`). */
+  call_id: string;
+  /** The name the model used: `{server}__{tool}`. */
+  namespacedTool: string;
+  args: unknown;
+  /** The run's (or the call's) abort signal: Stop cancels a pending approval. */
+  signal?: AbortSignal;
+}
+
+/** Why a call was not allowed. */
+export type RefusalReason = 'unknown_tool' | 'disabled' | 'denied' | 'cancelled' | 'timed_out' | 'args_changed';
+
+/**
+ * The gate's answer. Allowed: `via` says why (a policy row, or `user` with the card's decision,
+ * for the transcript). Refused: `message` is the tool error to give the model.
+ */
+export type AuthorizeResult =
+  | { allowed: true; via: AllowReason; decision: null }
+  | { allowed: true; via: 'user'; decision: Exclude<ApprovalDecision, 'deny'>; warning: string | null }
+  | { allowed: false; reason: RefusalReason; message: string; decision: 'deny' | null };
+
+/** The gate of one app core. */
+export class PermissionGate {
+  constructor(
+    private readonly host: GateHost,
+    private readonly broker: ApprovalBroker,
+    private readonly grants: ConversationGrants,
+    private readonly settings: PermissionSettingsStore,
+  ) {}
+
+  /**
+   * Decide whether one tool call may execute now — the agent's single integration point.
+   *
+   * Call it inside the tool's `execute`, before `host.callTool`, with the exact arguments the
+   * call will be sent with. `{allowed: true}` → call the tool. `{allowed: false}` → do not call;
+   * end the call as a tool error whose text is `message` (e.g. "Denied by the user: not that
+   * folder"), and let the run go on — the model sees the refusal as the tool result.
+   *
+   * When the policy says "ask", an approval card opens (`approvals.request` event) and this
+   * waits for the answer; `signal` aborting (Stop) cancels the card. "Allow in this
+   * conversation" adds a grant for `conversation_id`; "Always allow" stores
+   * `approval: "always_allow"` in the server's tool settings (mcp_servers.json).
+   * Never throws for a refusal; it rejects only if the host lookups themselves throw.
+   */
+  async authorize(req: AuthorizeRequest): Promise<AuthorizeResult> {
+    const tool = this.host.tool(req.namespacedTool);
+    if (!tool) return { allowed: false, reason: 'unknown_tool', message: `No tool named "${req.namespacedTool}".`, decision: null };
+    const mode = this.settings.cachedMode() ?? (await this.settings.mode());
+    const setting = this.host.toolSetting(tool.server, tool.original_name);
+    const d = decide({ mode, setting, annotations: tool.annotations, conversationGrant: this.grants.has(req.conversation_id, tool.server, tool.original_name) });
+    if (d.kind === 'refuse') return { allowed: false, reason: 'disabled', message: `The tool "${tool.original_name}" of server "${tool.server}" is disabled by the user.`, decision: null };
+    if (d.kind === 'allow') return { allowed: true, via: d.why, decision: null };
+    const asked = argsHash(req.args);
+    const r = await this.broker.request(
+      {
+        conversation_id: req.conversation_id,
+        run_id: req.run_id,
+        call_id: req.call_id,
+        server: tool.server,
+        tool: tool.original_name,
+        namespaced_tool: tool.name,
+        title: tool.title,
+        annotations: tool.annotations,
+        args: req.args,
+      },
+      req.signal,
+    );
+    if (r.outcome === 'cancelled') return { allowed: false, reason: 'cancelled', message: 'Cancelled by the user.', decision: null };
+    if (r.outcome === 'timed_out') return { allowed: false, reason: 'timed_out', message: 'The user did not answer the approval request in time; the call was not run.', decision: null };
+    // The answer binds to the arguments shown; refuse if they changed while the card was open.
+    if (r.args_sha256 !== asked || argsHash(req.args) !== asked) return { allowed: false, reason: 'args_changed', message: 'The arguments changed after the user was asked; the call was not run.', decision: null };
+    const { decision, reason } = r.answer;
+    if (decision === 'deny') return { allowed: false, reason: 'denied', message: `Denied by the user${reason ? `: ${reason}` : '.'}`, decision: 'deny' };
+    let warning: string | null = null;
+    if (decision === 'allow_conversation') this.grants.grant(req.conversation_id, tool.server, tool.original_name);
+    if (decision === 'always_allow') {
+      try {
+        await this.host.setToolSettings(tool.server, tool.original_name, { approval: 'always_allow' });
+      } catch (err) {
+        // The user did allow this call; only remembering it failed. Say so.
+        warning = `Could not save "Always allow": ${(err as Error).message}`;
+      }
+    }
+    return { allowed: true, via: 'user', decision, warning };
+  }
+}

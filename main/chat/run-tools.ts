@@ -1,0 +1,91 @@
+/**
+ * The tools of one run: each MCP tool the host offers becomes an AI SDK tool whose `execute`
+ * records the call, asks the permission gate (main decides, at execution time, with the exact
+ * arguments), calls the server through the host, and records the outcome. Tool images reach the
+ * model only as the profile allows (`fitImagesForModel`). See docs/ARCHITECTURE.md "The path of a
+ * tool call".
+ */
+import { dynamicTool, jsonSchema, type ToolSet } from 'ai';
+import type { ContentView } from '../../preload/contract/index.js';
+import { contentToText, convertCallResult, type RegisteredTool } from '../mcp/adapter.js';
+import type { McpHost } from '../mcp/host.js';
+import { CANCELLED_RESULT } from './conversations/history.js';
+import { limitContent, MODEL_RESULT_LIMIT, truncateText } from './limits.js';
+import { fitImagesForModel, type ImagePolicy, type ModelImage } from './model-context.js';
+import type { PermissionGate } from './permissions/gate.js';
+import type { RunRecorder } from './run-recorder.js';
+
+/** An error raised for a tool result the model should see as an error (isError, refusal, cancel). */
+export class ToolResultError extends Error {
+  override name = 'ToolResultError';
+}
+
+/** What the tools of one run need. */
+export interface RunToolsContext {
+  conversationId: string;
+  runId: string;
+  /** The run's abort signal (Stop). */
+  signal: AbortSignal;
+  /** Running calls by call id, so one call can be cancelled alone. */
+  calls: Map<string, AbortController>;
+  recorder: RunRecorder;
+  images: ImagePolicy;
+  /** Images the provider cannot take inside a tool result, to attach to the next step. */
+  followUpImages: ModelImage[];
+}
+
+/** Build the AI SDK tools of one run over `tools` (the host's offered tools). */
+export function buildRunTools(host: McpHost, gate: PermissionGate, tools: readonly RegisteredTool[], ctx: RunToolsContext): ToolSet {
+  const set: ToolSet = {};
+  const rec = ctx.recorder;
+  for (const t of tools) {
+    set[t.name] = dynamicTool({
+      description: t.description,
+      inputSchema: jsonSchema(t.input_schema as Parameters<typeof jsonSchema>[0]),
+      execute: async (input, { toolCallId, abortSignal }) => {
+        const started = performance.now();
+        const elapsed = (): number => Math.round(performance.now() - started);
+        const args = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
+        const own = new AbortController();
+        const signal = AbortSignal.any([abortSignal ?? ctx.signal, own.signal]);
+        ctx.calls.set(toolCallId, own);
+        try {
+          rec.toolStart({ call_id: toolCallId, tool: t.name, server: t.server, original_name: t.original_name, args }, 'awaiting_approval');
+          // The decision is made here, in main, when the call is about to execute.
+          const auth = await gate.authorize({ conversation_id: ctx.conversationId, run_id: ctx.runId, call_id: toolCallId, namespacedTool: t.name, args, signal });
+          if (!auth.allowed) {
+            const cancelled = auth.reason === 'cancelled' && (ctx.signal.aborted || own.signal.aborted);
+            rec.toolEnd(toolCallId, { state: cancelled ? 'cancelled' : 'denied', content: [], error: cancelled ? CANCELLED_RESULT : auth.message, duration_ms: elapsed() }, { allowed: false, via: auth.reason, decision: auth.decision });
+            throw new ToolResultError(cancelled ? CANCELLED_RESULT : auth.message);
+          }
+          rec.toolRunning(toolCallId, { allowed: true, via: auth.via, decision: auth.decision });
+          let converted;
+          try {
+            const result = await host.callTool(t.name, args, { signal, onProgress: (p) => rec.toolProgress(toolCallId, p) });
+            converted = convertCallResult(result);
+          } catch (err) {
+            const cancelled = ctx.signal.aborted || own.signal.aborted;
+            const msg = cancelled ? CANCELLED_RESULT : (err as Error).message;
+            rec.toolEnd(toolCallId, { state: cancelled ? 'cancelled' : 'error', content: [], error: msg, duration_ms: elapsed() });
+            throw cancelled ? new ToolResultError(msg) : err;
+          }
+          if (converted.isError) {
+            const msg = contentToText(converted.content) || 'The tool reported an error.';
+            rec.toolEnd(toolCallId, { state: 'error', content: converted.content, error: msg, duration_ms: elapsed() });
+            throw new ToolResultError(truncateText(msg, MODEL_RESULT_LIMIT));
+          }
+          rec.toolEnd(toolCallId, { state: 'ok', content: converted.content, error: null, duration_ms: elapsed() });
+          return converted.content;
+        } finally {
+          ctx.calls.delete(toolCallId);
+        }
+      },
+      toModelOutput: ({ output }) => {
+        const fitted = fitImagesForModel(limitContent(output as ContentView[], MODEL_RESULT_LIMIT), ctx.images);
+        ctx.followUpImages.push(...fitted.followUpImages);
+        return fitted.output;
+      },
+    });
+  }
+  return set;
+}
