@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { on, onBridgeState, type BridgeState } from '../api';
+import { on, onBridgeState, STALE_TOKEN_MESSAGE, type BridgeState } from '../api';
 import { useApp } from '../store';
 import { ChatView } from './Chat';
 import { SettingsView } from './Settings';
@@ -62,6 +62,11 @@ export function App() {
           Lost the connection to the app core. Reconnecting… (if you stopped it, start it again with npm run web)
         </div>
       )}
+      {bridge === 'stale-token' && (
+        <div className="banner error" role="alert" data-testid="bridge-stale">
+          {STALE_TOKEN_MESSAGE}
+        </div>
+      )}
       {bridge === 'no-token' && (
         <div className="banner error" role="alert">
           This page needs its access token: open the link that npm run web printed in the terminal (it ends with #token=…).
@@ -78,7 +83,11 @@ export function App() {
       <ElicitationDialogs />
       <SamplingDialogs />
       <main className="content">
-        {tab === 'chat' ? (
+        {bridge === 'stale-token' ? (
+          // Lists fetched with a dead token would be empty, as if everything were gone: show
+          // nothing but what to do.
+          <p className="muted">Nothing is shown here until you open the new link.</p>
+        ) : tab === 'chat' ? (
           <ChatView
             onOpenSettings={() => {
               setSettingsSection('model');
