@@ -26,6 +26,7 @@ import { classifyAuthFailure, refreshIfNeeded } from './oauth/flow.js';
 import type { PersistentOAuthProvider } from './oauth/provider.js';
 import { createOAuthRemoteTransport } from './oauth/transport.js';
 import type { ProcessLedger } from './process-ledger.js';
+import { boundToolSchemas } from './adapter.js';
 
 /** The app's identity sent in `initialize` (MCP spec "Lifecycle"). */
 export const CLIENT_INFO = { name: 'openprogram-desktop', version: '0.1.0' };
@@ -477,8 +478,9 @@ export class McpConnection {
       const res = await c.listTools(p, { timeout: t });
       return { items: res.tools, nextCursor: res.nextCursor };
     }, timeoutMs);
-    this.tools = r.items;
-    this.warnings = r.warning ? [r.warning] : [];
+    const bounded = boundToolSchemas(r.items);
+    this.tools = bounded.tools;
+    this.warnings = [...(r.warning ? [r.warning] : []), ...bounded.warnings];
   }
 
   /**
