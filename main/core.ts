@@ -137,7 +137,8 @@ export class AppCore {
    */
   async start(): Promise<void> {
     // Temp files a crashed write left behind may hold plaintext secrets: remove them first.
-    await Promise.all([CONFIG_FILE, SETTINGS_FILE, FALLBACK_FILE, LEDGER_FILE].map((f) => removeStaleTemps(path.join(this.opts.stateDir, f))));
+    const inState = (f: string): string => path.join(this.opts.stateDir, f);
+    await removeStaleTemps(inState(CONFIG_FILE), inState(SETTINGS_FILE), inState(FALLBACK_FILE), inState(LEDGER_FILE));
     // Open the secret store in the background (keychain probe); nothing here waits for it.
     if (this.rawSecrets instanceof LazySecretStore) this.rawSecrets.ready().catch(() => undefined);
     await Promise.all([this.config.load(), adoptLoginShellPath(), this.processes.reapLeftovers()]);
