@@ -72,6 +72,14 @@ set +e
 dbus-run-session -- bash -c "$inner" with-keyring "$@" 2> >(grep -v --line-buffered "Failed to set fd limit" >&2)
 rc=$?
 wait 2>/dev/null || true
+# The keyring daemon may outlive the bus when its output is not a terminal: end the one this run
+# started (found by its private XDG_RUNTIME_DIR; Linux /proc), and no other.
+for p in /proc/[0-9]*; do
+  [ "$(cat "$p/comm" 2>/dev/null)" = "gnome-keyring-d" ] || continue
+  if tr '\0' '\n' <"$p/environ" 2>/dev/null | grep -qxF "XDG_RUNTIME_DIR=$XDG_RUNTIME_DIR"; then
+    kill "${p#/proc/}" 2>/dev/null || true
+  fi
+done
 set -e
 if [ $rc -ne 0 ]; then
   exit $rc
