@@ -18,6 +18,7 @@ import { FALLBACK_FILE, LazySecretStore, openSecretStore } from './secrets/index
 import { removeStaleTemps } from './util/atomic-write.js';
 import { CONFIG_FILE } from './mcp/config.js';
 import { LEDGER_FILE, ProcessLedger } from './mcp/process-ledger.js';
+import { capContent, UI_CONTENT_CHARS } from './mcp/result-limits.js';
 import { SETTINGS_FILE } from './chat/settings.js';
 import type { SecretStore, SecretStoreInfo } from './secrets/store.js';
 import { observeSecrets, SecretRedactor } from './secrets/redact.js';
@@ -43,6 +44,18 @@ export interface CoreOptions {
    * `auth.openUrl` event, so the renderer opens it (the browser shell).
    */
   openUrl?: (url: URL, server: string) => void | Promise<void>;
+}
+
+/**
+ * A tool result shown in the UI is capped in total size, images included (`UI_CONTENT_CHARS`,
+ * main/mcp/result-limits.ts); every other event passes unchanged.
+ */
+function boundForUi<E extends EventName>(event: E, payload: EventPayloads[E]): EventPayloads[E] {
+  if (event !== 'chat.event') return payload;
+  const e = payload as EventPayloads['chat.event'];
+  if (e.type !== 'tool-end') return payload;
+  const content = capContent(e.content, UI_CONTENT_CHARS);
+  return (content === e.content ? payload : { ...e, content }) as EventPayloads[E];
 }
 
 /** The state dir: `OPENPROGRAM_STATE_DIR`, else the given default, else `~/.openprogram`. */
@@ -118,10 +131,13 @@ export class AppCore {
     return () => this.sinks.delete(sink);
   }
 
-  /** Deliver an event to every subscriber, with every stored secret value redacted from it. */
+  /**
+   * Deliver an event to every subscriber, with every stored secret value redacted from it and a
+   * tool result's content capped for the UI.
+   */
   emit<E extends EventName>(event: E, payload: EventPayloads[E]): void {
     if (this.sinks.size === 0) return;
-    const safe = this.redactor.redactDeep(payload);
+    const safe = this.redactor.redactDeep(boundForUi(event, payload));
     for (const s of this.sinks) {
       try {
         s(event, safe);

@@ -12,7 +12,8 @@ import { McpConnection } from '../../main/mcp/connection.js';
 import { ConfigStore } from '../../main/mcp/config.js';
 import { McpHost } from '../../main/mcp/host.js';
 import { MAX_PENDING_PER_SERVER, TooManyRequestsError, UserRequestBroker } from '../../main/mcp/elicitation.js';
-import { capCallResult, capContent, MAX_CALL_RESULT_CHARS } from '../../main/mcp/result-limits.js';
+import { capCallResult, capContent, MAX_CALL_RESULT_CHARS, UI_CONTENT_CHARS } from '../../main/mcp/result-limits.js';
+import { AppCore } from '../../main/core.js';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../../main/mcp/stdio.js';
 import { MemorySecretStore } from '../../main/secrets/store.js';
 import { localServer, makeTempDir, removeDir, ROOT, sleep, waitFor } from './helpers.js';
@@ -71,6 +72,25 @@ describe('capContent (converted content, for the chat budgets)', () => {
     expect(out[2]).toEqual({ type: 'text', text: 't'.repeat(40) });
     expect(out[3]).toMatchObject({ type: 'text', text: expect.stringMatching(/80 characters were not shown/) });
     expect(capContent(c, 1000)).toBe(c);
+  });
+});
+
+describe('the UI gets a capped tool result', () => {
+  it('a tool-end event with several large images is cut to the UI budget at the emit boundary', async () => {
+    const dir = makeTempDir('op-uicap-');
+    const core = new AppCore({ stateDir: dir, shell: 'browser', secrets: new MemorySecretStore() });
+    const got: unknown[] = [];
+    core.subscribe((event, payload) => got.push({ event, payload }));
+    const img = { type: 'image' as const, data: 'A'.repeat(1024 * 1024 * 1.5), mimeType: 'image/png' };
+    core.emit('chat.event', { run_id: 'r', type: 'tool-end', call_id: 'c', ok: true, content: [img, img, img, img], error: null, duration_ms: 1 });
+    core.emit('chat.event', { run_id: 'r', type: 'text-delta', text: 'x'.repeat(10) });
+    const [end, delta] = got as Array<{ payload: { content?: Array<{ type: string; data?: string; text?: string }>; text?: string } }>;
+    const size = end!.payload.content!.reduce((n, c) => n + (c.data ?? c.text ?? '').length, 0);
+    expect(size).toBeLessThanOrEqual(UI_CONTENT_CHARS + 1000);
+    expect(end!.payload.content!.filter((c) => c.type === 'image')).toHaveLength(2);
+    expect(end!.payload.content!.at(-1)!.text).toMatch(/over the size limit/);
+    expect(delta!.payload.text).toBe('x'.repeat(10));
+    await removeDir(dir);
   });
 });
 
