@@ -173,7 +173,10 @@ export class AppCore {
     return () => this.sinks.delete(sink);
   }
 
-  /** Deliver an event to every subscriber, with every stored secret value redacted from it. */
+  /**
+   * Deliver an event to every subscriber, with every stored secret value redacted from it and a
+   * tool result's content capped for the UI.
+   */
   emit<E extends EventName>(event: E, payload: EventPayloads[E]): void {
     if (this.sinks.size === 0) return;
     const safe = this.redactor.redactDeep(payload);
@@ -192,7 +195,8 @@ export class AppCore {
    */
   async start(): Promise<void> {
     // Temp files a crashed write left behind may hold plaintext secrets: remove them first.
-    await Promise.all([CONFIG_FILE, SETTINGS_FILE, FALLBACK_FILE, LEDGER_FILE].map((f) => removeStaleTemps(path.join(this.opts.stateDir, f))));
+    const inState = (f: string): string => path.join(this.opts.stateDir, f);
+    await removeStaleTemps(inState(CONFIG_FILE), inState(SETTINGS_FILE), inState(FALLBACK_FILE), inState(LEDGER_FILE));
     // Open the secret store in the background (keychain probe); nothing here waits for it.
     if (this.rawSecrets instanceof LazySecretStore) this.rawSecrets.ready().catch(() => undefined);
     await Promise.all([this.config.load(), adoptLoginShellPath(), this.processes.reapLeftovers()]);

@@ -1,12 +1,16 @@
 /**
  * Size limits of tool results in the chat (pure): what the model receives and what the window
- * shows, each cut with a visible notice. See docs/ARCHITECTURE.md "Conversations".
+ * shows, each cut with a visible notice — per text block, and in total (all blocks, images
+ * included; main/mcp/result-limits.ts). See docs/ARCHITECTURE.md "Conversations".
  */
 import type { ContentView, TranscriptItem } from '../../preload/contract/index.js';
+import { capContent, UI_CONTENT_CHARS } from '../mcp/result-limits.js';
 
-/** Tool-result text sent to the model (and saved) is cut to this many characters, with a notice. */
+/** Tool-result text sent to the model (and saved) is cut to this many characters per block, with a notice. */
 export const MODEL_RESULT_LIMIT = 100_000;
-/** Tool-result text sent to the window is cut to this many characters, with a notice. */
+/** A tool result's total size for the model, all blocks together (characters; an image counts its base64). */
+export const MODEL_CONTENT_CHARS = 4 * MODEL_RESULT_LIMIT;
+/** Tool-result text sent to the window is cut to this many characters per block, with a notice. */
 export const UI_RESULT_LIMIT = 64 * 1024;
 
 /** Cut a long text and say so. */
@@ -20,13 +24,23 @@ export function limitContent(content: ContentView[], limit: number): ContentView
   return content.map((c) => (c.type === 'text' ? { type: 'text', text: truncateText(c.text, limit) } : c));
 }
 
+/** A result as the model receives it: each text block, then the whole, cut with notices. */
+export function contentForModel(content: ContentView[]): ContentView[] {
+  return capContent(limitContent(content, MODEL_RESULT_LIMIT), MODEL_CONTENT_CHARS);
+}
+
 /**
- * A transcript entry as the window receives it (tool results cut to `UI_RESULT_LIMIT`). Returns
- * the same object when nothing needs cutting.
+ * A transcript entry as the window receives it: tool results cut per block to `UI_RESULT_LIMIT`
+ * and in total to `UI_CONTENT_CHARS`. Returns the same object when nothing needs cutting.
  */
 export function itemForUi(item: TranscriptItem): TranscriptItem {
   if (item.kind !== 'tool') return item;
   const long = (t: string): boolean => t.length > UI_RESULT_LIMIT;
-  if (!item.content.some((c) => c.type === 'text' && long(c.text)) && !(item.error !== null && long(item.error))) return item;
-  return { ...item, content: limitContent(item.content, UI_RESULT_LIMIT), error: item.error === null ? null : truncateText(item.error, UI_RESULT_LIMIT) };
+  const total = item.content.reduce((n, c) => n + (c.type === 'text' ? c.text.length : c.data.length), 0);
+  if (!item.content.some((c) => c.type === 'text' && long(c.text)) && total <= UI_CONTENT_CHARS && !(item.error !== null && long(item.error))) return item;
+  return {
+    ...item,
+    content: capContent(limitContent(item.content, UI_RESULT_LIMIT), UI_CONTENT_CHARS),
+    error: item.error === null ? null : truncateText(item.error, UI_RESULT_LIMIT),
+  };
 }

@@ -99,6 +99,7 @@ export class RunRecorder {
       ...item,
       ...(permission ? { permission } : {}),
       state: outcome.state,
+      // Saved whole but for long text blocks; the model's share is cut again when it is sent.
       content: limitContent(outcome.content, MODEL_RESULT_LIMIT),
       error: outcome.error === null ? null : truncateText(outcome.error, MODEL_RESULT_LIMIT),
       duration_ms: outcome.duration_ms,

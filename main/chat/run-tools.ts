@@ -10,7 +10,7 @@ import type { ContentView } from '../../preload/contract/index.js';
 import { contentToText, convertCallResult, type RegisteredTool } from '../mcp/adapter.js';
 import type { McpHost } from '../mcp/host.js';
 import { CANCELLED_RESULT } from './conversations/history.js';
-import { limitContent, MODEL_RESULT_LIMIT, truncateText } from './limits.js';
+import { contentForModel, MODEL_RESULT_LIMIT, truncateText } from './limits.js';
 import { fitImagesForModel, type ImagePolicy, type ModelImage } from './model-context.js';
 import type { PermissionGate } from './permissions/gate.js';
 import type { RunRecorder } from './run-recorder.js';
@@ -81,7 +81,7 @@ export function buildRunTools(host: McpHost, gate: PermissionGate, tools: readon
         }
       },
       toModelOutput: ({ output }) => {
-        const fitted = fitImagesForModel(limitContent(output as ContentView[], MODEL_RESULT_LIMIT), ctx.images);
+        const fitted = fitImagesForModel(contentForModel(output as ContentView[]), ctx.images);
         ctx.followUpImages.push(...fitted.followUpImages);
         return fitted.output;
       },

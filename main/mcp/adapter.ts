@@ -111,21 +111,12 @@ export function buildToolTable(tools: ServerTool[]): ToolTable {
       w.push(`Tool "${t.name}" would be named like "${clash.original_name}" of server "${clash.server}"; it is offered as "${name}".`);
       warnings.set(t.server, w);
     }
-    let input_schema = normalizeInputSchema(t.inputSchema);
-    if (exceedsDepth(input_schema, MAX_SCHEMA_DEPTH)) {
-      // Such a schema cannot be encoded for the UI or the model (JSON.stringify overflows the
-      // stack): offer the tool with an open schema and say so, rather than break every request.
-      input_schema = { type: 'object', properties: {} };
-      const w = warnings.get(t.server) ?? [];
-      w.push(`Tool "${t.name}" has an input schema nested more than ${MAX_SCHEMA_DEPTH} levels deep; it is offered without its schema.`);
-      warnings.set(t.server, w);
-    }
     const reg: RegisteredTool = {
       name,
       server: t.server,
       original_name: t.name,
       description: t.description ?? '',
-      input_schema,
+      input_schema: normalizeInputSchema(t.inputSchema),
       title: null,
       annotations: cleanAnnotations(t.annotations),
     };
@@ -154,6 +145,21 @@ export function exceedsDepth(value: unknown, maxDepth: number): boolean {
     for (const child of Array.isArray(v) ? v : Object.values(v)) if (typeof child === 'object' && child !== null) stack.push([child, d + 1]);
   }
   return false;
+}
+
+/**
+ * Tools as listed, with every input schema nested deeper than {@link MAX_SCHEMA_DEPTH} replaced by
+ * an open object schema (such a schema cannot be encoded for the UI or the model: JSON.stringify
+ * overflows the stack), plus one warning per replaced schema. Run once per listing.
+ */
+export function boundToolSchemas<T extends { name: string; inputSchema: unknown }>(tools: T[]): { tools: T[]; warnings: string[] } {
+  const warnings: string[] = [];
+  const out = tools.map((t) => {
+    if (!exceedsDepth(t.inputSchema, MAX_SCHEMA_DEPTH)) return t;
+    warnings.push(`Tool "${t.name.slice(0, 128)}" has an input schema nested more than ${MAX_SCHEMA_DEPTH} levels deep; it is offered without its schema.`);
+    return { ...t, inputSchema: { type: 'object', properties: {} } };
+  });
+  return { tools: out, warnings };
 }
 
 /** Ensure an input schema is an object schema (some servers omit `type` or `properties`). */

@@ -26,6 +26,7 @@ import { classifyAuthFailure, refreshIfNeeded } from './oauth/flow.js';
 import type { PersistentOAuthProvider } from './oauth/provider.js';
 import { createOAuthRemoteTransport } from './oauth/transport.js';
 import type { ProcessLedger } from './process-ledger.js';
+import { boundToolSchemas } from './adapter.js';
 
 /** The app's identity sent in `initialize` (MCP spec "Lifecycle"). */
 export const CLIENT_INFO = { name: 'openprogram-desktop', version: '0.1.0' };
@@ -129,8 +130,6 @@ export async function collectPages<T>(
 }
 
 const STDERR_TAIL = 20;
-/** How long a list_changed waits for the rest of its burst before re-listing, in ms. */
-export const LIST_CHANGED_SETTLE_MS = 50;
 let connectionIds = 0;
 
 /** Options for a tool call. */
@@ -394,14 +393,13 @@ export class McpConnection {
   private async connectAndList(client: Client, transport: Transport, timeoutMs: number): Promise<void> {
     await client.connect(transport, { timeout: timeoutMs });
     // list_changed is honoured even from servers that did not declare `listChanged`. A burst of
-    // notifications causes one re-list: while one is scheduled, more are absorbed; one that comes
-    // while a re-list runs asks for exactly one more afterwards.
-    const onListChanged = (what: 'tools' | 'resources' | 'prompts', refresh: () => Promise<void>) => {
+    // notifications causes one re-list: while one is scheduled, more are absorbed; any that come
+    // while a listing runs (the initial one included) ask for exactly one more afterwards.
+    const coalesce = (what: 'tools' | 'resources' | 'prompts', refresh: () => Promise<void>) => {
       let state: 'idle' | 'scheduled' | 'running' = 'idle';
       let again = false;
-      const run = async (): Promise<void> => {
-        state = 'running';
-        do {
+      const loop = async (): Promise<void> => {
+        while (again) {
           again = false;
           if (this.closing || this.client !== client) break;
           try {
@@ -410,28 +408,47 @@ export class McpConnection {
           } catch (err) {
             this.note('lifecycle', `refreshing ${what} failed: ${(err as Error).message}`);
           }
-        } while (again);
+        }
         state = 'idle';
       };
-      return (): void => {
-        if (state === 'scheduled') return;
-        if (state === 'running') {
+      return {
+        notify: (): void => {
+          if (state === 'scheduled') return;
+          if (state === 'running') {
+            again = true;
+            return;
+          }
+          this.note('lifecycle', `${what}/list_changed received`);
+          state = 'scheduled';
           again = true;
-          return;
-        }
-        this.note('lifecycle', `${what}/list_changed received`);
-        state = 'scheduled';
-        setTimeout(() => void run(), LIST_CHANGED_SETTLE_MS).unref?.();
+          // Notifications that arrived in the same read are handled before this runs.
+          setImmediate(() => {
+            state = 'running';
+            void loop();
+          });
+        },
+        /** The initial listing, counted as a running re-list (its errors are the caller's). */
+        initial: async (list: () => Promise<void>): Promise<void> => {
+          state = 'running';
+          try {
+            await list();
+          } finally {
+            void loop();
+          }
+        },
       };
     };
-    client.setNotificationHandler(ToolListChangedNotificationSchema, onListChanged('tools', () => this.refreshTools()));
-    client.setNotificationHandler(ResourceListChangedNotificationSchema, onListChanged('resources', () => this.refreshResources()));
-    client.setNotificationHandler(PromptListChangedNotificationSchema, onListChanged('prompts', () => this.refreshPrompts()));
-    await this.refreshTools(timeoutMs);
+    const tools = coalesce('tools', () => this.refreshTools());
+    const resources = coalesce('resources', () => this.refreshResources());
+    const prompts = coalesce('prompts', () => this.refreshPrompts());
+    client.setNotificationHandler(ToolListChangedNotificationSchema, tools.notify);
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, resources.notify);
+    client.setNotificationHandler(PromptListChangedNotificationSchema, prompts.notify);
+    await tools.initial(() => this.refreshTools(timeoutMs));
     // Resources and prompts are extras: a server that fails to list them still serves its tools.
     await Promise.all([
-      this.refreshResources(timeoutMs).catch((err: Error) => this.note('lifecycle', `listing resources failed: ${err.message}`)),
-      this.refreshPrompts(timeoutMs).catch((err: Error) => this.note('lifecycle', `listing prompts failed: ${err.message}`)),
+      resources.initial(() => this.refreshResources(timeoutMs)).catch((err: Error) => this.note('lifecycle', `listing resources failed: ${err.message}`)),
+      prompts.initial(() => this.refreshPrompts(timeoutMs)).catch((err: Error) => this.note('lifecycle', `listing prompts failed: ${err.message}`)),
     ]);
   }
 
@@ -474,8 +491,9 @@ export class McpConnection {
       const res = await c.listTools(p, { timeout: t });
       return { items: res.tools, nextCursor: res.nextCursor };
     }, timeoutMs);
-    this.tools = r.items;
-    this.warnings = r.warning ? [r.warning] : [];
+    const bounded = boundToolSchemas(r.items);
+    this.tools = bounded.tools;
+    this.warnings = [...(r.warning ? [r.warning] : []), ...bounded.warnings];
   }
 
   /**

@@ -130,8 +130,9 @@ export class ProcessLedger {
     let doc: Partial<LedgerDocument>;
     try {
       doc = JSON.parse(await fs.readFile(this.file, 'utf8')) as Partial<LedgerDocument>;
-    } catch {
-      return [];
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      doc = {};
     }
     const ended: number[] = [];
     const valid = typeof doc.run === 'string' && /^[0-9a-f]{16}$/.test(doc.run) && Array.isArray(doc.groups);

@@ -14,6 +14,12 @@ import type { ContentView } from '../../preload/contract/index.js';
 /** Largest total size of one tool result as returned by `McpHost.callTool`, in characters. */
 export const MAX_CALL_RESULT_CHARS = 16 * 1024 * 1024;
 
+/**
+ * Largest total size of one tool result's content sent to the UI (a `tool-end` chat event), in
+ * characters, images included (base64): enough for a few screenshots, bounded for the renderer.
+ */
+export const UI_CONTENT_CHARS = 4 * 1024 * 1024;
+
 /** Size of a block: its text or base64 data, in characters; other fields count as their JSON. */
 function blockSize(b: Record<string, unknown>): number {
   if (typeof b.text === 'string') return b.text.length;

@@ -5,7 +5,10 @@
  *
  * Security: listens on 127.0.0.1 only; a random 256-bit token (given in the URL fragment, never
  * logged elsewhere) is required to open the socket; the `Origin` header must be this server's own
- * origin; messages are size-limited and validated by the same dispatcher as Electron's IPC.
+ * origin; messages are size-limited and validated by the same dispatcher as Electron's IPC. The
+ * checks themselves are pure functions in ./guards.ts. Whatever a peer sends fails only that
+ * request, message or socket: an unparsable target, an oversized frame, invalid UTF-8 or a reply
+ * that cannot be encoded never ends the process.
  *
  * Run: `npm run web` (builds, then `tsx main/shell/browser-shell.ts`). Env: `OPENPROGRAM_PORT`
  * (default 0 = any free port), `OPENPROGRAM_STATE_DIR`.

@@ -70,16 +70,16 @@ function isAlive(pid: number): boolean {
 }
 
 /**
- * Remove temp files that {@link writeFileAtomic} left beside `file` when a writer died mid-write
- * (`.<name>.<pid>.<hex>.tmp`). They may hold plaintext secrets, so they must not outlive the crash.
+ * Remove temp files that {@link writeFileAtomic} left beside `file` (and beside each of `more` in
+ * the same folder) when a writer died mid-write (`.<name>.<pid>.<hex>.tmp`). They may hold plaintext secrets, so they must not outlive the crash.
  * A temp file is stale when its pid is not running, or is this process's pid but the file is
  * older than this process (the pid was reused after the crash). Temp files of other live
  * processes are left alone. Never throws.
  * @returns how many were removed
  */
-export async function removeStaleTemps(file: string): Promise<number> {
+export async function removeStaleTemps(file: string, ...more: string[]): Promise<number> {
   const dir = path.dirname(file);
-  const base = path.basename(file);
+  const bases = new Set([file, ...more].filter((f) => path.dirname(f) === dir).map((f) => path.basename(f)));
   let names: string[];
   try {
     names = await fs.readdir(dir);
@@ -89,9 +89,9 @@ export async function removeStaleTemps(file: string): Promise<number> {
   const startedAt = Date.now() - process.uptime() * 1000;
   let removed = 0;
   for (const name of names) {
-    if (!name.startsWith(`.${base}.`) || !name.endsWith('.tmp')) continue;
+    if (!name.startsWith('.') || !name.endsWith('.tmp')) continue;
     const m = /^\.(.+)\.(\d+)\.[0-9a-f]+\.tmp$/.exec(name);
-    if (!m || m[1] !== base) continue;
+    if (!m || !bases.has(m[1]!)) continue;
     const pid = Number(m[2]);
     const full = path.join(dir, name);
     if (pid === process.pid) {

@@ -21,13 +21,25 @@ export class ApiError extends Error {
   }
 }
 
-/** Connection state of the browser-shell bridge, for the UI (Electron is always `open`). */
-export type BridgeState = 'open' | 'connecting' | 'lost' | 'no-token';
+/**
+ * Connection state of the browser-shell bridge, for the UI (Electron is always `open`).
+ * `stale-token`: the core answers again but refuses this tab's token — it was restarted (each
+ * start makes a new token), so only the newly printed link can connect; nothing was lost.
+ */
+export type BridgeState = 'open' | 'connecting' | 'lost' | 'no-token' | 'stale-token';
+
+/** What a tab with a stale token tells the user (also the error of every call it makes). */
+export const STALE_TOKEN_MESSAGE =
+  'The app core was restarted, so this tab’s access link no longer works. Your servers and settings are kept: open the new link that npm run web printed (it ends with #token=…).';
 let bridgeState: BridgeState = 'open';
 const stateListeners = new Set<(s: BridgeState) => void>();
 function setBridgeState(s: BridgeState): void {
   bridgeState = s;
   stateListeners.forEach((l) => l(s));
+}
+/** The bridge state now. */
+function currentBridgeState(): BridgeState {
+  return bridgeState;
 }
 /** Subscribe to bridge state changes; returns an unsubscribe function. */
 export function onBridgeState(l: (s: BridgeState) => void): () => void {
@@ -49,10 +61,21 @@ function createSocketApi(): OpenProgramApi {
   let socket: WebSocket | null = null;
   let open: Promise<void> = Promise.resolve();
   const lost: Envelope<never> = { ok: false, error: { code: 'internal', message: 'Lost the connection to the app core. Is it still running?' } };
+  const stale: Envelope<never> = { ok: false, error: { code: 'forbidden', message: STALE_TOKEN_MESSAGE } };
+  /** Whether the core serves this page again (so a refused socket means a refused token). */
+  const coreAnswers = async (): Promise<boolean> => {
+    try {
+      return (await fetch('/', { method: 'HEAD', cache: 'no-store' })).ok;
+    } catch {
+      return false;
+    }
+  };
   const connect = (): void => {
     setBridgeState('connecting');
     const ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ipc?token=${encodeURIComponent(token)}`);
     socket = ws;
+    let opened = false;
+    ws.addEventListener('open', () => (opened = true), { once: true });
     open = new Promise((resolve, reject) => {
       ws.addEventListener(
         'open',
@@ -77,9 +100,14 @@ function createSocketApi(): OpenProgramApi {
     ws.addEventListener('close', () => {
       for (const [, resolve] of pending) resolve(lost);
       pending.clear();
-      setBridgeState('lost');
-      // Try again: the core may have been restarted on the same port.
-      setTimeout(connect, 2000);
+      const retry = (): void => {
+        setBridgeState('lost');
+        setTimeout(connect, 2000);
+      };
+      if (opened) return retry();
+      // The handshake was refused. If the core answers on this port, it no longer knows our token
+      // (it was restarted): say so plainly and stop retrying; otherwise it is still away.
+      void coreAnswers().then((up) => (up ? setBridgeState('stale-token') : retry()));
     });
   };
   if (!token) setBridgeState('no-token');
@@ -87,12 +115,13 @@ function createSocketApi(): OpenProgramApi {
   return {
     async invoke(channel, input) {
       if (!token) return { ok: false, error: { code: 'forbidden', message: 'Open the link printed by `npm run web` (it carries the access token).' } };
+      if (bridgeState === 'stale-token') return stale;
       try {
         await open;
       } catch {
         return lost;
       }
-      if (!socket || socket.readyState !== WebSocket.OPEN) return lost;
+      if (!socket || socket.readyState !== WebSocket.OPEN) return currentBridgeState() === 'stale-token' ? stale : lost;
       const id = nextId++;
       return new Promise((resolve) => {
         pending.set(id, resolve as (e: Envelope<unknown>) => void);

@@ -20,3 +20,21 @@ test('a page opened without the token explains how to open it', async ({ page, s
   await page.goto(shell.current.url.replace(/#.*$/, ''));
   await expect(page.getByRole('alert').first()).toContainText('open the link that npm run web printed');
 });
+
+test('after a core restart, a tab with the old token says plainly what to do instead of spinning', async ({ page, shell }) => {
+  await openApp(page, shell.current);
+  await openSettings(page, 'Model');
+  await shell.restart({ samePort: true });
+  const stale = page.getByTestId('bridge-stale');
+  await expect(stale).toBeVisible({ timeout: 15_000 });
+  await expect(stale).toContainText('open the new link that npm run web printed');
+  await expect(stale).toContainText('settings are kept');
+  // It stays that way (no endless "Reconnecting…"), and shows no empty lists that look like loss.
+  await page.waitForTimeout(3000);
+  await expect(page.getByTestId('bridge-lost')).toHaveCount(0);
+  await expect(stale).toBeVisible();
+  await expect(page.getByText('Nothing is shown here until you open the new link.')).toBeVisible();
+  // The new link works.
+  await openApp(page, shell.current);
+  await expect(page.getByTestId('bridge-stale')).toHaveCount(0);
+});

@@ -109,12 +109,13 @@ export class ShellProcess {
    * Start the browser shell (`tsx main/shell/browser-shell.ts`) on a random loopback port.
    * Resolves once it printed its `open: <url>` line.
    * @param stateDir reuse a state dir (restart); a fresh temp dir otherwise.
+   * @param port a fixed port (a restart on the same port); 0 = any free port.
    */
-  static async start(stateDir: string = tempDir('state'), timeoutMs = 30_000): Promise<ShellProcess> {
+  static async start(stateDir: string = tempDir('state'), timeoutMs = 30_000, port = 0): Promise<ShellProcess> {
     const child = spawn(TSX, [SHELL_ENTRY], {
       cwd: ROOT,
       // The keychain is tested by its own suite; e2e runs never write into a developer's real keychain.
-      env: { ...process.env, OPENPROGRAM_STATE_DIR: stateDir, OPENPROGRAM_PORT: '0', OPENPROGRAM_DISABLE_KEYCHAIN: '1' },
+      env: { ...process.env, OPENPROGRAM_STATE_DIR: stateDir, OPENPROGRAM_PORT: String(port), OPENPROGRAM_DISABLE_KEYCHAIN: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true, // own process group: leftovers can be found and cleaned up
     });
@@ -219,8 +220,11 @@ export async function openApp(page: Page, shell: ShellProcess): Promise<void> {
 export interface ShellHandle {
   current: ShellProcess;
   readonly stateDir: string;
-  /** Stop the running shell (asserting it left no process behind) and start a new one on the same state dir. */
-  restart(): Promise<ShellProcess>;
+  /**
+   * Stop the running shell (asserting it left no process behind) and start a new one on the same
+   * state dir (and, with `samePort`, on the same port).
+   */
+  restart(opts?: { samePort?: boolean }): Promise<ShellProcess>;
 }
 
 /** `test` with a `shell` fixture: a fresh browser shell per test, cleanly stopped afterwards. */
@@ -232,10 +236,11 @@ export const test = base.extend<{ shell: ShellHandle }>({
     const handle: ShellHandle = {
       current: await ShellProcess.start(stateDir),
       stateDir,
-      async restart() {
+      async restart(opts = {}) {
+        const port = opts.samePort ? Number(new URL(handle.current.url).port) : 0;
         const { leftovers } = await handle.current.stop();
         expect(leftovers, 'processes left behind by the browser shell on shutdown').toEqual([]);
-        handle.current = await ShellProcess.start(stateDir);
+        handle.current = await ShellProcess.start(stateDir, 30_000, port);
         return handle.current;
       },
     };

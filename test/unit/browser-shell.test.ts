@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { checkUpgrade, encodeReply, isInside, resolveStaticPath, UNENCODABLE_REPLY } from '../../main/shell/guards.js';
 import { startBrowserShell, type BrowserShell } from '../../main/shell/browser-shell.js';
+import { RENDERER_CSP } from '../../main/csp.js';
 import { makeTempDir, removeDir, ROOT, waitFor } from './helpers.js';
 
 const RAW = path.join(ROOT, 'test', 'fixtures', 'raw-server.mjs');
@@ -114,12 +115,12 @@ describe('static files', () => {
     await removeDir(dir);
   });
 
-  const get = (target: string): Promise<{ status: number; body: string }> =>
+  const get = (target: string): Promise<{ status: number; body: string; head: string }> =>
     new Promise((resolve, reject) => {
       const s = net.connect(shell.port, '127.0.0.1', () => s.write(`GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`));
       let out = '';
       s.on('data', (c) => (out += c.toString('latin1')));
-      s.on('end', () => resolve({ status: Number(/^HTTP\/1\.1 (\d+)/.exec(out)?.[1] ?? 0), body: out.slice(out.indexOf('\r\n\r\n') + 4) }));
+      s.on('end', () => resolve({ status: Number(/^HTTP\/1\.1 (\d+)/.exec(out)?.[1] ?? 0), body: out.slice(out.indexOf('\r\n\r\n') + 4), head: out.slice(0, out.indexOf('\r\n\r\n')).toLowerCase() }));
       s.on('error', reject);
     });
 
@@ -127,6 +128,8 @@ describe('static files', () => {
     const r = await get('/');
     expect(r.status).toBe(200);
     expect(r.body).toContain('<title>ok</title>');
+    expect(r.head).toContain(`content-security-policy: ${RENDERER_CSP}`);
+    expect(r.head).toContain('x-content-type-options: nosniff');
   });
 
   it('does not follow a symlink out of the renderer folder', async () => {
@@ -135,7 +138,7 @@ describe('static files', () => {
     expect(r.body).not.toContain('OUTSIDE-SECRET');
   });
 
-  it.each([['/../outside.txt'], ['/%2e%2e/outside.txt'], ['/%E0%A4%A'], ['//[']])('refuses %j', async (target) => {
+  it.each([['/../outside.txt'], ['/%2e%2e/outside.txt'], ['/..%2foutside.txt'], ['/..%5coutside.txt'], ['/%E0%A4%A'], ['//[']])('refuses %j', async (target) => {
     const r = await get(target);
     expect([400, 403, 404]).toContain(r.status);
     expect(r.body).not.toContain('OUTSIDE-SECRET');

@@ -7,12 +7,15 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { ContentView } from '../../preload/contract/index.js';
+import type { ChatEvent, ContentView } from '../../preload/contract/index.js';
+import { openConversationDatabase } from '../../main/chat/conversations/database.js';
+import { ConversationStore } from '../../main/chat/conversations/store.js';
+import { RunRecorder } from '../../main/chat/run-recorder.js';
 import { McpConnection } from '../../main/mcp/connection.js';
 import { ConfigStore } from '../../main/mcp/config.js';
 import { McpHost } from '../../main/mcp/host.js';
 import { MAX_PENDING_PER_SERVER, TooManyRequestsError, UserRequestBroker } from '../../main/mcp/elicitation.js';
-import { capCallResult, capContent, MAX_CALL_RESULT_CHARS } from '../../main/mcp/result-limits.js';
+import { capCallResult, capContent, MAX_CALL_RESULT_CHARS, UI_CONTENT_CHARS } from '../../main/mcp/result-limits.js';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../../main/mcp/stdio.js';
 import { MemorySecretStore } from '../../main/secrets/store.js';
 import { localServer, makeTempDir, removeDir, ROOT, sleep, waitFor } from './helpers.js';
@@ -71,6 +74,31 @@ describe('capContent (converted content, for the chat budgets)', () => {
     expect(out[2]).toEqual({ type: 'text', text: 't'.repeat(40) });
     expect(out[3]).toMatchObject({ type: 'text', text: expect.stringMatching(/80 characters were not shown/) });
     expect(capContent(c, 1000)).toBe(c);
+  });
+});
+
+describe('the UI gets a capped tool result', () => {
+  it('a tool entry with several large images is cut to the UI budget in its events and in the saved view', async () => {
+    const dir = makeTempDir('op-uicap-');
+    const store = new ConversationStore(openConversationDatabase(dir).db);
+    store.ensure('c', 'q');
+    const events: ChatEvent[] = [];
+    const rec = new RunRecorder(store, 'c', 'r', (e) => events.push(e));
+    const img = { type: 'image' as const, data: 'A'.repeat(1024 * 1024 * 1.5), mimeType: 'image/png' };
+    rec.toolStart({ call_id: 'k', tool: 's__t', server: 's', original_name: 't', args: {} });
+    rec.toolEnd('k', { state: 'ok', content: [img, img, img, img], error: null, duration_ms: 1 });
+    const ended = events.at(-1) as Extract<ChatEvent, { type: 'item' }>;
+    const shown = (ended.item as { content: Array<{ type: string; data?: string; text?: string }> }).content;
+    const size = shown.reduce((n, c) => n + (c.data ?? c.text ?? '').length, 0);
+    expect(size).toBeLessThanOrEqual(UI_CONTENT_CHARS + 1000);
+    expect(shown.filter((c) => c.type === 'image')).toHaveLength(2);
+    expect(shown.at(-1)!.text).toMatch(/over the size limit/);
+    // The window's copy in the database is the same cut view; the whole entry is kept beside it.
+    const view = JSON.parse(store.viewJson('c')) as Array<{ content?: unknown[] }>;
+    expect(view[0]!.content).toEqual(shown);
+    expect((store.get('c').items[0] as { content: unknown[] }).content.length).toBeGreaterThan(shown.filter((c) => c.type === 'image').length);
+    store.close();
+    await removeDir(dir);
   });
 });
 

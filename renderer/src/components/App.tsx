@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { on, onBridgeState, type BridgeState } from '../api';
+import { on, onBridgeState, STALE_TOKEN_MESSAGE, type BridgeState } from '../api';
 import { useApp } from '../store';
 import { ChatView } from './Chat';
 import { ConversationList } from './ConversationList';
@@ -95,6 +95,11 @@ export function App() {
           Lost the connection to the app core. Reconnecting… (if you stopped it, start it again with npm run web)
         </div>
       )}
+      {bridge === 'stale-token' && (
+        <div className="banner error" role="alert" data-testid="bridge-stale">
+          {STALE_TOKEN_MESSAGE}
+        </div>
+      )}
       {bridge === 'no-token' && (
         <div className="banner error" role="alert">
           This page needs its access token: open the link that npm run web printed in the terminal (it ends with #token=…).
@@ -113,7 +118,11 @@ export function App() {
       {/* Tool calls waiting for approval in other conversations (the open one shows each card in its tool call). */}
       <PendingApprovals />
       <main className="content">
-        {tab === 'chat' ? (
+        {bridge === 'stale-token' ? (
+          // Lists fetched with a dead token would be empty, as if everything were gone: show
+          // nothing but what to do.
+          <p className="muted">Nothing is shown here until you open the new link.</p>
+        ) : tab === 'chat' ? (
           <>
             <ConversationList searchRef={searchRef} />
             <ChatView
