@@ -114,17 +114,18 @@ export class ChatService {
   }
 
   /**
-   * Send a user message: the conversation is created if new (titled after this message), the
-   * message is saved, and a run starts. Returns at once.
+   * Send a user message: the conversation is created if new (titled after this message, with the
+   * given profile and tool servers), the message is saved, and a run starts. Returns at once.
    * @throws NotConfiguredError when no model is configured; ConversationBusyError while it runs.
    */
-  async send(conversationId: string, text: string, profileId?: string): Promise<{ run_id: string }> {
+  async send(conversationId: string, text: string, profileId?: string, toolServers?: string[]): Promise<{ run_id: string }> {
     this.refuseIfBusy(conversationId);
     if (profileId && !(await this.profiles.get(profileId))) throw new ProfileNotFoundError(profileId);
     const model = await this.model(conversationId, profileId);
     this.refuseIfBusy(conversationId);
     this.store.ensure(conversationId, text);
     if (profileId) this.store.setProfile(conversationId, profileId);
+    if (toolServers) this.store.setToolServers(conversationId, toolServers);
     const item: TranscriptItem = { kind: 'user', id: newItemId(), ts: Date.now(), text };
     this.store.append(conversationId, item);
     return this.begin(conversationId, model, (runId) => this.events.chat({ conversation_id: conversationId, run_id: runId, type: 'item', item }));
@@ -230,13 +231,15 @@ export class ChatService {
     let outcome: 'done' | 'stopped' | 'failed' = 'done';
     let failure: string | null = null;
     try {
-      const offered = this.host.tools();
+      // The tools the model gets: those the host offers, narrowed to the servers picked for this conversation.
+      const picked = this.store.summary(rec.conversationId)?.tool_servers ?? null;
+      const offered = picked === null ? this.host.tools() : this.host.tools().filter((t) => picked.includes(t.server));
       // Too many tools, or schemas too large, for this provider: say so before sending.
       const budget = checkToolBudget(offered, profile.provider);
       if (!budget.ok) {
         const top = budget.by_server.slice(0, 3).map((s) => `${s.server} (${s.count} tools, ${Math.round(s.bytes / 1024)} KB)`).join(', ');
         const what = budget.over === 'count' ? `${budget.actual} tools; this provider accepts at most ${budget.limit}` : `${Math.round(budget.actual / 1024)} KB of tool definitions; the budget is ${Math.round(budget.limit / 1024)} KB`;
-        throw new ToolBudgetError(`Not sent: your servers offer ${what}. Turn off servers or tools you do not need here (Settings → MCP servers → Tools). Largest: ${top}.`);
+        throw new ToolBudgetError(`Not sent: your servers offer ${what}. Pick fewer servers with Tools next to the message box, or turn off tools you do not need (Settings → MCP servers → Tools). Largest: ${top}.`);
       }
       const toolTokens = Math.ceil(offered.reduce((n, t) => n + toolBytes(t), 0) / 4);
       const system = profile.system_prompt ?? undefined;

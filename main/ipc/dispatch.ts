@@ -79,7 +79,8 @@ export function createHandlers(core: AppCore, version = '0.1.0'): Handlers {
       return testConnection(await core.profiles.testTarget(input));
     },
     'profiles.detectLocal': () => core.detectLocalModels(),
-    'chat.send': ({ conversation_id, text, profile_id }) => core.chat.send(conversation_id, text, profile_id),
+    'chat.send': ({ conversation_id, text, profile_id, tool_servers }) => core.chat.send(conversation_id, text, profile_id, tool_servers),
+    'conversations.setToolServers': ({ id, servers }) => core.conversations.setToolServers(id, servers),
     'conversations.setProfile': ({ id, profile_id }) => core.conversations.setProfile(id, profile_id),
     'chat.editResend': ({ conversation_id, item_id, text }) => core.chat.editResend(conversation_id, item_id, text),
     'chat.regenerate': ({ conversation_id }) => core.chat.regenerate(conversation_id),

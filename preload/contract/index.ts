@@ -533,6 +533,8 @@ export interface ConversationSummary {
   running: boolean;
   /** The model profile this conversation uses (null: the default profile). */
   profile_id: string | null;
+  /** The servers whose tools the model gets in this conversation (null: every ready server). */
+  tool_servers: string[] | null;
 }
 
 /**
@@ -692,8 +694,15 @@ export const channels = {
       conversation_id: conversationIdSchema,
       text: z.string().min(1).max(LIMITS.chatText),
       profile_id: z.string().min(1).max(128).optional(),
+      /** For a new conversation: the servers whose tools the model gets (absent: all). */
+      tool_servers: z.array(serverNameSchema).max(256).optional(),
     }),
     output: null as unknown as { run_id: string },
+  },
+  /** Choose which servers' tools the model gets in a conversation (`null`: every ready server). */
+  'conversations.setToolServers': {
+    input: z.strictObject({ id: conversationIdSchema, servers: z.array(serverNameSchema).max(256).nullable() }),
+    output: null as unknown as ConversationSummary,
   },
   /** Choose the model profile of an existing conversation (`null`: follow the default profile). */
   'conversations.setProfile': {

@@ -232,6 +232,7 @@ describe('no secret ever leaves main (canary)', () => {
       'conversations.search': [{ query: 'env_check' }, { query: '"unbalanced AND (' }],
       'conversations.export': [{ id: 'c1', format: 'markdown' }, { id: 'c1', format: 'json' }, { id: 'missing', format: 'json' }],
       'conversations.remove': [{ id: 'missing' }],
+      'conversations.setToolServers': [{ id: 'c1', servers: ['local'] }, { id: 'c1', servers: null }, { id: 'c1', servers: ['../x'] }],
       'conversations.setProfile': [{ id: 'c1', profile_id: null }, { id: 'c1', profile_id: 'no-such-profile' }, { id: 'missing', profile_id: null }],
       'elicitation.respond': [{ id: 'nope', action: 'accept', content: { k: CANARIES.envNew } }, { id: 'x', action: 'bogus' }],
       'sampling.respond': [{ id: 'nope', approve: true }, { id: 'x', approve: 'yes' }],

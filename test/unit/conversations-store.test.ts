@@ -270,7 +270,7 @@ describe('model context and export from a transcript', () => {
 
   it('exports Markdown with fences that survive backticks, and JSON with every entry', () => {
     const fenced = tool('t3', { content: [{ type: 'text', text: 'before\n```\ninside\n```\nafter' }] });
-    const conv = { summary: { id: 'c', title: 'Files', created_at: 0, updated_at: 1000, message_count: 3, profile_id: null }, items: [...transcript, fenced] };
+    const conv = { summary: { id: 'c', title: 'Files', created_at: 0, updated_at: 1000, message_count: 3, profile_id: null, tool_servers: null }, items: [...transcript, fenced] };
     const md = conversationToMarkdown(conv);
     expect(md).toContain('### Tool call `files__write_file` — ok, 12 ms');
     expect(md).toContain('```\nWrote /tmp/x\n```');

@@ -37,7 +37,8 @@ CREATE TABLE IF NOT EXISTS conversations (
   title TEXT NOT NULL,
   created_at INTEGER NOT NULL,
   updated_at INTEGER NOT NULL,
-  profile_id TEXT
+  profile_id TEXT,
+  tool_servers TEXT
 );
 CREATE INDEX IF NOT EXISTS conversations_updated ON conversations(updated_at DESC);
 CREATE TABLE IF NOT EXISTS items (

@@ -87,6 +87,14 @@ export class ConversationService {
     return s;
   }
 
+  /** Choose which servers' tools the model gets (null: all). @throws ConversationNotFoundError */
+  setToolServers(id: string, servers: string[] | null): ConversationSummary {
+    this.store.setToolServers(id, servers);
+    const s = this.withRunning(this.store.summary(id)!);
+    this.onChanged(s);
+    return s;
+  }
+
   /** Delete (its run, if any, is stopped first). @throws ConversationNotFoundError */
   async remove(id: string): Promise<void> {
     if (!this.store.has(id)) throw new ConversationNotFoundError(id);

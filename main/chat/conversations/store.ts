@@ -53,6 +53,7 @@ interface SummaryRow {
   updated_at: number;
   message_count: number;
   profile_id: string | null;
+  tool_servers: string | null;
 }
 
 /** Saved conversations. One instance per database; every method is synchronous (better-sqlite3). */
@@ -73,7 +74,7 @@ export class ConversationStore {
     private readonly now: () => number = Date.now,
     private readonly redact: (item: TranscriptItem) => TranscriptItem = (item) => item,
   ) {
-    const summary = `SELECT c.id, c.title, c.created_at, c.updated_at, c.profile_id, (SELECT count(*) FROM items i WHERE i.conversation_id = c.id AND i.kind IN ('user','assistant')) AS message_count FROM conversations c`;
+    const summary = `SELECT c.id, c.title, c.created_at, c.updated_at, c.profile_id, c.tool_servers, (SELECT count(*) FROM items i WHERE i.conversation_id = c.id AND i.kind IN ('user','assistant')) AS message_count FROM conversations c`;
     this.q = {
       list: db.prepare<[number], SummaryRow>(`${summary} ORDER BY c.updated_at DESC, c.rowid DESC LIMIT ?`),
       summary: db.prepare<[string], SummaryRow>(`${summary} WHERE c.id = ?`),
@@ -82,6 +83,7 @@ export class ConversationStore {
       touch: db.prepare('UPDATE conversations SET updated_at = ? WHERE id = ?'),
       rename: db.prepare('UPDATE conversations SET title = ? WHERE id = ?'),
       setProfile: db.prepare('UPDATE conversations SET profile_id = ? WHERE id = ?'),
+      setToolServers: db.prepare('UPDATE conversations SET tool_servers = ? WHERE id = ?'),
       remove: db.prepare('DELETE FROM conversations WHERE id = ?'),
       items: db.prepare<[string], { data: string }>('SELECT coalesce(full_data, data) AS data FROM items WHERE conversation_id = ? ORDER BY seq'),
       view: db.prepare<[string], { data: string }>('SELECT data FROM items WHERE conversation_id = ? ORDER BY seq'),
@@ -106,12 +108,18 @@ export class ConversationStore {
 
   /** Conversations, most recently updated first. */
   list(limit: number): Omit<ConversationSummary, 'running'>[] {
-    return this.q.list.all(limit);
+    return this.q.list.all(limit).map(fromRow);
   }
 
   /** One conversation's summary, or null. */
   summary(id: string): Omit<ConversationSummary, 'running'> | null {
-    return this.q.summary.get(id) ?? null;
+    const row = this.q.summary.get(id);
+    return row ? fromRow(row) : null;
+  }
+
+  /** Set which servers' tools the model gets (null: all). @throws ConversationNotFoundError */
+  setToolServers(id: string, servers: string[] | null): void {
+    if (this.q.setToolServers.run(servers === null ? null : JSON.stringify([...new Set(servers)].sort()), id).changes === 0) throw new ConversationNotFoundError(id);
   }
 
   /** Whether a conversation exists. */
@@ -277,6 +285,20 @@ export class ConversationStore {
     this.flush();
     if (this.db.open) this.db.close();
   }
+}
+
+/** A summary row as the contract shapes it (the server list is stored as JSON text). */
+function fromRow(r: SummaryRow): Omit<ConversationSummary, 'running'> {
+  let servers: string[] | null = null;
+  if (r.tool_servers !== null) {
+    try {
+      const v = JSON.parse(r.tool_servers) as unknown;
+      if (Array.isArray(v)) servers = v.filter((x): x is string => typeof x === 'string');
+    } catch {
+      servers = null; // unreadable: every server, as if nothing had been chosen
+    }
+  }
+  return { ...r, tool_servers: servers };
 }
 
 /** The stored columns of an entry: the window's JSON, the whole JSON where it differs, the searchable text. */

@@ -5,6 +5,7 @@ import { call } from '../api';
 import { ApprovalCard } from './ApprovalCard';
 import { LocalModelOffers } from './LocalModelOffers';
 import { Markdown } from './Markdown';
+import { ToolPicker } from './ToolPicker';
 import { ToolProgressBar, ToolResult } from './ToolResult';
 
 type ToolItem = Extract<TranscriptItem, { kind: 'tool' }>;
@@ -360,7 +361,10 @@ export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: () =
         <div ref={end} />
       </div>
       <div className="composer">
-        <ProfilePicker />
+        <div className="composer-pickers">
+          <ProfilePicker />
+          <ToolPicker />
+        </div>
         <textarea
           ref={composerRef}
           aria-label="Message"

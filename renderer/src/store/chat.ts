@@ -26,6 +26,10 @@ export interface ChatSlice {
   localNotices: LocalNotice[];
   /** The model profile picked for a draft (sent with its first message); null: the default. */
   draftProfileId: string | null;
+  /** The servers picked for a draft's tools (sent with its first message); null: all. */
+  draftToolServers: string[] | null;
+  /** Pick which servers' tools the model gets in the open conversation (null: all). */
+  pickToolServers(servers: string[] | null): Promise<void>;
   /** Pick the open conversation's model profile (a draft keeps it until its first message). */
   pickProfile(profileId: string | null): Promise<void>;
   /** Open a saved conversation. */
@@ -61,6 +65,17 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
     focusItemId: null,
     localNotices: [],
     draftProfileId: null,
+    draftToolServers: null,
+    async pickToolServers(servers) {
+      const id = get().conversationId;
+      if (get().conversations.some((c) => c.id === id)) {
+        try {
+          get().upsertConversation(await call('conversations.setToolServers', { id, servers }));
+        } catch (err) {
+          refuse(err);
+        }
+      } else set({ draftToolServers: servers });
+    },
     async pickProfile(profileId) {
       const id = get().conversationId;
       if (get().conversations.some((c) => c.id === id)) {
@@ -84,12 +99,19 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
       }
     },
     newChat() {
-      set({ conversationId: crypto.randomUUID(), items: [], loading: false, focusItemId: null, localNotices: [], draftProfileId: null });
+      set({ conversationId: crypto.randomUUID(), items: [], loading: false, focusItemId: null, localNotices: [], draftProfileId: null, draftToolServers: null });
     },
     send(text) {
-      const { conversationId, draftProfileId, conversations } = get();
+      const { conversationId, draftProfileId, draftToolServers, conversations } = get();
       const draft = !conversations.some((c) => c.id === conversationId);
-      return start(() => call('chat.send', { conversation_id: conversationId, text, ...(draft && draftProfileId ? { profile_id: draftProfileId } : {}) }));
+      return start(() =>
+        call('chat.send', {
+          conversation_id: conversationId,
+          text,
+          ...(draft && draftProfileId ? { profile_id: draftProfileId } : {}),
+          ...(draft && draftToolServers ? { tool_servers: draftToolServers } : {}),
+        }),
+      );
     },
     async stop() {
       await call('chat.stop', { conversation_id: get().conversationId }).catch(refuse);

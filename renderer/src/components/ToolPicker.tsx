@@ -1,0 +1,46 @@
+import { useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { useApp } from '../store';
+
+/**
+ * The composer's tool picker: which servers' tools the model gets in this conversation (all ready
+ * servers by default). Shows how many tools that is, so the user can narrow a set that is too
+ * large for the provider. Main applies the choice when it builds each request.
+ */
+export function ToolPicker() {
+  const [open, setOpen] = useState(false);
+  const servers = useApp(useShallow((s) => s.serverOrder.map((n) => s.servers[n]).filter((v) => v !== undefined && v.status === 'ready' && v.tool_count > 0)));
+  const picked = useApp((s) => {
+    const conv = s.conversations.find((c) => c.id === s.conversationId);
+    return conv ? conv.tool_servers : s.draftToolServers;
+  });
+  const pick = useApp((s) => s.pickToolServers);
+  const chosen = (name: string): boolean => picked === null || picked.includes(name);
+  const count = servers.reduce((n, v) => n + (chosen(v!.name) ? v!.tool_count : 0), 0);
+  const toggle = (name: string): void => {
+    const now = servers.filter((v) => chosen(v!.name)).map((v) => v!.name);
+    const next = now.includes(name) ? now.filter((n) => n !== name) : [...now, name];
+    void pick(next.length === servers.length ? null : next);
+  };
+  if (servers.length === 0) return null;
+  return (
+    <div className="tool-picker">
+      <button aria-expanded={open} aria-label="Tools for this conversation" title="Choose which servers' tools the model may use here" onClick={() => setOpen(!open)}>
+        Tools: {count}
+      </button>
+      {open && (
+        <div className="tool-picker-menu" role="group" aria-label="Servers whose tools the model gets">
+          {servers.map((v) => (
+            <label key={v!.name} className="check">
+              <input type="checkbox" checked={chosen(v!.name)} onChange={() => toggle(v!.name)} aria-label={`Use tools of ${v!.name}`} />
+              <span className="mono">{v!.name}</span> <span className="muted small">{v!.tool_count} tools</span>
+            </label>
+          ))}
+          <button className="link" onClick={() => void pick(null)}>
+            Use all servers
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}
