@@ -263,6 +263,9 @@ export class ChatService {
         stopWhen: stepCountIs(MAX_STEPS),
         abortSignal: ctrl.signal,
         maxRetries: 1,
+        // Errors arrive as `error` parts below and end the run with a notice; the SDK must not
+        // print them itself.
+        onError: () => undefined,
         // Images a provider cannot take inside a tool result go with the next step as a user message.
         prepareStep: ({ messages }) => {
           if (followUpImages.length === 0) return undefined;

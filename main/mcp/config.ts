@@ -1,7 +1,7 @@
 /**
  * Server configuration: the schema of `<state dir>/mcp_servers.json`, load/save, masking
  * (`toView`'s config half) and PATCH merge. Compatible with the source design
- * (../shared/seeds/000: `{"servers": {name: {type, command, env, enabled, timeout_seconds}}}`)
+ * (the source design's shape, docs/ARCHITECTURE.md "Config file": `{"servers": {name: {type, command, env, enabled, timeout_seconds}}}`)
  * and, on import, with the common `{"mcpServers": {…}}` shape of other hosts.
  */
 import { promises as fs } from 'node:fs';
@@ -326,7 +326,7 @@ export function applyAuthPatch(stored: AuthConfig, patch: AuthPatch | undefined)
 }
 
 /**
- * Merge a secret map by PATCH rules (../shared/seeds/000 table):
+ * Merge a secret map by PATCH rules (docs/ARCHITECTURE.md "Update semantics (PATCH)"):
  * name absent → preserve; present with a value → replace; present with `""` → delete.
  */
 export function mergeSecretMap(stored: Record<string, string>, patch: Record<string, string> | undefined): Record<string, string> {

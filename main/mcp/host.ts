@@ -1,7 +1,7 @@
 /**
  * The MCP host's registry of servers: background startup (parallel, bounded), management actions
  * (add/update/enable/restart/remove), status events, the tool table offered to the model, and
- * shutdown. Implements ../shared/DESIGN.md "Readiness" and the seed's lifecycle contract.
+ * shutdown. Implements docs/ARCHITECTURE.md "Readiness" and "Start-up and shutdown".
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { AuthView, ExportResult, ImportPreview, ImportResult, LogEntry, ServerInput, ServerPatch, ServerView, ToolSettingPatch } from '../../preload/contract/index.js';
@@ -116,7 +116,7 @@ function authView(cfg: ServerConfig, status: AuthStatus | null): AuthView {
 
 /**
  * Produce the masked view of one server: config with every env/header value masked, plus live
- * status. The only producer of server objects that leave main (DESIGN.md "Masked views only").
+ * status. The only producer of server objects that leave main (docs/ARCHITECTURE.md "Masked views only").
  */
 export function toView(
   name: string,

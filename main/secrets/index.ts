@@ -1,5 +1,5 @@
 /**
- * Choosing the secret store at start (DESIGN.md "Secrets at rest").
+ * Choosing the secret store at start (docs/ARCHITECTURE.md "Secrets at rest").
  *
  * `openSecretStore(stateDir)` returns the keychain-backed {@link VaultSecretStore} when the OS
  * keychain works, otherwise the owner-only {@link FileSecretStore} — never silently: the returned

@@ -1,5 +1,5 @@
 /**
- * The keychain-backed secret store (DESIGN.md "Secrets at rest").
+ * The keychain-backed secret store (docs/ARCHITECTURE.md "Secrets at rest").
  *
  * One random 256-bit data key lives in the OS keychain (macOS Keychain, Windows Credential
  * Manager, or a freedesktop.org Secret Service such as GNOME Keyring / KWallet on Linux) through

@@ -6,7 +6,7 @@
  * - `events`: push channels (main → renderer) with their payload types.
  * - `ErrorCode`: the typed error codes every handler may return.
  *
- * This module imports nothing of ours (layer rule in ../shared/DESIGN.md); main validates every
+ * This module imports nothing of ours (layer rule in docs/ARCHITECTURE.md); main validates every
  * input against these schemas, the preload exposes only these channel names, and the browser
  * shell carries the same envelopes over a loopback WebSocket.
  */
@@ -164,7 +164,7 @@ export const toolSettingsPatchSchema = z
   .refine((m) => Object.keys(m).length <= 1024, 'At most 1024 tools');
 
 /**
- * PATCH for a server (../shared/seeds/000 table): for `env`/`headers`, a name absent → preserve,
+ * PATCH for a server (docs/ARCHITECTURE.md "Update semantics (PATCH)"): for `env`/`headers`, a name absent → preserve,
  * present with a value → replace, present with `""` → delete. `tools` → {@link toolSettingsPatchSchema}.
  */
 export const serverPatchSchema = z.strictObject({
@@ -189,7 +189,7 @@ export interface MaskedValue {
   masked: string;
 }
 
-/** Connection status of one server (DESIGN.md "Status"). */
+/** Connection status of one server (docs/ARCHITECTURE.md "Status"). */
 export type ServerStatus = 'disabled' | 'starting' | 'ready' | 'error' | 'needs_auth';
 
 /** Why a server is in `error`. */
@@ -633,7 +633,7 @@ export interface AppInfo {
 }
 
 /**
- * How secrets are protected at rest (DESIGN.md "Secrets at rest"): `keychain` = AES-256-GCM vault
+ * How secrets are protected at rest (docs/ARCHITECTURE.md "Secrets at rest"): `keychain` = AES-256-GCM vault
  * whose key is in the OS keychain; `file` = owner-only (0600) unencrypted file because no keychain
  * is usable; `memory` = not persisted. `notice` is plain language for the UI (why, and what it
  * protects against); it never contains a secret. A `file` kind must be shown to the user.

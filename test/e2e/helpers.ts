@@ -4,7 +4,7 @@
  *
  * The shell is started in its own process group so that, after it exits, any process it left
  * behind (an MCP server it failed to close) is found and reported — the app promises to leave no
- * child process behind on shutdown (DESIGN.md "Readiness").
+ * child process behind on shutdown (docs/ARCHITECTURE.md "Readiness").
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';

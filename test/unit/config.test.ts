@@ -1,5 +1,5 @@
 /**
- * mcp/config + util/atomic-write: load/save of mcp_servers.json with real files (DESIGN.md
+ * mcp/config + util/atomic-write: load/save of mcp_servers.json with real files (docs/ARCHITECTURE.md
  * "Saving", "Config file"), the import shape of other hosts, PATCH merge rules, and crash safety of
  * the atomic write under kill -9 of a real writer process.
  */

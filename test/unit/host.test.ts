@@ -1,6 +1,6 @@
 /**
  * mcp/host (registry) with real processes and a real config file: background startup and its
- * rules (DESIGN.md "Readiness"), management actions, shutdown, and tool-name collisions.
+ * rules (docs/ARCHITECTURE.md "Readiness"), management actions, shutdown, and tool-name collisions.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
