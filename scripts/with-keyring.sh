@@ -76,7 +76,8 @@ wait 2>/dev/null || true
 # started (found by its private XDG_RUNTIME_DIR; Linux /proc), and no other.
 for p in /proc/[0-9]*; do
   [ "$(cat "$p/comm" 2>/dev/null)" = "gnome-keyring-d" ] || continue
-  if tr '\0' '\n' <"$p/environ" 2>/dev/null | grep -qxF "XDG_RUNTIME_DIR=$XDG_RUNTIME_DIR"; then
+  # (The process may be gone by now: the redirection's own error is silenced too.)
+  if { tr '\0' '\n' <"$p/environ"; } 2>/dev/null | grep -qxF "XDG_RUNTIME_DIR=$XDG_RUNTIME_DIR"; then
     kill "${p#/proc/}" 2>/dev/null || true
   fi
 done
