@@ -1,6 +1,7 @@
 import { memo, useEffect, useRef, useState } from 'react';
 import type { TranscriptItem } from '../../../preload/contract/index.js';
 import { useApp } from '../store';
+import { SHOWN_AT_FIRST } from '../store/chat';
 import { call } from '../api';
 import { ApprovalCard } from './ApprovalCard';
 import { LocalModelOffers } from './LocalModelOffers';
@@ -193,8 +194,6 @@ function ProfilePicker() {
   );
 }
 
-/** How many of the newest entries are shown at first (older ones on request), so long conversations open fast. */
-const WINDOW = 120;
 
 /** One transcript entry. Memoized: while an answer streams, only that entry renders again. */
 const Item = memo(function Item({ item: it, editable, running, hit }: { item: TranscriptItem; editable: boolean; running: boolean; hit: boolean }) {
@@ -250,15 +249,10 @@ export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: () =
   const [exportNote, setExportNote] = useState<{ tone: 'info' | 'error'; text: string } | null>(null);
   const end = useRef<HTMLDivElement>(null);
   const transcript = useRef<HTMLDivElement>(null);
-  // The first entry shown: the newest WINDOW at first, or from a little before a search hit.
-  const [from, setFrom] = useState(0);
-  useEffect(() => {
-    if (loading) return;
-    const hitAt = focusItemId ? items.findIndex((it) => it.id === focusItemId) : -1;
-    const newest = Math.max(0, items.length - WINDOW);
-    setFrom(hitAt >= 0 ? Math.min(newest, Math.max(0, hitAt - 10)) : newest);
-    // Only when another conversation (or hit) is opened, not on every new entry.
-  }, [conversationId, loading, focusItemId]);
+  // The first entry shown (set by the store when a conversation opens: the newest entries, or a
+  // little before a search hit), so a long conversation never renders whole.
+  const from = useApp((s) => Math.min(s.firstShown, s.items.length));
+  const showEarlier = useApp((s) => s.showEarlier);
   // A block body: an effect must return nothing or a cleanup function, and newer Chromium makes
   // scrollIntoView() return a Promise, which React would call as a cleanup on unmount (crash).
   useEffect(() => {
@@ -336,8 +330,8 @@ export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: () =
           </div>
         )}
         {from > 0 && (
-          <button className="link earlier" onClick={() => setFrom((f) => Math.max(0, f - WINDOW))}>
-            Show {Math.min(WINDOW, from)} earlier entries ({from} not shown)
+          <button className="link earlier" onClick={showEarlier}>
+            Show {Math.min(SHOWN_AT_FIRST, from)} earlier entries ({from} not shown)
           </button>
         )}
         {items.slice(from).map((it, j) => (

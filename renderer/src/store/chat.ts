@@ -8,6 +8,9 @@ import type { ChatEvent, TranscriptItem } from '../../../preload/contract/index.
 import { call } from '../api';
 import type { AppState } from './index';
 
+/** How many of the newest entries are shown when a conversation opens (older ones on request). */
+export const SHOWN_AT_FIRST = 40;
+
 /** A message shown only in this window (e.g. a refused send); not part of the saved transcript. */
 export interface LocalNotice {
   id: string;
@@ -23,6 +26,10 @@ export interface ChatSlice {
   loading: boolean;
   /** An entry to scroll to and highlight (a search hit). */
   focusItemId: string | null;
+  /** Index of the first entry shown (long conversations open with their newest entries only). */
+  firstShown: number;
+  /** Show `SHOWN_AT_FIRST` more of the older entries. */
+  showEarlier(): void;
   localNotices: LocalNotice[];
   /** The model profile picked for a draft (sent with its first message); null: the default. */
   draftProfileId: string | null;
@@ -63,6 +70,10 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
     items: [],
     loading: false,
     focusItemId: null,
+    firstShown: 0,
+    showEarlier() {
+      set((st) => ({ firstShown: Math.max(0, st.firstShown - SHOWN_AT_FIRST) }));
+    },
     localNotices: [],
     draftProfileId: null,
     draftToolServers: null,
@@ -87,11 +98,14 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
       } else set({ draftProfileId: profileId });
     },
     async openConversation(id, focusItemId = null) {
-      set({ conversationId: id, items: [], loading: true, focusItemId, localNotices: [] });
+      set({ conversationId: id, items: [], loading: true, focusItemId, localNotices: [], firstShown: 0 });
       try {
         const conv = await call('conversations.get', { id });
         if (get().conversationId !== id) return; // the user moved on meanwhile
-        set({ items: JSON.parse(conv.items_json) as TranscriptItem[], loading: false });
+        const items = JSON.parse(conv.items_json) as TranscriptItem[];
+        const hitAt = focusItemId ? items.findIndex((it) => it.id === focusItemId) : -1;
+        const newest = Math.max(0, items.length - SHOWN_AT_FIRST);
+        set({ items, loading: false, firstShown: hitAt >= 0 ? Math.min(newest, Math.max(0, hitAt - 10)) : newest });
       } catch (err) {
         if (get().conversationId !== id) return;
         set({ loading: false });
@@ -99,7 +113,7 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
       }
     },
     newChat() {
-      set({ conversationId: crypto.randomUUID(), items: [], loading: false, focusItemId: null, localNotices: [], draftProfileId: null, draftToolServers: null });
+      set({ conversationId: crypto.randomUUID(), items: [], loading: false, focusItemId: null, localNotices: [], draftProfileId: null, draftToolServers: null, firstShown: 0 });
     },
     send(text) {
       const { conversationId, draftProfileId, draftToolServers, conversations } = get();
@@ -140,7 +154,8 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
           return;
         case 'items-removed': {
           const gone = new Set(e.item_ids);
-          set({ items: s.items.filter((it) => !gone.has(it.id)) });
+          const items = s.items.filter((it) => !gone.has(it.id));
+          set({ items, firstShown: Math.min(s.firstShown, items.length) });
           return;
         }
         case 'run-end':
