@@ -38,6 +38,17 @@ export interface ProfileWithKey {
   apiKey: string | undefined;
 }
 
+/** A profile request that is incomplete (reported as `invalid_input` on `field`). */
+export class ProfileInputError extends Error {
+  override name = 'ProfileInputError';
+  constructor(
+    message: string,
+    readonly field: string,
+  ) {
+    super(message);
+  }
+}
+
 /** The secret-store key of the single API key of earlier versions (migrated into the first profile). */
 export const LEGACY_MODEL_KEY_SECRET = 'model:api_key';
 
@@ -139,7 +150,7 @@ export class ProfileStore {
     if (input.id && !saved) throw new ProfileNotFoundError('No such model profile.');
     const provider = input.provider ?? saved?.profile.provider;
     const base_url = input.base_url ?? saved?.profile.base_url;
-    if (!provider || !base_url) throw new TypeError('Test connection needs a provider and a base URL.');
+    if (!provider || !base_url) throw new ProfileInputError('Enter a provider and a base URL first.', provider ? 'base_url' : 'provider');
     let apiKey: string | undefined = input.api_key || undefined;
     if (input.api_key === undefined && saved && originOf(saved.profile.base_url) === originOf(base_url)) apiKey = saved.apiKey;
     return { provider, base_url, ...(apiKey ? { apiKey } : {}) };

@@ -9,7 +9,7 @@ import type { AppCore } from '../core.js';
 import { ConversationBusyError, NotConfiguredError, NotEditableError } from '../chat/agent.js';
 import { ExportWriteError } from '../chat/conversations/service.js';
 import { ConversationInputError, ConversationNotFoundError } from '../chat/conversations/store.js';
-import { ProfileNotFoundError } from '../chat/profiles.js';
+import { ProfileInputError, ProfileNotFoundError } from '../chat/profiles.js';
 import { testConnection } from '../chat/model-list.js';
 import { HostError } from '../mcp/host.js';
 import { UnknownElicitationError } from '../mcp/elicitation.js';
@@ -24,17 +24,6 @@ import {
   PortInUseError,
   UnsafeUrlError,
 } from '../mcp/oauth/errors.js';
-
-/** A profile request that is incomplete (reported as `invalid_input` on `field`). */
-class ProfileInputError extends Error {
-  override name = 'ProfileInputError';
-  constructor(
-    message: string,
-    readonly field: string,
-  ) {
-    super(message);
-  }
-}
 
 function bounded(message: string): string {
   return message.length > 500 ? `${message.slice(0, 500)}…` : message;
@@ -74,10 +63,7 @@ export function createHandlers(core: AppCore, version = '0.1.0'): Handlers {
       return { removed: true as const };
     },
     'profiles.setDefault': ({ id }) => core.profiles.setDefault(id),
-    'profiles.test': async (input) => {
-      if (!input.id && (!input.provider || !input.base_url)) throw new ProfileInputError('Enter a provider and a base URL first.', input.provider ? 'base_url' : 'provider');
-      return testConnection(await core.profiles.testTarget(input));
-    },
+    'profiles.test': async (input) => testConnection(await core.profiles.testTarget(input)),
     'profiles.detectLocal': () => core.detectLocalModels(),
     'chat.send': ({ conversation_id, text, profile_id, tool_servers }) => core.chat.send(conversation_id, text, profile_id, tool_servers),
     'conversations.setToolServers': ({ id, servers }) => core.conversations.setToolServers(id, servers),
