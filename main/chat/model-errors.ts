@@ -84,7 +84,7 @@ const MESSAGES: Record<ModelErrorCode, string> = {
   unreachable: 'Nothing answers at the model’s base URL. Check the address and port, and that the server is running.',
   timeout: 'The model endpoint did not answer in time. Check that the server is running and not overloaded, then try again.',
   unauthorized: 'The model endpoint refused the API key (wrong, expired or missing key). Enter the right key for this profile in Settings → Model.',
-  not_found: 'The model endpoint says “not found”: the base URL or the model name is wrong. Use Test connection in Settings → Model to pick a model.',
+  not_found: 'The model endpoint says “not found”: check the base URL (OpenAI-compatible servers usually end in /v1) and the model name (Test connection lists the models).',
   html_page: 'The base URL answered with a web page, not the model API. Check the base URL (it usually ends in /v1).',
   not_streaming: 'The model endpoint answered with a plain body where a stream was asked for. Check that the base URL points to an OpenAI-compatible or Anthropic API.',
   malformed_response: 'The model endpoint sent a response the app could not read. Check that the base URL points to an OpenAI-compatible or Anthropic API.',

@@ -43,7 +43,7 @@ export function buildRunTools(host: McpHost, gate: PermissionGate, tools: readon
       description: t.description,
       inputSchema: jsonSchema(t.input_schema as Parameters<typeof jsonSchema>[0]),
       execute: async (input, { toolCallId, abortSignal }) => {
-        const started = performance.now();
+        let started = performance.now();
         const elapsed = (): number => Math.round(performance.now() - started);
         const args = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
         const own = new AbortController();
@@ -59,6 +59,8 @@ export function buildRunTools(host: McpHost, gate: PermissionGate, tools: readon
             throw new ToolResultError(cancelled ? CANCELLED_RESULT : auth.message);
           }
           rec.toolRunning(toolCallId, { allowed: true, via: auth.via, decision: auth.decision });
+          // The duration shown is the call's own, not the time the approval waited for the user.
+          started = performance.now();
           let converted;
           try {
             const result = await host.callTool(t.name, args, { signal, onProgress: (p) => rec.toolProgress(toolCallId, p) });

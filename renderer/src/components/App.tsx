@@ -16,6 +16,10 @@ export function App() {
   const warnings = useApp((s) => s.warnings);
   const dismiss = useApp((s) => s.dismissWarning);
   const searchRef = useRef<HTMLInputElement>(null);
+  // Profiles may have changed in Settings: the composer's picker reads them again on the way back.
+  useEffect(() => {
+    if (tab === 'chat') useApp.getState().loadProfiles().catch(() => undefined);
+  }, [tab]);
   const composerRef = useRef<HTMLTextAreaElement>(null);
 
   // Keyboard: new chat (Ctrl/Cmd+Shift+O, or Ctrl/Cmd+N where the browser lets the page have it),
@@ -92,7 +96,7 @@ export function App() {
       </header>
       {bridge === 'lost' && (
         <div className="banner error" role="alert" data-testid="bridge-lost">
-          Lost the connection to the app core. Reconnecting… (if you stopped it, start it again with npm run web)
+          Lost the connection to the app core. Reconnecting… If you stopped it, start it again with npm run web and open the link it prints (a new start may use another port).
         </div>
       )}
       {bridge === 'stale-token' && (
@@ -105,7 +109,7 @@ export function App() {
           This page needs its access token: open the link that npm run web printed in the terminal (it ends with #token=…).
         </div>
       )}
-      {warnings.map((w, i) => (
+      {bridge !== 'stale-token' && warnings.map((w, i) => (
         <div key={w} className="banner warning" role="alert">
           <span>{w}</span>
           <button className="link" onClick={() => dismiss(i)} aria-label="Dismiss warning">

@@ -74,7 +74,7 @@ export function ToolCard({ call: item }: { call: ToolItem }) {
         </button>
       )}
       {item.state === 'running' && item.progress && <ToolProgressBar progress={item.progress} />}
-      {open && (
+      {open && !approval && (
         <div className="tool-body">
           <div className="label">Arguments</div>
           <pre className="tool-args" data-testid="tool-args">
@@ -174,7 +174,8 @@ function ProfilePicker() {
   const loadProfiles = useApp((s) => s.loadProfiles);
   const pick = useApp((s) => s.pickProfile);
   const current = useApp((s) => s.conversations.find((c) => c.id === s.conversationId)?.profile_id ?? (s.conversations.some((c) => c.id === s.conversationId) ? null : s.draftProfileId));
-  if (profiles.length === 0) return null;
+  // A choice only when there is one to make.
+  if (profiles.length < 2) return null;
   const def = profiles.find((p) => p.is_default);
   return (
     <select
@@ -184,12 +185,14 @@ function ProfilePicker() {
       onFocus={() => void loadProfiles().catch(() => undefined)}
       onChange={(e) => void pick(e.target.value || null)}
     >
-      <option value="">Default{def ? ` — ${def.name} (${def.model})` : ''}</option>
-      {profiles.map((p) => (
-        <option key={p.id} value={p.id}>
-          {p.name} ({p.model || 'no model'})
-        </option>
-      ))}
+      <option value="">Default ({def ? def.name : 'none'})</option>
+      {profiles
+        .filter((p) => !p.is_default)
+        .map((p) => (
+          <option key={p.id} value={p.id}>
+            {p.name} ({p.model || 'no model'})
+          </option>
+        ))}
     </select>
   );
 }
@@ -235,7 +238,11 @@ export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: () =
   const localNotices = useApp((s) => s.localNotices);
   const dismissLocal = useApp((s) => s.dismissLocalNotice);
   const model = useApp((s) => s.model);
-  const tools = useApp((s) => s.serverOrder.reduce((n, k) => n + (s.servers[k]?.tool_count ?? 0), 0));
+  const tools = useApp((s) => {
+    const conv = s.conversations.find((c) => c.id === s.conversationId);
+    const picked = conv ? conv.tool_servers : s.draftToolServers;
+    return s.serverOrder.reduce((n, k) => n + (picked === null || picked.includes(k) ? (s.servers[k]?.tool_count ?? 0) : 0), 0);
+  });
   const send = useApp((s) => s.send);
   const stop = useApp((s) => s.stop);
   const regenerate = useApp((s) => s.regenerate);
@@ -268,7 +275,8 @@ export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: () =
 
   const submit = () => {
     const t = text.trim();
-    if (!t || running) return;
+    // While it answers, main refuses a second message and says why (shown as a notice).
+    if (!t) return;
     void send(t).then((ok) => ok && setText((cur) => (cur.trim() === t ? '' : cur)));
   };
 

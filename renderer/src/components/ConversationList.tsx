@@ -66,7 +66,7 @@ function Row({ c, active }: { c: ConversationSummary; active: boolean }) {
       <button className="conv-open" onClick={() => void open(c.id)} aria-current={active ? 'true' : undefined} title={c.title}>
         <span className="conv-title">{c.title}</span>
         <span className="conv-meta muted small">
-          {c.running && <span className="tool-icon running" aria-label="answering" />} {when(c.updated_at)} · {c.message_count} messages
+          {c.running && <span className="tool-icon running" aria-label="answering" />} {when(c.updated_at)} · {c.message_count === 1 ? '1 message' : `${c.message_count} messages`}
         </span>
       </button>
       {confirming ? (
@@ -91,7 +91,7 @@ function Row({ c, active }: { c: ConversationSummary; active: boolean }) {
             ✎
           </button>
           <button className="icon" aria-label={`Delete ${c.title}`} title="Delete" onClick={() => setConfirming(true)}>
-            🗑
+            ✕
           </button>
         </div>
       )}

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useApp } from '../store';
 
@@ -9,6 +9,26 @@ import { useApp } from '../store';
  */
 export function ToolPicker() {
   const [open, setOpen] = useState(false);
+  const box = useRef<HTMLDivElement>(null);
+  // The menu closes on Esc and on a click outside it.
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (e: KeyboardEvent): void => {
+      if (e.key === 'Escape') {
+        e.stopPropagation();
+        setOpen(false);
+      }
+    };
+    const onDown = (e: MouseEvent): void => {
+      if (box.current && !box.current.contains(e.target as Node)) setOpen(false);
+    };
+    window.addEventListener('keydown', onKey, true);
+    window.addEventListener('mousedown', onDown);
+    return () => {
+      window.removeEventListener('keydown', onKey, true);
+      window.removeEventListener('mousedown', onDown);
+    };
+  }, [open]);
   const servers = useApp(useShallow((s) => s.serverOrder.map((n) => s.servers[n]).filter((v) => v !== undefined && v.status === 'ready' && v.tool_count > 0)));
   const picked = useApp((s) => {
     const conv = s.conversations.find((c) => c.id === s.conversationId);
@@ -24,7 +44,7 @@ export function ToolPicker() {
   };
   if (servers.length === 0) return null;
   return (
-    <div className="tool-picker">
+    <div className="tool-picker" ref={box}>
       <button aria-expanded={open} aria-label="Tools for this conversation" title="Choose which servers' tools the model may use here" onClick={() => setOpen(!open)}>
         Tools: {count}
       </button>

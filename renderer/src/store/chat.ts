@@ -79,10 +79,14 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
     draftToolServers: null,
     async pickToolServers(servers) {
       const id = get().conversationId;
-      if (get().conversations.some((c) => c.id === id)) {
+      const conv = get().conversations.find((c) => c.id === id);
+      if (conv) {
+        // Shown at once; main's answer (the saved choice) replaces it, or the old one comes back.
+        get().upsertConversation({ ...conv, tool_servers: servers });
         try {
           get().upsertConversation(await call('conversations.setToolServers', { id, servers }));
         } catch (err) {
+          get().upsertConversation(conv);
           refuse(err);
         }
       } else set({ draftToolServers: servers });
