@@ -200,3 +200,30 @@ test('two conversations answer at once; Esc stops the open one; copy puts a mess
   await expect(answer.getByRole('button', { name: 'Copied' })).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toContain('w0 w1 w2');
 });
+
+test('a long conversation opens with its newest entries, shows earlier ones on request, and a search hit far back opens at the hit', async ({ page, shell }) => {
+  // 120 entries written straight into the state dir's database, as earlier sessions would have.
+  const { openConversationDatabase } = await import('../../main/chat/conversations/database.js');
+  const { ConversationStore } = await import('../../main/chat/conversations/store.js');
+  await shell.current.stop();
+  const store = new ConversationStore(openConversationDatabase(shell.stateDir).db);
+  store.ensure('long', 'A long conversation');
+  for (let i = 0; i < 60; i++) {
+    store.append('long', { kind: 'user', id: `u${i}`, ts: i, text: i === 3 ? 'the platypus question' : `question ${i}` });
+    store.append('long', { kind: 'assistant', id: `a${i}`, ts: i, run_id: `r${i}`, text: `answer ${i}`, state: 'done' });
+  }
+  store.close();
+  await shell.restart();
+  await openApp(page, shell.current);
+  await page.getByRole('button', { name: /A long conversation/ }).click();
+  await expect(page.getByTestId('msg-assistant').last()).toHaveText('answer 59');
+  await expect(page.getByTestId('msg-user')).toHaveCount(20);
+  await page.getByRole('button', { name: 'Show 40 earlier entries (80 not shown)' }).click();
+  await expect(page.getByTestId('msg-user')).toHaveCount(40);
+  // A hit far back opens the conversation around it.
+  await page.keyboard.press('Control+Shift+O');
+  await page.getByRole('searchbox', { name: 'Search conversations' }).fill('platypus');
+  await page.getByTestId('search-hit').click();
+  await expect(page.locator('.search-hit-item')).toContainText('the platypus question');
+  await expect(page.locator('.search-hit-item')).toBeInViewport();
+});
