@@ -95,7 +95,10 @@ export async function benchStreaming(log: (m: string) => void): Promise<{ rows: 
         const check = () => {
           const all = document.querySelectorAll('[data-testid="msg-assistant"]');
           const el = all[all.length - 1];
-          const has = el && el.textContent.includes(marker);
+          // Only the answer's last block is read (the whole answer's text each frame would cost the page itself).
+          const blocks = el && el.querySelector('[data-testid="markdown"] > div');
+          const tail = blocks && blocks.lastElementChild ? blocks.lastElementChild : el;
+          const has = tail && tail.textContent.includes(marker);
           // The frame being prepared now is painted next: take the time after it (rAF → task).
           if (has && !b.markerPaintEpoch) setTimeout(() => { if (!b.markerPaintEpoch) b.markerPaintEpoch = epoch(); }, 0);
           if (has && el.classList.contains('done')) { setTimeout(() => { b.donePaintEpoch = epoch(); }, 0); return; }
