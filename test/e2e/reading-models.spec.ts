@@ -86,8 +86,8 @@ test('tool images: a text-only model gets a note, a vision model gets the image 
     await waitIdle(page);
     const img1 = card1.getByTestId('tool-result').locator('img.tool-image');
     await expect(img1).toBeVisible();
-    const side1 = await img1.evaluate((el: HTMLImageElement) => el.naturalWidth);
-    expect(side1).toBe(Math.round(Math.sqrt(1_500_000 / 3)));
+    // The real PNG decodes (a 2 MB data URL may take a moment under load).
+    await expect.poll(() => img1.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBe(Math.round(Math.sqrt(1_500_000 / 3)));
     let sent = requestsFor('fake-text', from);
     expect(sent.length).toBe(2);
     const textBodies = sent.map((b) => JSON.stringify(b));
