@@ -38,6 +38,8 @@ interface PageResult {
   sendEpoch: number;
   /** The page's performance.timeOrigin (epoch ms), to place its long tasks on the common clock. */
   origin: number;
+  scrolls: number;
+  commits: number;
 }
 
 /** Run the streaming benchmark; returns table rows and the raw figures. */
@@ -83,7 +85,12 @@ export async function benchStreaming(log: (m: string) => void): Promise<{ rows: 
       log(`streaming: ${chunks.toLocaleString('en')} tokens at ${rate} tokens/s into ${messages} messages (~${Math.round(chunks / rate)} s) …`);
       // A string, not a function: the tsx loader would add helpers the page does not have.
       await page.evaluate(`(() => {
-        window.__bench = { longTasks: [], markerPaintEpoch: 0, donePaintEpoch: 0, sendEpoch: 0, origin: performance.timeOrigin };
+        window.__bench = { longTasks: [], markerPaintEpoch: 0, donePaintEpoch: 0, sendEpoch: 0, origin: performance.timeOrigin, scrolls: 0, commits: 0 };
+        // Work counts that do not depend on how busy the machine is: scrolls (each forces a layout)
+        // and DOM commits to the transcript (mutation batches; one per React commit that changed it).
+        const scroll = Element.prototype.scrollIntoView;
+        Element.prototype.scrollIntoView = function (...args) { window.__bench.scrolls++; return scroll.apply(this, args); };
+        new MutationObserver(() => { window.__bench.commits++; }).observe(document.querySelector('[data-testid="transcript"]'), { childList: true, subtree: true, characterData: true });
         new PerformanceObserver((list) => {
           for (const e of list.getEntries()) window.__bench.longTasks.push({ start: e.startTime, duration: e.duration });
         }).observe({ type: 'longtask' });
@@ -140,11 +147,12 @@ export async function benchStreaming(log: (m: string) => void): Promise<{ rows: 
           target: 'none',
           mark: long.length <= LONG_TASK_TARGET ? 'OK' : 'OVER',
         },
+        { bench: '  work while streaming: DOM commits to the transcript / scrolls (each forces a layout)', measurement: `${r.commits.toLocaleString('en')} / ${r.scrolls.toLocaleString('en')}`, target: 'report', mark: '' },
         { bench: '  of which end after the last token', measurement: afterEnd.length ? afterEnd.map((t) => `${fmtMs(t.duration)} at +${t.fromLastTokenMs} ms`).join(', ') : 'none', target: '', mark: '' },
         { bench: '  last token → painted', measurement: fmtMs(toMarker), target: `≤ ${FINAL_PAINT_TARGET_MS} ms`, mark: toMarker <= FINAL_PAINT_TARGET_MS ? 'OK' : 'OVER' },
         { bench: '  last token → painted as finished (final paint)', measurement: fmtMs(toDone), target: `≤ ${FINAL_PAINT_TARGET_MS} ms`, mark: toDone <= FINAL_PAINT_TARGET_MS ? 'OK' : 'OVER' },
       ];
-      return { rows, report: { rate, actualRate, tokens: chunks, messages, streamSeconds: streamS, lastTokenToPaintMs: toMarker, lastTokenToFinalPaintMs: toDone, longTasks: long } };
+      return { rows, report: { commits: r.commits, scrolls: r.scrolls, rate, actualRate, tokens: chunks, messages, streamSeconds: streamS, lastTokenToPaintMs: toMarker, lastTokenToFinalPaintMs: toDone, longTasks: long } };
     } finally {
       await browser.close();
       shell.stop();
