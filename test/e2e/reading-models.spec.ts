@@ -15,7 +15,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { randomPng } from '../fixtures/png.js';
 import { startFakeModel, type FakeModel, type WireRequest } from '../fixtures/fake-model.js';
-import { addLocalServer, commandLine, configureModel, expect, expectStatus, openApp, openChat, ROOT, saveProfile, sendMessage, serverCard, setApprovalMode, tempDir, test } from './helpers.js';
+import { addLocalServer, commandLine, configureModel, expect, expectStatus, openApp, openChat, ROOT, saveProfile, SCREENSHOTS, sendMessage, serverCard, setApprovalMode, tempDir, test } from './helpers.js';
 
 // Never depend on a model server that happens to run on this machine.
 process.env.OPENPROGRAM_LOCAL_MODEL_PROBES = 'none';
@@ -126,6 +126,7 @@ test('tool images: a text-only model gets a note, a vision model gets the image 
     await expect(card3).toHaveAttribute('data-state', 'ok', { timeout: 30_000 });
     await waitIdle(page);
     await expect(card3.getByTestId('tool-result').locator('img.tool-image')).toBeVisible();
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'reading-models-image.png') });
     sent = requestsFor('fake-vision', from);
     expect(sent.length).toBe(2);
     expect(imageUrls(sent[0]!)).toEqual([]);
@@ -166,6 +167,7 @@ test('a long-running tool shows a progress bar with numbers in its card while it
   await expect.poll(async () => Number(/^(\d)/.exec((await numbers.textContent()) ?? '0')?.[1] ?? 0), { timeout: 10_000 }).toBeGreaterThan(first);
   const pb = bar.getByRole('progressbar', { name: 'Progress' });
   await expect(pb).toHaveAttribute('max', '8');
+  await card.screenshot({ path: path.join(SCREENSHOTS, 'reading-models-progress.png') });
   await expect(card).toHaveAttribute('data-state', 'ok', { timeout: 20_000 });
   await expect(card.getByTestId('tool-progress')).toHaveCount(0);
   await expect(card.getByTestId('tool-result')).toContainText(/completed/i);
