@@ -24,7 +24,7 @@ interface StoreResult {
 const mark = (v: number, t: number): string => (v <= t ? 'OK' : 'OVER');
 
 /** Start the browser shell on a state dir; resolves with its URL and a stop function. */
-async function startShell(stateDir: string): Promise<{ url: string; stop: () => void }> {
+export async function startShell(stateDir: string): Promise<{ url: string; stop: () => void }> {
   const child = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), [path.join(ROOT, 'main/shell/browser-shell.ts')], {
     cwd: ROOT,
     env: { ...process.env, OPENPROGRAM_STATE_DIR: stateDir, OPENPROGRAM_PORT: '0', OPENPROGRAM_DISABLE_KEYCHAIN: '1' },

@@ -23,12 +23,15 @@
  *    streamed output, database bytes per 1,000 messages.
  * 9. Permission gate: 1,000 no-op calls through `gate.authorize` with the tool set to "Always
  *    allow", then host.callTool, vs host.callTool alone (permissions off).
+ * 10. Streaming (bench/streaming.ts): 10,000 markdown tokens at 200 tokens/s into a transcript of
+ *    500 messages, in Chromium: renderer long tasks (> 50 ms) and last token → final paint.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { benchConversations } from './conversations.js';
+import { benchStreaming } from './streaming.js';
 import {
   ROOT,
   cpuSnapshot,
@@ -558,6 +561,15 @@ async function main(): Promise<void> {
         const r = await benchConversations(log);
         rows.push(...r.rows);
         report.conversations = r.report;
+      },
+    ],
+    [
+      'streaming',
+      async () => {
+        ensureRenderer();
+        const r = await benchStreaming(log);
+        rows.push(...r.rows);
+        report.streaming = r.report;
       },
     ],
   ] as const) {

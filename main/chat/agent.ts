@@ -22,8 +22,13 @@ import { checkToolBudget, toolBytes } from './tool-budget.js';
 
 export { MODEL_RESULT_LIMIT, UI_RESULT_LIMIT, truncateText } from './limits.js';
 
-/** Tokens kept free in the context window for the answer. */
+/** Tokens kept free in the context window for the answer (at most a quarter of a small window). */
 export const ANSWER_RESERVE_TOKENS = 4096;
+
+/** The answer's reserve in a context window of `contextWindow` tokens. */
+export function answerReserveTokens(contextWindow: number): number {
+  return Math.min(ANSWER_RESERVE_TOKENS, Math.floor(contextWindow / 4));
+}
 
 /** Most model steps (model turns) in one run. */
 export const MAX_STEPS = 12;
@@ -243,9 +248,11 @@ export class ChatService {
       }
       const toolTokens = Math.ceil(offered.reduce((n, t) => n + toolBytes(t), 0) / 4);
       const system = profile.system_prompt ?? undefined;
-      const budgetTokens = profile.context_window - ANSWER_RESERVE_TOKENS - toolTokens - Math.ceil((system?.length ?? 0) / 4);
-      const fitted = fitToContextWindow(history, Math.max(1024, budgetTokens));
+      const budgetTokens = profile.context_window - answerReserveTokens(profile.context_window) - toolTokens - Math.ceil((system?.length ?? 0) / 4);
+      const contextBudget = Math.max(1024, budgetTokens);
+      const fitted = fitToContextWindow(history, contextBudget);
       if (fitted.notice) rec.notice('info', fitted.notice.message);
+      let lastFitNotice = fitted.notice?.message ?? null;
       const followUpImages: ModelImage[] = [];
       const result = streamText({
         model: chosen.model,
@@ -266,16 +273,24 @@ export class ChatService {
         // Errors arrive as `error` parts below and end the run with a notice; the SDK must not
         // print them itself.
         onError: () => undefined,
-        // Images a provider cannot take inside a tool result go with the next step as a user message.
+        // Images a provider cannot take inside a tool result go with the next step as a user
+        // message; and every step is fitted to the context window again, since the tool results
+        // of this run count too (a notice when fitting newly left something out).
         prepareStep: ({ messages }) => {
-          if (followUpImages.length === 0) return undefined;
           const images = followUpImages.splice(0);
-          return {
-            messages: [
-              ...messages,
-              { role: 'user', content: [{ type: 'text', text: 'The images returned by the tool calls above:' }, ...images.map((i) => ({ type: 'image' as const, image: i.data, mediaType: i.mediaType }))] },
-            ],
-          };
+          const withImages: ModelMessage[] = images.length
+            ? [
+                ...messages,
+                { role: 'user', content: [{ type: 'text', text: 'The images returned by the tool calls above:' }, ...images.map((i) => ({ type: 'image' as const, image: i.data, mediaType: i.mediaType }))] },
+              ]
+            : messages;
+          const step = fitToContextWindow(withImages, contextBudget);
+          if (step.notice && step.notice.message !== lastFitNotice) {
+            lastFitNotice = step.notice.message;
+            rec.notice('info', step.notice.message);
+          }
+          if (!images.length && !step.notice) return undefined;
+          return { messages: step.messages };
         },
       });
       for await (const part of result.fullStream) {

@@ -8,7 +8,10 @@ import { capContent, UI_CONTENT_CHARS } from '../mcp/result-limits.js';
 
 /** Tool-result text sent to the model (and saved) is cut to this many characters per block, with a notice. */
 export const MODEL_RESULT_LIMIT = 100_000;
-/** A tool result's total size for the model, all blocks together (characters; an image counts its base64). */
+/**
+ * A tool result's total text for the model, all text blocks together (characters). Images are not
+ * counted here: they have their own byte budgets (./model-context.ts `fitImagesForModel`).
+ */
 export const MODEL_CONTENT_CHARS = 4 * MODEL_RESULT_LIMIT;
 /** Tool-result text sent to the window is cut to this many characters per block, with a notice. */
 export const UI_RESULT_LIMIT = 64 * 1024;
@@ -24,9 +27,14 @@ export function limitContent(content: ContentView[], limit: number): ContentView
   return content.map((c) => (c.type === 'text' ? { type: 'text', text: truncateText(c.text, limit) } : c));
 }
 
-/** A result as the model receives it: each text block, then the whole, cut with notices. */
+/**
+ * A result's text as the model receives it: each text block, then all text together, cut with
+ * notices. Images pass unchanged: the caller fits them with `fitImagesForModel` (per-image and
+ * per-result byte budgets, a note instead of an image that does not fit) — counting their base64
+ * here would turn every image over ~300 KB into a placeholder before that budget is consulted.
+ */
 export function contentForModel(content: ContentView[]): ContentView[] {
-  return capContent(limitContent(content, MODEL_RESULT_LIMIT), MODEL_CONTENT_CHARS);
+  return capContent(limitContent(content, MODEL_RESULT_LIMIT), MODEL_CONTENT_CHARS, { images: 'pass' });
 }
 
 /**

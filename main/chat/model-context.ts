@@ -211,6 +211,8 @@ export function fitToContextWindow(messages: ModelMessage[], budgetTokens: numbe
   const order = [...toolIdx.filter((i) => i < protectedFrom), ...toolIdx.filter((i) => i >= protectedFrom)];
   let shortened = 0;
   let removed = 0;
+  // Whether a result of the current turn (after the last user message) had to be touched too.
+  let currentTurn = false;
   for (const i of order) {
     if (estimateTokens(msgs) <= budgetTokens) break;
     const before = estimateTokens([msgs[i]!]);
@@ -218,6 +220,7 @@ export function fitToContextWindow(messages: ModelMessage[], budgetTokens: numbe
     if (estimateTokens([next]) < before) {
       msgs[i] = next;
       shortened++;
+      if (i >= protectedFrom) currentTurn = true;
     }
   }
   for (const i of order) {
@@ -238,7 +241,7 @@ export function fitToContextWindow(messages: ModelMessage[], budgetTokens: numbe
   const est = estimateTokens(msgs);
   const still = est > budgetTokens;
   const bits: string[] = [];
-  if (shortened) bits.push(`${shortened} older tool result${shortened === 1 ? ' was' : 's were'} shortened`);
+  if (shortened) bits.push(`${shortened}${currentTurn ? '' : ' older'} tool result${shortened === 1 ? ' was' : 's were'} shortened`);
   if (removed) bits.push(`${removed} tool result${removed === 1 ? ' was' : 's were'} left out`);
   if (dropped) bits.push(`the ${dropped} oldest message${dropped === 1 ? ' was' : 's were'} left out`);
   const message = still

@@ -38,6 +38,9 @@ export interface RunToolsContext {
 export function buildRunTools(host: McpHost, gate: PermissionGate, tools: readonly RegisteredTool[], ctx: RunToolsContext): ToolSet {
   const set: ToolSet = {};
   const rec = ctx.recorder;
+  // The AI SDK may convert one result more than once (stream part and step messages): its
+  // follow-up images are queued once per call, not once per conversion.
+  const queued = new Set<string>();
   for (const t of tools) {
     set[t.name] = dynamicTool({
       description: t.description,
@@ -82,9 +85,12 @@ export function buildRunTools(host: McpHost, gate: PermissionGate, tools: readon
           ctx.calls.delete(toolCallId);
         }
       },
-      toModelOutput: ({ output }) => {
+      toModelOutput: ({ toolCallId, output }) => {
         const fitted = fitImagesForModel(contentForModel(output as ContentView[]), ctx.images);
-        ctx.followUpImages.push(...fitted.followUpImages);
+        if (!queued.has(toolCallId)) {
+          queued.add(toolCallId);
+          ctx.followUpImages.push(...fitted.followUpImages);
+        }
         return fitted.output;
       },
     });

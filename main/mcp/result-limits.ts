@@ -96,9 +96,13 @@ export function capCallResult(result: CallToolResult, limit = MAX_CALL_RESULT_CH
  * Same rules as {@link capCallResult}: text is cut, an image that does not fit becomes a short
  * placeholder, and a notice block says how much was not shown. Returns `content` itself when it
  * fits. For the chat's UI and model budgets.
+ * @param opts.images `'count'` (default): images count with their base64 length and are cut like
+ *   any block; `'pass'`: images are kept and not counted — for the model, whose images have their
+ *   own byte budgets (main/chat/model-context.ts `fitImagesForModel`).
  */
-export function capContent(content: ContentView[], limit: number): ContentView[] {
-  const size = (c: ContentView): number => (c.type === 'text' ? c.text.length : c.data.length);
+export function capContent(content: ContentView[], limit: number, opts: { images?: 'count' | 'pass' } = {}): ContentView[] {
+  const pass = opts.images === 'pass';
+  const size = (c: ContentView): number => (c.type === 'text' ? c.text.length : pass ? 0 : c.data.length);
   const total = content.reduce((a, c) => a + size(c), 0);
   if (total <= limit) return content;
   let left = limit;

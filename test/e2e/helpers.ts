@@ -346,3 +346,24 @@ export async function setApprovalMode(page: Page, label: 'Ask for every tool cal
   await radio.click();
   await expect(radio).toBeChecked();
 }
+
+/**
+ * Settings → Model: save a profile with the given fields (a new one when `asNew`, else the form as
+ * it is — the first profile on a fresh state dir). `acceptsImages` sets the checkbox explicitly;
+ * `contextWindow` is in tokens.
+ */
+export async function saveProfile(
+  page: Page,
+  opts: { name: string; baseUrl: string; model: string; acceptsImages?: boolean; contextWindow?: number; asNew?: boolean },
+): Promise<void> {
+  await openSettings(page, 'Model');
+  if (opts.asNew) await page.getByRole('button', { name: '+ New profile' }).click();
+  await page.getByLabel('Profile name').fill(opts.name);
+  await page.getByLabel('Base URL').fill(opts.baseUrl);
+  await page.getByLabel('Model name').fill(opts.model);
+  if (opts.contextWindow !== undefined) await page.getByLabel('Context window (tokens)').fill(String(opts.contextWindow));
+  if (opts.acceptsImages !== undefined) await page.getByLabel(/Model accepts images/).setChecked(opts.acceptsImages);
+  await page.getByRole('button', { name: 'Save model' }).click();
+  await expect(page.getByRole('status')).toHaveText('Saved.');
+  await expect(page.getByTestId(`profile-${opts.name}`)).toBeVisible();
+}

@@ -24,11 +24,12 @@ let h: ChatHarness;
 /** Every JSON-RPC line the server received on stdin (recorded by `tee` in front of it). */
 let wireLog: string;
 
-async function setup(script?: (req: WireRequest) => Turn): Promise<void> {
+/** @param modelName decides the profile's default context window (a loopback `fake-1`: a small local one) */
+async function setup(script?: (req: WireRequest) => Turn, modelName = 'fake-1'): Promise<void> {
   model = await startFakeModel({ chunkDelayMs: 2, ...(script ? { script } : {}) });
   const profiles = new ProfileStore(dir, new MemorySecretStore());
   const settings = new SettingsStore(profiles);
-  await settings.set({ provider: 'openai-compatible', base_url: model.baseUrl, model: 'fake-1', api_key: 'sk-test-key-0000' });
+  await settings.set({ provider: 'openai-compatible', base_url: model.baseUrl, model: modelName, api_key: 'sk-test-key-0000' });
   h = await chatHarness(host, profiles, dir);
 }
 
@@ -182,7 +183,9 @@ describe('ChatService with a real host and the fake model', () => {
   });
 
   it('a huge (5 MB) tool result is cut for the model and the saved entry, and further for the window', async () => {
-    await setup();
+    // A model with a 128k context window, so the cut at MODEL_RESULT_LIMIT (~25k tokens) is what
+    // the model gets (in a small window every step is shortened further to fit).
+    await setup(undefined, 'gpt-4o-mini');
     const bytes = 5 * 1024 * 1024;
     const { run_id } = await h.chat.send('c6', `call __huge {"bytes":${bytes}}`);
     expect(await h.finished(run_id, 30_000)).toBe('done');

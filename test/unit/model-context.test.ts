@@ -8,6 +8,7 @@ import type { ModelMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { base64Bytes, estimateTokens, fitImagesForModel, fitToContextWindow, SHORTENED_RESULT_CHARS } from '../../main/chat/model-context.js';
 import type { ContentView } from '../../preload/contract/index.js';
+import { contentForModel, MODEL_CONTENT_CHARS } from '../../main/chat/limits.js';
 
 const png = (bytes: number): ContentView => ({ type: 'image', mimeType: 'image/png', data: Buffer.alloc(bytes, 7).toString('base64') });
 
@@ -100,5 +101,29 @@ describe('fitToContextWindow', () => {
     const r = fitToContextWindow([{ role: 'user', content: 'x'.repeat(100_000) }], 1000);
     expect(r.notice).toMatchObject({ stillTooLong: true });
     expect(r.notice!.message).toMatch(/Start a new chat/);
+  });
+});
+
+describe('fitting a step within a run', () => {
+  it('a result of the current turn is shortened when it alone does not fit, and the notice does not call it older', () => {
+    const step: ModelMessage[] = [{ role: 'user', content: 'read it' }, ...toolExchange(9, 60_000)];
+    const r = fitToContextWindow(step, 2_000);
+    expect(estimateTokens(r.messages)).toBeLessThanOrEqual(2_000);
+    expect(r.notice).toMatchObject({ shortenedToolResults: 1, removedToolResults: 0, stillTooLong: false });
+    expect(r.notice!.message).toBe("To fit the model's context window, 1 tool result was shortened.");
+  });
+});
+
+describe('contentForModel', () => {
+  it('cuts text in total but passes images on to fitImagesForModel, which holds the image budgets', () => {
+    const big = png(1_500_000); // 2,000,000 base64 characters: more than the text cap
+    const small = png(300_000);
+    const out = contentForModel([{ type: 'text', text: 'y'.repeat(MODEL_CONTENT_CHARS + 10) }, small, big]);
+    expect(out[1]).toBe(small);
+    expect(out[2]).toBe(big);
+    expect((out[0] as { text: string }).text.length).toBeLessThanOrEqual(MODEL_CONTENT_CHARS);
+    const fitted = fitImagesForModel(out, { acceptsImages: true, imagesInToolResults: true });
+    expect([fitted.imagesSent, fitted.imagesOmitted]).toEqual([1, 1]);
+    expect(JSON.stringify(fitted.output)).toContain('1.5 MB: not shown to the model (larger than 1.0 MB)');
   });
 });

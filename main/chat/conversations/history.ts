@@ -7,7 +7,8 @@
 import type { AssistantModelMessage, ModelMessage, ToolResultPart } from 'ai';
 import type { ContentView, TranscriptItem } from '../../../preload/contract/index.js';
 import { contentToText } from '../../mcp/adapter.js';
-import { contentForModel } from '../limits.js';
+import { capContent } from '../../mcp/result-limits.js';
+import { contentForModel, MODEL_CONTENT_CHARS } from '../limits.js';
 import { fitImagesForModel, type ImagePolicy } from '../model-context.js';
 
 /** What the model is told about a call whose result never came because the app stopped. */
@@ -34,7 +35,7 @@ function earlierTurnPolicy(p: ImagePolicy): ImagePolicy {
 function toolOutput(item: Extract<TranscriptItem, { kind: 'tool' }>, images: ImagePolicy | undefined): ToolOutput {
   switch (item.state) {
     case 'ok':
-      return images ? fitImagesForModel(contentForModel(item.content), earlierTurnPolicy(images)).output : contentToModelOutput(contentForModel(item.content));
+      return images ? fitImagesForModel(contentForModel(item.content), earlierTurnPolicy(images)).output : contentToModelOutput(capContent(contentForModel(item.content), MODEL_CONTENT_CHARS));
     case 'error':
       return { type: 'error-text', value: item.error ?? (contentToText(item.content) || 'The tool reported an error.') };
     case 'cancelled':

@@ -260,12 +260,24 @@ export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: () =
   // little before a search hit), so a long conversation never renders whole.
   const from = useApp((s) => Math.min(s.firstShown, s.items.length));
   const showEarlier = useApp((s) => s.showEarlier);
+  // Follow the newest entry at most once per frame: scrolling forces a layout of the transcript, and
+  // a streaming answer changes `items` hundreds of times a second (bench/streaming.ts).
   // A block body: an effect must return nothing or a cleanup function, and newer Chromium makes
   // scrollIntoView() return a Promise, which React would call as a cleanup on unmount (crash).
+  const scrollFrame = useRef<number | null>(null);
   useEffect(() => {
-    if (focusItemId) return;
-    end.current?.scrollIntoView({ block: 'end' });
+    if (focusItemId || scrollFrame.current !== null) return;
+    scrollFrame.current = requestAnimationFrame(() => {
+      scrollFrame.current = null;
+      end.current?.scrollIntoView({ block: 'end' });
+    });
   }, [items, focusItemId, localNotices]);
+  useEffect(
+    () => () => {
+      if (scrollFrame.current !== null) cancelAnimationFrame(scrollFrame.current);
+    },
+    [],
+  );
   useEffect(() => {
     if (!focusItemId || loading) return;
     const el = transcript.current?.querySelector(`[data-item-id="${CSS.escape(focusItemId)}"]`);

@@ -15,7 +15,7 @@
  * Huge or pathologically nested text is cut (../markdown-limits.ts); the rest is shown as plain
  * text, so the window never freezes.
  */
-import { memo, useDeferredValue, useMemo, type AnchorHTMLAttributes, type ImgHTMLAttributes } from 'react';
+import { memo, useDeferredValue, useMemo, useState, type AnchorHTMLAttributes, type ImgHTMLAttributes } from 'react';
 import { Streamdown } from 'streamdown';
 import { code } from '@streamdown/code';
 import { splitForRendering } from '../markdown-limits';
@@ -83,10 +83,17 @@ export const Markdown = memo(function Markdown({ text, streaming = false }: { te
   // While text streams in faster than it renders, React skips the stale intermediate values.
   const deferred = useDeferredValue(text);
   const split = useMemo(() => splitForRendering(deferred), [deferred]);
+  // Text that streamed here stays in streamdown's block mode when it ends: switching to 'static'
+  // builds another tree, so the whole answer (every code block highlighted again) would render
+  // anew in one long task right when it finishes (bench/streaming.ts). Block mode renders only the
+  // blocks that changed; unfinished syntax is completed only while the text still streams.
+  const [streamed] = useState(streaming);
+  const blockMode = streamed || streaming;
   return (
     <div className="markdown" data-testid="markdown">
       <Streamdown
-        mode={streaming ? 'streaming' : 'static'}
+        mode={blockMode ? 'streaming' : 'static'}
+        parseIncompleteMarkdown={streaming}
         isAnimating={streaming}
         plugins={plugins}
         components={components}

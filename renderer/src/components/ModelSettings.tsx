@@ -27,6 +27,7 @@ export const MODEL_SETTINGS_STRINGS = {
 export function ModelSettings() {
   const S = MODEL_SETTINGS_STRINGS;
   const setModelView = useApp((s) => s.setModelView);
+  const loadProfiles = useApp((s) => s.loadProfiles);
   const [profiles, setProfiles] = useState<ModelProfileView[] | null>(null);
   const [selected, setSelected] = useState<string | 'new' | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -37,12 +38,13 @@ export function ModelSettings() {
       const list = await call('profiles.list', {});
       setProfiles(list);
       setSelected((cur) => select ?? (cur && (cur === 'new' || list.some((p) => p.id === cur)) ? cur : (list.find((p) => p.is_default)?.id ?? 'new')));
-      // The chat toolbar shows the default profile.
+      // The chat toolbar shows the default profile; the composer's picker lists the profiles.
       call('settings.getModel', {}).then(setModelView, () => undefined);
+      loadProfiles().catch(() => undefined);
     } catch (e) {
       setError((e as Error).message);
     }
-  }, [setModelView]);
+  }, [setModelView, loadProfiles]);
 
   useEffect(() => {
     void refresh();

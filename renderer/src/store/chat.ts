@@ -53,6 +53,16 @@ export interface ChatSlice {
 }
 
 export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, get) => {
+  // Streamed text is applied at most once per frame: an answer can bring hundreds of deltas a
+  // second, and each store update re-renders the answer (bench/streaming.ts). Deltas by item id,
+  // in arrival order; flushed before any other event so the order of entries never changes.
+  let pendingText: Map<string, string> | null = null;
+  const flushText = (): void => {
+    const p = pendingText;
+    if (!p) return;
+    pendingText = null;
+    set((st) => ({ items: st.items.map((it) => (it.kind === 'assistant' && p.has(it.id) ? { ...it, text: it.text + p.get(it.id)! } : it)) }));
+  };
   const refuse = (err: unknown): void =>
     set((s) => ({ localNotices: [...s.localNotices, { id: crypto.randomUUID(), text: (err as Error).message }] }));
   /** Run an action that starts a run; on refusal show why. */
@@ -102,6 +112,7 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
       } else set({ draftProfileId: profileId });
     },
     async openConversation(id, focusItemId = null) {
+      pendingText = null;
       set({ conversationId: id, items: [], loading: true, focusItemId, localNotices: [], firstShown: 0 });
       try {
         const conv = await call('conversations.get', { id });
@@ -117,6 +128,7 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
       }
     },
     newChat() {
+      pendingText = null;
       set({ conversationId: crypto.randomUUID(), items: [], loading: false, focusItemId: null, localNotices: [], draftProfileId: null, draftToolServers: null, firstShown: 0 });
     },
     send(text) {
@@ -147,17 +159,25 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
       const s = get();
       // Events of the conversation being loaded are already in the snapshot main is sending.
       if (e.conversation_id !== s.conversationId || s.loading) return;
+      if (e.type === 'text-delta') {
+        if (!pendingText) {
+          pendingText = new Map();
+          requestAnimationFrame(flushText);
+        }
+        pendingText.set(e.item_id, (pendingText.get(e.item_id) ?? '') + e.text);
+        return;
+      }
+      flushText();
+      const items = get().items;
       switch (e.type) {
         case 'item': {
-          const i = s.items.findIndex((it) => it.id === e.item.id);
-          set({ items: i < 0 ? [...s.items, e.item] : s.items.map((it, j) => (j === i ? e.item : it)) });
+          const i = items.findIndex((it) => it.id === e.item.id);
+          set({ items: i < 0 ? [...items, e.item] : items.map((it, j) => (j === i ? e.item : it)) });
           return;
         }
-        case 'text-delta':
-          set({ items: s.items.map((it) => (it.id === e.item_id && it.kind === 'assistant' ? { ...it, text: it.text + e.text } : it)) });
-          return;
         case 'items-removed': {
           const gone = new Set(e.item_ids);
+      pendingText = null;
           const items = s.items.filter((it) => !gone.has(it.id));
           set({ items, firstShown: Math.min(s.firstShown, items.length) });
           return;
