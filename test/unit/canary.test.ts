@@ -270,11 +270,14 @@ describe('no secret ever leaves main (canary)', () => {
         continue;
       }
       for (const input of samples[channel]) await invoke(channel, input);
+      // The chat's run finishes before later samples change modes or disable its tool.
+      if (channel === 'chat.send')
+        expect(await waitFor(() => seen.some((s) => s.where === 'event chat.event' && s.text.includes('"conversation_id":"c1"') && /"type":"run-end"/.test(s.text)), 15_000)).toBe(true);
     }
     await invoke('no.such.channel', {});
     expect(await pendingAuth).toMatchObject({ allowed: false, reason: 'denied' });
     // Let the chat run and every restart finish, so their events are captured too.
-    await waitFor(() => seen.some((s) => s.where === 'event chat.event' && /"type":"run-end"/.test(s.text)), 10_000);
+    await waitFor(() => seen.some((s) => s.where === 'event chat.event' && s.text.includes('"conversation_id":"c1"') && /"type":"run-end"/.test(s.text)), 10_000);
     await core.host.whenStarted();
     await new Promise((r) => setTimeout(r, 500));
 
