@@ -1,3 +1,5 @@
+import { t } from './i18n';
+
 /**
  * Split a command line typed by the user into argv, POSIX-shell style quoting only: single quotes
  * keep everything literally, double quotes allow `\"` and `\\`, a backslash outside quotes escapes
@@ -14,7 +16,7 @@ export function splitCommandLine(line: string): string[] {
     const ch = line[i]!;
     if (ch === "'") {
       const end = line.indexOf("'", i + 1);
-      if (end < 0) throw new Error('Unterminated single quote');
+      if (end < 0) throw new Error(t('addServer.errUnterminatedSingle'));
       cur += line.slice(i + 1, end);
       has = true;
       i = end + 1;
@@ -22,7 +24,7 @@ export function splitCommandLine(line: string): string[] {
       i++;
       has = true;
       for (;;) {
-        if (i >= line.length) throw new Error('Unterminated double quote');
+        if (i >= line.length) throw new Error(t('addServer.errUnterminatedDouble'));
         const c = line[i]!;
         if (c === '"') break;
         if (c === '\\' && (line[i + 1] === '"' || line[i + 1] === '\\')) {
