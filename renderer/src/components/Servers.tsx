@@ -132,7 +132,7 @@ export function AddServerForm({ onDone }: { onDone: () => void }) {
             className="mono"
             value={command}
             onChange={(e) => setCommand(e.target.value)}
-            placeholder="npx -y @modelcontextprotocol/server-filesystem /path/to/dir"
+            placeholder={t('addServer.commandPlaceholder')}
             aria-invalid={!!errors.command}
           />
           <span className="hint">{t('addServer.commandHint')}</span>

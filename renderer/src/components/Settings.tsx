@@ -10,13 +10,25 @@ export type SettingsSection = 'servers' | 'model' | 'permissions' | 'language';
 
 /** Settings: MCP servers, Model, Tool permissions, Language. */
 export function SettingsView({ section, onSection: setSection }: { section: SettingsSection; onSection: (s: SettingsSection) => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const secrets = useApp((s) => s.secrets);
   return (
     <div className="settings-wrap">
       {secrets && (
         <div className={secrets.kind === 'keychain' ? 'secrets-note ok' : 'banner warning secrets-note'} data-testid="secrets-notice" role={secrets.kind === 'keychain' ? undefined : 'alert'}>
-          <strong>{secrets.kind === 'keychain' ? t('settings.keychainOk') : t('settings.keychainMissing')}</strong> <span>{secrets.notice}</span>
+          <strong>{secrets.kind === 'keychain' ? t('settings.keychainOk') : t('settings.keychainMissing')}</strong>{' '}
+          {/* Main's notice is English and specific (why, which file): other languages get a summary by kind, with main's text behind Details. */}
+          {i18n.language === 'en' ? (
+            <span>{secrets.notice}</span>
+          ) : (
+            <>
+              <span>{t(`settings.secretsNote.${secrets.kind}`)}</span>{' '}
+              <details className="secrets-detail">
+                <summary>{t('settings.details')}</summary>
+                <span lang="en">{secrets.notice}</span>
+              </details>
+            </>
+          )}
         </div>
       )}
     <div className="settings">

@@ -180,6 +180,12 @@ export const en = {
     navModel: 'Model',
     navPermissions: 'Tool permissions',
     navLanguage: 'Language',
+    secretsNote: {
+      keychain: 'They are encrypted in a vault whose key is in the keychain.',
+      file: 'They are stored unencrypted in an owner-only file in the app data folder: other users cannot read them, but programs running as you can.',
+      memory: 'They are kept in memory only and are lost when the app quits.',
+    },
+    details: 'Details',
   },
   language: {
     title: 'Language',
@@ -252,6 +258,7 @@ export const en = {
     typeSse: 'Remote URL (legacy SSE)',
     command: 'Command and arguments',
     commandLabel: 'Command',
+    commandPlaceholder: 'npx -y @modelcontextprotocol/server-filesystem /path/to/dir',
     commandHint: 'Quote arguments that contain spaces. The command is started directly, never through a shell.',
     url: 'URL',
     envVars: 'Environment variables',

@@ -180,6 +180,12 @@ export const zhCN: Strings = {
     navModel: '模型',
     navPermissions: '工具权限',
     navLanguage: '语言',
+    secretsNote: {
+      keychain: '它们保存在加密保险库中，保险库的密钥在钥匙串里。',
+      file: '它们以未加密形式保存在应用数据文件夹中一个仅限本人读取的文件里：其他用户无法读取，但以你的身份运行的程序可以。',
+      memory: '它们只保存在内存中，应用退出后即丢失。',
+    },
+    details: '详细信息（英文）',
   },
   language: {
     title: '语言',
@@ -252,6 +258,7 @@ export const zhCN: Strings = {
     typeSse: '远程 URL（旧版 SSE）',
     command: '命令和参数',
     commandLabel: '命令',
+    commandPlaceholder: 'npx -y @modelcontextprotocol/server-filesystem /你的/目录',
     commandHint: '含空格的参数请加引号。命令会被直接启动，从不经过 shell。',
     url: 'URL',
     envVars: '环境变量',
