@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { ServerPatch, ServerView } from '../../../preload/contract/index.js';
 import { call } from '../api';
-import { joinCommandLine, splitCommandLine } from '../commandLine';
+import { CommandLineError, joinCommandLine, splitCommandLine } from '../commandLine';
 import { useApp } from '../store';
 import { useTranslation } from '../i18n';
 import { AuthFields, type AuthFormState } from './AuthFields';
@@ -39,7 +39,12 @@ export function EditServerForm({ server, onDone }: { server: ServerView; onDone:
   const buildPatch = (): ServerPatch => {
     const patch: ServerPatch = {};
     if (local && command !== initialCommand) {
-      const argv = splitCommandLine(command);
+      let argv: string[];
+      try {
+        argv = splitCommandLine(command);
+      } catch (err) {
+        throw err instanceof CommandLineError ? new Error(t(err.quote === 'single' ? 'addServer.errUnterminatedSingle' : 'addServer.errUnterminatedDouble')) : err;
+      }
       if (argv.length === 0) throw new Error(t('addServer.errCommandRequired'));
       patch.command = argv;
     }

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { LogEntry, ServerView } from '../../../preload/contract/index.js';
 import { ApiError, call } from '../api';
-import { joinCommandLine, splitCommandLine } from '../commandLine';
+import { CommandLineError, joinCommandLine, splitCommandLine } from '../commandLine';
 import { useApp } from '../store';
 import { formatTime, Trans, useTranslation } from '../i18n';
 import { EditServerForm } from './EditServer';
@@ -57,7 +57,7 @@ export function AddServerForm({ onDone }: { onDone: () => void }) {
         argv = splitCommandLine(command);
         if (argv.length === 0) e.command = t('addServer.errCommandRequired');
       } catch (err) {
-        e.command = (err as Error).message;
+        e.command = err instanceof CommandLineError ? t(err.quote === 'single' ? 'addServer.errUnterminatedSingle' : 'addServer.errUnterminatedDouble') : (err as Error).message;
       }
     } else if (!/^https?:\/\/.+/.test(url.trim())) e.url = t('addServer.errUrl');
     const bad = rows.filter((r) => r.key.trim() && (type === 'local' ? !ENV_NAME.test(r.key.trim()) : !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(r.key.trim())));
