@@ -189,6 +189,8 @@ test('switching to 简体中文 translates every visible string of the chat and 
     await add.getByRole('button', { name: '+ 添加变量' }).click();
     await page.getByRole('button', { name: '导入 / 导出' }).click();
     await expectAllChinese(page, data, 'settings-servers');
+    // The page scrolls inside its panel: a picture of the server card with its Tools panel too.
+    await files.screenshot({ path: path.join(SCREENSHOTS, 'i18n-settings-server-tools.png') });
     // The remote-server variant of the form (authorization, headers).
     await add.getByLabel('服务器类型').selectOption('http');
     await add.getByLabel('授权').selectOption('oauth');
@@ -198,7 +200,11 @@ test('switching to 简体中文 translates every visible string of the chat and 
     // ---- Settings → 模型 ------------------------------------------------------------------------
     await settingsSection(page, '设置', '模型');
     await expect(page.getByRole('heading', { name: '模型', exact: true })).toBeVisible();
+    await page.getByRole('button', { name: '测试连接' }).click();
     await expect(page.getByTestId('connection-result')).toContainText('已连接');
+    await expect(page.getByLabel('可用模型')).toBeVisible();
+    // The models the provider lists, and the model-name example, are model names (data).
+    data.push('gpt-4o-mini', ...(await page.getByLabel('可用模型').locator('option[value]:not([value=""])').allTextContents()));
     await expectAllChinese(page, data, 'settings-model');
 
     // ---- Settings → 工具权限 --------------------------------------------------------------------
