@@ -3,37 +3,13 @@
  * browser shell — the same contract over a loopback WebSocket (token from the URL fragment).
  */
 import type { ChannelInput, ChannelName, ChannelOutput, Envelope, ErrorCode, EventName, EventPayloads, IpcError, OpenProgramApi } from '../../preload/contract/index.js';
-import { currentLanguage, t } from './i18n';
+import { t } from './i18n';
+import { describeError, type LocalError } from './i18n/errors';
 
 declare global {
   interface Window {
     openprogram?: OpenProgramApi;
   }
-}
-
-/** An error this window makes itself (lost bridge, stale token): its message is already translated. */
-type LocalError = IpcError & { said_here?: true };
-
-/**
- * Codes whose message from main is a generic sentence: in another language than English the
- * translated sentence replaces it. For every other code main's message is specific (which field,
- * which server, what the process printed): it is kept, after a translated lead.
- */
-const GENERIC_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['unknown_channel', 'busy', 'write_failed', 'approval_invalid', 'internal', 'gone', 'sign_in_cancelled', 'sign_in_timeout']);
-
-/**
- * The user-facing text of an error from main, in the current language. English: main's message
- * as is (it is written in English and usually the most specific). Other languages: the code's
- * translated sentence for generic codes; for specific ones the translated lead, then main's
- * English message as the detail (`lead：detail`). Unknown codes fall back to main's message.
- */
-export function describeError(e: IpcError): string {
-  if (currentLanguage() === 'en' || (e as LocalError).said_here) return e.message;
-  const key = `errors.${e.code}` as const;
-  const lead = t(key, { defaultValue: '' });
-  if (!lead) return e.message;
-  if (GENERIC_CODES.has(e.code) || !e.message) return lead;
-  return `${lead}：${e.message}`;
 }
 
 /**

@@ -13,8 +13,8 @@
 import i18next from 'i18next';
 import { initReactI18next, Trans, useTranslation } from 'react-i18next';
 import { useSyncExternalStore } from 'react';
-import { en } from './en';
-import { zhCN } from './zh-CN';
+import { en } from './en.js';
+import { zhCN } from './zh-CN.js';
 
 /** The languages the UI speaks. */
 export type Language = 'en' | 'zh-CN';

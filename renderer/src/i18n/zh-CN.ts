@@ -3,7 +3,7 @@
  * or extra key fails the type check). MCP terms: MCP 服务器, 工具, 提示词, 资源; product names
  * and protocol identifiers (OAuth, stdio, SSE, HTTP, JSON, API) stay as they are.
  */
-import type { Strings } from './en';
+import type { Strings } from './en.js';
 
 export const zhCN: Strings = {
   app: {
