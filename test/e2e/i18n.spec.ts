@@ -237,6 +237,8 @@ test.describe('with a Chinese OS locale', () => {
     await expect(page.getByRole('tab', { name: '对话' })).toBeVisible();
     await expect(page.getByRole('textbox', { name: '消息' })).toBeVisible();
     await expect(page.getByRole('button', { name: '+ 新对话' })).toBeVisible();
+    // The empty chat's link to the model settings keeps its text inside the button.
+    await expect(page.getByRole('button', { name: '设置 → 模型' })).toBeVisible();
     await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
 
     await settingsSection(page, '设置', '语言');

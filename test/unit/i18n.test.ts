@@ -9,6 +9,9 @@ import { en } from '../../renderer/src/i18n/en.js';
 import { zhCN } from '../../renderer/src/i18n/zh-CN.js';
 import { i18next, languageForLocales, t } from '../../renderer/src/i18n/index.js';
 import { describeError } from '../../renderer/src/i18n/errors.js';
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { Trans } from 'react-i18next';
 
 /** Every leaf key of a strings object, dotted. */
 function keys(o: object, prefix = ''): string[] {
@@ -39,6 +42,18 @@ describe('resources', () => {
     expect(tt('chat.toolsAvailable', { count: 1 })).toBe('1 个工具可用');
     // A value is never read as markup or escaped twice.
     expect(tt('servers.confirmRemove', { name: '<b>&' })).toBe('移除服务器“<b>&”？');
+  });
+});
+
+describe('sentences with an element in them', () => {
+  it('the element gets its text in both languages (a tag name that is an HTML void element, like <link>, would leave it empty)', async () => {
+    const render = (key: 'chat.setupModel' | 'servers.noBrowser') =>
+      renderToStaticMarkup(createElement(Trans, { i18nKey: key, components: { action: createElement('button') } }));
+    expect(render('chat.setupModel')).toBe('Set up a model first in <button>Settings → Model</button>.');
+    expect(render('servers.noBrowser')).toBe('If no browser tab opened, <button>open the sign-in page</button>.');
+    await i18next.changeLanguage('zh-CN');
+    expect(render('chat.setupModel')).toBe('请先在<button>设置 → 模型</button>中配置模型。');
+    expect(render('servers.noBrowser')).toBe('如果没有打开浏览器标签页，请<button>打开登录页面</button>。');
   });
 });
 

@@ -326,7 +326,7 @@ export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: () =
             ) : (
               <>
                 <p>
-                  <Trans i18nKey="chat.setupModel" components={{ link: <button className="link" onClick={onOpenSettings} /> }} />
+                  <Trans i18nKey="chat.setupModel" components={{ action: <button className="link" onClick={onOpenSettings} /> }} />
                 </p>
                 <LocalModelOffers onAdded={() => void useApp.getState().loadSettings()} />
               </>

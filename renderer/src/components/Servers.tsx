@@ -307,7 +307,7 @@ export function ServerCard({ server }: { server: ServerView }) {
       )}
       {pendingUrl && server.auth.state === 'signing_in' && (
         <div className="banner warning small">
-          <Trans i18nKey="servers.noBrowser" components={{ link: <a href={pendingUrl} target="_blank" rel="noopener noreferrer" /> }} />
+          <Trans i18nKey="servers.noBrowser" components={{ action: <a href={pendingUrl} target="_blank" rel="noopener noreferrer" /> }} />
         </div>
       )}
       {server.status === 'needs_auth' && (

@@ -1,6 +1,6 @@
 /**
  * English strings of the UI (the source language). Keys are namespaced by screen or component;
- * `{{name}}` is an i18next interpolation, `_one`/`_other` are plural forms, `<x>…</x>` marks an
+ * `{{name}}` is an i18next interpolation, `_one`/`_other` are plural forms, `<action>…</action>` marks an
  * element a `<Trans>` fills in. The e2e tests select by these English labels: change them only
  * together with the tests. Every key here must exist in ./zh-CN.ts (the type checks it).
  */
@@ -74,7 +74,7 @@ export const en = {
     downloaded: 'Downloaded {{file}}.',
     savedTo: 'Saved to {{path}}.',
     emptyReady: 'Ask anything. The model can use the tools of your ready MCP servers.',
-    setupModel: 'Set up a model first in <link>Settings → Model</link>.',
+    setupModel: 'Set up a model first in <action>Settings → Model</action>.',
     showEarlier: 'Show {{count}} earlier entries ({{hidden}} not shown)',
     regenerate: 'Regenerate answer',
     message: 'Message',
@@ -237,7 +237,7 @@ export const en = {
     },
     oauthClient: ' · client {{id}}',
     oauthUntil: ' · token until {{time}}',
-    noBrowser: 'If no browser tab opened, <link>open the sign-in page</link>.',
+    noBrowser: 'If no browser tab opened, <action>open the sign-in page</action>.',
     commandWas: '(command: {{command}})',
     noTools: 'This server offers no tools.',
     toolsWhenReady: 'Tools appear when the server is ready.',
