@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { en } from '../../renderer/src/i18n/en.js';
 import { zhCN } from '../../renderer/src/i18n/zh-CN.js';
 import { i18next, languageForLocales, t } from '../../renderer/src/i18n/index.js';
-import { describeError } from '../../renderer/src/i18n/errors.js';
+import { describeError, describeModelError } from '../../renderer/src/i18n/errors.js';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { Trans } from 'react-i18next';
@@ -84,6 +84,13 @@ describe('errors from main', () => {
     expect(describeError({ code: 'invalid_input', message: 'name: too long', field: 'name' })).toBe('输入未被接受：name: too long');
     // A code this build does not know falls back to main's message.
     expect(describeError({ code: 'brand_new' as never, message: 'Something new.' })).toBe('Something new.');
+  });
+
+  it('model endpoint failures: English as main said; Chinese with a lead by code and main’s detail', async () => {
+    expect(describeModelError('unauthorized', 'HTTP 401 from http://127.0.0.1:1/v1: bad key')).toBe('HTTP 401 from http://127.0.0.1:1/v1: bad key');
+    await i18next.changeLanguage('zh-CN');
+    expect(describeModelError('unauthorized', 'HTTP 401 from http://127.0.0.1:1/v1: bad key')).toBe('密钥被拒绝：HTTP 401 from http://127.0.0.1:1/v1: bad key');
+    expect(describeModelError('unreachable', '')).toBe('这个地址没有响应');
   });
 
   it('Chinese: a message this window made itself is already translated and shown as is', async () => {

@@ -9,6 +9,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { ConnectionTestResult, ModelInfo, ModelProfileView, ModelProvider } from '../../../preload/contract/index.js';
 import { ApiError, call } from '../api';
 import { useTranslation } from '../i18n';
+import { describeModelError } from '../i18n/errors';
 
 function isLoopbackHost(host: string): boolean {
   const h = host.replace(/^\[|\]$/g, '').toLowerCase();
@@ -68,7 +69,8 @@ export function ProfileForm({ profile, onSaved, isFirst, justSaved = false }: { 
         base_url: baseUrl.trim(),
         ...(clearKey ? { api_key: '' } : apiKey ? { api_key: apiKey } : {}),
       });
-      setTest(r);
+      // A failure's text in the current language (main's English message kept as the detail).
+      setTest(r.ok ? r : { ...r, message: describeModelError(r.code, r.message) });
       if (r.ok) setModels(r.models);
     } catch (err) {
       setTest({ ok: false, code: 'bad_request', message: err instanceof ApiError ? err.message : String(err) });

@@ -3,7 +3,7 @@
  * `ErrorCode`) and an English `message`; this turns them into the text a user reads.
  * See docs/ARCHITECTURE.md "Languages".
  */
-import type { ErrorCode, IpcError } from '../../../preload/contract/index.js';
+import type { ErrorCode, IpcError, ModelErrorCode } from '../../../preload/contract/index.js';
 import { currentLanguage, t } from './index.js';
 
 /** An error this window makes itself (lost bridge, stale token): its message is already translated. */
@@ -30,3 +30,15 @@ export function describeError(e: IpcError): string {
   return `${lead}：${e.message}`;
 }
 
+
+/**
+ * Why a model endpoint failed ("Test connection"), in the current language: English shows main's
+ * message as is; another language a translated lead by `code`, then main's message (it names the
+ * address, the status, what answered) as the detail.
+ */
+export function describeModelError(code: ModelErrorCode, message: string): string {
+  if (currentLanguage() === 'en') return message;
+  const lead = (t as (key: string, o: { defaultValue: string }) => string)(`modelErrors.${code}`, { defaultValue: '' });
+  if (!lead) return message;
+  return message ? `${lead}：${message}` : lead;
+}
