@@ -12,6 +12,7 @@ import { describeError, describeModelError } from '../../renderer/src/i18n/error
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { Trans } from 'react-i18next';
+import { Fill } from '../../renderer/src/i18n/Fill.js';
 
 /** Every leaf key of a strings object, dotted. */
 function keys(o: object, prefix = ''): string[] {
@@ -54,6 +55,21 @@ describe('sentences with an element in them', () => {
     await i18next.changeLanguage('zh-CN');
     expect(render('chat.setupModel')).toBe('请先在<button>设置 → 模型</button>中配置模型。');
     expect(render('servers.noBrowser')).toBe('如果没有打开浏览器标签页，请<button>打开登录页面</button>。');
+  });
+});
+
+describe('Fill: data in a translated sentence', () => {
+  it('puts each slot where its placeholder is, in both word orders', async () => {
+    const render = () => renderToStaticMarkup(createElement(Fill, { k: 'approval.wantsToRun', slots: { tool: createElement('i', null, 'write_file'), server: createElement('b', null, 'files') } }));
+    expect(render()).toBe('wants to run <i>write_file</i> of server <b>files</b>');
+    await i18next.changeLanguage('zh-CN');
+    expect(render()).toBe('想要运行服务器 <b>files</b> 的 <i>write_file</i>');
+  });
+
+  it('data stays text: markup and placeholders in a title are neither parsed nor filled', () => {
+    const title = '<strong onclick="x()">hi</strong> {{server}}';
+    const html = renderToStaticMarkup(createElement(Fill, { k: 'approval.elsewhere', slots: { server: 'files', tool: 'write_file', conversation: title } }));
+    expect(html).toBe('files wants to run write_file in “&lt;strong onclick=&quot;x()&quot;&gt;hi&lt;/strong&gt; {{server}}”.');
   });
 });
 

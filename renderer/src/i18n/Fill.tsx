@@ -1,6 +1,6 @@
 import { Fragment, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Strings } from './en';
+import type { Strings } from './en.js';
 
 type Section = keyof Strings;
 /** Keys of the strings that have `{{slot}}` placeholders filled with elements. */
