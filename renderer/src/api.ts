@@ -2,7 +2,9 @@
  * The renderer's only way to main: `window.openprogram` from the Electron preload, or — in the
  * browser shell — the same contract over a loopback WebSocket (token from the URL fragment).
  */
-import type { ChannelInput, ChannelName, ChannelOutput, Envelope, EventName, EventPayloads, IpcError, OpenProgramApi } from '../../preload/contract/index.js';
+import type { ChannelInput, ChannelName, ChannelOutput, Envelope, ErrorCode, EventName, EventPayloads, IpcError, OpenProgramApi } from '../../preload/contract/index.js';
+import { t } from './i18n';
+import { describeError, type LocalError } from './i18n/errors';
 
 declare global {
   interface Window {
@@ -10,14 +12,20 @@ declare global {
   }
 }
 
-/** An error returned by main, with its typed code and offending field. */
+/**
+ * An error returned by main, with its typed code and offending field. `message` is the text to
+ * show (`describeError`, in the language current when it arrived); `detail` is main's own
+ * (English) message.
+ */
 export class ApiError extends Error {
   readonly code: IpcError['code'];
   readonly field: string | undefined;
+  readonly detail: string;
   constructor(e: IpcError) {
-    super(e.message);
+    super(describeError(e));
     this.code = e.code;
     this.field = e.field;
+    this.detail = e.message;
   }
 }
 
@@ -28,9 +36,10 @@ export class ApiError extends Error {
  */
 export type BridgeState = 'open' | 'connecting' | 'lost' | 'no-token' | 'stale-token';
 
-/** What a tab with a stale token tells the user (also the error of every call it makes). */
-export const STALE_TOKEN_MESSAGE =
-  'The app core was restarted, so this tab’s access link no longer works. Your servers and settings are kept: open the new link that npm run web printed (it ends with #token=…).';
+/** What a tab with a stale token tells the user (also the error of every call it makes), in the current language. */
+export function staleTokenMessage(): string {
+  return t('app.staleToken');
+}
 let bridgeState: BridgeState = 'open';
 const stateListeners = new Set<(s: BridgeState) => void>();
 function setBridgeState(s: BridgeState): void {
@@ -60,8 +69,10 @@ function createSocketApi(): OpenProgramApi {
   let nextId = 1;
   let socket: WebSocket | null = null;
   let open: Promise<void> = Promise.resolve();
-  const lost: Envelope<never> = { ok: false, error: { code: 'internal', message: 'Lost the connection to the app core. Is it still running?' } };
-  const stale: Envelope<never> = { ok: false, error: { code: 'forbidden', message: STALE_TOKEN_MESSAGE } };
+  // Said by this window itself (not main): already in the current language.
+  const local = (code: ErrorCode, message: string): Envelope<never> => ({ ok: false, error: { code, message, said_here: true } as LocalError });
+  const lost = (): Envelope<never> => local('internal', t('app.lostCore'));
+  const stale = (): Envelope<never> => local('forbidden', staleTokenMessage());
   /** Whether the core serves this page again (so a refused socket means a refused token). */
   const coreAnswers = async (): Promise<boolean> => {
     try {
@@ -86,7 +97,7 @@ function createSocketApi(): OpenProgramApi {
         },
         { once: true },
       );
-      ws.addEventListener('error', () => reject(new Error('Cannot reach the app core.')), { once: true });
+      ws.addEventListener('error', () => reject(new Error(t('app.cannotReach'))), { once: true });
     });
     open.catch(() => undefined);
     ws.addEventListener('message', (ev) => {
@@ -98,7 +109,7 @@ function createSocketApi(): OpenProgramApi {
       }
     });
     ws.addEventListener('close', () => {
-      for (const [, resolve] of pending) resolve(lost);
+      for (const [, resolve] of pending) resolve(lost());
       pending.clear();
       const retry = (): void => {
         setBridgeState('lost');
@@ -114,14 +125,14 @@ function createSocketApi(): OpenProgramApi {
   else connect();
   return {
     async invoke(channel, input) {
-      if (!token) return { ok: false, error: { code: 'forbidden', message: 'Open the link printed by `npm run web` (it carries the access token).' } };
-      if (bridgeState === 'stale-token') return stale;
+      if (!token) return local('forbidden', t('app.needToken'));
+      if (bridgeState === 'stale-token') return stale();
       try {
         await open;
       } catch {
-        return lost;
+        return lost();
       }
-      if (!socket || socket.readyState !== WebSocket.OPEN) return currentBridgeState() === 'stale-token' ? stale : lost;
+      if (!socket || socket.readyState !== WebSocket.OPEN) return currentBridgeState() === 'stale-token' ? stale() : lost();
       const id = nextId++;
       return new Promise((resolve) => {
         pending.set(id, resolve as (e: Envelope<unknown>) => void);

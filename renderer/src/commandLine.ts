@@ -1,9 +1,16 @@
+/** An unterminated quote in a command line; `quote` says which (the UI translates by it). */
+export class CommandLineError extends Error {
+  constructor(readonly quote: 'single' | 'double') {
+    super(quote === 'single' ? 'Unterminated single quote' : 'Unterminated double quote');
+  }
+}
+
 /**
  * Split a command line typed by the user into argv, POSIX-shell style quoting only: single quotes
  * keep everything literally, double quotes allow `\"` and `\\`, a backslash outside quotes escapes
  * the next character. No expansion of any kind happens (nothing is ever run through a shell).
  *
- * @throws Error on an unterminated quote.
+ * @throws CommandLineError on an unterminated quote.
  */
 export function splitCommandLine(line: string): string[] {
   const out: string[] = [];
@@ -14,7 +21,7 @@ export function splitCommandLine(line: string): string[] {
     const ch = line[i]!;
     if (ch === "'") {
       const end = line.indexOf("'", i + 1);
-      if (end < 0) throw new Error('Unterminated single quote');
+      if (end < 0) throw new CommandLineError('single');
       cur += line.slice(i + 1, end);
       has = true;
       i = end + 1;
@@ -22,7 +29,7 @@ export function splitCommandLine(line: string): string[] {
       i++;
       has = true;
       for (;;) {
-        if (i >= line.length) throw new Error('Unterminated double quote');
+        if (i >= line.length) throw new CommandLineError('double');
         const c = line[i]!;
         if (c === '"') break;
         if (c === '\\' && (line[i + 1] === '"' || line[i + 1] === '\\')) {

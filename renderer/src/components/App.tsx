@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import { on, onBridgeState, STALE_TOKEN_MESSAGE, type BridgeState } from '../api';
+import { on, onBridgeState, staleTokenMessage, type BridgeState } from '../api';
+import { useTranslation } from '../i18n';
 import { useApp } from '../store';
 import { ChatView } from './Chat';
 import { ConversationList } from './ConversationList';
@@ -10,6 +11,7 @@ import { SamplingDialogs } from './Sampling';
 
 /** The app frame: tabs, warnings banner, and the event subscriptions that feed the store. */
 export function App() {
+  const { t } = useTranslation();
   const [tab, setTab] = useState<'chat' | 'settings'>('chat');
   const [settingsSection, setSettingsSection] = useState<SettingsSection>('servers');
   const [bridge, setBridge] = useState<BridgeState>('open');
@@ -84,36 +86,36 @@ export function App() {
   return (
     <div className="app">
       <header className="topbar">
-        <div className="brand">OpenProgram</div>
+        <div className="brand">{t('app.brand')}</div>
         <nav role="tablist">
           <button role="tab" aria-selected={tab === 'chat'} className={tab === 'chat' ? 'tab active' : 'tab'} onClick={() => setTab('chat')}>
-            Chat
+            {t('app.tabChat')}
           </button>
           <button role="tab" aria-selected={tab === 'settings'} className={tab === 'settings' ? 'tab active' : 'tab'} onClick={() => setTab('settings')}>
-            Settings
+            {t('app.tabSettings')}
           </button>
         </nav>
       </header>
       {bridge === 'lost' && (
         <div className="banner error" role="alert" data-testid="bridge-lost">
-          Lost the connection to the app core. Reconnecting… If you stopped it, start it again with npm run web and open the link it prints (a new start may use another port).
+          {t('app.bridgeLost')}
         </div>
       )}
       {bridge === 'stale-token' && (
         <div className="banner error" role="alert" data-testid="bridge-stale">
-          {STALE_TOKEN_MESSAGE}
+          {staleTokenMessage()}
         </div>
       )}
       {bridge === 'no-token' && (
         <div className="banner error" role="alert">
-          This page needs its access token: open the link that npm run web printed in the terminal (it ends with #token=…).
+          {t('app.bridgeNoToken')}
         </div>
       )}
       {bridge !== 'stale-token' && warnings.map((w, i) => (
         <div key={w} className="banner warning" role="alert">
           <span>{w}</span>
-          <button className="link" onClick={() => dismiss(i)} aria-label="Dismiss warning">
-            Dismiss
+          <button className="link" onClick={() => dismiss(i)} aria-label={t('app.dismissWarning')}>
+            {t('app.dismiss')}
           </button>
         </div>
       ))}
@@ -125,7 +127,7 @@ export function App() {
         {bridge === 'stale-token' ? (
           // Lists fetched with a dead token would be empty, as if everything were gone: show
           // nothing but what to do.
-          <p className="muted">Nothing is shown here until you open the new link.</p>
+          <p className="muted">{t('app.staleNothing')}</p>
         ) : tab === 'chat' ? (
           <>
             <ConversationList searchRef={searchRef} />

@@ -1,27 +1,31 @@
 import { useState } from 'react';
 import type { ApprovalDecision, ApprovalView, ToolAnnotations } from '../../../preload/contract/index.js';
 import { useApp } from '../store';
+import { t as translate, useTranslation } from '../i18n';
+import { Fill } from '../i18n/Fill';
 
-/** Plain-language labels for the MCP tool annotations (hints the server declares itself). */
+/** Plain-language labels for the MCP tool annotations (hints the server declares itself), in the current language. */
 export function annotationBadges(a: ToolAnnotations): Array<{ key: string; label: string; tone: 'ok' | 'warn' | 'muted' }> {
   const out: Array<{ key: string; label: string; tone: 'ok' | 'warn' | 'muted' }> = [];
-  if (a.readOnlyHint === true) out.push({ key: 'ro', label: 'read-only', tone: 'ok' });
-  if (a.readOnlyHint === false) out.push({ key: 'rw', label: 'modifies things', tone: 'warn' });
-  if (a.destructiveHint === true && a.readOnlyHint !== true) out.push({ key: 'destructive', label: 'destructive', tone: 'warn' });
-  if (a.destructiveHint === false && a.readOnlyHint !== true) out.push({ key: 'additive', label: 'not destructive', tone: 'muted' });
-  if (a.idempotentHint === true) out.push({ key: 'idem', label: 'idempotent', tone: 'muted' });
-  if (a.openWorldHint === true) out.push({ key: 'open', label: 'reaches outside (open world)', tone: 'warn' });
-  if (a.openWorldHint === false) out.push({ key: 'closed', label: 'closed world', tone: 'muted' });
+  const add = (key: 'ro' | 'rw' | 'destructive' | 'additive' | 'idem' | 'open' | 'closed', tone: 'ok' | 'warn' | 'muted') => out.push({ key, label: translate(`approval.badge.${key}`), tone });
+  if (a.readOnlyHint === true) add('ro', 'ok');
+  if (a.readOnlyHint === false) add('rw', 'warn');
+  if (a.destructiveHint === true && a.readOnlyHint !== true) add('destructive', 'warn');
+  if (a.destructiveHint === false && a.readOnlyHint !== true) add('additive', 'muted');
+  if (a.idempotentHint === true) add('idem', 'muted');
+  if (a.openWorldHint === true) add('open', 'warn');
+  if (a.openWorldHint === false) add('closed', 'muted');
   return out;
 }
 
 /** The annotation badges with the note that servers declare them themselves. */
 export function AnnotationBadges({ annotations }: { annotations: ToolAnnotations }) {
+  const { t } = useTranslation();
   const badges = annotationBadges(annotations);
   return (
-    <span className="annotations" data-testid="tool-annotations" title="The server declares these hints about its own tool; nobody checks them.">
+    <span className="annotations" data-testid="tool-annotations" title={t('approval.hintsTitle')}>
       {badges.length === 0 ? (
-        <span className="badge">no hints declared</span>
+        <span className="badge">{t('approval.noHints')}</span>
       ) : (
         badges.map((b) => (
           <span key={b.key} className={`badge hint-${b.tone}`}>
@@ -40,6 +44,7 @@ export function AnnotationBadges({ annotations }: { annotations: ToolAnnotations
  * transcript next to its tool call; `onAnswer` defaults to the store's `answerApproval`.
  */
 export function ApprovalCard({ approval, onAnswer }: { approval: ApprovalView; onAnswer?: (decision: ApprovalDecision, reason?: string) => Promise<void> }) {
+  const { t } = useTranslation();
   const answerApproval = useApp((s) => s.answerApproval);
   const [reason, setReason] = useState('');
   const [busy, setBusy] = useState(false);
@@ -57,35 +62,35 @@ export function ApprovalCard({ approval, onAnswer }: { approval: ApprovalView; o
   };
   const argsText = JSON.stringify(approval.args, null, 2) ?? 'null';
   return (
-    <section className="approval-card" data-testid="approval-card" data-approval-id={approval.id} aria-label={`Approve ${approval.tool} of ${approval.server}`}>
+    <section className="approval-card" data-testid="approval-card" data-approval-id={approval.id} aria-label={t('approval.label', { tool: approval.tool, server: approval.server })}>
       <div className="approval-head">
         <strong>{approval.title ?? approval.tool}</strong>
         <span className="muted">
-          wants to run <span className="mono">{approval.tool}</span> of server <span className="mono">{approval.server}</span>
+          <Fill k="approval.wantsToRun" slots={{ tool: <span className="mono">{approval.tool}</span>, server: <span className="mono">{approval.server}</span> }} />
         </span>
       </div>
       <div className="row wrap">
         <AnnotationBadges annotations={approval.annotations} />
-        <span className="muted small">hints the server declares about its own tool</span>
+        <span className="muted small">{t('approval.hintsNote')}</span>
       </div>
-      <div className="label">Arguments</div>
+      <div className="label">{t('common.arguments')}</div>
       <pre className="tool-args" data-testid="approval-args">
         {argsText}
       </pre>
       <div className="row wrap">
         <button className="primary" disabled={busy} onClick={() => void answer('allow_once')}>
-          Allow once
+          {t('approval.allowOnce')}
         </button>
         <button disabled={busy} onClick={() => void answer('allow_conversation')}>
-          Allow in this conversation
+          {t('approval.allowConversation')}
         </button>
-        <button disabled={busy} onClick={() => void answer('always_allow')} title={`Never ask again for ${approval.tool} of ${approval.server} (change it in Settings → MCP servers → Tools)`}>
-          Always allow
+        <button disabled={busy} onClick={() => void answer('always_allow')} title={t('approval.alwaysAllowTitle', { tool: approval.tool, server: approval.server })}>
+          {t('approval.alwaysAllow')}
         </button>
         <span className="spacer" />
-        <input aria-label="Reason for denying" placeholder="Reason (optional, sent to the model)" value={reason} onChange={(e) => setReason(e.target.value)} maxLength={4096} />
+        <input aria-label={t('approval.reason')} placeholder={t('approval.reasonPlaceholder')} value={reason} onChange={(e) => setReason(e.target.value)} maxLength={4096} />
         <button className="danger" disabled={busy} onClick={() => void answer('deny')}>
-          Deny
+          {t('common.deny')}
         </button>
       </div>
       {error && (
@@ -102,6 +107,7 @@ export function ApprovalCard({ approval, onAnswer }: { approval: ApprovalView; o
  * tool call): a line per conversation that opens it. Renders nothing when there are none.
  */
 export function PendingApprovals() {
+  const { t } = useTranslation();
   const order = useApp((s) => s.approvalOrder);
   const approvals = useApp((s) => s.approvals);
   const current = useApp((s) => s.conversationId);
@@ -114,9 +120,16 @@ export function PendingApprovals() {
       {elsewhere.map((a) => (
         <div key={a.id} className="row wrap">
           <span>
-            <strong>{a.server}</strong> wants to run <span className="mono">{a.title ?? a.tool}</span> in “{conversations.find((c) => c.id === a.conversation_id)?.title ?? 'another conversation'}”.
+            <Fill
+              k="approval.elsewhere"
+              slots={{
+                server: <strong>{a.server}</strong>,
+                tool: <span className="mono">{a.title ?? a.tool}</span>,
+                conversation: conversations.find((c) => c.id === a.conversation_id)?.title ?? t('approval.anotherConversation'),
+              }}
+            />
           </span>
-          <button onClick={() => void open(a.conversation_id)}>Open to decide</button>
+          <button onClick={() => void open(a.conversation_id)}>{t('approval.openToDecide')}</button>
         </div>
       ))}
     </div>

@@ -1,4 +1,5 @@
 import type { AuthInput } from '../../../preload/contract/index.js';
+import { t as translate, useTranslation } from '../i18n';
 
 /** Form state of a remote server's authorization. */
 export interface AuthFormState {
@@ -15,7 +16,7 @@ export const emptyAuth: AuthFormState = { kind: 'none', token: '', clientId: '',
 export function authInput(a: AuthFormState): AuthInput {
   if (a.kind === 'none') return { kind: 'none' };
   if (a.kind === 'bearer') {
-    if (!a.token) throw new Error('Enter the bearer token.');
+    if (!a.token) throw new Error(translate('auth.errToken'));
     return { kind: 'bearer', token: a.token };
   }
   return {
@@ -41,38 +42,39 @@ export function AuthFields({
   onChange: (v: AuthFormState) => void;
   stored?: { has_token: boolean; has_client_secret: boolean; kind: AuthFormState['kind'] };
 }) {
-  const keep = (has: boolean | undefined) => (stored && has && stored.kind === value.kind ? 'unchanged (stored)' : '');
+  const { t } = useTranslation();
+  const keep = (has: boolean | undefined) => (stored && has && stored.kind === value.kind ? t('auth.unchangedStored') : '');
   return (
     <div className="field">
-      <span>Authorization</span>
-      <select aria-label="Authorization" value={value.kind} onChange={(e) => onChange({ ...value, kind: e.target.value as AuthFormState['kind'] })}>
-        <option value="none">None</option>
-        <option value="bearer">Bearer token</option>
-        <option value="oauth">OAuth sign-in (browser)</option>
+      <span>{t('auth.label')}</span>
+      <select aria-label={t('auth.label')} value={value.kind} onChange={(e) => onChange({ ...value, kind: e.target.value as AuthFormState['kind'] })}>
+        <option value="none">{t('auth.none')}</option>
+        <option value="bearer">{t('auth.bearer')}</option>
+        <option value="oauth">{t('auth.oauth')}</option>
       </select>
       {value.kind === 'bearer' && (
         <input
-          aria-label="Bearer token"
+          aria-label={t('auth.bearer')}
           type="password"
           autoComplete="off"
-          placeholder={keep(stored?.has_token) || 'token (stored as a secret)'}
+          placeholder={keep(stored?.has_token) || t('auth.tokenPlaceholder')}
           value={value.token}
           onChange={(e) => onChange({ ...value, token: e.target.value })}
         />
       )}
       {value.kind === 'oauth' && (
         <details className="oauth-advanced">
-          <summary className="hint">Pre-registered client (only if the server offers no dynamic registration)</summary>
-          <input aria-label="OAuth client ID" className="mono" placeholder="client_id" value={value.clientId} onChange={(e) => onChange({ ...value, clientId: e.target.value })} />
+          <summary className="hint">{t('auth.preRegistered')}</summary>
+          <input aria-label={t('auth.clientId')} className="mono" placeholder="client_id" value={value.clientId} onChange={(e) => onChange({ ...value, clientId: e.target.value })} />
           <input
-            aria-label="OAuth client secret"
+            aria-label={t('auth.clientSecret')}
             type="password"
             autoComplete="off"
-            placeholder={keep(stored?.has_client_secret) || 'client_secret (optional, stored as a secret)'}
+            placeholder={keep(stored?.has_client_secret) || t('auth.clientSecretPlaceholder')}
             value={value.clientSecret}
             onChange={(e) => onChange({ ...value, clientSecret: e.target.value })}
           />
-          <input aria-label="OAuth scope" className="mono" placeholder="scope (optional)" value={value.scope} onChange={(e) => onChange({ ...value, scope: e.target.value })} />
+          <input aria-label={t('auth.scope')} className="mono" placeholder={t('auth.scopePlaceholder')} value={value.scope} onChange={(e) => onChange({ ...value, scope: e.target.value })} />
         </details>
       )}
     </div>

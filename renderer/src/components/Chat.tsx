@@ -3,6 +3,7 @@ import type { TranscriptItem } from '../../../preload/contract/index.js';
 import { useApp } from '../store';
 import { SHOWN_AT_FIRST } from '../store/chat';
 import { call } from '../api';
+import { Trans, useTranslation } from '../i18n';
 import { ApprovalCard } from './ApprovalCard';
 import { LocalModelOffers } from './LocalModelOffers';
 import { Markdown } from './Markdown';
@@ -11,26 +12,17 @@ import { ToolProgressBar, ToolResult } from './ToolResult';
 
 type ToolItem = Extract<TranscriptItem, { kind: 'tool' }>;
 
-const STATE_LABEL: Record<ToolItem['state'], string> = {
-  awaiting_approval: 'waiting for approval',
-  running: 'running…',
-  ok: 'ok',
-  error: 'error',
-  denied: 'denied',
-  cancelled: 'cancelled',
-  interrupted: 'interrupted',
-};
+const VIA = ['always_allow', 'conversation_grant', 'mode_never_ask', 'read_only_hint'] as const;
+/** How a call was allowed, in words; null for the other `via` values (refusals show in the state). */
+function viaLabel(t: ReturnType<typeof useTranslation>['t'], via: string): string | null {
+  const known = VIA.find((v) => v === via);
+  return known ? t(`tool.via.${known}`) : null;
+}
 
-const VIA_LABEL: Record<string, string> = {
-  always_allow: 'always allowed',
-  conversation_grant: 'allowed in this conversation',
-  mode_never_ask: 'allowed: approval is off',
-  read_only_hint: 'allowed: declared read-only',
-};
-const DECISION_LABEL: Record<string, string> = { allow_once: 'you allowed it once', allow_conversation: 'you allowed it in this conversation', always_allow: 'you always allow it', deny: 'you denied it' };
 
 /** A tool call: namespaced name, arguments, result or error, duration. */
 export function ToolCard({ call: item }: { call: ToolItem }) {
+  const { t } = useTranslation();
   const [open, setOpen] = useState(true);
   const cancelTool = useApp((s) => s.cancelTool);
   // The approval main is holding for this very call, if any.
@@ -43,11 +35,12 @@ export function ToolCard({ call: item }: { call: ToolItem }) {
   });
   const pending = item.state === 'running' || item.state === 'awaiting_approval';
   const failed = !pending && item.state !== 'ok';
-  const how = item.permission ? (item.permission.decision ? DECISION_LABEL[item.permission.decision] : VIA_LABEL[item.permission.via]) : null;
+  const how = item.permission ? (item.permission.decision ? t(`tool.decision.${item.permission.decision}`) : viaLabel(t, item.permission.via)) : null;
+  const stateLabel = t(`tool.state.${item.state}`);
   return (
     <div className={`tool-card ${failed ? 'error' : item.state}`} data-testid="tool-card" data-state={item.state}>
       <button className="tool-head" onClick={() => setOpen(!open)} aria-expanded={open}>
-        <span className={`tool-icon ${failed ? 'error' : item.state}`} aria-label={item.state} />
+        <span className={`tool-icon ${failed ? 'error' : item.state}`} aria-label={stateLabel} />
         <span className="tool-name" data-testid="tool-name">
           {item.tool}
         </span>
@@ -60,32 +53,32 @@ export function ToolCard({ call: item }: { call: ToolItem }) {
         )}
         {!pending && (
           <span className="muted" data-testid="tool-state">
-            {STATE_LABEL[item.state]} ·
+            {stateLabel} ·
           </span>
         )}
         <span className="muted" data-testid="tool-duration">
-          {item.duration_ms === null ? STATE_LABEL[item.state] : `${item.duration_ms} ms`}
+          {item.duration_ms === null ? stateLabel : t('tool.ms', { n: item.duration_ms })}
         </span>
       </button>
       {approval && <ApprovalCard approval={approval} />}
       {item.state === 'running' && (
         <button className="link cancel-call" onClick={() => void cancelTool(item.call_id)}>
-          Cancel this call
+          {t('tool.cancelCall')}
         </button>
       )}
       {item.state === 'running' && item.progress && <ToolProgressBar progress={item.progress} />}
       {open && !approval && (
         <div className="tool-body">
-          <div className="label">Arguments</div>
+          <div className="label">{t('common.arguments')}</div>
           <pre className="tool-args" data-testid="tool-args">
             {JSON.stringify(item.args, null, 2)}
           </pre>
           {!pending && (
             <>
-              <div className="label">{failed ? 'Error' : 'Result'}</div>
+              <div className="label">{failed ? t('tool.error') : t('tool.result')}</div>
               <div data-testid="tool-result">
                 {failed && item.content.length === 0 ? (
-                  <pre className="tool-text error-text">{item.state === 'interrupted' && !item.error ? 'The app stopped before this call returned. It may or may not have taken effect.' : item.error}</pre>
+                  <pre className="tool-text error-text">{item.state === 'interrupted' && !item.error ? t('tool.interruptedNote') : item.error}</pre>
                 ) : (
                   <ToolResult content={item.content} progress={null} />
                 )}
@@ -99,7 +92,8 @@ export function ToolCard({ call: item }: { call: ToolItem }) {
 }
 
 /** Copy text to the clipboard, and say so for a moment. */
-function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
+function CopyButton({ text, label }: { text: string; label?: string }) {
+  const { t } = useTranslation();
   const [done, setDone] = useState<'copied' | 'failed' | null>(null);
   return (
     <button
@@ -112,35 +106,37 @@ function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) 
       }
       onBlur={() => setDone(null)}
     >
-      {done === 'copied' ? 'Copied' : done === 'failed' ? 'Copy failed' : label}
+      {done === 'copied' ? t('chat.copied') : done === 'failed' ? t('chat.copyFailed') : (label ?? t('chat.copy'))}
     </button>
   );
 }
 
-const ANSWER_NOTE: Partial<Record<Extract<TranscriptItem, { kind: 'assistant' }>['state'], string>> = {
-  stopped: 'stopped',
-  failed: 'failed',
-  interrupted: 'interrupted: the app stopped while this was being written',
+/** The i18n key of the note under an answer that did not finish normally. */
+const ANSWER_NOTE: Partial<Record<Extract<TranscriptItem, { kind: 'assistant' }>['state'], 'chat.answerStopped' | 'chat.answerFailed' | 'chat.answerInterrupted'>> = {
+  stopped: 'chat.answerStopped',
+  failed: 'chat.answerFailed',
+  interrupted: 'chat.answerInterrupted',
 };
 
 /** One user message, with Copy and (for the last one) Edit. */
 function UserMessage({ item, editable, running }: { item: Extract<TranscriptItem, { kind: 'user' }>; editable: boolean; running: boolean }) {
+  const { t } = useTranslation();
   const editResend = useApp((s) => s.editResend);
   const [editing, setEditing] = useState(false);
   const [text, setText] = useState(item.text);
   if (editing)
     return (
       <div className="msg user editing" data-testid="msg-user-edit">
-        <textarea aria-label="Edit message" value={text} onChange={(e) => setText(e.target.value)} autoFocus />
+        <textarea aria-label={t('chat.editMessage')} value={text} onChange={(e) => setText(e.target.value)} autoFocus />
         <div className="row">
           <button
             className="primary"
             disabled={!text.trim() || running}
             onClick={() => void editResend(item.id, text.trim()).then((ok) => ok && setEditing(false))}
           >
-            Save and send
+            {t('chat.saveAndSend')}
           </button>
-          <button onClick={() => setEditing(false)}>Cancel</button>
+          <button onClick={() => setEditing(false)}>{t('common.cancel')}</button>
         </div>
       </div>
     );
@@ -160,7 +156,7 @@ function UserMessage({ item, editable, running }: { item: Extract<TranscriptItem
               setEditing(true);
             }}
           >
-            Edit
+            {t('common.edit')}
           </button>
         )}
       </div>
@@ -170,6 +166,7 @@ function UserMessage({ item, editable, running }: { item: Extract<TranscriptItem
 
 /** The composer's model picker: the conversation's profile, or the default one. */
 function ProfilePicker() {
+  const { t } = useTranslation();
   const profiles = useApp((s) => s.profiles);
   const loadProfiles = useApp((s) => s.loadProfiles);
   const pick = useApp((s) => s.pickProfile);
@@ -179,18 +176,18 @@ function ProfilePicker() {
   const def = profiles.find((p) => p.is_default);
   return (
     <select
-      aria-label="Model profile"
+      aria-label={t('chat.profile')}
       className="profile-picker"
       value={current ?? ''}
       onFocus={() => void loadProfiles().catch(() => undefined)}
       onChange={(e) => void pick(e.target.value || null)}
     >
-      <option value="">Default ({def ? def.name : 'none'})</option>
+      <option value="">{`${t('chat.profileDefault')} (${def ? def.name : '—'})`}</option>
       {profiles
         .filter((p) => !p.is_default)
         .map((p) => (
           <option key={p.id} value={p.id}>
-            {p.name} ({p.model || 'no model'})
+            {p.name} ({p.model || t('chat.noModelName')})
           </option>
         ))}
     </select>
@@ -200,6 +197,7 @@ function ProfilePicker() {
 
 /** One transcript entry. Memoized: while an answer streams, only that entry renders again. */
 const Item = memo(function Item({ item: it, editable, running, hit }: { item: TranscriptItem; editable: boolean; running: boolean; hit: boolean }) {
+  const { t } = useTranslation();
   let body;
   if (it.kind === 'user') body = <UserMessage item={it} editable={editable} running={running} />;
   else if (it.kind === 'assistant')
@@ -209,7 +207,7 @@ const Item = memo(function Item({ item: it, editable, running, hit }: { item: Tr
           <Markdown text={it.text} streaming={it.state === 'streaming'} />
         </div>
         <div className="msg-actions">
-          {ANSWER_NOTE[it.state] && <span className="muted small">{ANSWER_NOTE[it.state]}</span>}
+          {ANSWER_NOTE[it.state] && <span className="muted small">{t(ANSWER_NOTE[it.state]!)}</span>}
           <CopyButton text={it.text} />
         </div>
       </div>
@@ -230,6 +228,7 @@ const Item = memo(function Item({ item: it, editable, running, hit }: { item: Tr
 
 /** The chat: the open conversation's transcript, message actions, export, and the composer. */
 export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: () => void; composerRef: React.RefObject<HTMLTextAreaElement | null> }) {
+  const { t } = useTranslation();
   const items = useApp((s) => s.items);
   const conversationId = useApp((s) => s.conversationId);
   const summary = useApp((s) => s.conversations.find((c) => c.id === s.conversationId) ?? null);
@@ -302,8 +301,8 @@ export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: () =
         a.download = r.filename;
         a.click();
         setTimeout(() => URL.revokeObjectURL(url), 10_000);
-        setExportNote({ tone: 'info', text: `Downloaded ${r.filename}.` });
-      } else if (r.kind === 'saved') setExportNote({ tone: 'info', text: `Saved to ${r.saved_to}.` });
+        setExportNote({ tone: 'info', text: t('chat.downloaded', { file: r.filename }) });
+      } else if (r.kind === 'saved') setExportNote({ tone: 'info', text: t('chat.savedTo', { path: r.saved_to }) });
     } catch (e) {
       setExportNote({ tone: 'error', text: (e as Error).message });
     }
@@ -316,16 +315,16 @@ export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: () =
     <div className="chat">
       <div className="chat-toolbar">
         <span className="chat-title" data-testid="chat-title" title={summary?.title}>
-          {summary?.title ?? 'New chat'}
+          {summary?.title ?? t('chat.newChat')}
         </span>
         <span className="muted small">
-          {active?.configured ? `Model: ${active.model}` : model?.configured ? `Model: ${model.model}` : 'No model configured'} · {tools} tools available
+          {active?.configured ? t('chat.model', { model: active.model }) : model?.configured ? t('chat.model', { model: model.model }) : t('chat.noModel')} · {t('chat.toolsAvailable', { count: tools })}
         </span>
         <span className="spacer" />
         {summary && (
           <span className="row export-buttons">
-            <button onClick={() => void doExport('markdown')}>Export Markdown</button>
-            <button onClick={() => void doExport('json')}>Export JSON</button>
+            <button onClick={() => void doExport('markdown')}>{t('chat.exportMarkdown')}</button>
+            <button onClick={() => void doExport('json')}>{t('chat.exportJson')}</button>
           </span>
         )}
       </div>
@@ -338,11 +337,11 @@ export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: () =
         {items.length === 0 && !loading && (
           <div className="empty">
             {model?.configured ? (
-              <p>Ask anything. The model can use the tools of your ready MCP servers.</p>
+              <p>{t('chat.emptyReady')}</p>
             ) : (
               <>
                 <p>
-                  Set up a model first in <button className="link" onClick={onOpenSettings}>Settings → Model</button>.
+                  <Trans i18nKey="chat.setupModel" components={{ action: <button className="link" onClick={onOpenSettings} /> }} />
                 </p>
                 <LocalModelOffers onAdded={() => void useApp.getState().loadSettings()} />
               </>
@@ -351,7 +350,7 @@ export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: () =
         )}
         {from > 0 && (
           <button className="link earlier" onClick={showEarlier}>
-            Show {Math.min(SHOWN_AT_FIRST, from)} earlier entries ({from} not shown)
+            {t('chat.showEarlier', { count: Math.min(SHOWN_AT_FIRST, from), hidden: from })}
           </button>
         )}
         {items.slice(from).map((it, j) => (
@@ -360,7 +359,7 @@ export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: () =
         {hasAnswer && !running && (
           <div className="item regen">
             <button className="msg-action" onClick={() => void regenerate()}>
-              Regenerate answer
+              {t('chat.regenerate')}
             </button>
           </div>
         )}
@@ -368,7 +367,7 @@ export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: () =
           <div key={n.id} className="notice error" data-testid="chat-notice" role="alert">
             {n.text}{' '}
             <button className="link" onClick={() => dismissLocal(n.id)}>
-              Dismiss
+              {t('app.dismiss')}
             </button>
           </div>
         ))}
@@ -381,8 +380,8 @@ export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: () =
         </div>
         <textarea
           ref={composerRef}
-          aria-label="Message"
-          placeholder="Message the model…  (Enter to send, Shift+Enter for a new line, Esc to stop)"
+          aria-label={t('chat.message')}
+          placeholder={t('chat.messagePlaceholder')}
           value={text}
           onChange={(e) => setText(e.target.value)}
           onKeyDown={(e) => {
@@ -393,12 +392,12 @@ export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: () =
           }}
         />
         {running ? (
-          <button className="danger" onClick={() => void stop()} title="Stop (Esc)">
-            Stop
+          <button className="danger" onClick={() => void stop()} title={t('chat.stopTitle')}>
+            {t('chat.stop')}
           </button>
         ) : (
           <button className="primary" onClick={submit} disabled={!text.trim()}>
-            Send
+            {t('chat.send')}
           </button>
         )}
       </div>

@@ -1,15 +1,16 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ConversationSummary, SearchHit } from '../../../preload/contract/index.js';
 import { useApp } from '../store';
+import { formatDate, t as translate, useTranslation } from '../i18n';
 
-/** "3 min ago", "yesterday", or a date. */
+/** "3 min ago", "yesterday", or a date (Intl, in the current language). */
 function when(ts: number, now = Date.now()): string {
   const s = Math.max(0, Math.round((now - ts) / 1000));
-  if (s < 60) return 'just now';
-  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
-  if (s < 86_400) return `${Math.floor(s / 3600)} h ago`;
-  if (s < 2 * 86_400) return 'yesterday';
-  return new Date(ts).toLocaleDateString();
+  if (s < 60) return translate('time.justNow');
+  if (s < 3600) return translate('time.minAgo', { n: Math.floor(s / 60) });
+  if (s < 86_400) return translate('time.hAgo', { n: Math.floor(s / 3600) });
+  if (s < 2 * 86_400) return translate('time.yesterday');
+  return formatDate(ts);
 }
 
 /** A snippet with matched words (marked by main with \u0001…\u0002) highlighted; no markup from data. */
@@ -24,6 +25,7 @@ function Snippet({ text }: { text: string }) {
 }
 
 function Row({ c, active }: { c: ConversationSummary; active: boolean }) {
+  const { t } = useTranslation();
   const open = useApp((s) => s.openConversation);
   const rename = useApp((s) => s.renameConversation);
   const remove = useApp((s) => s.removeConversation);
@@ -44,7 +46,7 @@ function Row({ c, active }: { c: ConversationSummary; active: boolean }) {
     return (
       <li className="conv-row editing">
         <input
-          aria-label="Conversation title"
+          aria-label={t('sidebar.titleLabel')}
           autoFocus
           value={title}
           maxLength={200}
@@ -55,8 +57,8 @@ function Row({ c, active }: { c: ConversationSummary; active: boolean }) {
           }}
         />
         <div className="row">
-          <button onClick={() => void save()}>Save</button>
-          <button onClick={() => setEditing(false)}>Cancel</button>
+          <button onClick={() => void save()}>{t('common.save')}</button>
+          <button onClick={() => setEditing(false)}>{t('common.cancel')}</button>
         </div>
         {error && <div className="field-error">{error}</div>}
       </li>
@@ -66,23 +68,23 @@ function Row({ c, active }: { c: ConversationSummary; active: boolean }) {
       <button className="conv-open" onClick={() => void open(c.id)} aria-current={active ? 'true' : undefined} title={c.title}>
         <span className="conv-title">{c.title}</span>
         <span className="conv-meta muted small">
-          {c.running && <span className="tool-icon running" aria-label="answering" />} {when(c.updated_at)} · {c.message_count === 1 ? '1 message' : `${c.message_count} messages`}
+          {c.running && <span className="tool-icon running" aria-label={t('sidebar.answering')} />} {when(c.updated_at)} · {t('sidebar.messages', { count: c.message_count })}
         </span>
       </button>
       {confirming ? (
-        <div className="conv-confirm" role="group" aria-label="Confirm delete">
-          <span className="small">Delete this conversation?</span>
+        <div className="conv-confirm" role="group" aria-label={t('sidebar.confirmDelete')}>
+          <span className="small">{t('sidebar.deleteQuestion')}</span>
           <button className="danger" onClick={() => void remove(c.id).catch((e: Error) => setError(e.message))}>
-            Delete
+            {t('common.delete')}
           </button>
-          <button onClick={() => setConfirming(false)}>Keep</button>
+          <button onClick={() => setConfirming(false)}>{t('sidebar.keep')}</button>
         </div>
       ) : (
         <div className="conv-actions">
           <button
             className="icon"
-            aria-label={`Rename ${c.title}`}
-            title="Rename"
+            aria-label={t('sidebar.renameLabel', { title: c.title })}
+            title={t('sidebar.rename')}
             onClick={() => {
               setTitle(c.title);
               setEditing(true);
@@ -90,7 +92,7 @@ function Row({ c, active }: { c: ConversationSummary; active: boolean }) {
           >
             ✎
           </button>
-          <button className="icon" aria-label={`Delete ${c.title}`} title="Delete" onClick={() => setConfirming(true)}>
+          <button className="icon" aria-label={t('sidebar.deleteLabel', { title: c.title })} title={t('common.delete')} onClick={() => setConfirming(true)}>
             ✕
           </button>
         </div>
@@ -116,6 +118,7 @@ function Hit({ hit }: { hit: SearchHit }) {
 
 /** The sidebar: new chat, search over every message, and the saved conversations. */
 export function ConversationList({ searchRef }: { searchRef: React.RefObject<HTMLInputElement | null> }) {
+  const { t } = useTranslation();
   const conversations = useApp((s) => s.conversations);
   const current = useApp((s) => s.conversationId);
   const query = useApp((s) => s.searchQuery);
@@ -139,15 +142,15 @@ export function ConversationList({ searchRef }: { searchRef: React.RefObject<HTM
     }, 150);
   };
   return (
-    <aside className="sidebar" aria-label="Conversations">
-      <button className="primary new-chat" onClick={newChat} title="New chat (Ctrl+Shift+O)">
-        + New chat
+    <aside className="sidebar" aria-label={t('sidebar.label')}>
+      <button className="primary new-chat" onClick={newChat} title={t('sidebar.newChatTitle')}>
+        {t('sidebar.newChat')}
       </button>
       <input
         ref={searchRef}
         type="search"
-        aria-label="Search conversations"
-        placeholder="Search messages (Ctrl+K)"
+        aria-label={t('sidebar.search')}
+        placeholder={t('sidebar.searchPlaceholder')}
         value={text}
         onChange={(e) => onSearch(e.target.value)}
         onKeyDown={(e) => {
@@ -156,15 +159,15 @@ export function ConversationList({ searchRef }: { searchRef: React.RefObject<HTM
       />
       {error && <div className="field-error">{error}</div>}
       {query.trim() ? (
-        <ul className="conv-list" aria-label="Search results">
-          {hits.length === 0 && <li className="muted small conv-empty">No message matches.</li>}
+        <ul className="conv-list" aria-label={t('sidebar.searchResults')}>
+          {hits.length === 0 && <li className="muted small conv-empty">{t('sidebar.noMatches')}</li>}
           {hits.map((h) => (
             <Hit key={h.item_id} hit={h} />
           ))}
         </ul>
       ) : (
-        <ul className="conv-list" aria-label="Saved conversations">
-          {conversations.length === 0 && <li className="muted small conv-empty">Your conversations will be listed here.</li>}
+        <ul className="conv-list" aria-label={t('sidebar.saved')}>
+          {conversations.length === 0 && <li className="muted small conv-empty">{t('sidebar.emptyList')}</li>}
           {conversations.map((c) => (
             <Row key={c.id} c={c} active={c.id === current} />
           ))}

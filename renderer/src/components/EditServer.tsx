@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import type { ServerPatch, ServerView } from '../../../preload/contract/index.js';
 import { call } from '../api';
-import { joinCommandLine, splitCommandLine } from '../commandLine';
+import { CommandLineError, joinCommandLine, splitCommandLine } from '../commandLine';
 import { useApp } from '../store';
+import { useTranslation } from '../i18n';
 import { AuthFields, type AuthFormState } from './AuthFields';
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -14,6 +15,7 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
  * "" → delete). The edit is saved only if the server restarts successfully with it.
  */
 export function EditServerForm({ server, onDone }: { server: ServerView; onDone: () => void }) {
+  const { t } = useTranslation();
   const upsert = useApp((s) => s.upsertServer);
   const local = server.type === 'local';
   const stored = local ? server.env : server.headers;
@@ -37,17 +39,22 @@ export function EditServerForm({ server, onDone }: { server: ServerView; onDone:
   const buildPatch = (): ServerPatch => {
     const patch: ServerPatch = {};
     if (local && command !== initialCommand) {
-      const argv = splitCommandLine(command);
-      if (argv.length === 0) throw new Error('Command is required.');
+      let argv: string[];
+      try {
+        argv = splitCommandLine(command);
+      } catch (err) {
+        throw err instanceof CommandLineError ? new Error(t(err.quote === 'single' ? 'addServer.errUnterminatedSingle' : 'addServer.errUnterminatedDouble')) : err;
+      }
+      if (argv.length === 0) throw new Error(t('addServer.errCommandRequired'));
       patch.command = argv;
     }
     if (!local && url.trim() !== (server.url ?? '')) {
-      if (!/^https?:\/\/.+/.test(url.trim())) throw new Error('Enter an http:// or https:// URL.');
+      if (!/^https?:\/\/.+/.test(url.trim())) throw new Error(t('addServer.errUrl'));
       patch.url = url.trim();
     }
-    const t = Number(timeout);
-    if (!Number.isInteger(t) || t < 1 || t > 3600) throw new Error('Timeout must be a whole number of seconds from 1 to 3600.');
-    if (t !== server.timeout_seconds) patch.timeout_seconds = t;
+    const secs = Number(timeout);
+    if (!Number.isInteger(secs) || secs < 1 || secs > 3600) throw new Error(t('addServer.errTimeout'));
+    if (secs !== server.timeout_seconds) patch.timeout_seconds = secs;
     const secrets: Record<string, string> = {};
     for (const name of Object.keys(stored)) {
       if (removed[name]) secrets[name] = '';
@@ -56,8 +63,8 @@ export function EditServerForm({ server, onDone }: { server: ServerView; onDone:
     for (const row of added) {
       const k = row.key.trim();
       if (!k) continue;
-      if (!(local ? ENV_NAME : HEADER_NAME).test(k)) throw new Error(`Not a valid ${local ? 'variable' : 'header'} name: ${k}`);
-      if (row.value === '') throw new Error(`Enter a value for ${k}.`);
+      if (!(local ? ENV_NAME : HEADER_NAME).test(k)) throw new Error(local ? t('editServer.errVarName', { name: k }) : t('editServer.errHeaderName', { name: k }));
+      if (row.value === '') throw new Error(t('editServer.errValue', { name: k }));
       secrets[k] = row.value;
     }
     if (Object.keys(secrets).length) {
@@ -70,7 +77,7 @@ export function EditServerForm({ server, onDone }: { server: ServerView; onDone:
       if (kindChanged) a.kind = auth.kind;
       if (auth.kind === 'bearer') {
         if (auth.token) a.token = auth.token;
-        else if (kindChanged) throw new Error('Enter the bearer token.');
+        else if (kindChanged) throw new Error(t('auth.errToken'));
       }
       if (auth.kind === 'oauth') {
         if (auth.clientId.trim() !== (server.auth.client_id ?? '')) a.client_id = auth.clientId.trim();
@@ -109,72 +116,72 @@ export function EditServerForm({ server, onDone }: { server: ServerView; onDone:
   return (
     <form
       className="panel add-form"
-      aria-label={`Edit ${server.name}`}
+      aria-label={t('editServer.form', { name: server.name })}
       onSubmit={(e) => {
         e.preventDefault();
         void save();
       }}
     >
-      <h3>Edit {server.name}</h3>
+      <h3>{t('editServer.title', { name: server.name })}</h3>
       {local ? (
         <label className="field">
-          <span>Command and arguments</span>
-          <input aria-label="Edit command" className="mono" value={command} onChange={(e) => setCommand(e.target.value)} />
+          <span>{t('addServer.command')}</span>
+          <input aria-label={t('editServer.commandLabel')} className="mono" value={command} onChange={(e) => setCommand(e.target.value)} />
         </label>
       ) : (
         <label className="field">
-          <span>URL</span>
-          <input aria-label="Edit URL" className="mono" value={url} onChange={(e) => setUrl(e.target.value)} />
+          <span>{t('addServer.url')}</span>
+          <input aria-label={t('editServer.urlLabel')} className="mono" value={url} onChange={(e) => setUrl(e.target.value)} />
         </label>
       )}
       <div className="field">
-        <span>{local ? 'Environment variables' : 'Headers'} (values are secrets: leave empty to keep)</span>
+        <span>{local ? t('editServer.envSecrets') : t('editServer.headerSecrets')}</span>
         {Object.entries(stored).map(([name, v]) => (
           <div className="kv" key={name}>
             <span className="mono kv-name">
-              {name} {v.has_value && <span className="badge set">set</span>}
+              {name} {v.has_value && <span className="badge set">{t('common.set')}</span>}
             </span>
             <input
-              aria-label={`New value for ${name}`}
+              aria-label={t('editServer.newValueFor', { name })}
               type="password"
               autoComplete="off"
-              placeholder="unchanged"
+              placeholder={t('editServer.unchanged')}
               disabled={!!removed[name]}
               value={replace[name] ?? ''}
               onChange={(e) => setReplace({ ...replace, [name]: e.target.value })}
             />
             <label className="check">
-              <input type="checkbox" aria-label={`Remove ${name}`} checked={!!removed[name]} onChange={(e) => setRemoved({ ...removed, [name]: e.target.checked })} /> remove
+              <input type="checkbox" aria-label={t('editServer.removeName', { name })} checked={!!removed[name]} onChange={(e) => setRemoved({ ...removed, [name]: e.target.checked })} /> {t('editServer.remove')}
             </label>
           </div>
         ))}
         {added.map((r, i) => (
           <div className="kv" key={`new-${i}`}>
             <input
-              aria-label={`New ${local ? 'variable' : 'header'} name ${i + 1}`}
+              aria-label={local ? t('editServer.newVarName', { n: i + 1 }) : t('editServer.newHeaderName', { n: i + 1 })}
               className="mono"
               placeholder={local ? 'NAME' : 'Header-Name'}
               value={r.key}
               onChange={(e) => setAdded(added.map((x, j) => (j === i ? { ...x, key: e.target.value } : x)))}
             />
             <input
-              aria-label={`New ${local ? 'variable' : 'header'} value ${i + 1}`}
+              aria-label={local ? t('editServer.newVarValue', { n: i + 1 }) : t('editServer.newHeaderValue', { n: i + 1 })}
               type="password"
               autoComplete="off"
-              placeholder="value"
+              placeholder={t('editServer.value')}
               value={r.value}
               onChange={(e) => setAdded(added.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)))}
             />
           </div>
         ))}
         <button type="button" onClick={() => setAdded([...added, { key: '', value: '' }])}>
-          + Add {local ? 'variable' : 'header'}
+          {local ? t('addServer.addVariable') : t('addServer.addHeader')}
         </button>
       </div>
       {!local && <AuthFields value={auth} onChange={setAuth} stored={server.auth} />}
       <label className="field narrow">
-        <span>Timeout (seconds)</span>
-        <input aria-label="Edit timeout seconds" inputMode="numeric" value={timeout} onChange={(e) => setTimeoutS(e.target.value)} />
+        <span>{t('addServer.timeout')}</span>
+        <input aria-label={t('editServer.timeoutLabel')} inputMode="numeric" value={timeout} onChange={(e) => setTimeoutS(e.target.value)} />
       </label>
       {error && (
         <div className="field-error" role="alert">
@@ -183,10 +190,10 @@ export function EditServerForm({ server, onDone }: { server: ServerView; onDone:
       )}
       <div className="row">
         <button type="submit" className="primary" disabled={busy}>
-          {busy ? 'Restarting with the new settings…' : 'Save and restart'}
+          {busy ? t('editServer.restarting') : t('editServer.saveRestart')}
         </button>
         <button type="button" onClick={onDone} disabled={busy}>
-          Cancel
+          {t('common.cancel')}
         </button>
       </div>
     </form>

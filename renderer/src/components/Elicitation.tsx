@@ -1,5 +1,7 @@
 import { useEffect, useState } from 'react';
 import { call, on } from '../api';
+import { useTranslation } from '../i18n';
+import { Fill } from '../i18n/Fill';
 
 interface Request {
   id: string;
@@ -37,6 +39,7 @@ function initialValues(schema: Record<string, unknown>): Record<string, Value | 
  * app fills in the schema's defaults for them.
  */
 export function ElicitationDialogs() {
+  const { t } = useTranslation();
   const [queue, setQueue] = useState<Request[]>([]);
   const [values, setValues] = useState<Record<string, Value | ''>>({});
   const [error, setError] = useState<string | null>(null);
@@ -66,14 +69,14 @@ export function ElicitationDialogs() {
         const v = values[k];
         if (v === '' || v === undefined) {
           if (required.has(k)) {
-            setError(`"${f.title ?? k}" is required.`);
+            setError(t('elicitation.required', { field: f.title ?? k }));
             return;
           }
           continue;
         }
         content[k] = f.type === 'number' || f.type === 'integer' ? Number(v) : v;
         if ((f.type === 'number' || f.type === 'integer') && Number.isNaN(content[k])) {
-          setError(`"${f.title ?? k}" must be a number.`);
+          setError(t('elicitation.mustBeNumber', { field: f.title ?? k }));
           return;
         }
       }
@@ -91,14 +94,14 @@ export function ElicitationDialogs() {
       <form
         className="modal panel"
         role="dialog"
-        aria-label={`Request from ${current.server}`}
+        aria-label={t('elicitation.label', { server: current.server })}
         onSubmit={(e) => {
           e.preventDefault();
           void answer('accept');
         }}
       >
         <h3>
-          <span className="mono">{current.server}</span> asks for input
+          <Fill k="elicitation.asks" slots={{ server: <span className="mono">{current.server}</span> }} />
         </h3>
         <p className="elicitation-message">{current.message}</p>
         {Object.entries(props).map(([k, f]) => (
@@ -142,15 +145,15 @@ export function ElicitationDialogs() {
         )}
         <div className="row">
           <button type="submit" className="primary">
-            Accept
+            {t('elicitation.accept')}
           </button>
           <button type="button" onClick={() => void answer('decline')}>
-            Decline
+            {t('elicitation.decline')}
           </button>
           <button type="button" onClick={() => void answer('cancel')}>
-            Cancel
+            {t('common.cancel')}
           </button>
-          {queue.length > 1 && <span className="muted">{queue.length - 1} more waiting</span>}
+          {queue.length > 1 && <span className="muted">{t('common.moreWaiting', { count: queue.length - 1 })}</span>}
         </div>
       </form>
     </div>

@@ -2,17 +2,18 @@ import { useState } from 'react';
 import type { ExportResult, ImportPreview, ImportResult } from '../../../preload/contract/index.js';
 import { call } from '../api';
 import { useApp } from '../store';
+import { t as translate, useTranslation } from '../i18n';
 
-/** "Import 2 new servers (1 replaced)" — what the button will really do. */
+/** "Import 2 servers (1 new, 1 replaced)" — what the button will really do (current language). */
 function importLabel(preview: ImportPreview, replace: boolean): string {
   const existing = preview.servers.filter((s) => s.exists).length;
   const fresh = preview.servers.length - existing;
   const n = fresh + (replace ? existing : 0);
-  if (n === 0) return 'Nothing new to import';
-  const parts = [`${fresh} new`];
-  if (replace && existing) parts.push(`${existing} replaced`);
-  else if (existing) parts.push(`${existing} skipped`);
-  return `Import ${n} server${n === 1 ? '' : 's'} (${parts.join(', ')})`;
+  if (n === 0) return translate('importExport.nothingNew');
+  const parts = [translate('importExport.fresh', { count: fresh })];
+  if (replace && existing) parts.push(translate('importExport.replaced', { count: existing }));
+  else if (existing) parts.push(translate('importExport.skipped', { count: existing }));
+  return translate('importExport.import', { count: n, parts: parts.join(translate('importExport.listSep')) });
 }
 
 /**
@@ -21,6 +22,7 @@ function importLabel(preview: ImportPreview, replace: boolean): string {
  * the app to an owner-only file; the secrets never reach this window).
  */
 export function ImportExport({ onClose }: { onClose: () => void }) {
+  const { t } = useTranslation();
   const loadServers = useApp((s) => s.loadServers);
   const [json, setJson] = useState('');
   const [preview, setPreview] = useState<ImportPreview | null>(null);
@@ -41,14 +43,14 @@ export function ImportExport({ onClose }: { onClose: () => void }) {
   return (
     <div className="panel add-form import-box" data-testid="import-export">
       <div className="row">
-        <h3>Import / export</h3>
+        <h3>{t('importExport.title')}</h3>
         <span className="spacer" />
-        <button onClick={onClose}>Close</button>
+        <button onClick={onClose}>{t('common.close')}</button>
       </div>
       <label className="field">
-        <span>Paste a config ({'{"servers": …}'} or {'{"mcpServers": …}'} from another app)</span>
+        <span>{t('importExport.paste', { a: '{"servers": …}', b: '{"mcpServers": …}' })}</span>
         <textarea
-          aria-label="Import JSON"
+          aria-label={t('importExport.importJson')}
           className="mono"
           value={json}
           onChange={(e) => {
@@ -60,12 +62,12 @@ export function ImportExport({ onClose }: { onClose: () => void }) {
       </label>
       <div className="row">
         <button disabled={!json.trim()} onClick={() => void run(() => call('servers.importPreview', { json }), setPreview)}>
-          Preview
+          {t('importExport.preview')}
         </button>
         {preview && (
           <>
             <label className="check">
-              <input type="checkbox" checked={replace} onChange={(e) => setReplace(e.target.checked)} /> replace servers that exist
+              <input type="checkbox" checked={replace} onChange={(e) => setReplace(e.target.checked)} /> {t('importExport.replace')}
             </label>
             <button
               className="primary"
@@ -94,31 +96,31 @@ export function ImportExport({ onClose }: { onClose: () => void }) {
               <strong>{s.name}</strong> <span className="muted mono">{s.type === 'local' ? s.command.join(' ') : s.url}</span>{' '}
               {Object.entries({ ...s.env, ...s.headers }).map(([k, v]) => (
                 <span key={k} className="badge set">
-                  {k} {v.has_value ? v.masked : 'empty'}
+                  {k} {v.has_value ? v.masked : t('common.empty')}
                 </span>
               ))}
-              {s.exists && <span className="badge error">exists</span>}
+              {s.exists && <span className="badge error">{t('importExport.exists')}</span>}
               {s.exists && (
                 <div className="muted" data-testid="import-kept">
                   {s.kept_secrets.length > 0
-                    ? `If replaced, keeps the stored ${s.kept_secrets.join(', ')}.`
-                    : 'If replaced, no stored secret is kept (values left empty stay empty).'}
+                    ? t('importExport.keeps', { names: s.kept_secrets.join(', ') })
+                    : t('importExport.keepsNone')}
                 </div>
               )}
-              {!s.enabled && <span className="badge">imported disabled</span>}
+              {!s.enabled && <span className="badge">{t('importExport.importedDisabled')}</span>}
               {s.disabled_tools.length > 0 && (
                 <div className="small" data-testid="preview-disabled-tools">
-                  Disabled tools: <span className="mono">{s.disabled_tools.join(', ')}</span>
+                  {t('importExport.disabledTools')}<span className="mono">{s.disabled_tools.join(', ')}</span>
                 </div>
               )}
               {s.always_allow_tools.length > 0 && (
                 <div className="small" data-testid="preview-always-allow">
-                  Always allowed (no approval asked): <span className="mono">{s.always_allow_tools.join(', ')}</span>
+                  {t('importExport.alwaysAllowed')}<span className="mono">{s.always_allow_tools.join(', ')}</span>
                 </div>
               )}
               {s.unmapped_keys.length > 0 && (
                 <div className="small muted" data-testid="preview-unmapped">
-                  Not imported (needs per-tool names): <span className="mono">{s.unmapped_keys.join(', ')}</span> — those tools will ask as usual.
+                  {t('importExport.unmappedBefore')}<span className="mono">{s.unmapped_keys.join(', ')}</span>{t('importExport.unmappedAfter')}
                 </div>
               )}
             </li>
@@ -128,30 +130,31 @@ export function ImportExport({ onClose }: { onClose: () => void }) {
       )}
       {result && (
         <div data-testid="import-result">
-          Added: {result.added.join(', ') || 'none'}. {result.replaced.length > 0 && `Replaced: ${result.replaced.join(', ')}. `}
+          {t('importExport.added', { names: result.added.join(', ') || t('common.none') })}
+          {result.replaced.length > 0 && t('importExport.replacedList', { names: result.replaced.join(', ') })}
           {result.skipped.map((s) => (
             <div key={s.name} className="error-text">
-              Skipped {s.name}: {s.reason}
+              {t('importExport.skippedOne', { name: s.name, reason: s.reason })}
             </div>
           ))}
         </div>
       )}
       <div className="row">
-        <button onClick={() => void run(() => call('servers.export', { include_secrets: false }), setExported)}>Export (secrets left out)</button>
+        <button onClick={() => void run(() => call('servers.export', { include_secrets: false }), setExported)}>{t('importExport.exportPlain')}</button>
         <button
           className="danger"
           onClick={() => {
-            if (confirm('Write a file that contains your secrets in plain text?')) void run(() => call('servers.export', { include_secrets: true }), setExported);
+            if (confirm(t('importExport.confirmSecrets'))) void run(() => call('servers.export', { include_secrets: true }), setExported);
           }}
         >
-          Export with secrets…
+          {t('importExport.exportSecrets')}
         </button>
       </div>
-      {exported?.json && <textarea aria-label="Exported JSON" className="mono" readOnly value={exported.json} />}
+      {exported?.json && <textarea aria-label={t('importExport.exportedJson')} className="mono" readOnly value={exported.json} />}
       {exported?.path && (
         <div className="notice-block warning" role="alert">
           <div>
-            Written to <span className="mono">{exported.path}</span>
+            {t('importExport.writtenTo')}<span className="mono">{exported.path}</span>
           </div>
           <div>{exported.warning}</div>
         </div>

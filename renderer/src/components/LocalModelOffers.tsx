@@ -6,17 +6,11 @@
 import { useEffect, useState } from 'react';
 import type { LocalModelOffer, ModelProfileView } from '../../../preload/contract/index.js';
 import { call } from '../api';
-
-/** User-visible strings (kept together for translation). */
-export const LOCAL_OFFER_STRINGS = {
-  found: (label: string, n: number) => `${label} is running on this computer with ${n === 1 ? '1 model' : `${n} models`}.`,
-  model: (label: string) => `${label} model`,
-  add: (label: string) => `Use ${label}`,
-  added: 'Added. You can chat now.',
-} as const;
+import { useTranslation } from '../i18n';
 
 /** The offers, fetched once; `onAdded` gets the new profile. Renders nothing when none answered. */
 export function LocalModelOffers({ onAdded }: { onAdded: (p: ModelProfileView) => void }) {
+  const { t } = useTranslation();
   const [offers, setOffers] = useState<LocalModelOffer[]>([]);
   const [picked, setPicked] = useState<Record<string, string>>({});
   const [error, setError] = useState<string | null>(null);
@@ -34,7 +28,6 @@ export function LocalModelOffers({ onAdded }: { onAdded: (p: ModelProfileView) =
   }, []);
 
   if (offers.length === 0) return null;
-  const S = LOCAL_OFFER_STRINGS;
   return (
     <div className="local-offers" data-testid="local-offers">
       {offers.map((o) => {
@@ -42,8 +35,8 @@ export function LocalModelOffers({ onAdded }: { onAdded: (p: ModelProfileView) =
         const info = o.models.find((m) => m.id === model);
         return (
           <div key={o.kind} className="local-offer" data-testid={`local-offer-${o.kind}`}>
-            <span>{S.found(o.label, o.models.length)}</span>
-            <select aria-label={S.model(o.label)} value={model} onChange={(e) => setPicked({ ...picked, [o.kind]: e.target.value })}>
+            <span>{t('localOffers.found', { label: o.label, count: o.models.length })}</span>
+            <select aria-label={t('localOffers.model', { label: o.label })} value={model} onChange={(e) => setPicked({ ...picked, [o.kind]: e.target.value })}>
               {o.models.map((m) => (
                 <option key={m.id} value={m.id}>
                   {m.id}
@@ -65,7 +58,7 @@ export function LocalModelOffers({ onAdded }: { onAdded: (p: ModelProfileView) =
                   .finally(() => setBusy(false));
               }}
             >
-              {S.add(o.label)}
+              {t('localOffers.add', { label: o.label })}
             </button>
           </div>
         );

@@ -20,17 +20,9 @@ import { Streamdown } from 'streamdown';
 import { code } from '@streamdown/code';
 import { splitForRendering } from '../markdown-limits';
 import { safeExternalUrl } from '../safe-url';
+import { useTranslation } from '../i18n';
 import '../markdown.css';
 
-/** User-visible strings of this component (kept together for translation). */
-export const MARKDOWN_STRINGS = {
-  copyCode: 'Copy code',
-  copied: 'Copied',
-  cutForSize: 'The rest is shown as plain text because it is very long.',
-  cutForDepth: 'The rest is shown as plain text because it is nested too deeply.',
-  image: 'Image',
-  inertLink: 'This link is not opened: only http and https links are.',
-} as const;
 
 /** Open an http(s) URL outside the app (system browser in Electron; a new tab in the browser shell). */
 export function openExternal(url: string): void {
@@ -38,10 +30,11 @@ export function openExternal(url: string): void {
 }
 
 function SafeLink({ href, children, title }: AnchorHTMLAttributes<HTMLAnchorElement> & { node?: unknown }) {
+  const { t } = useTranslation();
   const url = safeExternalUrl(href);
   if (!url)
     return (
-      <span className="md-link-inert" title={MARKDOWN_STRINGS.inertLink}>
+      <span className="md-link-inert" title={t('markdown.inertLink')}>
         {children}
       </span>
     );
@@ -62,15 +55,15 @@ function SafeLink({ href, children, title }: AnchorHTMLAttributes<HTMLAnchorElem
 }
 
 function SafeImage({ src, alt }: ImgHTMLAttributes<HTMLImageElement> & { node?: unknown }) {
+  const { t } = useTranslation();
   const url = safeExternalUrl(src);
-  const label = `${MARKDOWN_STRINGS.image}: ${alt || url || ''}`.trim();
+  const label = `${t('markdown.image')}: ${alt || url || ''}`.trim();
   return url ? <SafeLink href={url}>{label}</SafeLink> : <span className="md-image">{label}</span>;
 }
 
 const components = { a: SafeLink, img: SafeImage };
 const plugins = { code };
 const controls = { code: { copy: true, download: false }, table: false, mermaid: false, image: false } as const;
-const translations = { copyCode: MARKDOWN_STRINGS.copyCode, copied: MARKDOWN_STRINGS.copied };
 const linkSafety = { enabled: false };
 const themes: [string, string] = ['github-light', 'github-dark'];
 
@@ -81,6 +74,9 @@ const themes: [string, string] = ['github-light', 'github-dark'];
  */
 export const Markdown = memo(function Markdown({ text, streaming = false }: { text: string; streaming?: boolean }) {
   // While text streams in faster than it renders, React skips the stale intermediate values.
+  const { t, i18n } = useTranslation();
+  // Streamdown's own button texts, in the current language (a new object only when it changes).
+  const translations = useMemo(() => ({ copyCode: t('markdown.copyCode'), copied: t('markdown.copied') }), [t, i18n.language]);
   const deferred = useDeferredValue(text);
   const split = useMemo(() => splitForRendering(deferred), [deferred]);
   // Text that streamed here stays in streamdown's block mode when it ends: switching to 'static'
@@ -109,7 +105,7 @@ export const Markdown = memo(function Markdown({ text, streaming = false }: { te
       </Streamdown>
       {split.rest !== null && (
         <div className="md-overflow" data-testid="markdown-overflow">
-          <div className="muted small">{split.reason === 'depth' ? MARKDOWN_STRINGS.cutForDepth : MARKDOWN_STRINGS.cutForSize}</div>
+          <div className="muted small">{split.reason === 'depth' ? t('markdown.cutForDepth') : t('markdown.cutForSize')}</div>
           <pre className="md-rest">{split.rest}</pre>
         </div>
       )}

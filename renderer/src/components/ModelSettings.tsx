@@ -7,25 +7,13 @@ import { useCallback, useEffect, useState } from 'react';
 import type { ModelProfileView } from '../../../preload/contract/index.js';
 import { call } from '../api';
 import { useApp } from '../store';
+import { useTranslation } from '../i18n';
 import { LocalModelOffers } from './LocalModelOffers';
 import { ProfileForm } from './ProfileForm';
 
-/** User-visible strings (kept together for translation). */
-export const MODEL_SETTINGS_STRINGS = {
-  title: 'Model',
-  intro: 'Save one profile per model you use: any OpenAI-compatible endpoint (OpenAI, Ollama, LM Studio, vLLM, OpenRouter) or Anthropic. Each profile keeps its own API key, which is only ever sent to that profile’s server.',
-  profiles: 'Profiles',
-  newProfile: 'New profile',
-  default: 'default',
-  makeDefault: 'Make default',
-  remove: 'Remove',
-  confirmRemove: (name: string) => `Remove the profile “${name}” and its stored key?`,
-  keyInClear: 'key sent unencrypted',
-} as const;
-
 /** Settings → Model. */
 export function ModelSettings() {
-  const S = MODEL_SETTINGS_STRINGS;
+  const { t } = useTranslation();
   const setModelView = useApp((s) => s.setModelView);
   const loadProfiles = useApp((s) => s.loadProfiles);
   const [profiles, setProfiles] = useState<ModelProfileView[] | null>(null);
@@ -50,13 +38,13 @@ export function ModelSettings() {
     void refresh();
   }, [refresh]);
 
-  if (!profiles) return <div className="panel"><h2>{S.title}</h2></div>;
+  if (!profiles) return <div className="panel"><h2>{t('model.title')}</h2></div>;
   const current = selected && selected !== 'new' ? (profiles.find((p) => p.id === selected) ?? null) : null;
 
   return (
     <div className="panel">
-      <h2>{S.title}</h2>
-      <p className="muted">{S.intro}</p>
+      <h2>{t('model.title')}</h2>
+      <p className="muted">{t('model.intro')}</p>
       {profiles.length === 0 && (
         <LocalModelOffers
           onAdded={(p) => {
@@ -66,7 +54,7 @@ export function ModelSettings() {
         />
       )}
       {profiles.length > 0 && (
-        <div className="profile-list" role="list" aria-label={S.profiles}>
+        <div className="profile-list" role="list" aria-label={t('model.profiles')}>
           {profiles.map((p) => (
             <div key={p.id} role="listitem" className={p.id === selected ? 'profile-item active' : 'profile-item'} data-testid={`profile-${p.name}`}>
               <button
@@ -80,20 +68,20 @@ export function ModelSettings() {
               <span className="muted small profile-meta">
                 {p.model} · {p.base_url}
               </span>
-              {p.is_default && <span className="badge set">{S.default}</span>}
-              {p.key_in_clear && <span className="badge error">{S.keyInClear}</span>}
+              {p.is_default && <span className="badge set">{t('model.default')}</span>}
+              {p.key_in_clear && <span className="badge error">{t('model.keyInClear')}</span>}
               <span className="spacer" />
               {!p.is_default && (
-                <button onClick={() => call('profiles.setDefault', { id: p.id }).then(() => refresh(), (e: Error) => setError(e.message))}>{S.makeDefault}</button>
+                <button onClick={() => call('profiles.setDefault', { id: p.id }).then(() => refresh(), (e: Error) => setError(e.message))}>{t('model.makeDefault')}</button>
               )}
               <button
                 className="danger"
                 onClick={() => {
-                  if (!window.confirm(S.confirmRemove(p.name))) return;
+                  if (!window.confirm(t('model.confirmRemove', { name: p.name }))) return;
                   call('profiles.remove', { id: p.id }).then(() => refresh(selected === p.id ? undefined : selected ?? undefined), (e: Error) => setError(e.message));
                 }}
               >
-                {S.remove}
+                {t('common.remove')}
               </button>
             </div>
           ))}
@@ -105,7 +93,7 @@ export function ModelSettings() {
               }}
               disabled={selected === 'new'}
             >
-              + {S.newProfile}
+              {t('model.newProfile')}
             </button>
           </div>
         </div>

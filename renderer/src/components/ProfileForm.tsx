@@ -8,39 +8,8 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ConnectionTestResult, ModelInfo, ModelProfileView, ModelProvider } from '../../../preload/contract/index.js';
 import { ApiError, call } from '../api';
-
-/** User-visible strings of the profile form (kept together for translation). */
-export const PROFILE_FORM_STRINGS = {
-  name: 'Profile name',
-  namePlaceholder: 'e.g. Work GPT-4o, Local Llama',
-  provider: 'Provider',
-  providerOpenAI: 'OpenAI-compatible (OpenAI, Ollama, LM Studio, vLLM, OpenRouter)',
-  providerAnthropic: 'Anthropic',
-  baseUrl: 'Base URL',
-  model: 'Model name',
-  modelPick: 'Available models',
-  modelPickPrompt: 'Pick a model…',
-  apiKey: 'API key',
-  keyStored: 'set',
-  keyKeep: 'Leave empty to keep the stored key',
-  keyOptional: 'Optional for local servers',
-  removeKey: 'Remove the stored key',
-  systemPrompt: 'System prompt (optional)',
-  systemPromptPlaceholder: 'Instructions sent with every conversation that uses this profile',
-  contextWindow: 'Context window (tokens)',
-  contextWindowHint: 'The request is shortened to fit. Leave empty for a default based on the model.',
-  acceptsImages: 'Model accepts images (tool images are sent as images, otherwise as a short note)',
-  acceptsImagesAuto: 'Set from the model name unless you change it.',
-  makeDefault: 'Use for new conversations (default)',
-  test: 'Test connection',
-  testing: 'Testing…',
-  save: 'Save model',
-  saved: 'Saved.',
-  connected: (n: number) => (n === 1 ? 'Connected. The provider lists 1 model.' : `Connected. The provider lists ${n} models.`),
-  connectedNone: 'Connected, but the provider lists no models. Type the model name.',
-  clearText: 'This address uses http:// to another computer: the API key would travel unencrypted. Use https:// unless you trust every network in between.',
-  originChange: 'This is another server than the saved one: the stored key will not be sent to it and is removed on save. Enter the key for this server.',
-} as const;
+import { useTranslation } from '../i18n';
+import { describeModelError } from '../i18n/errors';
 
 function isLoopbackHost(host: string): boolean {
   const h = host.replace(/^\[|\]$/g, '').toLowerCase();
@@ -67,7 +36,7 @@ export function keyInClear(url: string): boolean {
 
 /** The form of one profile; `profile` null = a new profile. `onSaved` gets the saved view. */
 export function ProfileForm({ profile, onSaved, isFirst, justSaved = false }: { profile: ModelProfileView | null; onSaved: (p: ModelProfileView) => void; isFirst: boolean; justSaved?: boolean }) {
-  const S = PROFILE_FORM_STRINGS;
+  const { t } = useTranslation();
   const [name, setName] = useState(profile?.name ?? '');
   const [provider, setProvider] = useState<ModelProvider>(profile?.provider ?? 'openai-compatible');
   const [baseUrl, setBaseUrl] = useState(profile?.base_url ?? '');
@@ -82,7 +51,7 @@ export function ProfileForm({ profile, onSaved, isFirst, justSaved = false }: { 
   const [test, setTest] = useState<ConnectionTestResult | null>(null);
   const [testing, setTesting] = useState(false);
   // A new profile's form is replaced by the saved profile's form: it starts by saying "Saved.".
-  const [status, setStatus] = useState<{ tone: 'ok' | 'error'; text: string } | null>(justSaved ? { tone: 'ok', text: S.saved } : null);
+  const [status, setStatus] = useState<{ tone: 'ok' | 'error'; text: string } | null>(justSaved ? { tone: 'ok', text: t('profile.saved') } : null);
   const [busy, setBusy] = useState(false);
 
   const stored = profile?.api_key.has_value === true && !clearKey;
@@ -100,7 +69,8 @@ export function ProfileForm({ profile, onSaved, isFirst, justSaved = false }: { 
         base_url: baseUrl.trim(),
         ...(clearKey ? { api_key: '' } : apiKey ? { api_key: apiKey } : {}),
       });
-      setTest(r);
+      // A failure's text in the current language (main's English message kept as the detail).
+      setTest(r.ok ? r : { ...r, message: describeModelError(r.code, r.message) });
       if (r.ok) setModels(r.models);
     } catch (err) {
       setTest({ ok: false, code: 'bad_request', message: err instanceof ApiError ? err.message : String(err) });
@@ -126,7 +96,7 @@ export function ProfileForm({ profile, onSaved, isFirst, justSaved = false }: { 
       const cw = contextWindow.trim() ? Number(contextWindow.trim()) : undefined;
       const view = await call('profiles.save', {
         ...(profile ? { id: profile.id } : {}),
-        name: name.trim() || model.trim() || 'Model',
+        name: name.trim() || model.trim() || t('profile.defaultName'),
         provider,
         base_url: baseUrl.trim(),
         model: model.trim(),
@@ -138,7 +108,7 @@ export function ProfileForm({ profile, onSaved, isFirst, justSaved = false }: { 
       });
       setApiKey('');
       setClearKey(false);
-      setStatus({ tone: 'ok', text: S.saved });
+      setStatus({ tone: 'ok', text: t('profile.saved') });
       onSaved(view);
       // A saved profile keeps this form (no remount): check its connection now.
       if (profile) void runTest();
@@ -152,13 +122,13 @@ export function ProfileForm({ profile, onSaved, isFirst, justSaved = false }: { 
   return (
     <div className="profile-form" data-testid="profile-form">
       <label className="field">
-        <span>{S.name}</span>
-        <input aria-label={S.name} placeholder={S.namePlaceholder} value={name} onChange={(e) => setName(e.target.value)} />
+        <span>{t('profile.name')}</span>
+        <input aria-label={t('profile.name')} placeholder={t('profile.namePlaceholder')} value={name} onChange={(e) => setName(e.target.value)} />
       </label>
       <label className="field">
-        <span>{S.provider}</span>
+        <span>{t('profile.provider')}</span>
         <select
-          aria-label={S.provider}
+          aria-label={t('profile.provider')}
           value={provider}
           onChange={(e) => {
             const p = e.target.value as ModelProvider;
@@ -168,23 +138,23 @@ export function ProfileForm({ profile, onSaved, isFirst, justSaved = false }: { 
             if (p === 'anthropic' && !baseUrl.trim()) setBaseUrl('https://api.anthropic.com/v1');
           }}
         >
-          <option value="openai-compatible">{S.providerOpenAI}</option>
-          <option value="anthropic">{S.providerAnthropic}</option>
+          <option value="openai-compatible">{t('profile.providerOpenAI')}</option>
+          <option value="anthropic">{t('profile.providerAnthropic')}</option>
         </select>
       </label>
       <label className="field">
-        <span>{S.baseUrl}</span>
-        <input aria-label={S.baseUrl} placeholder="https://api.openai.com/v1" value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} />
+        <span>{t('profile.baseUrl')}</span>
+        <input aria-label={t('profile.baseUrl')} placeholder="https://api.openai.com/v1" value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} />
       </label>
       <label className="field">
         <span>
-          {S.apiKey} {stored && <span className="badge set">{S.keyStored} {profile!.api_key.masked}</span>}
+          {t('profile.apiKey')} {stored && <span className="badge set">{t('profile.keyStored')} {profile!.api_key.masked}</span>}
         </span>
         <input
-          aria-label={S.apiKey}
+          aria-label={t('profile.apiKey')}
           type="password"
           autoComplete="off"
-          placeholder={stored ? S.keyKeep : S.keyOptional}
+          placeholder={stored ? t('profile.keyKeep') : t('profile.keyOptional')}
           value={apiKey}
           disabled={clearKey}
           onChange={(e) => setApiKey(e.target.value)}
@@ -192,26 +162,26 @@ export function ProfileForm({ profile, onSaved, isFirst, justSaved = false }: { 
       </label>
       {profile?.api_key.has_value && (
         <label className="check">
-          <input type="checkbox" checked={clearKey} onChange={(e) => setClearKey(e.target.checked)} /> {S.removeKey}
+          <input type="checkbox" checked={clearKey} onChange={(e) => setClearKey(e.target.checked)} /> {t('profile.removeKey')}
         </label>
       )}
       {originChanged && (
         <div className="notice-block warning" data-testid="origin-change-warning">
-          {S.originChange}
+          {t('profile.originChange')}
         </div>
       )}
       {clearText && (
         <div className="notice-block warning" data-testid="clear-text-warning">
-          {S.clearText}
+          {t('profile.clearText')}
         </div>
       )}
       <div className="row">
         <button onClick={() => void runTest()} disabled={testing || !baseUrl.trim()}>
-          {testing ? S.testing : S.test}
+          {testing ? t('profile.testing') : t('profile.test')}
         </button>
         {test && (
           <span className={test.ok ? 'ok-text' : 'error-text'} data-testid="connection-result" aria-live="polite">
-            {test.ok ? (test.models.length ? S.connected(test.models.length) : S.connectedNone) : test.message}
+            {test.ok ? (test.models.length ? t('profile.connected', { count: test.models.length }) : t('profile.connectedNone')) : test.message}
           </span>
         )}
       </div>
@@ -221,14 +191,14 @@ export function ProfileForm({ profile, onSaved, isFirst, justSaved = false }: { 
         </div>
       )}
       <label className="field">
-        <span>{S.model}</span>
-        <input aria-label={S.model} placeholder="gpt-4o-mini" value={model} onChange={(e) => setModel(e.target.value)} />
+        <span>{t('profile.model')}</span>
+        <input aria-label={t('profile.model')} placeholder="gpt-4o-mini" value={model} onChange={(e) => setModel(e.target.value)} />
       </label>
       {models && models.length > 0 && (
         <label className="field">
-          <span>{S.modelPick}</span>
+          <span>{t('profile.modelPick')}</span>
           <select
-            aria-label={S.modelPick}
+            aria-label={t('profile.modelPick')}
             value={models.some((m) => m.id === model) ? model : ''}
             onChange={(e) => {
               setModel(e.target.value);
@@ -236,7 +206,7 @@ export function ProfileForm({ profile, onSaved, isFirst, justSaved = false }: { 
               setAcceptsImages(null);
             }}
           >
-            <option value="">{S.modelPickPrompt}</option>
+            <option value="">{t('profile.modelPickPrompt')}</option>
             {models.map((m) => (
               <option key={m.id} value={m.id}>
                 {m.id}
@@ -246,26 +216,26 @@ export function ProfileForm({ profile, onSaved, isFirst, justSaved = false }: { 
         </label>
       )}
       <label className="field">
-        <span>{S.systemPrompt}</span>
-        <textarea aria-label={S.systemPrompt} placeholder={S.systemPromptPlaceholder} rows={3} value={systemPrompt} onChange={(e) => setSystemPrompt(e.target.value)} />
+        <span>{t('profile.systemPrompt')}</span>
+        <textarea aria-label={t('profile.systemPrompt')} placeholder={t('profile.systemPromptPlaceholder')} rows={3} value={systemPrompt} onChange={(e) => setSystemPrompt(e.target.value)} />
       </label>
       <label className="field narrow">
-        <span>{S.contextWindow}</span>
-        <input aria-label={S.contextWindow} inputMode="numeric" value={contextWindow} onChange={(e) => setContextWindow(e.target.value.replace(/[^0-9]/g, ''))} />
-        <span className="hint">{S.contextWindowHint}</span>
+        <span>{t('profile.contextWindow')}</span>
+        <input aria-label={t('profile.contextWindow')} inputMode="numeric" value={contextWindow} onChange={(e) => setContextWindow(e.target.value.replace(/[^0-9]/g, ''))} />
+        <span className="hint">{t('profile.contextWindowHint')}</span>
       </label>
       <label className="check">
-        <input type="checkbox" aria-label={S.acceptsImages} checked={acceptsImages ?? knownImages ?? profile?.accepts_images ?? false} onChange={(e) => setAcceptsImages(e.target.checked)} /> {S.acceptsImages}
+        <input type="checkbox" aria-label={t('profile.acceptsImages')} checked={acceptsImages ?? knownImages ?? profile?.accepts_images ?? false} onChange={(e) => setAcceptsImages(e.target.checked)} /> {t('profile.acceptsImages')}
       </label>
-      {acceptsImages === null && knownImages === undefined && !profile && <span className="hint">{S.acceptsImagesAuto}</span>}
+      {acceptsImages === null && knownImages === undefined && !profile && <span className="hint">{t('profile.acceptsImagesAuto')}</span>}
       {!isFirst && !profile?.is_default && (
         <label className="check">
-          <input type="checkbox" checked={makeDefault} onChange={(e) => setMakeDefault(e.target.checked)} /> {S.makeDefault}
+          <input type="checkbox" checked={makeDefault} onChange={(e) => setMakeDefault(e.target.checked)} /> {t('profile.makeDefault')}
         </label>
       )}
       <div className="row">
         <button className="primary" onClick={() => void save()} disabled={busy}>
-          {S.save}
+          {t('profile.save')}
         </button>
         {status && (
           <span className={status.tone === 'ok' ? 'ok-text' : 'error-text'} role="status">

@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'react';
 import type { EventPayloads } from '../../../preload/contract/index.js';
 import { call, on } from '../api';
+import { useTranslation } from '../i18n';
+import { Fill } from '../i18n/Fill';
 
 type Request = EventPayloads['sampling.request'];
 
@@ -9,6 +11,7 @@ type Request = EventPayloads['sampling.request'];
  * Shows which server asks and everything it sends; nothing reaches the model until you allow it.
  */
 export function SamplingDialogs() {
+  const { t } = useTranslation();
   const [queue, setQueue] = useState<Request[]>([]);
   useEffect(() => {
     const offs = [
@@ -29,29 +32,29 @@ export function SamplingDialogs() {
   };
   return (
     <div className="modal-backdrop">
-      <div className="modal panel" role="dialog" aria-label={`Model request from ${current.server}`}>
+      <div className="modal panel" role="dialog" aria-label={t('sampling.label', { server: current.server })}>
         <h3>
-          <span className="mono">{current.server}</span> wants to use your model
+          <Fill k="sampling.wants" slots={{ server: <span className="mono">{current.server}</span> }} />
         </h3>
-        <p className="muted">It sends the following (up to {current.max_tokens} tokens of answer go back to the server):</p>
+        <p className="muted">{t('sampling.sends', { count: current.max_tokens })}</p>
         {current.system_prompt && (
           <div>
-            <div className="label">System prompt</div>
+            <div className="label">{t('sampling.systemPrompt')}</div>
             <pre className="tool-text">{current.system_prompt}</pre>
           </div>
         )}
         {current.messages.map((m, i) => (
           <div key={i}>
-            <div className="label">{m.role}</div>
+            <div className="label">{m.role === 'user' || m.role === 'assistant' ? t(`sampling.role.${m.role}`) : m.role}</div>
             <pre className="tool-text">{m.text}</pre>
           </div>
         ))}
         <div className="row">
           <button className="primary" onClick={() => void answer(true)}>
-            Allow
+            {t('common.allow')}
           </button>
-          <button onClick={() => void answer(false)}>Deny</button>
-          {queue.length > 1 && <span className="muted">{queue.length - 1} more waiting</span>}
+          <button onClick={() => void answer(false)}>{t('common.deny')}</button>
+          {queue.length > 1 && <span className="muted">{t('common.moreWaiting', { count: queue.length - 1 })}</span>}
         </div>
       </div>
     </div>

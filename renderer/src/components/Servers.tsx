@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'react';
 import type { LogEntry, ServerView } from '../../../preload/contract/index.js';
 import { ApiError, call } from '../api';
-import { joinCommandLine, splitCommandLine } from '../commandLine';
+import { CommandLineError, joinCommandLine, splitCommandLine } from '../commandLine';
 import { useApp } from '../store';
+import { formatTime, Trans, useTranslation } from '../i18n';
 import { EditServerForm } from './EditServer';
 import { ImportExport } from './ImportExport';
 import { AuthFields, authInput, emptyAuth, type AuthFormState } from './AuthFields';
@@ -31,6 +32,7 @@ function fieldOf(path: string | undefined): keyof Errors {
 
 /** The Add-server form, with inline validation. Nothing is saved unless everything is valid. */
 export function AddServerForm({ onDone }: { onDone: () => void }) {
+  const { t } = useTranslation();
   const existing = useApp((s) => s.serverOrder);
   const upsert = useApp((s) => s.upsertServer);
   const [name, setName] = useState('');
@@ -47,21 +49,24 @@ export function AddServerForm({ onDone }: { onDone: () => void }) {
     const e: Errors = {};
     let argv: string[] = [];
     const n = name.trim();
-    if (!n) e.name = 'Name is required.';
-    else if (!SERVER_NAME.test(n) || n.length > 64) e.name = 'Use letters, digits, "_", "-" or "." (start with a letter or digit, at most 64).';
-    else if (existing.includes(n)) e.name = `A server named "${n}" already exists.`;
+    if (!n) e.name = t('addServer.errNameRequired');
+    else if (!SERVER_NAME.test(n) || n.length > 64) e.name = t('addServer.errNameChars');
+    else if (existing.includes(n)) e.name = t('addServer.errNameExists', { name: n });
     if (type === 'local') {
       try {
         argv = splitCommandLine(command);
-        if (argv.length === 0) e.command = 'Command is required.';
+        if (argv.length === 0) e.command = t('addServer.errCommandRequired');
       } catch (err) {
-        e.command = (err as Error).message;
+        e.command = err instanceof CommandLineError ? t(err.quote === 'single' ? 'addServer.errUnterminatedSingle' : 'addServer.errUnterminatedDouble') : (err as Error).message;
       }
-    } else if (!/^https?:\/\/.+/.test(url.trim())) e.url = 'Enter an http:// or https:// URL.';
+    } else if (!/^https?:\/\/.+/.test(url.trim())) e.url = t('addServer.errUrl');
     const bad = rows.filter((r) => r.key.trim() && (type === 'local' ? !ENV_NAME.test(r.key.trim()) : !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(r.key.trim())));
-    if (bad.length) e.env = type === 'local' ? `Not a valid variable name: ${bad.map((r) => r.key).join(', ')} (letters, digits and "_", not starting with a digit).` : `Not a valid header name: ${bad.map((r) => r.key).join(', ')}.`;
-    const t = Number(timeout);
-    if (!Number.isInteger(t) || t < 1 || t > 3600) e.timeout = 'Timeout must be a whole number of seconds from 1 to 3600.';
+    if (bad.length) {
+      const names = bad.map((r) => r.key).join(', ');
+      e.env = type === 'local' ? t('addServer.errVarNames', { names }) : t('addServer.errHeaderNames', { names });
+    }
+    const secs = Number(timeout);
+    if (!Number.isInteger(secs) || secs < 1 || secs > 3600) e.timeout = t('addServer.errTimeout');
     return { errors: e, argv };
   };
 
@@ -99,89 +104,89 @@ export function AddServerForm({ onDone }: { onDone: () => void }) {
   return (
     <form
       className="panel add-form"
-      aria-label="Add server"
+      aria-label={t('addServer.form')}
       onSubmit={(e) => {
         e.preventDefault();
         void submit();
       }}
     >
-      <h3>Add an MCP server</h3>
+      <h3>{t('addServer.title')}</h3>
       <label className="field">
-        <span>Name</span>
-        <input aria-label="Server name" value={name} onChange={(e) => setName(e.target.value)} placeholder="filesystem" aria-invalid={!!errors.name} />
+        <span>{t('addServer.name')}</span>
+        <input aria-label={t('addServer.nameLabel')} value={name} onChange={(e) => setName(e.target.value)} placeholder="filesystem" aria-invalid={!!errors.name} />
         {errors.name && <span className="field-error" role="alert">{errors.name}</span>}
       </label>
       <label className="field">
-        <span>Type</span>
-        <select aria-label="Server type" value={type} onChange={(e) => setType(e.target.value as typeof type)}>
-          <option value="local">Local command (stdio)</option>
-          <option value="http">Remote URL (Streamable HTTP)</option>
-          <option value="sse">Remote URL (legacy SSE)</option>
+        <span>{t('addServer.type')}</span>
+        <select aria-label={t('addServer.typeLabel')} value={type} onChange={(e) => setType(e.target.value as typeof type)}>
+          <option value="local">{t('addServer.typeLocal')}</option>
+          <option value="http">{t('addServer.typeHttp')}</option>
+          <option value="sse">{t('addServer.typeSse')}</option>
         </select>
       </label>
       {type === 'local' ? (
         <label className="field">
-          <span>Command and arguments</span>
+          <span>{t('addServer.command')}</span>
           <input
-            aria-label="Command"
+            aria-label={t('addServer.commandLabel')}
             className="mono"
             value={command}
             onChange={(e) => setCommand(e.target.value)}
-            placeholder="npx -y @modelcontextprotocol/server-filesystem /path/to/dir"
+            placeholder={t('addServer.commandPlaceholder')}
             aria-invalid={!!errors.command}
           />
-          <span className="hint">Quote arguments that contain spaces. The command is started directly, never through a shell.</span>
+          <span className="hint">{t('addServer.commandHint')}</span>
           {errors.command && <span className="field-error" role="alert">{errors.command}</span>}
         </label>
       ) : (
         <label className="field">
-          <span>URL</span>
-          <input aria-label="URL" className="mono" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://example.com/mcp" />
+          <span>{t('addServer.url')}</span>
+          <input aria-label={t('addServer.url')} className="mono" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://example.com/mcp" />
           {errors.url && <span className="field-error" role="alert">{errors.url}</span>}
         </label>
       )}
       {type !== 'local' && <AuthFields value={auth} onChange={setAuth} />}
       <div className="field">
-        <span>{type === 'local' ? 'Environment variables' : 'Headers'}</span>
+        <span>{type === 'local' ? t('addServer.envVars') : t('addServer.headers')}</span>
         {rows.map((r, i) => (
           <div className="kv" key={i}>
             <input
-              aria-label={`${type === 'local' ? 'Variable' : 'Header'} name ${i + 1}`}
+              aria-label={type === 'local' ? t('addServer.varName', { n: i + 1 }) : t('addServer.headerName', { n: i + 1 })}
               className="mono"
               placeholder={type === 'local' ? 'NAME' : 'Header-Name'}
               value={r.key}
               onChange={(e) => setRows(rows.map((x, j) => (j === i ? { ...x, key: e.target.value } : x)))}
             />
             <input
-              aria-label={`${type === 'local' ? 'Variable' : 'Header'} value ${i + 1}`}
+              aria-label={type === 'local' ? t('addServer.varValue', { n: i + 1 }) : t('addServer.headerValue', { n: i + 1 })}
               type="password"
               autoComplete="off"
-              placeholder="value (stored as a secret)"
+              placeholder={t('addServer.valueSecret')}
               value={r.value}
               onChange={(e) => setRows(rows.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)))}
             />
-            <button type="button" className="link" onClick={() => setRows(rows.filter((_, j) => j !== i))} aria-label={`Remove row ${i + 1}`}>
-              Remove
+            <button type="button" className="link" onClick={() => setRows(rows.filter((_, j) => j !== i))} aria-label={t('addServer.removeRow', { n: i + 1 })}>
+              {t('common.remove')}
             </button>
           </div>
         ))}
         <button type="button" onClick={() => setRows([...rows, { key: '', value: '' }])}>
-          + Add {type === 'local' ? 'variable' : 'header'}
+          {type === 'local' ? t('addServer.addVariable') : t('addServer.addHeader')}
         </button>
         {errors.env && <span className="field-error" role="alert">{errors.env}</span>}
       </div>
       <label className="field narrow">
-        <span>Timeout (seconds)</span>
-        <input aria-label="Timeout seconds" inputMode="numeric" value={timeout} onChange={(e) => setTimeoutS(e.target.value)} />
+        <span>{t('addServer.timeout')}</span>
+        <input aria-label={t('addServer.timeoutLabel')} inputMode="numeric" value={timeout} onChange={(e) => setTimeoutS(e.target.value)} />
         {errors.timeout && <span className="field-error" role="alert">{errors.timeout}</span>}
       </label>
       {errors.form && <div className="field-error" role="alert">{errors.form}</div>}
       <div className="row">
         <button type="submit" className="primary" disabled={busy}>
-          {busy ? 'Adding…' : 'Add server'}
+          {busy ? t('addServer.adding') : t('addServer.submit')}
         </button>
         <button type="button" onClick={onDone}>
-          Cancel
+          {t('common.cancel')}
         </button>
       </div>
     </form>
@@ -189,19 +194,20 @@ export function AddServerForm({ onDone }: { onDone: () => void }) {
 }
 
 function Logs({ name }: { name: string }) {
+  const { t } = useTranslation();
   const [entries, setEntries] = useState<LogEntry[] | null>(null);
   const load = () => call('servers.logs', { name }).then(setEntries, () => setEntries([]));
   useEffect(() => {
     void call('servers.logs', { name }).then(setEntries, () => setEntries([]));
   }, [name]);
-  if (entries === null) return <div className="muted">Loading…</div>;
+  if (entries === null) return <div className="muted">{t('common.loading')}</div>;
   return (
     <div className="logs">
       <div className="row">
-        <button onClick={() => void load()}>Refresh</button>
+        <button onClick={() => void load()}>{t('common.refresh')}</button>
       </div>
       <pre className="log-lines" data-testid="server-logs">
-        {entries.length === 0 ? 'No log entries yet.' : entries.map((e) => `${new Date(e.ts).toLocaleTimeString()} [${e.source}] ${e.text}`).join('\n')}
+        {entries.length === 0 ? t('servers.noLogs') : entries.map((e) => `${formatTime(e.ts)} [${e.source}] ${e.text}`).join('\n')}
       </pre>
     </div>
   );
@@ -209,6 +215,7 @@ function Logs({ name }: { name: string }) {
 
 /** One server: status, tools, errors, actions. */
 export function ServerCard({ server }: { server: ServerView }) {
+  const { t } = useTranslation();
   const upsert = useApp((s) => s.upsertServer);
   const drop = useApp((s) => s.dropServer);
   const [panel, setPanel] = useState<'none' | 'tools' | 'logs'>('none');
@@ -231,80 +238,76 @@ export function ServerCard({ server }: { server: ServerView }) {
         <span className={`status-dot ${server.status}`} />
         <strong className="server-name">{server.name}</strong>
         <span className={`badge ${server.status}`} data-testid="server-status">
-          {server.status}
+          {t(`servers.status.${server.status}`)}
         </span>
-        <span className="muted">{server.status === 'ready' ? server.tool_count === server.tools.length ? `${server.tool_count} tools` : `${server.tool_count} of ${server.tools.length} tools` : server.type === 'local' ? 'stdio' : server.type}</span>
+        <span className="muted">{server.status === 'ready' ? server.tool_count === server.tools.length ? t('servers.tools', { count: server.tool_count }) : t('servers.toolsOf', { count: server.tool_count, total: server.tools.length }) : server.type === 'local' ? 'stdio' : server.type}</span>
         <span className="spacer" />
         <label className="check">
           <input
             type="checkbox"
-            aria-label={`Enable ${server.name}`}
+            aria-label={t('servers.enable', { name: server.name })}
             checked={server.enabled}
             onChange={(e) => void act(() => call('servers.setEnabled', { name: server.name, enabled: e.target.checked }))}
           />{' '}
-          Enabled
+          {t('servers.enabled')}
         </label>
         {server.auth.kind === 'oauth' && server.auth.state !== 'signing_in' && server.auth.state !== 'authorized' && (
           <button className="primary" onClick={() => void act(async () => void (await call('servers.signIn', { name: server.name })))} disabled={!server.enabled}>
-            Sign in
+            {t('servers.signIn')}
           </button>
         )}
-        {server.auth.state === 'signing_in' && <button onClick={() => void act(async () => void (await call('servers.cancelSignIn', { name: server.name })))}>Cancel sign-in</button>}
+        {server.auth.state === 'signing_in' && <button onClick={() => void act(async () => void (await call('servers.cancelSignIn', { name: server.name })))}>{t('servers.cancelSignIn')}</button>}
         {server.auth.kind === 'oauth' && server.auth.state === 'authorized' && (
-          <button onClick={() => void act(() => call('servers.signOut', { name: server.name }))}>Sign out</button>
+          <button onClick={() => void act(() => call('servers.signOut', { name: server.name }))}>{t('servers.signOut')}</button>
         )}
         <button onClick={() => void act(() => call('servers.restart', { name: server.name }))} disabled={!server.enabled}>
-          Restart
+          {t('servers.restart')}
         </button>
         <button onClick={() => setEditing(!editing)} aria-pressed={editing}>
-          Edit
+          {t('common.edit')}
         </button>
-        <button onClick={() => setPanel(panel === 'tools' ? 'none' : 'tools')}>Tools</button>
-        <button onClick={() => setPanel(panel === 'logs' ? 'none' : 'logs')}>Logs</button>
+        <button onClick={() => setPanel(panel === 'tools' ? 'none' : 'tools')}>{t('servers.tools')}</button>
+        <button onClick={() => setPanel(panel === 'logs' ? 'none' : 'logs')}>{t('servers.logs')}</button>
         <button
           className="danger"
           onClick={() => {
-            if (confirm(`Remove server "${server.name}"?`))
+            if (confirm(t('servers.confirmRemove', { name: server.name })))
               void act(async () => {
                 await call('servers.remove', { name: server.name });
                 drop(server.name);
               });
           }}
         >
-          Remove
+          {t('common.remove')}
         </button>
       </div>
       <div className="server-meta mono">{server.type === 'local' ? joinCommandLine(server.command) : server.url}</div>
       {Object.keys({ ...server.env, ...server.headers }).length > 0 && (
         <div className="server-meta">
-          {server.type === 'local' ? 'env' : 'headers'}:{' '}
+          {server.type === 'local' ? t('servers.env') : t('servers.headers')}:{' '}
           {Object.entries({ ...server.env, ...server.headers }).map(([k, v]) => (
-            <span key={k} className="badge set" title="Stored as a secret">
-              {k} {v.has_value ? 'set' : 'empty'}
+            <span key={k} className="badge set" title={t('servers.storedSecret')}>
+              {k} {v.has_value ? t('common.set') : t('common.empty')}
             </span>
           ))}
         </div>
       )}
       {server.recovery.attempts > 0 && !server.recovery.gave_up && server.status !== 'ready' && (
         <div className="server-meta" data-testid="server-recovery">
-          Crashed; automatic restart attempt {server.recovery.attempts}
-          {server.recovery.next_retry_at ? ` at ${new Date(server.recovery.next_retry_at).toLocaleTimeString()}` : ''}.
+          {t('servers.crashed', { n: server.recovery.attempts })}
+          {server.recovery.next_retry_at ? t('servers.crashedAt', { time: formatTime(server.recovery.next_retry_at) }) : ''}.
         </div>
       )}
       {server.auth.kind !== 'none' && (
         <div className="server-meta" data-testid="server-auth">
           {server.auth.kind === 'bearer'
-            ? `Bearer token ${server.auth.has_token ? 'set' : 'missing'}`
-            : `OAuth: ${({ authorized: 'signed in', needs_auth: 'sign-in needed', needs_reauth: 'sign in again', signing_in: 'waiting for the browser…', unknown: 'not signed in' } as Record<string, string>)[server.auth.state ?? 'unknown']}${server.auth.client_id ? ` · client ${server.auth.client_id}` : ''}${server.auth.expires_at ? ` · token until ${new Date(server.auth.expires_at).toLocaleTimeString()}` : ''}`}
+            ? t('servers.bearer', { state: server.auth.has_token ? t('servers.bearerSet') : t('servers.bearerMissing') })
+            : `${t('servers.oauth', { state: t(`servers.oauthState.${server.auth.state ?? 'unknown'}`) })}${server.auth.client_id ? t('servers.oauthClient', { id: server.auth.client_id }) : ''}${server.auth.expires_at ? t('servers.oauthUntil', { time: formatTime(server.auth.expires_at) }) : ''}`}
         </div>
       )}
       {pendingUrl && server.auth.state === 'signing_in' && (
         <div className="banner warning small">
-          If no browser tab opened,{' '}
-          <a href={pendingUrl} target="_blank" rel="noopener noreferrer">
-            open the sign-in page
-          </a>
-          .
+          <Trans i18nKey="servers.noBrowser" components={{ action: <a href={pendingUrl} target="_blank" rel="noopener noreferrer" /> }} />
         </div>
       )}
       {server.status === 'needs_auth' && (
@@ -315,7 +318,7 @@ export function ServerCard({ server }: { server: ServerView }) {
       {server.status === 'error' && (
         <pre className="server-error" data-testid="server-error">
           {server.error}
-          {server.resolved_command ? `\n(command: ${server.resolved_command})` : ''}
+          {server.resolved_command ? `\n${t('servers.commandWas', { command: server.resolved_command })}` : ''}
         </pre>
       )}
       {server.warnings.map((w) => (
@@ -328,14 +331,14 @@ export function ServerCard({ server }: { server: ServerView }) {
         <div className="tools-list" data-testid="tools-list">
           {server.tools.length === 0 ? (
             <div className="muted">
-              {server.status === 'ready' ? 'This server offers no tools.' : server.enabled ? 'Tools appear when the server is ready.' : 'Enable the server to see its tools.'}
+              {server.status === 'ready' ? t('servers.noTools') : server.enabled ? t('servers.toolsWhenReady') : t('servers.enableToSee')}
             </div>
           ) : (
             <ServerToolsPanel server={server} />
           )}
           {server.resources.length > 0 && (
             <details className="tool-item" data-testid="resources-list">
-              <summary>Resources ({server.resources.length})</summary>
+              <summary>{t('servers.resources', { count: server.resources.length })}</summary>
               {server.resources.map((r) => (
                 <div key={r.uri} className="small">
                   <span className="mono">{r.uri}</span> <span className="muted">{r.name}{r.description ? ` — ${r.description}` : ''}</span>
@@ -345,7 +348,7 @@ export function ServerCard({ server }: { server: ServerView }) {
           )}
           {server.prompts.length > 0 && (
             <details className="tool-item" data-testid="prompts-list">
-              <summary>Prompts ({server.prompts.length})</summary>
+              <summary>{t('servers.prompts', { count: server.prompts.length })}</summary>
               {server.prompts.map((p) => (
                 <div key={p.name} className="small">
                   <span className="mono">{p.name}</span>
@@ -365,6 +368,7 @@ export function ServerCard({ server }: { server: ServerView }) {
 
 /** Settings → MCP servers. */
 export function ServersPanel() {
+  const { t } = useTranslation();
   const order = useApp((s) => s.serverOrder);
   const servers = useApp((s) => s.servers);
   const [adding, setAdding] = useState(false);
@@ -372,18 +376,18 @@ export function ServersPanel() {
   return (
     <div className="panel">
       <div className="row">
-        <h2>MCP servers</h2>
+        <h2>{t('servers.title')}</h2>
         <span className="spacer" />
-        {!porting && <button onClick={() => setPorting(true)}>Import / export</button>}
+        {!porting && <button onClick={() => setPorting(true)}>{t('servers.importExport')}</button>}
         {!adding && (
           <button className="primary" onClick={() => setAdding(true)}>
-            Add server
+            {t('servers.add')}
           </button>
         )}
       </div>
       {porting && <ImportExport onClose={() => setPorting(false)} />}
       {adding && <AddServerForm onDone={() => setAdding(false)} />}
-      {order.length === 0 && !adding && <p className="muted">No servers yet. Add a local command or a remote URL.</p>}
+      {order.length === 0 && !adding && <p className="muted">{t('servers.empty')}</p>}
       {order.map((n) => servers[n] && <ServerCard key={n} server={servers[n]} />)}
     </div>
   );

@@ -1,34 +1,52 @@
 import { useApp } from '../store';
+import { useTranslation } from '../i18n';
+import { LanguageSettings } from './LanguageSettings';
 import { ModelSettings } from './ModelSettings';
 import { ServersPanel } from './Servers';
 import { PermissionSettings } from './ToolPermissions';
 
 /** The sections of Settings. */
-export type SettingsSection = 'servers' | 'model' | 'permissions';
+export type SettingsSection = 'servers' | 'model' | 'permissions' | 'language';
 
-/** Settings: MCP servers, Model, Tool permissions. */
+/** Settings: MCP servers, Model, Tool permissions, Language. */
 export function SettingsView({ section, onSection: setSection }: { section: SettingsSection; onSection: (s: SettingsSection) => void }) {
+  const { t, i18n } = useTranslation();
   const secrets = useApp((s) => s.secrets);
   return (
     <div className="settings-wrap">
       {secrets && (
         <div className={secrets.kind === 'keychain' ? 'secrets-note ok' : 'banner warning secrets-note'} data-testid="secrets-notice" role={secrets.kind === 'keychain' ? undefined : 'alert'}>
-          <strong>{secrets.kind === 'keychain' ? 'Secrets are protected by your OS keychain.' : 'Secrets are not in an OS keychain.'}</strong> <span>{secrets.notice}</span>
+          <strong>{secrets.kind === 'keychain' ? t('settings.keychainOk') : t('settings.keychainMissing')}</strong>{' '}
+          {/* Main's notice is English and specific (why, which file): other languages get a summary by kind, with main's text behind Details. */}
+          {i18n.language === 'en' ? (
+            <span>{secrets.notice}</span>
+          ) : (
+            <>
+              <span>{t(`settings.secretsNote.${secrets.kind}`)}</span>{' '}
+              <details className="secrets-detail">
+                <summary>{t('settings.details')}</summary>
+                <span lang="en">{secrets.notice}</span>
+              </details>
+            </>
+          )}
         </div>
       )}
     <div className="settings">
       <aside className="settings-nav">
         <button className={section === 'servers' ? 'nav-item active' : 'nav-item'} onClick={() => setSection('servers')}>
-          MCP servers
+          {t('settings.navServers')}
         </button>
         <button className={section === 'model' ? 'nav-item active' : 'nav-item'} onClick={() => setSection('model')}>
-          Model
+          {t('settings.navModel')}
         </button>
         <button className={section === 'permissions' ? 'nav-item active' : 'nav-item'} onClick={() => setSection('permissions')}>
-          Tool permissions
+          {t('settings.navPermissions')}
+        </button>
+        <button className={section === 'language' ? 'nav-item active' : 'nav-item'} onClick={() => setSection('language')}>
+          {t('settings.navLanguage')}
         </button>
       </aside>
-      <section className="settings-body">{section === 'servers' ? <ServersPanel /> : section === 'model' ? <ModelSettings /> : <PermissionSettings />}</section>
+      <section className="settings-body">{section === 'servers' ? <ServersPanel /> : section === 'model' ? <ModelSettings /> : section === 'language' ? <LanguageSettings /> : <PermissionSettings />}</section>
     </div>
     </div>
   );

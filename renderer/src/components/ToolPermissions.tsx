@@ -2,10 +2,10 @@ import { useEffect, useState } from 'react';
 import type { PermissionMode, ServerView, ToolApproval } from '../../../preload/contract/index.js';
 import { call } from '../api';
 import { useApp } from '../store';
+import { useTranslation } from '../i18n';
 import { AnnotationBadges } from './ApprovalCard';
 
-/** Shown wherever annotations are used: they are the server's own claims. */
-export const HINTS_NOTE = 'Servers declare these hints (read-only, destructive, …) about their own tools themselves; the app cannot check them.';
+
 
 /**
  * Settings → MCP servers → Tools: per tool an Enabled switch and an approval choice (follow the
@@ -13,6 +13,7 @@ export const HINTS_NOTE = 'Servers declare these hints (read-only, destructive, 
  * schema; bulk actions for the whole server. Every change is saved in main at once.
  */
 export function ServerToolsPanel({ server }: { server: ServerView }) {
+  const { t } = useTranslation();
   const upsert = useApp((s) => s.upsertServer);
   const [error, setError] = useState<string | null>(null);
   const act = async (fn: () => Promise<ServerView>) => {
@@ -29,54 +30,54 @@ export function ServerToolsPanel({ server }: { server: ServerView }) {
     <div className="tool-permissions" data-testid="tool-permissions">
       <div className="bulk-row">
         <span className="muted small">
-          {enabledCount} of {server.tools.length} tools offered to the model.
+          {t('toolPerms.offered', { enabled: enabledCount, total: server.tools.length })}
         </span>
         <span className="spacer" />
-        <button onClick={() => bulk('enable_all')}>Enable all</button>
-        <button onClick={() => bulk('disable_all')}>Disable all</button>
-        <button onClick={() => bulk('allow_read_only')} title={HINTS_NOTE}>
-          Always allow read-only tools
+        <button onClick={() => bulk('enable_all')}>{t('toolPerms.enableAll')}</button>
+        <button onClick={() => bulk('disable_all')}>{t('toolPerms.disableAll')}</button>
+        <button onClick={() => bulk('allow_read_only')} title={t('toolPerms.hintsNote')}>
+          {t('toolPerms.allowReadOnly')}
         </button>
       </div>
-      <div className="hint">{HINTS_NOTE}</div>
-      {server.tools.map((t) => (
-        <div key={t.name} className={t.enabled ? 'tool-row' : 'tool-row disabled'} data-testid={`tool-${t.original_name}`}>
+      <div className="hint">{t('toolPerms.hintsNote')}</div>
+      {server.tools.map((tool) => (
+        <div key={tool.name} className={tool.enabled ? 'tool-row' : 'tool-row disabled'} data-testid={`tool-${tool.original_name}`}>
           <label className="check">
             <input
               type="checkbox"
-              aria-label={`Enable tool ${t.original_name}`}
-              checked={t.enabled}
-              onChange={(e) => void act(() => call('servers.setToolSettings', { name: server.name, tool: t.original_name, settings: { enabled: e.target.checked } }))}
+              aria-label={t('toolPerms.enableTool', { name: tool.original_name })}
+              checked={tool.enabled}
+              onChange={(e) => void act(() => call('servers.setToolSettings', { name: server.name, tool: tool.original_name, settings: { enabled: e.target.checked } }))}
             />
           </label>
           <div className="tool-row-main">
             <span className="tool-row-name">
-              <span className="mono">{t.original_name}</span>
-              {t.title && t.title !== t.original_name && <span className="muted"> — {t.title}</span>}
-              <span className="muted small mono" title="The name the model sees">
+              <span className="mono">{tool.original_name}</span>
+              {tool.title && tool.title !== tool.original_name && <span className="muted"> — {tool.title}</span>}
+              <span className="muted small mono" title={t('toolPerms.modelName')}>
                 {' '}
-                {t.name}
+                {tool.name}
               </span>
             </span>
-            <AnnotationBadges annotations={t.annotations} />
+            <AnnotationBadges annotations={tool.annotations} />
           </div>
           <select
-            aria-label={`Approval for ${t.original_name}`}
-            value={t.approval ?? 'default'}
-            disabled={!t.enabled}
+            aria-label={t('toolPerms.approvalFor', { name: tool.original_name })}
+            value={tool.approval ?? 'default'}
+            disabled={!tool.enabled}
             onChange={(e) => {
               const v = e.target.value;
               const approval: ToolApproval | null = v === 'ask' || v === 'always_allow' ? v : null;
-              void act(() => call('servers.setToolSettings', { name: server.name, tool: t.original_name, settings: { approval } }));
+              void act(() => call('servers.setToolSettings', { name: server.name, tool: tool.original_name, settings: { approval } }));
             }}
           >
-            <option value="default">Default mode</option>
-            <option value="ask">Ask every time</option>
-            <option value="always_allow">Always allow</option>
+            <option value="default">{t('toolPerms.defaultMode')}</option>
+            <option value="ask">{t('toolPerms.askEvery')}</option>
+            <option value="always_allow">{t('toolPerms.alwaysAllow')}</option>
           </select>
           <details className="tool-item tool-schema">
-            <summary className="muted small">{t.description || 'schema'}</summary>
-            <pre className="mono small">{JSON.stringify(t.input_schema, null, 2)}</pre>
+            <summary className="muted small">{tool.description || t('toolPerms.schema')}</summary>
+            <pre className="mono small">{JSON.stringify(tool.input_schema, null, 2)}</pre>
           </details>
         </div>
       ))}
@@ -89,18 +90,12 @@ export function ServerToolsPanel({ server }: { server: ServerView }) {
   );
 }
 
-const MODES: Array<{ mode: PermissionMode; label: string; detail: string }> = [
-  { mode: 'ask_all', label: 'Ask for every tool call', detail: 'Every call waits for your approval.' },
-  {
-    mode: 'ask_unless_read_only',
-    label: 'Ask unless the tool is read-only (default)',
-    detail: 'Calls to tools whose server declares them read-only run without asking; all others ask.',
-  },
-  { mode: 'never_ask', label: 'Never ask', detail: 'Every enabled tool runs without asking. Disabled tools still never run.' },
-];
+/** The modes in the order shown; label and detail are `permissions.<mode>` and `permissions.<mode>_detail`. */
+const MODES: PermissionMode[] = ['ask_all', 'ask_unless_read_only', 'never_ask'];
 
 /** Settings → Tool permissions: the default approval mode (per-tool choices override it). */
 export function PermissionSettings() {
+  const { t } = useTranslation();
   const [mode, setMode] = useState<PermissionMode | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
@@ -116,24 +111,21 @@ export function PermissionSettings() {
   };
   return (
     <div className="panel" data-testid="permission-settings">
-      <h2>Tool permissions</h2>
-      <p className="muted">
-        When the model wants to call a tool, the app decides in its core — not in this window — whether to run it, ask you, or refuse. Per-tool choices
-        (Settings → MCP servers → Tools) override this default; a disabled tool is never offered to the model and never runs.
-      </p>
-      <div className="perm-modes" role="radiogroup" aria-label="Default approval mode">
+      <h2>{t('permissions.title')}</h2>
+      <p className="muted">{t('permissions.intro')}</p>
+      <div className="perm-modes" role="radiogroup" aria-label={t('permissions.group')}>
         {MODES.map((m) => (
-          <label key={m.mode}>
-            <input type="radio" name="perm-mode" aria-label={m.label} checked={mode === m.mode} disabled={mode === null} onChange={() => void choose(m.mode)} />
+          <label key={m}>
+            <input type="radio" name="perm-mode" aria-label={t(`permissions.${m}`)} checked={mode === m} disabled={mode === null} onChange={() => void choose(m)} />
             <span>
-              <strong>{m.label}</strong>
+              <strong>{t(`permissions.${m}`)}</strong>
               <br />
-              <span className="muted small">{m.detail}</span>
+              <span className="muted small">{t(`permissions.${m}_detail`)}</span>
             </span>
           </label>
         ))}
       </div>
-      <div className="hint">{HINTS_NOTE}</div>
+      <div className="hint">{t('toolPerms.hintsNote')}</div>
       {error && (
         <div className="field-error" role="alert">
           {error}

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useApp } from '../store';
+import { useTranslation } from '../i18n';
 
 /**
  * The composer's tool picker: which servers' tools the model gets in this conversation (all ready
@@ -8,6 +9,7 @@ import { useApp } from '../store';
  * large for the provider. Main applies the choice when it builds each request.
  */
 export function ToolPicker() {
+  const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   const box = useRef<HTMLDivElement>(null);
   // The menu closes on Esc and on a click outside it.
@@ -45,19 +47,19 @@ export function ToolPicker() {
   if (servers.length === 0) return null;
   return (
     <div className="tool-picker" ref={box}>
-      <button aria-expanded={open} aria-label="Tools for this conversation" title="Choose which servers' tools the model may use here" onClick={() => setOpen(!open)}>
-        Tools: {count}
+      <button aria-expanded={open} aria-label={t('toolPicker.label')} title={t('toolPicker.title')} onClick={() => setOpen(!open)}>
+        {t('toolPicker.button', { count })}
       </button>
       {open && (
-        <div className="tool-picker-menu" role="group" aria-label="Servers whose tools the model gets">
+        <div className="tool-picker-menu" role="group" aria-label={t('toolPicker.menu')}>
           {servers.map((v) => (
             <label key={v!.name} className="check">
-              <input type="checkbox" checked={chosen(v!.name)} onChange={() => toggle(v!.name)} aria-label={`Use tools of ${v!.name}`} />
-              <span className="mono">{v!.name}</span> <span className="muted small">{v!.tool_count} tools</span>
+              <input type="checkbox" checked={chosen(v!.name)} onChange={() => toggle(v!.name)} aria-label={t('toolPicker.useServer', { server: v!.name })} />
+              <span className="mono">{v!.name}</span> <span className="muted small">{t('toolPicker.toolCount', { count: v!.tool_count })}</span>
             </label>
           ))}
           <button className="link" onClick={() => void pick(null)}>
-            Use all servers
+            {t('toolPicker.useAll')}
           </button>
         </div>
       )}

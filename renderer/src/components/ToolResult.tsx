@@ -7,6 +7,7 @@
 import type { ContentView } from '../../../preload/contract/index.js';
 import { looksLikeMarkdown } from '../markdown-limits';
 import { Markdown } from './Markdown';
+import { formatNumber, useTranslation } from '../i18n';
 
 /** The latest progress of a running call (numbers as the server sent them). */
 export interface ToolProgressView {
@@ -15,29 +16,25 @@ export interface ToolProgressView {
   message: string | null;
 }
 
-/** User-visible strings of this component (kept together for translation). */
-export const TOOL_RESULT_STRINGS = {
-  progress: 'Progress',
-  imageAlt: 'Image returned by the tool',
-  unsupportedImage: 'An image of a type that is not shown',
-} as const;
 
 const IMAGE_TYPE = /^image\/(png|jpeg|gif|webp|bmp|avif|svg\+xml)$/i;
 
+/** A progress number in the current language, at most 2 decimals. */
 function fmt(n: number): string {
-  return Number.isInteger(n) ? String(n) : n.toFixed(2).replace(/\.?0+$/, '');
+  return formatNumber(n, 2);
 }
 
 /** A progress bar: determinate when the server sent a total, else indeterminate. */
 export function ToolProgressBar({ progress }: { progress: ToolProgressView }) {
+  const { t } = useTranslation();
   const known = progress.total !== null && progress.total > 0;
   const numbers = known ? `${fmt(progress.progress)} / ${fmt(progress.total!)}` : fmt(progress.progress);
   return (
     <div className="tool-progress" data-testid="tool-progress">
       {known ? (
-        <progress aria-label={TOOL_RESULT_STRINGS.progress} value={Math.min(progress.progress, progress.total!)} max={progress.total!} />
+        <progress aria-label={t('tool.progress')} value={Math.min(progress.progress, progress.total!)} max={progress.total!} />
       ) : (
-        <progress aria-label={TOOL_RESULT_STRINGS.progress} />
+        <progress aria-label={t('tool.progress')} />
       )}
       <span className="tool-progress-text">
         <span className="mono" data-testid="tool-progress-numbers">{numbers}</span>
@@ -53,6 +50,7 @@ export function ToolProgressBar({ progress }: { progress: ToolProgressView }) {
  * @param progress the latest progress notification, or null
  */
 export function ToolResult({ content, progress }: { content: ContentView[]; progress: ToolProgressView | null }) {
+  const { t } = useTranslation();
   return (
     <div className="tool-result">
       {progress && <ToolProgressBar progress={progress} />}
@@ -61,10 +59,10 @@ export function ToolResult({ content, progress }: { content: ContentView[]; prog
         if (!IMAGE_TYPE.test(c.mimeType))
           return (
             <div key={i} className="muted small">
-              {TOOL_RESULT_STRINGS.unsupportedImage} ({c.mimeType.slice(0, 64)})
+              {t('tool.unsupportedImage')} ({c.mimeType.slice(0, 64)})
             </div>
           );
-        return <img key={i} className="tool-image" alt={TOOL_RESULT_STRINGS.imageAlt} src={`data:${c.mimeType};base64,${c.data}`} />;
+        return <img key={i} className="tool-image" alt={t('tool.imageAlt')} src={`data:${c.mimeType};base64,${c.data}`} />;
       })}
     </div>
   );

@@ -1,0 +1,116 @@
+/**
+ * The UI's languages (renderer/src/i18n): every English key has a Chinese string and no extra
+ * ones, plural and interpolation forms resolve, the OS locale maps to a language, and errors from
+ * main are shown by their code (English: main's message as is; Chinese: a translated sentence for
+ * generic codes, a translated lead + main's detail for specific ones).
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { en } from '../../renderer/src/i18n/en.js';
+import { zhCN } from '../../renderer/src/i18n/zh-CN.js';
+import { i18next, languageForLocales, t } from '../../renderer/src/i18n/index.js';
+import { describeError, describeModelError } from '../../renderer/src/i18n/errors.js';
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { Trans } from 'react-i18next';
+import { Fill } from '../../renderer/src/i18n/Fill.js';
+
+/** Every leaf key of a strings object, dotted. */
+function keys(o: object, prefix = ''): string[] {
+  return Object.entries(o).flatMap(([k, v]) => (typeof v === 'string' ? [`${prefix}${k}`] : keys(v as object, `${prefix}${k}.`)));
+}
+const tt = t as unknown as (key: string, o?: Record<string, unknown>) => string;
+
+afterEach(async () => {
+  await i18next.changeLanguage('en');
+});
+
+describe('resources', () => {
+  it('zh-CN has exactly the keys of en, and no Chinese string is left empty or in English', () => {
+    expect(keys(zhCN).sort()).toEqual(keys(en).sort());
+    const zh = zhCN as unknown as Record<string, Record<string, unknown>>;
+    for (const k of keys(zhCN)) {
+      const v = k.split('.').reduce<unknown>((o, p) => (o as Record<string, unknown>)[p], zh) as string;
+      expect(v.trim(), k).not.toBe('');
+    }
+  });
+
+  it('plurals and interpolation resolve in both languages', async () => {
+    expect(tt('profile.connected', { count: 1 })).toBe('Connected. The provider lists 1 model.');
+    expect(tt('profile.connected', { count: 3 })).toBe('Connected. The provider lists 3 models.');
+    expect(tt('servers.confirmRemove', { name: 'files' })).toBe('Remove server "files"?');
+    await i18next.changeLanguage('zh-CN');
+    expect(tt('profile.connected', { count: 3 })).toBe('已连接。提供方列出了 3 个模型。');
+    expect(tt('chat.toolsAvailable', { count: 1 })).toBe('1 个工具可用');
+    // A value is never read as markup or escaped twice.
+    expect(tt('servers.confirmRemove', { name: '<b>&' })).toBe('移除服务器“<b>&”？');
+  });
+});
+
+describe('sentences with an element in them', () => {
+  it('the element gets its text in both languages (a tag name that is an HTML void element, like <link>, would leave it empty)', async () => {
+    const render = (key: 'chat.setupModel' | 'servers.noBrowser') =>
+      renderToStaticMarkup(createElement(Trans, { i18nKey: key, components: { action: createElement('button') } }));
+    expect(render('chat.setupModel')).toBe('Set up a model first in <button>Settings → Model</button>.');
+    expect(render('servers.noBrowser')).toBe('If no browser tab opened, <button>open the sign-in page</button>.');
+    await i18next.changeLanguage('zh-CN');
+    expect(render('chat.setupModel')).toBe('请先在<button>设置 → 模型</button>中配置模型。');
+    expect(render('servers.noBrowser')).toBe('如果没有打开浏览器标签页，请<button>打开登录页面</button>。');
+  });
+});
+
+describe('Fill: data in a translated sentence', () => {
+  it('puts each slot where its placeholder is, in both word orders', async () => {
+    const render = () => renderToStaticMarkup(createElement(Fill, { k: 'approval.wantsToRun', slots: { tool: createElement('i', null, 'write_file'), server: createElement('b', null, 'files') } }));
+    expect(render()).toBe('wants to run <i>write_file</i> of server <b>files</b>');
+    await i18next.changeLanguage('zh-CN');
+    expect(render()).toBe('想要运行服务器 <b>files</b> 的 <i>write_file</i>');
+  });
+
+  it('data stays text: markup and placeholders in a title are neither parsed nor filled', () => {
+    const title = '<strong onclick="x()">hi</strong> {{server}}';
+    const html = renderToStaticMarkup(createElement(Fill, { k: 'approval.elsewhere', slots: { server: 'files', tool: 'write_file', conversation: title } }));
+    expect(html).toBe('files wants to run write_file in “&lt;strong onclick=&quot;x()&quot;&gt;hi&lt;/strong&gt; {{server}}”.');
+  });
+});
+
+describe('language from the OS locale', () => {
+  it('zh* → zh-CN, anything else → en, the first locale decides', () => {
+    expect(languageForLocales(['zh-CN'])).toBe('zh-CN');
+    expect(languageForLocales(['zh-TW', 'en'])).toBe('zh-CN');
+    expect(languageForLocales(['ZH'])).toBe('zh-CN');
+    expect(languageForLocales(['en-GB', 'zh-CN'])).toBe('en');
+    expect(languageForLocales(['de-DE'])).toBe('en');
+    expect(languageForLocales([])).toBe('en');
+  });
+});
+
+describe('errors from main', () => {
+  it('English: main’s message unchanged, whatever the code', () => {
+    expect(describeError({ code: 'busy', message: 'A run is already going in this conversation.' })).toBe('A run is already going in this conversation.');
+    expect(describeError({ code: 'conflict', message: 'A server named "x" already exists.' })).toBe('A server named "x" already exists.');
+  });
+
+  it('Chinese: generic codes get the translated sentence; specific ones a translated lead and main’s detail', async () => {
+    await i18next.changeLanguage('zh-CN');
+    expect(describeError({ code: 'busy', message: 'Busy.' })).toBe('应用正在处理此事，请稍后再试。');
+    expect(describeError({ code: 'approval_invalid', message: 'No such approval.' })).toBe('此审批已不在等待中（已被回答或撤回）。');
+    expect(describeError({ code: 'internal', message: 'oops' })).toBe('应用核心出了问题。');
+    expect(describeError({ code: 'write_failed', message: 'EACCES' })).toBe('无法写入文件。');
+    expect(describeError({ code: 'conflict', message: 'A server named "x" already exists.' })).toBe('与现有内容冲突：A server named "x" already exists.');
+    expect(describeError({ code: 'invalid_input', message: 'name: too long', field: 'name' })).toBe('输入未被接受：name: too long');
+    // A code this build does not know falls back to main's message.
+    expect(describeError({ code: 'brand_new' as never, message: 'Something new.' })).toBe('Something new.');
+  });
+
+  it('model endpoint failures: English as main said; Chinese with a lead by code and main’s detail', async () => {
+    expect(describeModelError('unauthorized', 'HTTP 401 from http://127.0.0.1:1/v1: bad key')).toBe('HTTP 401 from http://127.0.0.1:1/v1: bad key');
+    await i18next.changeLanguage('zh-CN');
+    expect(describeModelError('unauthorized', 'HTTP 401 from http://127.0.0.1:1/v1: bad key')).toBe('密钥被拒绝：HTTP 401 from http://127.0.0.1:1/v1: bad key');
+    expect(describeModelError('unreachable', '')).toBe('这个地址没有响应');
+  });
+
+  it('Chinese: a message this window made itself is already translated and shown as is', async () => {
+    await i18next.changeLanguage('zh-CN');
+    expect(describeError({ code: 'internal', message: '与应用核心的连接已断开。', said_here: true } as never)).toBe('与应用核心的连接已断开。');
+  });
+});
