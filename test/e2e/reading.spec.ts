@@ -173,7 +173,7 @@ test.describe('model profiles', () => {
       await page.getByLabel('Base URL').fill(guarded.baseUrl.replace('/v1', '/wrong'));
       await page.getByLabel('API key').fill('sk-right-key-0000000000');
       await page.getByRole('button', { name: 'Test connection' }).click();
-      await expect(result).toContainText('base URL or the model name is wrong');
+      await expect(result).toContainText('says “not found”: check the base URL');
       // Nothing listening at all.
       await page.getByLabel('Base URL').fill('http://127.0.0.1:9/v1');
       await page.getByRole('button', { name: 'Test connection' }).click();
