@@ -19,18 +19,8 @@ import type { SecretStore } from '../secrets/store.js';
 import { Mutex, writeFileAtomic } from '../util/atomic-write.js';
 import { defaultContextWindow, keyWouldTravelInClear, modelAcceptsImages } from './model-capabilities.js';
 
-/** A stored profile (no secret). */
-export interface ModelProfile {
-  id: string;
-  name: string;
-  provider: ModelProvider;
-  base_url: string;
-  model: string;
-  system_prompt: string | null;
-  /** Tokens. */
-  context_window: number;
-  accepts_images: boolean;
-}
+/** A stored profile (no secret): the view's fields that are kept in `model_profiles.json`. */
+export type ModelProfile = Omit<ModelProfileView, 'api_key' | 'is_default' | 'configured' | 'key_in_clear'>;
 
 /** A profile together with its own API key (main only; never crosses IPC). */
 export interface ProfileWithKey {

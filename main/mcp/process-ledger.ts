@@ -14,6 +14,7 @@ import { promises as fs, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { writeFileAtomic } from '../util/atomic-write.js';
+import { isAlive } from '../util/process.js';
 
 /** The ledger's file inside the state dir. */
 export const LEDGER_FILE = 'server-processes.json';
@@ -28,14 +29,6 @@ interface LedgerDocument {
   groups: number[];
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /**
  * Whether some process of group `pgid` carries `marker` (`NAME=value`) in its environment.

@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { isAlive } from './process.js';
 
 /**
  * Write `data` to `file` atomically and owner-only.
@@ -60,14 +61,6 @@ export class Mutex {
   }
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /**
  * Remove temp files that {@link writeFileAtomic} left beside `file` (and beside each of `more` in

@@ -9,7 +9,7 @@
  * approvals are listed by `pending()`, so a reloaded window shows them again.
  */
 import { randomBytes } from 'node:crypto';
-import type { ApprovalClosedOutcome, ApprovalDecision, ApprovalView, ToolAnnotations } from '../../../preload/contract/index.js';
+import type { ApprovalClosedOutcome, ApprovalDecision, ApprovalView } from '../../../preload/contract/index.js';
 import { argsHash } from './args-hash.js';
 
 /** How long a card waits for the user before the call is refused as unanswered, in ms. */
@@ -17,18 +17,8 @@ export const APPROVAL_TIMEOUT_MS = 30 * 60 * 1000;
 /** How many closed ids are remembered (to tell "late/duplicate" from "never issued"). */
 export const REMEMBERED_CLOSED = 4096;
 
-/** The call a card is about. `tool` is the real name on its server. */
-export interface ApprovalCall {
-  conversation_id: string;
-  run_id: string;
-  call_id: string;
-  server: string;
-  tool: string;
-  namespaced_tool: string;
-  title: string | null;
-  annotations: ToolAnnotations;
-  args: unknown;
-}
+/** The call a card is about (the view without its id, argument hash and time). `tool` is the real name on its server. */
+export type ApprovalCall = Omit<ApprovalView, 'id' | 'args_sha256' | 'created_at'>;
 
 /** The user's answer. `reason` (deny) goes back to the model. */
 export interface ApprovalAnswer {
