@@ -6,6 +6,7 @@
  * Runs only where the Electron binary is installed. With ELECTRON_SKIP_BINARY_DOWNLOAD=1 there is
  * none, and the test is skipped with a plain message on stdout and in the report.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -39,17 +40,30 @@ test('Electron: the window opens with the contract bridge and no Node in the ren
   }
   const mainJs = path.join(ROOT, 'out/main/index.js');
   expect(existsSync(mainJs), 'out/main/index.js must be built (npx electron-vite build)').toBe(true);
+  // better-sqlite3 is compiled for one runtime at a time: Electron's for this test, Node's again
+  // afterwards for the rest of the suite (scripts/native-abi.mjs).
+  const abi = (runtime: 'electron' | 'node'): void => {
+    const r = spawnSync(process.execPath, [path.join(ROOT, 'scripts/native-abi.mjs'), runtime], { cwd: ROOT, stdio: 'inherit' });
+    expect(r.status, `native modules for ${runtime}`).toBe(0);
+  };
+  test.info().setTimeout(600_000);
+  abi('electron');
 
   const stateDir = tempDir('electron');
   // Chromium refuses to run as root without --no-sandbox (containers); elsewhere keep the sandbox.
   const args = [...(process.getuid?.() === 0 ? ['--no-sandbox'] : []), mainJs];
-  const app = await _electron.launch({
-    executablePath: bin,
-    args,
-    cwd: ROOT,
-    env: { ...process.env, OPENPROGRAM_STATE_DIR: stateDir, ELECTRON_ENABLE_LOGGING: '1' },
-    timeout: 60_000,
-  });
+  const app = await _electron
+    .launch({
+      executablePath: bin,
+      args,
+      cwd: ROOT,
+      env: { ...process.env, OPENPROGRAM_STATE_DIR: stateDir, ELECTRON_ENABLE_LOGGING: '1' },
+      timeout: 60_000,
+    })
+    .catch((err: unknown) => {
+      abi('node');
+      throw err;
+    });
   try {
     const win = await app.firstWindow();
     await win.waitForLoadState('domcontentloaded');
@@ -83,5 +97,6 @@ test('Electron: the window opens with the contract bridge and no Node in the ren
   } finally {
     await app.close();
     rmSync(stateDir, { recursive: true, force: true });
+    abi('node');
   }
 });
