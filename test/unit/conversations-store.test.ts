@@ -273,6 +273,7 @@ describe('model context and export from a transcript', () => {
     const conv = { summary: { id: 'c', title: 'Files', created_at: 0, updated_at: 1000, message_count: 3, profile_id: null, tool_servers: null }, items: [...transcript, fenced] };
     const md = conversationToMarkdown(conv);
     expect(md).toContain('### Tool call `files__write_file` — ok, 12 ms');
+    expect(conversationToMarkdown({ ...conv, items: [tool('p', { permission: { allowed: true, via: 'user', decision: 'allow_once' } })] })).toContain('Permission: allowed (allow_once).');
     expect(md).toContain('```\nWrote /tmp/x\n```');
     // A result that holds a fence is wrapped in a longer one, so it cannot close it early.
     expect(md).toContain('````\nbefore\n```\ninside\n```\nafter\n````');

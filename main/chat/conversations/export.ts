@@ -37,7 +37,8 @@ function itemToMarkdown(item: TranscriptItem): string {
       return `## Assistant${ANSWER_NOTE[item.state] ?? ''}\n\n${item.text}`;
     case 'tool': {
       const head = `### Tool call \`${item.tool}\` — ${item.state}${item.duration_ms === null ? '' : `, ${item.duration_ms} ms`}`;
-      const parts = [head, `Server \`${item.server}\`, tool \`${item.original_name}\`.`, `Arguments:\n\n${fence(JSON.stringify(item.args ?? {}, null, 2), 'json')}`];
+      const decided = item.permission ? ` Permission: ${item.permission.allowed ? 'allowed' : 'refused'} (${item.permission.decision ?? item.permission.via}).` : '';
+      const parts = [head, `Server \`${item.server}\`, tool \`${item.original_name}\`.${decided}`, `Arguments:\n\n${fence(JSON.stringify(item.args ?? {}, null, 2), 'json')}`];
       if (item.content.length) parts.push(`Result:\n\n${item.content.map(describeContent).join('\n\n')}`);
       if (item.error) parts.push(`Error:\n\n${fence(item.error)}`);
       return parts.join('\n\n');
