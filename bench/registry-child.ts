@@ -5,7 +5,7 @@
  *    with descriptions and small input schemas — the first call in this fresh process (cold) and
  *    warm repeats.
  * 2. Real: an McpHost connected over Streamable HTTP to 50 servers of 100 tools each (all served
- *    by one separate process, bench/many-tools-server.ts). The host's private rebuildTools() is
+ *    by one separate process, bench/many-tools-server.ts). The host runtime's rebuildTools() is
  *    wrapped to time every rebuild, and each connection's refreshTools() to time the re-listing.
  *    A sample calls `bump` on one server, which registers a tool, so the server sends
  *    tools/list_changed; it is timed from the call until the host's toolsChanged event, split
@@ -75,10 +75,11 @@ async function main(): Promise<void> {
     let onToolsChanged: ((tools: RegisteredTool[]) => void) | null = null;
     const host = new McpHost(store, { events: { toolsChanged: (tools) => onToolsChanged?.(tools) } });
 
-    // Time every registry rebuild the host does (onConnectionChange → this.rebuildTools()).
+    // Time every registry rebuild the host does (main/mcp/host/runtime.ts: onConnectionChange →
+    // this.rebuildTools()).
     const rebuilds: { at: number; ms: number }[] = [];
-    const h = host as unknown as { rebuildTools: () => void };
-    const realRebuild = h.rebuildTools.bind(host);
+    const h = (host as unknown as { rt: { rebuildTools: () => void } }).rt;
+    const realRebuild = h.rebuildTools.bind(h);
     h.rebuildTools = () => {
       const t0 = performance.now();
       realRebuild();

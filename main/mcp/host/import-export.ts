@@ -1,0 +1,176 @@
+/**
+ * Import and export of the server list: export in the config file's format (secrets blanked, or
+ * written owner-only to a file), import of `{"servers": …}` / `{"mcpServers": …}` documents with
+ * a masked preview, and which stored secrets an imported entry may keep
+ * (docs/ARCHITECTURE.md "Config file", "Security").
+ */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { ExportResult, ImportPreview, ImportResult } from '../../../preload/contract/index.js';
+import { ConfigError, maskMap, parseConfigDocument, type ServerConfig } from '../config.js';
+import { mapForeignToolKeys } from '../tool-settings.js';
+import { writeFileAtomic } from '../../util/atomic-write.js';
+import { HostError } from './errors.js';
+import type { ServerManagement } from './management.js';
+import type { ServerRuntime } from './runtime.js';
+
+/**
+ * Whether stored secrets may follow an imported entry: only to the same destination — the same
+ * command line for a stdio server (program and arguments), the same URL origin (scheme, host,
+ * port) for a remote one. Anything else would hand the stored values to a program or host the
+ * pasted text chose.
+ */
+export function sameSecretDestination(next: ServerConfig, stored: ServerConfig): boolean {
+  if (next.type === 'local' || stored.type === 'local') {
+    return next.type === 'local' && stored.type === 'local' && JSON.stringify(next.command) === JSON.stringify(stored.command);
+  }
+  try {
+    return new URL(next.url).origin === new URL(stored.url).origin;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The stored values an imported entry keeps: for every secret the entry leaves empty, the stored
+ * value of the same name — but only when {@link sameSecretDestination}. Returns the description
+ * of each kept value (`env API_TOKEN`, `header Authorization`, `bearer token`, `OAuth client
+ * secret`) and fills them into `next` when `apply` is true.
+ */
+export function storedSecretsKept(next: ServerConfig, stored: ServerConfig | undefined, apply: boolean): string[] {
+  const kept: string[] = [];
+  if (!stored || !sameSecretDestination(next, stored)) return kept;
+  if (next.type === 'local' && stored.type === 'local') {
+    for (const [k, v] of Object.entries(next.env)) {
+      if (v !== '' || !stored.env[k]) continue;
+      kept.push(`env ${k}`);
+      if (apply) next.env[k] = stored.env[k]!;
+    }
+  } else if (next.type !== 'local' && stored.type !== 'local') {
+    for (const [k, v] of Object.entries(next.headers)) {
+      if (v !== '' || !stored.headers[k]) continue;
+      kept.push(`header ${k}`);
+      if (apply) next.headers[k] = stored.headers[k]!;
+    }
+    if (next.auth.kind === 'bearer' && !next.auth.token && stored.auth.kind === 'bearer' && stored.auth.token) {
+      kept.push('bearer token');
+      if (apply) next.auth.token = stored.auth.token;
+    }
+    if (next.auth.kind === 'oauth' && !next.auth.client_secret && stored.auth.kind === 'oauth' && stored.auth.client_secret) {
+      kept.push('OAuth client secret');
+      if (apply) next.auth.client_secret = stored.auth.client_secret;
+    }
+  }
+  return kept;
+}
+
+/** Import and export for one host. */
+export class ServerTransfer {
+  constructor(
+    private readonly rt: ServerRuntime,
+    private readonly mgmt: ServerManagement,
+  ) {}
+
+  /**
+   * Export the server list in the source design's format. Without secrets every env/header value
+   * is `""` and the JSON is returned. With secrets the document is written owner-only to
+   * `<state dir>/exports/` and only its path is returned, so no secret crosses IPC.
+   */
+  async exportServers(includeSecrets: boolean): Promise<ExportResult> {
+    const doc = this.rt.store.exportDocument(includeSecrets);
+    const json = JSON.stringify(doc, null, 2) + '\n';
+    if (!includeSecrets) return { json, path: null, warning: null };
+    const dir = path.join(this.rt.store.stateDir, 'exports');
+    await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+    const file = path.join(dir, `mcp_servers-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+    await writeFileAtomic(file, json);
+    return {
+      json: null,
+      path: file,
+      warning: 'This file contains your secrets (environment variables and headers) in plain text. It is readable only by you; delete it when you no longer need it and do not share it.',
+    };
+  }
+
+  private parseImport(json: string): { servers: Map<string, ServerConfig>; warning: string | null } {
+    let doc: unknown;
+    try {
+      doc = JSON.parse(json);
+    } catch {
+      throw new HostError('invalid_input', 'The text is not valid JSON.', 'json');
+    }
+    try {
+      const parsed = parseConfigDocument(doc, { allowRefs: false });
+      if (parsed.servers.size === 0 && !parsed.warning) throw new ConfigError('it contains no servers ({"servers": …} or {"mcpServers": …})');
+      return parsed;
+    } catch (err) {
+      if (err instanceof HostError) throw err;
+      throw new HostError('invalid_input', `Cannot import: ${(err as Error).message}`, 'json');
+    }
+  }
+
+  /** What importing `json` would add (masked). @throws HostError('invalid_input') */
+  importPreview(json: string): ImportPreview {
+    const { servers, warning } = this.parseImport(json);
+    const doc = JSON.parse(json) as Record<string, unknown>;
+    const table = (typeof doc.servers === 'object' && doc.servers !== null ? doc.servers : doc.mcpServers) as Record<string, Record<string, unknown>>;
+    return {
+      servers: [...servers].map(([name, cfg]) => {
+        const tools = Object.entries(cfg.tools ?? {});
+        return {
+          name,
+          type: cfg.type,
+          command: cfg.type === 'local' ? cfg.command : [],
+          url: cfg.type === 'local' ? null : cfg.url,
+          env: cfg.type === 'local' ? maskMap(cfg.env) : {},
+          headers: cfg.type === 'local' ? {} : maskMap(cfg.headers),
+          enabled: cfg.enabled,
+          exists: this.rt.store.entryNamed(name) !== undefined,
+          kept_secrets: storedSecretsKept(structuredClone(cfg), this.rt.store.get(name), false),
+          disabled_tools: tools.filter(([, s]) => s.enabled === false).map(([n]) => n),
+          always_allow_tools: tools.filter(([, s]) => s.approval === 'always_allow').map(([n]) => n),
+          // The entry parsed above, so its lists are valid; only the unmapped key names are read here.
+          unmapped_keys: mapForeignToolKeys(table[name] ?? {}).unmapped,
+        };
+      }),
+      warning,
+    };
+  }
+
+  /**
+   * Import servers from a `{"servers": …}` or `{"mcpServers": …}` document (plaintext secrets are
+   * moved into the secret store on save). Existing names are skipped unless `replaceExisting`.
+   * @throws HostError('invalid_input') for a document that cannot be read.
+   */
+  async importServers(json: string, replaceExisting: boolean): Promise<ImportResult> {
+    const { servers } = this.parseImport(json);
+    const result: ImportResult = { added: [], replaced: [], skipped: [] };
+    for (const [name, cfg] of servers) {
+      const taken = this.rt.store.entryNamed(name);
+      if ((taken !== undefined && taken !== name) || (taken === undefined && this.mgmt.adding.has(name.toLowerCase()))) {
+        result.skipped.push({ name, reason: `a server named "${taken ?? name}" exists (names that differ only in case are the same)` });
+        continue;
+      }
+      const exists = taken !== undefined; // loaded, or skipped at load (kept in the file)
+      if (exists && !replaceExisting) {
+        result.skipped.push({ name, reason: 'a server of that name exists' });
+        continue;
+      }
+      try {
+        // An export leaves secret values empty: importing it over the same server keeps the stored
+        // values rather than wiping them (empty means "unchanged", as in the Edit form) — but
+        // only when the entry still points at the same command or URL origin.
+        if (exists) storedSecretsKept(cfg, this.rt.store.get(name), true);
+        if (cfg.enabled) this.rt.checkCommand(cfg);
+        if (this.rt.store.has(name)) await this.mgmt.remove(name);
+        this.mgmt.bump(name);
+        await this.rt.store.put(name, cfg);
+        if (cfg.enabled) this.rt.launch(name, cfg);
+        else this.rt.emitChanged(name);
+        (exists ? result.replaced : result.added).push(name);
+      } catch (err) {
+        result.skipped.push({ name, reason: (err as Error).message });
+      }
+    }
+    return result;
+  }
+}

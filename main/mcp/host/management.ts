@@ -1,0 +1,236 @@
+/**
+ * Management actions on configured servers (CRUD): add, edit (PATCH), enable/disable, per-tool
+ * settings, restart, remove. Each persists through the config store and then acts on the running
+ * servers (./runtime.ts); a later action on the same server wins over an edit still starting
+ * (docs/ARCHITECTURE.md "Update semantics (PATCH)", "Readiness").
+ */
+import type { ServerInput, ServerPatch, ServerView, ToolSettingPatch } from '../../../preload/contract/index.js';
+import { applyPatch, assertLoadable, ConfigError, configFromInput, withToolSettings, type ServerConfig } from '../config.js';
+import { applyToolSettingsPatch, ToolSettingsError } from '../tool-settings.js';
+import { HostError, noSuchServer } from './errors.js';
+import type { ServerRuntime } from './runtime.js';
+
+/**
+ * Refuse a config the next start would not load as given (add/edit accept exactly what loading
+ * accepts). @throws HostError('invalid_input') naming the field.
+ */
+function loadable(cfg: ServerConfig): void {
+  try {
+    assertLoadable(cfg);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    throw new HostError('invalid_input', err.message, err.field);
+  }
+}
+
+/** The management actions of one host. */
+export class ServerManagement {
+  /**
+   * Per server, a number bumped by every management action (add, update, enable/disable, remove,
+   * import). An edit whose candidate is still starting checks it before it saves or publishes
+   * anything, so a removal or a disable that came meanwhile sticks.
+   */
+  private readonly generations = new Map<string, number>();
+  /** Names (lower case) being added right now: a second add of one name is a conflict. */
+  readonly adding = new Set<string>();
+
+  constructor(private readonly rt: ServerRuntime) {}
+
+  /** Mark a management action on `name`; returns the new generation. */
+  bump(name: string): number {
+    const g = (this.generations.get(name) ?? 0) + 1;
+    this.generations.set(name, g);
+    return g;
+  }
+
+  /**
+   * Refuse a name that is taken: by a server in the file (loaded or skipped) or one being added,
+   * ignoring case (names that differ only in case are duplicates).
+   * @throws HostError('conflict')
+   */
+  private assertNameFree(name: string): void {
+    const taken = this.rt.store.entryNamed(name);
+    if (taken !== undefined) throw new HostError('conflict', taken === name ? `A server named "${name}" already exists.` : `A server named "${taken}" already exists (names that differ only in case are the same).`, 'name');
+    if (this.adding.has(name.toLowerCase())) throw new HostError('conflict', `A server named "${name}" is being added right now.`, 'name');
+  }
+
+  /**
+   * Add a server: validate (unique name, command resolvable), persist, then start it in the
+   * background. Returns the `starting` view at once.
+   * @throws HostError('conflict' | 'command_not_found')
+   */
+  async add(name: string, input: ServerInput): Promise<ServerView> {
+    this.rt.assertOpen();
+    this.assertNameFree(name);
+    const cfg = configFromInput(input);
+    loadable(cfg);
+    if (cfg.enabled) this.rt.checkCommand(cfg);
+    const key = name.toLowerCase();
+    this.adding.add(key);
+    try {
+      this.bump(name);
+      await this.rt.store.put(name, cfg);
+    } finally {
+      this.adding.delete(key);
+    }
+    if (cfg.enabled) this.rt.launch(name, cfg);
+    return this.rt.view(name);
+  }
+
+  /**
+   * Edit a server with PATCH semantics. The edit is persisted only after the server started
+   * successfully with it; on failure the previous config (and its running client) is kept.
+   * @throws HostError('not_found' | 'command_not_found' | 'start_failed' | 'invalid_input')
+   */
+  async update(name: string, patch: ServerPatch): Promise<ServerView> {
+    this.rt.assertOpen();
+    const old = this.rt.store.get(name);
+    if (!old) throw noSuchServer(name);
+    let next: ServerConfig;
+    try {
+      next = applyPatch(old, patch);
+    } catch (err) {
+      throw new HostError('invalid_input', (err as Error).message);
+    }
+    if (patch.tools !== undefined && Object.keys(patch).every((k) => k === 'tools')) {
+      // Per-tool settings only: nothing about the connection changes, so no restart.
+      return this.patchToolSettings(name, patch.tools ?? {});
+    }
+    loadable(next);
+    const generation = this.bump(name);
+    if (!next.enabled) {
+      await this.rt.store.put(name, next);
+      await this.rt.stop(name);
+      return this.rt.view(name);
+    }
+    this.rt.checkCommand(next);
+    if (old.type !== 'local' && old.auth.kind === 'oauth' && (next.type === 'local' || next.auth.kind !== 'oauth')) await this.rt.oauth.forget(name);
+    const candidate = this.rt.makeCandidate(name, next);
+    this.rt.pendingCandidates.add(candidate);
+    await candidate.start();
+    this.rt.pendingCandidates.delete(candidate);
+    // Another action on this server while the candidate started (remove, disable, another edit)
+    // wins: this edit is dropped, and says so.
+    const superseded = async (): Promise<boolean> => {
+      if (this.generations.get(name) === generation && this.rt.store.has(name)) return false;
+      await candidate.close();
+      return true;
+    };
+    const conflict = (): HostError => new HostError('conflict', `Server "${name}" was changed or removed while the edit was starting, so the edit was not saved.`);
+    if (await superseded()) throw conflict();
+    if (candidate.status === 'needs_auth' && !this.rt.shuttingDown) {
+      // The new settings are valid but need a sign-in: save them; the card shows Sign in.
+      await this.rt.store.put(name, next);
+      if (await superseded()) throw conflict();
+      await this.rt.adopt(name, candidate);
+      return this.rt.view(name);
+    }
+    if (candidate.status !== 'ready') {
+      const why = candidate.error ?? 'unknown error';
+      await candidate.close();
+      throw new HostError('start_failed', `The server did not start with the new settings, so they were not saved: ${why}`);
+    }
+    if (this.rt.shuttingDown) {
+      await candidate.close();
+      throw new HostError('start_failed', 'The app is shutting down.');
+    }
+    await this.rt.store.put(name, next);
+    if (await superseded()) throw conflict();
+    // Adopt the started candidate: its future changes go through the host.
+    await this.rt.adopt(name, candidate);
+    return this.rt.view(name);
+  }
+
+  /**
+   * Enable (start) or disable (stop) a server; persisted at once.
+   * @throws HostError('not_found' | 'command_not_found')
+   */
+  async setEnabled(name: string, enabled: boolean): Promise<ServerView> {
+    this.rt.assertOpen();
+    const cfg = this.rt.store.get(name);
+    if (!cfg) throw noSuchServer(name);
+    const next = { ...cfg, enabled };
+    if (enabled) this.rt.checkCommand(next);
+    this.bump(name);
+    await this.rt.store.put(name, next);
+    if (enabled) this.rt.launch(name, next);
+    else await this.rt.stop(name);
+    return this.rt.view(name);
+  }
+
+  /**
+   * Change one tool's settings (PATCH: a field absent → keep, a value → replace, `approval: null`
+   * → follow the mode). Persisted at once; the server is not restarted. The tool need not be
+   * listed right now (settings may be made before the server starts).
+   * @throws HostError('not_found' | 'invalid_input')
+   */
+  async setToolSettings(name: string, tool: string, patch: NonNullable<ToolSettingPatch>): Promise<ServerView> {
+    return this.patchToolSettings(name, { [tool]: patch });
+  }
+
+  /**
+   * Bulk per-server action over the tools the server lists now: `enable_all` (also clears
+   * `enabled: false` of tools not listed now), `disable_all`, or `allow_read_only` (always allow
+   * the tools whose annotations declare `readOnlyHint: true` — a hint the server gives itself).
+   * @throws HostError('not_found' | 'invalid_input') — the latter when the server is not ready.
+   */
+  async bulkToolSettings(name: string, action: 'enable_all' | 'disable_all' | 'allow_read_only'): Promise<ServerView> {
+    const cfg = this.rt.store.get(name);
+    if (!cfg) throw noSuchServer(name);
+    const listed = this.rt.tools.ofServer(name);
+    if (action === 'enable_all') {
+      const names = new Set([...listed.map((t) => t.original_name), ...Object.keys(cfg.tools ?? {})]);
+      return this.patchToolSettings(name, Object.fromEntries([...names].map((n) => [n, { enabled: true }])));
+    }
+    if (this.rt.conns.get(name)?.status !== 'ready') throw new HostError('invalid_input', `Server "${name}" is not ready, so its tools are not known yet.`);
+    if (action === 'disable_all') return this.patchToolSettings(name, Object.fromEntries(listed.map((t) => [t.original_name, { enabled: false }])));
+    return this.patchToolSettings(name, Object.fromEntries(listed.filter((t) => t.annotations.readOnlyHint === true).map((t) => [t.original_name, { approval: 'always_allow' as const }])));
+  }
+
+  private async patchToolSettings(name: string, patch: Record<string, ToolSettingPatch | null>): Promise<ServerView> {
+    this.rt.assertOpen();
+    let saved: ServerConfig | undefined;
+    try {
+      // Under the store's lock: concurrent changes to one server's tools all land.
+      saved = await this.rt.store.modify(name, (cfg) => withToolSettings(cfg, applyToolSettingsPatch(cfg.tools, patch)));
+    } catch (err) {
+      if (err instanceof ToolSettingsError) throw new HostError('invalid_input', err.message);
+      throw err;
+    }
+    if (!saved) throw noSuchServer(name);
+    this.rt.tools.refreshOffered();
+    this.rt.emitChanged(name);
+    return this.rt.view(name);
+  }
+
+  /**
+   * Restart a server with its persisted config (a new process and session).
+   * @throws HostError('not_found')
+   */
+  async restart(name: string): Promise<ServerView> {
+    this.rt.assertOpen();
+    const cfg = this.rt.store.get(name);
+    if (!cfg) throw noSuchServer(name);
+    if (!cfg.enabled) return this.rt.view(name);
+    this.rt.launch(name, cfg);
+    return this.rt.view(name);
+  }
+
+  /**
+   * Remove a server: stop it, unregister its tools, delete it from the config file.
+   * @throws HostError('not_found')
+   */
+  async remove(name: string): Promise<void> {
+    if (!this.rt.store.has(name)) throw noSuchServer(name);
+    this.bump(name);
+    const conn = this.rt.conns.get(name);
+    this.rt.conns.delete(name);
+    this.rt.recovery.clear(name);
+    this.rt.logRings.delete(name);
+    await this.rt.store.delete(name);
+    await this.rt.oauth.forget(name);
+    this.rt.rebuildTools();
+    this.rt.events.removed?.(name);
+    await conn?.close();
+  }
+}

@@ -1,0 +1,180 @@
+/**
+ * The live side of the host: one `McpConnection` per running server and its lifecycle — launch,
+ * stop, adopt a started candidate, restart after a crash — with the tool table, the OAuth
+ * providers and the change events that follow from it. The management actions
+ * (./management.ts), the startup queue (./startup.ts) and the façade (../host.ts) act through it.
+ */
+import type { ServerView } from '../../../preload/contract/index.js';
+import type { RegisteredTool } from '../adapter.js';
+import type { ConfigStore, ServerConfig } from '../config.js';
+import { LogRing, McpConnection, type ElicitHandler, type SampleHandler } from '../connection.js';
+import type { ProcessLedger } from '../process-ledger.js';
+import { CommandNotFoundError, mergedEnv, resolveCommand } from '../transports.js';
+import type { OAuthProviderDeps } from '../oauth/provider-factory.js';
+import { HostError, noSuchServer } from './errors.js';
+import { OAuthProviderRegistry } from './oauth-providers.js';
+import { CrashRecovery } from './recovery.js';
+import { ToolRegistry } from './tool-table.js';
+import { toView } from './views.js';
+
+/** Events the host emits (wired to the contract's event channels). */
+export interface HostEvents {
+  changed(view: ServerView): void;
+  removed(name: string): void;
+  toolsChanged(tools: RegisteredTool[]): void;
+}
+
+/** What the runtime is built from. */
+export interface RuntimeDeps {
+  store: ConfigStore;
+  events: Partial<HostEvents>;
+  /** Where OAuth state lives and how the user is sent to an authorization page. */
+  oauth: Pick<OAuthProviderDeps, 'store' | 'openUrl'>;
+  elicit: ElicitHandler | null;
+  sample: SampleHandler | null;
+  processes: ProcessLedger | null;
+}
+
+/** The running servers of one host. */
+export class ServerRuntime {
+  readonly store: ConfigStore;
+  readonly events: Partial<HostEvents>;
+  readonly conns = new Map<string, McpConnection>();
+  /** One log per server, kept across its restarts. */
+  readonly logRings = new Map<string, LogRing>();
+  /** Connections being tried by an edit; closed by shutdown too. */
+  readonly pendingCandidates = new Set<McpConnection>();
+  readonly recovery: CrashRecovery;
+  readonly tools: ToolRegistry;
+  readonly oauth: OAuthProviderRegistry;
+  shuttingDown = false;
+
+  constructor(private readonly deps: RuntimeDeps) {
+    this.store = deps.store;
+    this.events = deps.events;
+    this.tools = new ToolRegistry(deps.store, (tools) => this.events.toolsChanged?.(tools));
+    this.oauth = new OAuthProviderRegistry({ ...deps.oauth, onStateChange: (name) => this.emitChanged(name) });
+    this.recovery = new CrashRecovery((conn) => {
+      const name = conn.name;
+      if (this.shuttingDown || this.conns.get(name) !== conn) return;
+      const cfg = this.store.get(name);
+      if (!cfg || !cfg.enabled) return;
+      this.launch(name, cfg, true);
+    });
+  }
+
+  /**
+   * Masked view of one server (see ./views.ts).
+   * @throws HostError('not_found')
+   */
+  view(name: string): ServerView {
+    const cfg = this.store.get(name);
+    if (!cfg) throw noSuchServer(name);
+    const conn = this.conns.get(name);
+    return toView(name, cfg, conn, this.tools.ofServer(name), this.tools.warnings(name), this.recovery.view(name), this.oauth.authStatus(name, conn));
+  }
+
+  /** Announce a server's current view (nothing for a server no longer configured). */
+  emitChanged(name: string): void {
+    if (!this.store.has(name)) return;
+    this.events.changed?.(this.view(name));
+  }
+
+  /** Rebuild the tool table from the ready connections. */
+  rebuildTools(): void {
+    this.tools.rebuild(this.conns, this.shuttingDown);
+  }
+
+  /** @throws HostError('start_failed') once shutdown began. */
+  assertOpen(): void {
+    if (this.shuttingDown) throw new HostError('start_failed', 'The app is shutting down.');
+  }
+
+  /** @throws HostError('command_not_found') when a stdio server's program is not on the PATH. */
+  checkCommand(cfg: ServerConfig): void {
+    if (cfg.type !== 'local') return;
+    if (!resolveCommand(cfg.command[0]!, mergedEnv(cfg.env))) {
+      throw new HostError('command_not_found', new CommandNotFoundError(cfg.command[0]!).message, 'command');
+    }
+  }
+
+  private logRing(name: string): LogRing {
+    let ring = this.logRings.get(name);
+    if (!ring) this.logRings.set(name, (ring = new LogRing()));
+    return ring;
+  }
+
+  /** A connection whose changes the host publishes (not started). */
+  makeConnection(name: string, cfg: ServerConfig): McpConnection {
+    return this.withCapabilities(new McpConnection(name, cfg, (c) => this.onConnectionChange(c), this.logRing(name), this.oauth.providerFor(name, cfg)));
+  }
+
+  /** A connection that publishes nothing until {@link adopt}ed: an edit's trial start. */
+  makeCandidate(name: string, cfg: ServerConfig): McpConnection {
+    return this.withCapabilities(new McpConnection(name, cfg, undefined, this.logRing(name), this.oauth.providerFor(name, cfg)));
+  }
+
+  private withCapabilities(conn: McpConnection): McpConnection {
+    conn.elicit = this.deps.elicit;
+    conn.sample = this.deps.sample;
+    conn.processes = this.deps.processes;
+    return conn;
+  }
+
+  /** Adopt a started candidate as the server's connection, replacing (and closing) the old one. */
+  async adopt(name: string, candidate: McpConnection): Promise<void> {
+    this.recovery.clear(name);
+    const replaced = this.conns.get(name);
+    // Route the candidate's future changes through the host.
+    (candidate as unknown as { onChange: (c: McpConnection) => void }).onChange = (c) => this.onConnectionChange(c);
+    this.conns.set(name, candidate);
+    await replaced?.close();
+    this.rebuildTools();
+    this.emitChanged(name);
+  }
+
+  /** Start a fresh connection for `name` (replacing any). `recovering`: keep the crash-recovery count. */
+  launch(name: string, cfg: ServerConfig, recovering = false): void {
+    if (this.shuttingDown) return; // nothing starts after shutdown began
+    if (!recovering) this.recovery.clear(name);
+    const old = this.conns.get(name);
+    const conn = this.makeConnection(name, cfg);
+    this.conns.set(name, conn);
+    if (old) void old.close();
+    this.rebuildTools();
+    this.emitChanged(name);
+    void conn.start();
+  }
+
+  /** Stop a server's connection (disable): no restart pending, tools unregistered, view updated. */
+  async stop(name: string): Promise<void> {
+    this.recovery.clear(name);
+    const conn = this.conns.get(name);
+    this.conns.delete(name);
+    await conn?.close();
+    this.rebuildTools();
+    this.emitChanged(name);
+  }
+
+  private onConnectionChange(conn: McpConnection): void {
+    if (this.conns.get(conn.name) !== conn) return; // a stale connection cannot publish anything
+    if (conn.status === 'error' && !this.shuttingDown) this.recovery.onError(conn);
+    this.rebuildTools();
+    this.emitChanged(conn.name);
+  }
+
+  /**
+   * Begin shutdown: nothing starts or registers from now on; every connection (half-started
+   * ones and edit candidates too) and sign-in is closed. Resolves when they are.
+   */
+  async close(): Promise<void> {
+    this.shuttingDown = true;
+    this.recovery.clearAll();
+    const signIns = this.oauth.signIns.cancelAll();
+    const all = [...this.conns.values(), ...this.pendingCandidates];
+    this.pendingCandidates.clear();
+    this.conns.clear();
+    this.rebuildTools();
+    await Promise.all([...all.map((c) => c.close()), signIns]);
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * The host's tool table: every ready server's tools under their namespaced names
+ * (`{server}__{tool}`, built by ../adapter.ts), and the subset offered to the model — the table
+ * minus the tools the user disabled (docs/ARCHITECTURE.md "Tool names and result content").
+ */
+import { buildToolTable, type RegisteredTool, type ToolTable } from '../adapter.js';
+import type { ConfigStore } from '../config.js';
+import type { McpConnection } from '../connection.js';
+
+/** The registered tools and the offered ones; rebuilt when a server's status or tools change. */
+export class ToolRegistry {
+  private table: ToolTable = buildToolTable([]);
+  /** The table's tools minus the ones the user disabled: what the model is offered. */
+  private offered: RegisteredTool[] = [];
+
+  /**
+   * @param store where the per-tool settings are read
+   * @param onChanged called with every registered tool when the set of names changed
+   */
+  constructor(
+    private readonly store: ConfigStore,
+    private readonly onChanged: (tools: RegisteredTool[]) => void,
+  ) {}
+
+  /** Every registered tool, disabled ones included. */
+  get all(): RegisteredTool[] {
+    return this.table.tools;
+  }
+
+  /** The tools offered to the model (disabled ones left out). */
+  get offeredTools(): RegisteredTool[] {
+    return this.offered;
+  }
+
+  /** A registered tool by its namespaced name (disabled tools included). */
+  byName(name: string): RegisteredTool | undefined {
+    return this.table.byName.get(name);
+  }
+
+  /** The registered tools of one server. */
+  ofServer(server: string): RegisteredTool[] {
+    return this.table.tools.filter((t) => t.server === server);
+  }
+
+  /** Warnings about one server's tool names (collisions, renames). */
+  warnings(server: string): string[] {
+    return this.table.warnings.get(server) ?? [];
+  }
+
+  /**
+   * Rebuild the table from the ready connections, in file order; empty once shutdown began.
+   * Announces the new list when its names changed.
+   */
+  rebuild(conns: ReadonlyMap<string, McpConnection>, shuttingDown: boolean): void {
+    const before = this.table.tools.map((t) => t.name).join('\n');
+    const all = [];
+    if (!shuttingDown) {
+      for (const name of this.store.names()) {
+        const c = conns.get(name);
+        if (!c || c.status !== 'ready') continue;
+        for (const t of c.tools) all.push({ server: name, name: t.name, description: t.description, inputSchema: t.inputSchema as Record<string, unknown>, title: t.title, annotations: t.annotations });
+      }
+    }
+    this.table = buildToolTable(all);
+    this.refreshOffered();
+    if (this.table.tools.map((t) => t.name).join('\n') !== before) this.onChanged(this.table.tools);
+  }
+
+  /** Recompute the offered tools after the table or a server's per-tool settings changed. */
+  refreshOffered(): void {
+    this.offered = this.table.tools.filter((t) => this.store.toolSetting(t.server, t.original_name)?.enabled !== false);
+  }
+}

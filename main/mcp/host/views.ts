@@ -1,0 +1,106 @@
+/**
+ * Server views: the masked `ServerView` of one server (config with every secret masked, plus live
+ * status, tools, recovery and sign-in state). The only producer of server objects that leave main
+ * (docs/ARCHITECTURE.md "Masked views only").
+ */
+import type { AuthView, ServerView } from '../../../preload/contract/index.js';
+import type { RegisteredTool } from '../adapter.js';
+import { maskMap, maskSecret, type ServerConfig } from '../config.js';
+import type { McpConnection } from '../connection.js';
+import type { ToolSetting, ToolSettingsMap } from '../tool-settings.js';
+
+/** Whether a tool is enabled under a server's per-tool settings (absent = enabled). */
+export function isToolEnabled(settings: ToolSettingsMap | undefined, tool: string): boolean {
+  return !(settings && Object.prototype.hasOwnProperty.call(settings, tool) && settings[tool]!.enabled === false);
+}
+
+/** Auth status a view needs, gathered by the host. */
+export interface AuthStatus {
+  state: AuthView['state'];
+  expiresAt: number | null;
+}
+
+function authView(cfg: ServerConfig, status: AuthStatus | null): AuthView {
+  const none: AuthView = { kind: 'none', has_token: false, masked_token: '', has_client_secret: false, masked_client_secret: '', client_id: null, scope: null, state: null, expires_at: null };
+  if (cfg.type === 'local' || cfg.auth.kind === 'none') return none;
+  if (cfg.auth.kind === 'bearer') {
+    const m = maskSecret(cfg.auth.token);
+    return { ...none, kind: 'bearer', has_token: m.has_value, masked_token: m.masked };
+  }
+  const cs = maskSecret(cfg.auth.client_secret);
+  return {
+    ...none,
+    kind: 'oauth',
+    has_token: status?.state === 'authorized',
+    has_client_secret: cs.has_value,
+    masked_client_secret: cs.masked,
+    client_id: cfg.auth.client_id ?? null,
+    scope: cfg.auth.scope ?? null,
+    state: status?.state ?? 'unknown',
+    expires_at: status?.expiresAt ?? null,
+  };
+}
+
+/**
+ * Produce the masked view of one server: config with every env/header value masked, plus live
+ * status. The only producer of server objects that leave main (docs/ARCHITECTURE.md "Masked views only").
+ */
+export function toView(
+  name: string,
+  cfg: ServerConfig,
+  conn: McpConnection | undefined,
+  tools: RegisteredTool[],
+  warnings: string[],
+  recovery: ServerView['recovery'] = { attempts: 0, next_retry_at: null, gave_up: false },
+  auth: AuthStatus | null = null,
+): ServerView {
+  const status = !cfg.enabled ? 'disabled' : conn ? conn.status : 'starting';
+  return {
+    name,
+    type: cfg.type,
+    command: cfg.type === 'local' ? [...cfg.command] : [],
+    url: cfg.type === 'local' ? null : cfg.url,
+    env: cfg.type === 'local' ? maskMap(cfg.env) : {},
+    headers: cfg.type === 'local' ? {} : maskMap(cfg.headers),
+    auth: authView(cfg, auth),
+    enabled: cfg.enabled,
+    timeout_seconds: cfg.timeout_seconds,
+    status,
+    error: status === 'error' || status === 'needs_auth' ? conn?.error ?? null : null,
+    error_kind: status === 'error' || status === 'needs_auth' ? conn?.errorKind ?? null : null,
+    resolved_command: conn?.resolvedCommand ?? null,
+    tools:
+      status === 'ready'
+        ? tools.map((t) => {
+            const s: ToolSetting | undefined = cfg.tools && Object.prototype.hasOwnProperty.call(cfg.tools, t.original_name) ? cfg.tools[t.original_name] : undefined;
+            return {
+              name: t.name,
+              original_name: t.original_name,
+              title: t.title,
+              description: t.description,
+              input_schema: t.input_schema,
+              annotations: { ...t.annotations },
+              enabled: s?.enabled !== false,
+              approval: s?.approval ?? null,
+            };
+          })
+        : [],
+    tool_count: status === 'ready' ? tools.filter((t) => isToolEnabled(cfg.tools, t.original_name)).length : 0,
+    resources:
+      status === 'ready' && conn
+        ? conn.resources.slice(0, 500).map((r) => ({ uri: r.uri, name: r.name, description: r.description ?? '', mime_type: r.mimeType ?? null }))
+        : [],
+    prompts:
+      status === 'ready' && conn
+        ? conn.prompts.slice(0, 500).map((p) => ({
+            name: p.name,
+            description: p.description ?? '',
+            arguments: (p.arguments ?? []).map((a) => ({ name: a.name, description: a.description ?? '', required: a.required === true })),
+          }))
+        : [],
+    warnings: [...(conn?.warnings ?? []), ...warnings],
+    stderr_tail: conn?.stderrTail() ?? [],
+    server_info: conn?.serverInfo ? { ...conn.serverInfo, protocol_version: null } : null,
+    recovery,
+  };
+}
