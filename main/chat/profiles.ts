@@ -14,7 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { ModelProfileView, ModelProvider, ProfileInput, ProfileTestInput } from '../../preload/contract/index.js';
-import { maskSecret } from '../mcp/config.js';
+import { maskSecret } from '../secrets/mask.js';
 import type { SecretStore } from '../secrets/store.js';
 import { Mutex, writeFileAtomic } from '../util/atomic-write.js';
 import { defaultContextWindow, keyWouldTravelInClear, modelAcceptsImages } from './model-capabilities.js';

@@ -13,12 +13,12 @@ import {
   ConfigError,
   ConfigStore,
   configFromInput,
-  maskSecret,
   mergeSecretMap,
   parseConfigDocument,
   type LocalServerConfig,
   type RemoteServerConfig,
 } from '../../main/mcp/config.js';
+import { maskSecret } from '../../main/secrets/mask.js';
 import { writeFileAtomic } from '../../main/util/atomic-write.js';
 import { makeTempDir, removeDir, ROOT, sleep } from './helpers.js';
 

@@ -7,7 +7,8 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { ExportResult, ImportPreview, ImportResult } from '../../../preload/contract/index.js';
-import { ConfigError, maskMap, parseConfigDocument, type ServerConfig } from '../config.js';
+import { ConfigError, parseConfigDocument, type ServerConfig } from '../config.js';
+import { maskMap } from '../../secrets/mask.js';
 import { mapForeignToolKeys } from '../tool-settings.js';
 import { writeFileAtomic } from '../../util/atomic-write.js';
 import { HostError } from './errors.js';

@@ -5,7 +5,8 @@
  */
 import type { AuthView, ServerView } from '../../../preload/contract/index.js';
 import type { RegisteredTool } from '../adapter.js';
-import { maskMap, maskSecret, type ServerConfig } from '../config.js';
+import type { ServerConfig } from '../config.js';
+import { maskMap, maskSecret } from '../../secrets/mask.js';
 import type { McpConnection } from '../connection.js';
 import type { ToolSetting, ToolSettingsMap } from '../tool-settings.js';
 

@@ -1,0 +1,308 @@
+/**
+ * The schema of `<state dir>/mcp_servers.json`: the server config types, parsing of one entry and
+ * of a whole document (the file's `{"servers": …}` shape and, on import, other hosts'
+ * `{"mcpServers": …}` shape), and contract input → stored config (docs/ARCHITECTURE.md
+ * "Config file"). Adding, editing and loading go through this one schema.
+ */
+import { envNameSchema, headerNameSchema, serverNameSchema, serverUrlSchema, type AuthInput, type ServerInput } from '../../../preload/contract/index.js';
+import { toolSettingsOfEntry, ToolSettingsError, type ToolSettingsMap } from '../tool-settings.js';
+import { isSecretRef, type RefCollector } from './secret-refs.js';
+
+/** A stdio server launched as a child process. `command[0]` is the program, the rest its args. */
+export interface LocalServerConfig {
+  type: 'local';
+  command: string[];
+  /** Merged over the inherited environment (never replacing it). Every value is a secret. */
+  env: Record<string, string>;
+  enabled: boolean;
+  /** Startup wait and per-call read timeout, in seconds. */
+  timeout_seconds: number;
+  /** Per-tool choices (enabled, approval), by the tool's real name; absent = all defaults. */
+  tools?: ToolSettingsMap;
+}
+
+/**
+ * How a remote server is authorized: nothing, a static bearer token (RFC 6750), or OAuth 2.1 with
+ * PKCE (MCP spec 2025-06-18 "Authorization"), optionally with a client the user registered
+ * themselves (client_id / client_secret) instead of dynamic client registration (RFC 7591).
+ * `token` and `client_secret` are secrets.
+ */
+export type AuthConfig =
+  | { kind: 'none' }
+  | { kind: 'bearer'; token: string }
+  | { kind: 'oauth'; client_id?: string; client_secret?: string; scope?: string };
+
+/** A remote server over Streamable HTTP (`http`) or legacy HTTP+SSE (`sse`). */
+export interface RemoteServerConfig {
+  type: 'http' | 'sse';
+  url: string;
+  /** Extra request headers. Every value is a secret. */
+  headers: Record<string, string>;
+  auth: AuthConfig;
+  enabled: boolean;
+  timeout_seconds: number;
+  /** Per-tool choices (enabled, approval), by the tool's real name; absent = all defaults. */
+  tools?: ToolSettingsMap;
+}
+
+/** One server's stored configuration (full values; never sent to the renderer). */
+export type ServerConfig = LocalServerConfig | RemoteServerConfig;
+
+/** Default startup/call timeout in seconds (source design). */
+export const DEFAULT_TIMEOUT_SECONDS = 60;
+
+/** Thrown for a config document that cannot be understood; `field` names the offending field. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+  constructor(
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+  }
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function stringMap(v: unknown, what: 'env' | 'headers', refs?: RefCollector): Record<string, string> {
+  if (v === undefined || v === null) return {};
+  if (!isRecord(v)) throw new ConfigError(`${what} must be an object of strings`);
+  const out: Record<string, string> = {};
+  const names = what === 'env' ? envNameSchema : headerNameSchema;
+  for (const [k, val] of Object.entries(v)) {
+    // The same name rules as the add/edit forms (the contract), so nothing saved is dropped here.
+    const named = names.safeParse(k);
+    if (!named.success) throw new ConfigError(`${what} name "${k.slice(0, 64)}": ${named.error.issues[0]?.message ?? 'invalid'}`, what);
+    if (isSecretRef(val) && refs) {
+      refs[`${what}:${k}`] = val.secret;
+      out[k] = '';
+      continue;
+    }
+    if (typeof val !== 'string' && typeof val !== 'number' && typeof val !== 'boolean') {
+      throw new ConfigError(`${what}.${k} must be a string`, `${what}.${k}`);
+    }
+    out[k] = String(val);
+  }
+  return out;
+}
+
+function timeoutOf(v: unknown): number {
+  if (v === undefined || v === null) return DEFAULT_TIMEOUT_SECONDS;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) throw new ConfigError('timeout_seconds must be a positive number');
+  return Math.min(Math.round(v), 3600);
+}
+
+/**
+ * Parse one server entry in either shape (with `refs`, `{"secret": key}` values are collected
+ * there and left empty in the result):
+ * - source design: `{type, command: string[], env, enabled, timeout_seconds}` / `{type, url, headers}`
+ * - other hosts: `{command: "npx", args: [...], env}` / `{url, headers}` (type inferred; `transport`/`type` honoured).
+ *
+ * @throws ConfigError with a human-readable reason.
+ */
+export function parseServerEntry(raw: unknown, refs?: RefCollector): ServerConfig {
+  const cfg = parseServerEntryBase(raw, refs);
+  let tools: ToolSettingsMap;
+  try {
+    tools = toolSettingsOfEntry(raw as Record<string, unknown>).tools;
+  } catch (err) {
+    if (err instanceof ToolSettingsError) throw new ConfigError(err.message);
+    throw err;
+  }
+  return withToolSettings(cfg, tools);
+}
+
+/** `cfg` with `tools` set, or without the key when the map is empty (the file stays minimal). */
+export function withToolSettings<T extends ServerConfig>(cfg: T, tools: ToolSettingsMap | undefined): T {
+  const out = { ...cfg };
+  if (tools && Object.keys(tools).length) out.tools = tools;
+  else delete out.tools;
+  return out;
+}
+
+function parseServerEntryBase(raw: unknown, refs?: RefCollector): ServerConfig {
+  if (!isRecord(raw)) throw new ConfigError('server entry must be an object');
+  const enabled = raw.enabled === undefined ? !(raw.disabled === true) : raw.enabled !== false;
+  const timeout_seconds = timeoutOf(raw.timeout_seconds ?? raw.timeout);
+  let type = typeof raw.type === 'string' ? raw.type : undefined;
+  if (type === 'stdio') type = 'local';
+  if (type === 'streamable-http' || type === 'streamableHttp' || type === 'remote') type = 'http';
+  if (!type) type = raw.url !== undefined ? 'http' : 'local';
+  if (type === 'local') {
+    let command: string[];
+    if (Array.isArray(raw.command)) {
+      command = raw.command.map((c) => {
+        if (typeof c !== 'string') throw new ConfigError('command must be a list of strings');
+        return c;
+      });
+    } else if (typeof raw.command === 'string') {
+      const args = raw.args === undefined ? [] : raw.args;
+      if (!Array.isArray(args) || args.some((a) => typeof a !== 'string')) throw new ConfigError('args must be a list of strings');
+      command = [raw.command, ...(args as string[])];
+    } else {
+      throw new ConfigError('command is required for a local server');
+    }
+    if (command.length === 0 || !command[0]!.trim()) throw new ConfigError('command is empty');
+    return { type: 'local', command, env: stringMap(raw.env, 'env', refs), enabled, timeout_seconds };
+  }
+  if (type === 'http' || type === 'sse') {
+    if (typeof raw.url !== 'string') throw new ConfigError('url is required for a remote server', 'url');
+    const url = serverUrlSchema.safeParse(raw.url);
+    if (!url.success) throw new ConfigError(`url: ${url.error.issues[0]?.message ?? 'invalid'}`, 'url');
+    return { type, url: raw.url, headers: stringMap(raw.headers, 'headers', refs), auth: parseAuth(raw.auth, refs), enabled, timeout_seconds };
+  }
+  throw new ConfigError(`unknown server type "${String(type)}"`);
+}
+
+/**
+ * Check that `cfg` would load back from the file exactly as given: the add/edit paths run this
+ * before saving, so the file never holds what the next start would drop (one schema for both).
+ * @throws ConfigError with `field` when it would not.
+ */
+export function assertLoadable(cfg: ServerConfig): void {
+  const back = parseServerEntry(JSON.parse(JSON.stringify(cfg)) as unknown);
+  // What a save could lose without an error: the destination and the names of secret values.
+  const shape = (c: ServerConfig): string =>
+    JSON.stringify(c.type === 'local' ? [c.type, c.command, Object.keys(c.env)] : [c.type, c.url, Object.keys(c.headers), c.auth.kind]);
+  if (shape(back) !== shape(cfg)) throw new ConfigError('The configuration would not load back as given.');
+}
+
+function secretField(v: unknown, path: string, refs: RefCollector | undefined, what: string): string | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (isSecretRef(v) && refs) {
+    refs[path] = v.secret;
+    return '';
+  }
+  if (typeof v !== 'string') throw new ConfigError(`${what} must be a string`);
+  return v;
+}
+
+function optionalString(v: unknown, what: string, max = 4096): string | undefined {
+  if (v === undefined || v === null || v === '') return undefined;
+  if (typeof v !== 'string' || v.length > max) throw new ConfigError(`${what} must be a string`);
+  return v;
+}
+
+/** Parse `auth` of a remote entry; absent → `{kind: 'none'}`. @throws ConfigError */
+function parseAuth(raw: unknown, refs?: RefCollector): AuthConfig {
+  if (raw === undefined || raw === null) return { kind: 'none' };
+  if (!isRecord(raw)) throw new ConfigError('auth must be an object');
+  switch (raw.kind) {
+    case undefined:
+    case 'none':
+      return { kind: 'none' };
+    case 'bearer': {
+      const token = secretField(raw.token, 'auth:token', refs, 'auth.token');
+      if (token === undefined) throw new ConfigError('auth.token is required for bearer auth');
+      return { kind: 'bearer', token };
+    }
+    case 'oauth': {
+      const out: AuthConfig = { kind: 'oauth' };
+      const id = optionalString(raw.client_id, 'auth.client_id', 512);
+      const secret = secretField(raw.client_secret, 'auth:client_secret', refs, 'auth.client_secret');
+      const scope = optionalString(raw.scope, 'auth.scope', 1024);
+      if (id !== undefined) out.client_id = id;
+      if (secret !== undefined) out.client_secret = secret;
+      if (scope !== undefined) out.scope = scope;
+      return out;
+    }
+    default:
+      throw new ConfigError(`unknown auth kind "${String(raw.kind).slice(0, 32)}"`);
+  }
+}
+
+/** Turn a validated contract input into a stored config with defaults applied. */
+export function configFromInput(input: ServerInput): ServerConfig {
+  if (input.type === 'local') {
+    return {
+      type: 'local',
+      command: [...input.command],
+      env: { ...(input.env ?? {}) },
+      enabled: input.enabled ?? true,
+      timeout_seconds: input.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS,
+    };
+  }
+  return {
+    type: input.type,
+    url: input.url,
+    headers: { ...(input.headers ?? {}) },
+    auth: authFromInput(input.auth),
+    enabled: input.enabled ?? true,
+    timeout_seconds: input.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS,
+  };
+}
+
+function authFromInput(a: AuthInput | undefined): AuthConfig {
+  if (!a || a.kind === 'none') return { kind: 'none' };
+  if (a.kind === 'bearer') return { kind: 'bearer', token: a.token };
+  const out: AuthConfig = { kind: 'oauth' };
+  if (a.client_id) out.client_id = a.client_id;
+  if (a.client_secret) out.client_secret = a.client_secret;
+  if (a.scope) out.scope = a.scope;
+  return out;
+}
+
+/** Result of loading the config file. */
+export interface LoadResult {
+  servers: Map<string, ServerConfig>;
+  /** Human-readable warning when the file (or some entries) could not be used; null when fine. */
+  warning: string | null;
+}
+
+/** An entry of the file that could not be used: its raw JSON (kept in the file) and why. */
+export interface SkippedEntry {
+  raw: unknown;
+  reason: string;
+}
+
+/** A parsed document: configs (secret refs left empty) plus the refs per server. */
+export interface ParsedDocument extends LoadResult {
+  refs: Map<string, RefCollector>;
+  /** Entries that were skipped, by name (invalid names are not kept). */
+  skipped: Map<string, SkippedEntry>;
+}
+
+/**
+ * Parse a whole config document (`{"servers": …}` or `{"mcpServers": …}`).
+ * Bad entries are skipped with a warning; a document that is not an object throws. With
+ * `allowRefs: false` (imports), `{"secret": …}` values are rejected.
+ * @throws ConfigError when the document has neither shape.
+ */
+export function parseConfigDocument(doc: unknown, opts: { allowRefs?: boolean } = {}): ParsedDocument {
+  const allowRefs = opts.allowRefs ?? true;
+  if (!isRecord(doc)) throw new ConfigError('the file is not a JSON object');
+  const table = isRecord(doc.servers) ? doc.servers : isRecord(doc.mcpServers) ? doc.mcpServers : doc.servers === undefined && doc.mcpServers === undefined ? {} : null;
+  if (table === null) throw new ConfigError('"servers" must be an object');
+  const servers = new Map<string, ServerConfig>();
+  const refs = new Map<string, RefCollector>();
+  const skipped = new Map<string, SkippedEntry>();
+  const problems: string[] = [];
+  const folded = new Map<string, string>();
+  for (const [name, raw] of Object.entries(table)) {
+    if (!serverNameSchema.safeParse(name).success) {
+      problems.push(`"${name.slice(0, 64)}": invalid server name`);
+      continue;
+    }
+    const first = folded.get(name.toLowerCase());
+    if (first !== undefined) {
+      const reason = `a server named "${first}" comes earlier (names that differ only in case are duplicates)`;
+      problems.push(`"${name}": ${reason}`);
+      skipped.set(name, { raw, reason });
+      continue;
+    }
+    folded.set(name.toLowerCase(), name);
+    try {
+      // Imports must not carry store references: a pasted document could otherwise point a
+      // server it controls at another server's stored secret.
+      const r: RefCollector = {};
+      servers.set(name, parseServerEntry(raw, allowRefs ? r : undefined));
+      refs.set(name, r);
+    } catch (err) {
+      problems.push(`"${name}": ${(err as Error).message}`);
+      skipped.set(name, { raw, reason: (err as Error).message });
+    }
+  }
+  return { servers, refs, skipped, warning: problems.length ? `Some servers in the config were skipped: ${problems.join('; ')}` : null };
+}
