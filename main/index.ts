@@ -23,14 +23,36 @@ if (!app.requestSingleInstanceLock()) {
   app.quit();
   process.exit(0);
 }
-app.on('second-instance', () => {
-  if (win) {
-    if (win.isMinimized()) win.restore();
-    win.focus();
-  }
-});
 
-let win: BrowserWindow | null = null;
+/** The Electron shell's own state: its one window, and whether quitting has begun. */
+class AppShell {
+  win: BrowserWindow | null = null;
+  quitting = false;
+
+  /** Open the window on our renderer; it shows itself once rendered. */
+  createWindow(): void {
+    const win = new BrowserWindow(windowOptions(path.join(here, '../preload/index.cjs')));
+    this.win = win;
+    hardenWebContents(win.webContents, isOurUrl, (url) => shell.openExternal(url));
+    win.once('ready-to-show', () => win.show());
+    win.on('closed', () => {
+      if (this.win === win) this.win = null;
+    });
+    if (rendererUrl) void win.loadURL(rendererUrl);
+    else void win.loadFile(rendererIndex);
+  }
+
+  /** A second launch: bring the existing window forward. */
+  focus(): void {
+    if (!this.win) return;
+    if (this.win.isMinimized()) this.win.restore();
+    this.win.focus();
+  }
+}
+
+const appShell = new AppShell();
+app.on('second-instance', () => appShell.focus());
+
 const core = new AppCore({
   stateDir: resolveStateDir(app.getPath('userData')),
   shell: 'electron',
@@ -39,6 +61,7 @@ const core = new AppCore({
   // Exports go where the user picks in the system save dialog.
   chooseSavePath: async (suggestedName) => {
     const options = { defaultPath: path.join(app.getPath('documents'), suggestedName) };
+    const win = appShell.win;
     const r = win ? await dialog.showSaveDialog(win, options) : await dialog.showSaveDialog(options);
     return r.canceled || !r.filePath ? null : r.filePath;
   },
@@ -47,28 +70,19 @@ const core = new AppCore({
 redactConsole(core.redactor);
 const dispatcher = createDispatcher(core, (channel, err) => console.error(`[ipc] ${channel} failed:`, (err as Error)?.stack ?? err));
 
-function createWindow(): void {
-  win = new BrowserWindow(windowOptions(path.join(here, '../preload/index.cjs')));
-  hardenWebContents(win.webContents, isOurUrl, (url) => shell.openExternal(url));
-  win.once('ready-to-show', () => win?.show());
-  win.on('closed', () => (win = null));
-  if (rendererUrl) void win.loadURL(rendererUrl);
-  else void win.loadFile(rendererIndex);
-}
-
 app.whenReady().then(async () => {
   session.defaultSession.webRequest.onHeadersReceived((details, cb) => {
     cb({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [RENDERER_CSP] } });
   });
   denyAllPermissions(session.defaultSession);
-  registerIpc(ipcMain, dispatcher, () => win?.webContents ?? null, isOurUrl);
+  registerIpc(ipcMain, dispatcher, () => appShell.win?.webContents ?? null, isOurUrl);
   core.subscribe((event, payload) => {
-    if (eventNames.includes(event)) sendEvent(win?.webContents ?? null, event, payload);
+    if (eventNames.includes(event)) sendEvent(appShell.win?.webContents ?? null, event, payload);
   });
-  createWindow();
+  appShell.createWindow();
   await core.start();
   app.on('activate', () => {
-    if (BrowserWindow.getAllWindows().length === 0) createWindow();
+    if (BrowserWindow.getAllWindows().length === 0) appShell.createWindow();
   });
 });
 
@@ -76,10 +90,9 @@ app.on('window-all-closed', () => {
   if (process.platform !== 'darwin') app.quit();
 });
 
-let quitting = false;
 app.on('before-quit', (e) => {
-  if (quitting) return;
+  if (appShell.quitting) return;
   e.preventDefault();
-  quitting = true;
+  appShell.quitting = true;
   core.shutdown().finally(() => app.quit());
 });
