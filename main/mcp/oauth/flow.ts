@@ -152,14 +152,6 @@ export class OAuthSignIns {
   }
 }
 
-/** The app-wide sign-in registry. */
-export const signIns = new OAuthSignIns();
-
-/** Run (or join) a sign-in through the app-wide registry; see {@link OAuthSignIns.signIn}. */
-export function signIn(opts: SignInOptions): Promise<SignInResult> {
-  return signIns.signIn(opts);
-}
-
 async function collectSecrets(provider: PersistentOAuthProvider, extra: Array<string | undefined>): Promise<string[]> {
   const out = extra.filter((s): s is string => !!s);
   try {
