@@ -183,7 +183,7 @@ function describeUnknown(block: Record<string, unknown>): string {
 }
 
 /**
- * Convert an MCP `CallToolResult` into app content (docs/ARCHITECTURE.md "Result content").
+ * Convert an MCP `CallToolResult` into app content (docs/ARCHITECTURE.md "Tool names and result content").
  * Tolerant: a malformed result never throws; unknown block types become a short description.
  * `structuredContent` without content becomes JSON text. `isError: true` sets `isError`.
  */

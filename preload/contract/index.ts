@@ -118,7 +118,7 @@ export const authPatchSchema = z.strictObject({
 });
 export type AuthPatch = z.infer<typeof authPatchSchema>;
 
-/** Input for a new server (source design's config shape; `local` = stdio). */
+/** Input for a new server (the config file's shape, docs/ARCHITECTURE.md "Config file"; `local` = stdio). */
 export const serverInputSchema = z.discriminatedUnion('type', [
   z.strictObject({
     type: z.literal('local'),

@@ -1,6 +1,6 @@
 /**
  * mcp/adapter: tool naming (sanitizing, 64-char limit, collisions) and result conversion for every
- * MCP content type (docs/ARCHITECTURE.md "Tool names", "Result content").
+ * MCP content type (docs/ARCHITECTURE.md "Tool names and result content").
  */
 import { describe, expect, it } from 'vitest';
 import {

@@ -148,7 +148,7 @@ describe('PATCH semantics (one test per row of the seed table)', () => {
 });
 
 describe('migration of plaintext files', () => {
-  it('the source design format with plaintext env is accepted, secrets move to the store, the file is rewritten without them', async () => {
+  it('the config file format with plaintext env is accepted, secrets move to the store, the file is rewritten without them', async () => {
     const secrets = new FileSecretStore(dir);
     const file = path.join(dir, 'mcp_servers.json');
     writeFileSync(file, JSON.stringify({ servers: { gh: { type: 'local', command: ['npx', 'x'], env: { GITHUB_TOKEN: 'ghp_plain_canary' }, enabled: true, timeout_seconds: 60 } } }));

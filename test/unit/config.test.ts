@@ -1,6 +1,6 @@
 /**
  * mcp/config + util/atomic-write: load/save of mcp_servers.json with real files (docs/ARCHITECTURE.md
- * "Saving", "Config file"), the import shape of other hosts, PATCH merge rules, and crash safety of
+ * "Secrets at rest", "Config file"), the import shape of other hosts, PATCH merge rules, and crash safety of
  * the atomic write under kill -9 of a real writer process.
  */
 import { spawn } from 'node:child_process';
@@ -118,7 +118,7 @@ describe('ConfigStore.load', () => {
     expect(r.warning).toMatch(/Could not read/);
   });
 
-  it('loads the source design shape', async () => {
+  it('loads the config file shape', async () => {
     const store = new ConfigStore(dir);
     writeFileSync(
       store.file,
@@ -161,7 +161,7 @@ describe('import shape {"mcpServers": {…}}', () => {
     expect(r.servers.get('streamy')).toEqual(remote({ url: 'https://s.example/mcp' }));
   });
 
-  it('loads from a file and is saved back in the source design shape', async () => {
+  it('loads from a file and is saved back in the config file shape', async () => {
     const store = new ConfigStore(dir);
     writeFileSync(store.file, JSON.stringify(doc));
     expect((await store.load()).warning).toBeNull();

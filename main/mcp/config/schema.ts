@@ -48,7 +48,7 @@ export interface RemoteServerConfig {
 /** One server's stored configuration (full values; never sent to the renderer). */
 export type ServerConfig = LocalServerConfig | RemoteServerConfig;
 
-/** Default startup/call timeout in seconds (source design). */
+/** Default startup/call timeout in seconds (docs/ARCHITECTURE.md "Config file"). */
 export const DEFAULT_TIMEOUT_SECONDS = 60;
 
 /** Thrown for a config document that cannot be understood; `field` names the offending field. */
@@ -97,7 +97,7 @@ function timeoutOf(v: unknown): number {
 /**
  * Parse one server entry in either shape (with `refs`, `{"secret": key}` values are collected
  * there and left empty in the result):
- * - source design: `{type, command: string[], env, enabled, timeout_seconds}` / `{type, url, headers}`
+ * - ours (docs/ARCHITECTURE.md "Config file"): `{type, command: string[], env, enabled, timeout_seconds}` / `{type, url, headers}`
  * - other hosts: `{command: "npx", args: [...], env}` / `{url, headers}` (type inferred; `transport`/`type` honoured).
  *
  * @throws ConfigError with a human-readable reason.

@@ -25,7 +25,7 @@ export const CONFIG_FILE = 'mcp_servers.json';
  * - Saving order is crash-safe: new values go into the store first, then the file is replaced
  *   atomically (temp 0600 + fsync + rename), then values no longer referenced are deleted. A crash
  *   at any point leaves a file whose references all resolve.
- * - Plaintext values (the source design's format, or pasted `{"mcpServers": …}`) are accepted on
+ * - Plaintext values (the file format of docs/ARCHITECTURE.md "Config file", or pasted `{"mcpServers": …}`) are accepted on
  *   load and migrated: stored as secrets, then the file is rewritten without them.
  * - An unreadable file is never overwritten unseen: before the first save it is moved aside to
  *   `mcp_servers.json.corrupt-<timestamp>`.

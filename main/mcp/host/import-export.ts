@@ -73,7 +73,7 @@ export class ServerTransfer {
   ) {}
 
   /**
-   * Export the server list in the source design's format. Without secrets every env/header value
+   * Export the server list in the config file's format (docs/ARCHITECTURE.md "Config file"). Without secrets every env/header value
    * is `""` and the JSON is returned. With secrets the document is written owner-only to
    * `<state dir>/exports/` and only its path is returned, so no secret crosses IPC.
    */
