@@ -3,7 +3,7 @@
  * (add/update/enable/restart/remove), status events, the tool table offered to the model, and
  * shutdown. Implements docs/ARCHITECTURE.md "Readiness" and "Start-up and shutdown".
  */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { AuthView, ExportResult, ImportPreview, ImportResult, LogEntry, ServerInput, ServerPatch, ServerView, ToolSettingPatch } from '../../preload/contract/index.js';
 import { buildToolTable, type RegisteredTool, type ToolTable } from './adapter.js';
 import { applyPatch, assertLoadable, ConfigError, configFromInput, maskMap, maskSecret, parseConfigDocument, withToolSettings, type ConfigStore, type ServerConfig } from './config.js';
