@@ -11,9 +11,8 @@
  *    scale, and (diagnostic) a bare client passing our call options. Burst arms rotate per round.
  * Usage: http-child.ts <connectRounds> <callRounds> <burst> <ms> <tag>. Prints `RESULT {...}`.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CallToolResultSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { RemoteServerConfig } from '../main/mcp/config.js';
 import { McpConnection } from '../main/mcp/connection.js';
 import { sleepBurst, startServerProcess } from './util.js';
@@ -80,7 +79,7 @@ async function main(): Promise<void> {
     // Diagnostic: the bare client with the request options McpConnection.callTool passes
     // (progress token, timeouts), to tell SDK option costs apart from our own code.
     const bareOptsCall: Call = async () =>
-      (await bareClient.callTool({ name: 'sleep', arguments: { ms } }, CallToolResultSchema, {
+      (await bareClient.callTool({ name: 'sleep', arguments: { ms } }, {
         timeout: 60_000,
         resetTimeoutOnProgress: true,
         maxTotalTimeout: 10 * 60 * 1000,

@@ -8,8 +8,8 @@
  */
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 
 const flags = Object.fromEntries(
@@ -28,15 +28,15 @@ function makeServer(index: number): McpServer {
       `tool_${j}`,
       {
         description: `Tool number ${j} of server ${index}: does one small thing with the text it is given and reports back.`,
-        inputSchema: { text: z.string().describe('The text to work on'), count: z.number().int().optional().describe('How many times') },
+        inputSchema: z.object({ text: z.string().describe('The text to work on'), count: z.number().int().optional().describe('How many times') }),
       },
       async ({ text }) => ({ content: [{ type: 'text', text }] }),
     );
   }
   let added = 0;
-  s.registerTool('bump', { description: 'Register one more tool (sends tools/list_changed)', inputSchema: {} }, async () => {
+  s.registerTool('bump', { description: 'Register one more tool (sends tools/list_changed)', inputSchema: z.object({}) }, async () => {
     const name = `added_${added++}`;
-    s.registerTool(name, { description: 'Added at run time', inputSchema: {} }, async () => ({ content: [{ type: 'text', text: 'ok' }] }));
+    s.registerTool(name, { description: 'Added at run time', inputSchema: z.object({}) }, async () => ({ content: [{ type: 'text', text: 'ok' }] }));
     return { content: [{ type: 'text', text: name }] };
   });
   return s;
@@ -49,7 +49,7 @@ async function body(req: http.IncomingMessage): Promise<unknown> {
 }
 
 async function main(): Promise<void> {
-  const transports = new Map<string, StreamableHTTPServerTransport>();
+  const transports = new Map<string, NodeStreamableHTTPServerTransport>();
   const server = http.createServer(async (req, res) => {
     try {
       const url = new URL(req.url ?? '/', 'http://x');
@@ -60,7 +60,7 @@ async function main(): Promise<void> {
       let t = session ? transports.get(session) : undefined;
       if (session && !t) return void res.writeHead(404).end();
       if (!t) {
-        const fresh = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (id) => void transports.set(id, fresh) });
+        const fresh = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (id) => void transports.set(id, fresh) });
         fresh.onclose = () => {
           if (fresh.sessionId) transports.delete(fresh.sessionId);
         };

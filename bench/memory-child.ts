@@ -8,8 +8,8 @@
  * slope from N/2 to N connections (see main()).
  */
 import { readFileSync } from 'node:fs';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { Client } from '@modelcontextprotocol/client';
 import { ConfigStore } from '../main/mcp/config.js';
 import { McpHost } from '../main/mcp/host.js';
 import { mergedEnv } from '../main/mcp/transports.js';

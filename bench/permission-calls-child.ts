@@ -6,7 +6,7 @@
  * via `always_allow` and never open a card.
  * Usage: permission-calls-child.ts <rounds> <calls> <tag>. Prints `RESULT {...}`.
  */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { Permissions } from '../main/chat/permissions/index.js';
 import { removeDir, startFixtureHost, waitNoTagged } from './util.js';
 

@@ -5,9 +5,9 @@
  * bare SDK client sending the same burst are measured alongside, interleaved, for scale.
  * Usage: sleep-calls-child.ts <rounds> <calls> <ms> <tag>. Prints `RESULT {...}`.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { Client } from '@modelcontextprotocol/client';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { mergedEnv } from '../main/mcp/transports.js';
 import { fixtureArgs, removeDir, sleepBurst, startFixtureHost, waitNoTagged } from './util.js';
 

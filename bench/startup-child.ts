@@ -9,8 +9,8 @@
  * Usage: startup-child.ts <rounds> <servers> <initDelayMs> <arms> <tag>, arms comma-separated:
  * a concurrency (0 = the host's default) or `bare`. Prints `RESULT {...}`.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { Client } from '@modelcontextprotocol/client';
 import { ConfigStore } from '../main/mcp/config.js';
 import { McpHost } from '../main/mcp/host.js';
 import { mergedEnv } from '../main/mcp/transports.js';

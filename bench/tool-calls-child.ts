@@ -5,9 +5,9 @@
  * (noise floor) and a bare client with our request options is a diagnostic. Arms are interleaved.
  * Usage: tool-calls-child.ts <rounds> <calls> <batch> <tag>. Prints `RESULT {...}`.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { CallToolResultSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { Client } from '@modelcontextprotocol/client';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { mergedEnv } from '../main/mcp/transports.js';
 import { fixtureArgs, removeDir, startFixtureHost, waitNoTagged } from './util.js';
 
@@ -76,7 +76,7 @@ async function main(): Promise<void> {
   // Diagnostic arm: the bare client with the request options McpConnection.callTool passes, to
   // tell SDK option costs (progress token, timeouts) apart from our own code.
   const bareOpts: Call = async () =>
-    (await bareClient.callTool({ name: 'noop', arguments: {} }, CallToolResultSchema, {
+    (await bareClient.callTool({ name: 'noop', arguments: {} }, {
       timeout: 60_000,
       resetTimeoutOnProgress: true,
       maxTotalTimeout: 10 * 60 * 1000,

@@ -34,11 +34,8 @@
  */
 // The SDK is imported from the app's node_modules (not this folder's copy, which the suite
 // brings along), so `instanceof` checks agree with the app code.
-import { Client } from '../node_modules/@modelcontextprotocol/sdk/dist/esm/client/index.js';
-import { ClientCredentialsProvider, PrivateKeyJwtProvider } from '../node_modules/@modelcontextprotocol/sdk/dist/esm/client/auth-extensions.js';
-import { discoverOAuthServerInfo, fetchToken, type OAuthClientProvider } from '../node_modules/@modelcontextprotocol/sdk/dist/esm/client/auth.js';
-import type { AuthorizationServerMetadata, OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '../node_modules/@modelcontextprotocol/sdk/dist/esm/shared/auth.js';
-import type { Tool } from '../node_modules/@modelcontextprotocol/sdk/dist/esm/types.js';
+import { Client, ClientCredentialsProvider, PrivateKeyJwtProvider, discoverOAuthServerInfo, fetchToken } from '../node_modules/@modelcontextprotocol/client/dist/index.mjs';
+import type { AuthorizationServerMetadata, OAuthClientInformationMixed, OAuthClientMetadata, OAuthClientProvider, OAuthTokens, Tool } from '../node_modules/@modelcontextprotocol/client/dist/index.mjs';
 import { CLIENT_INFO, McpConnection, collectPages, type ElicitHandler } from '../main/mcp/connection.js';
 import type { RemoteServerConfig } from '../main/mcp/config.js';
 import { MemorySecretStore } from '../main/secrets/store.js';
@@ -145,7 +142,7 @@ async function useTools(session: Session): Promise<void> {
     return { items: r.tools, nextCursor: r.nextCursor };
   });
   for (const tool of items) {
-    const r = await client.callTool({ name: tool.name, arguments: exampleArgs(tool) }, undefined, { timeout: TIMEOUT_MS });
+    const r = await client.callTool({ name: tool.name, arguments: exampleArgs(tool) }, { timeout: TIMEOUT_MS });
     log(`called ${tool.name}: ${r.isError ? 'error result' : 'ok'}`);
   }
 }

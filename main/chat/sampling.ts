@@ -5,7 +5,7 @@
  * configured model the request fails with a clear error.
  */
 import { generateText, type ModelMessage } from 'ai';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError } from '@modelcontextprotocol/client';
 import type { EventPayloads } from '../../preload/contract/index.js';
 import type { SamplingRequest, SamplingResult } from '../mcp/connection.js';
 import { UserRequestBroker } from '../mcp/elicitation.js';
@@ -55,7 +55,7 @@ export class SamplingService {
   async sample(server: string, req: SamplingRequest, signal: AbortSignal): Promise<SamplingResult> {
     const d = await this.profiles.getDefault();
     const s = d?.profile;
-    if (!d || !s || !s.base_url || !s.model) throw new McpError(-32603, 'The host has no model configured for sampling.');
+    if (!d || !s || !s.base_url || !s.model) throw new ProtocolError(-32603, 'The host has no model configured for sampling.');
     const maxTokens = Math.max(1, Math.min(req.maxTokens || SAMPLING_MAX_TOKENS, SAMPLING_MAX_TOKENS));
     const approved = await this.broker.ask(
       {
@@ -66,7 +66,7 @@ export class SamplingService {
       },
       signal,
     );
-    if (!approved) throw new McpError(USER_DECLINED, 'The user declined the sampling request.');
+    if (!approved) throw new ProtocolError(USER_DECLINED, 'The user declined the sampling request.');
     try {
       const r = await generateText({
         model: createModel(s, d.apiKey),
@@ -79,7 +79,7 @@ export class SamplingService {
       });
       return { model: s.model, text: r.text, stopReason: r.finishReason === 'length' ? 'maxTokens' : 'endTurn' };
     } catch (err) {
-      throw new McpError(-32603, `The host's model failed: ${(err as Error).message.slice(0, 300)}`);
+      throw new ProtocolError(-32603, `The host's model failed: ${(err as Error).message.slice(0, 300)}`);
     }
   }
 }

@@ -2,23 +2,9 @@
  * One MCP server: its transport, one persistent SDK `Client` session, and a small state machine
  * (`starting → ready | error`, `→ closed`). Calls are not serialized: JSON-RPC ids multiplex them.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import {
-  CallToolResultSchema,
-  CancelledNotificationSchema,
-  CreateMessageRequestSchema,
-  ElicitRequestSchema,
-  PromptListChangedNotificationSchema,
-  ResourceListChangedNotificationSchema,
-  ToolListChangedNotificationSchema,
-  type CallToolResult,
-  type CreateMessageResult,
-  type ElicitResult,
-  type Prompt,
-  type Resource,
-  type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+import { Client, SdkHttpError, SseError } from '@modelcontextprotocol/client';
+import type { CallToolResult, CreateMessageResult, ElicitResult, Prompt, Resource, Tool, Transport } from '@modelcontextprotocol/client';
+import { z } from 'zod';
 import type { ErrorKind, LogEntry, ServerStatus } from '../../preload/contract/index.js';
 import type { ServerConfig } from './config.js';
 import { CommandNotFoundError, createRemoteTransport, createStdioTransport } from './transports.js';
@@ -27,6 +13,15 @@ import type { PersistentOAuthProvider } from './oauth/provider.js';
 import { createOAuthRemoteTransport } from './oauth/transport.js';
 import type { ProcessLedger } from './process-ledger.js';
 import { boundToolSchemas } from './adapter.js';
+
+/**
+ * One `tools/list` page, checked loosely (MCP spec "Tools: Listing Tools"): each tool needs a
+ * string `name`; the rest of a tool is checked by the app one tool at a time.
+ */
+const ToolsPageSchema = z.looseObject({
+  tools: z.array(z.looseObject({ name: z.string() })),
+  nextCursor: z.string().optional(),
+});
 
 /** The app's identity sent in `initialize` (MCP spec "Lifecycle"). */
 export const CLIENT_INFO = { name: 'openprogram-desktop', version: '0.1.0' };
@@ -55,21 +50,6 @@ export class LogRing {
     }
     return out;
   }
-}
-
-/**
- * Work around an SDK defect (1.32): its `notifications/cancelled` handler ignores `requestId: 0`
- * (`if (!requestId) return`), and 0 is the id of the first request a server sends us — so a
- * server could never cancel its first elicitation. Re-register the handler with a proper check.
- */
-function fixCancelOfRequestZero(client: Client): void {
-  const controllers = (client as unknown as { _requestHandlerAbortControllers?: Map<string | number, AbortController> })._requestHandlerAbortControllers;
-  if (!(controllers instanceof Map)) return;
-  client.setNotificationHandler(CancelledNotificationSchema, (n) => {
-    const id = n.params.requestId;
-    if (id === undefined || id === null) return;
-    controllers.get(id)?.abort(n.params.reason);
-  });
 }
 
 /** A form-mode elicitation request as the host hands it to the user. */
@@ -341,19 +321,18 @@ export class McpConnection {
       },
     });
     if (sample) {
-      client.setRequestHandler(CreateMessageRequestSchema, async (req, extra) => {
+      client.setRequestHandler('sampling/createMessage', async (req, ctx) => {
         this.note('lifecycle', 'the server asks for a model completion (sampling)');
         const p = req.params as unknown as SamplingRequest;
-        const r = await sample(this.name, { messages: p.messages, systemPrompt: p.systemPrompt, maxTokens: p.maxTokens, temperature: p.temperature }, extra.signal);
+        const r = await sample(this.name, { messages: p.messages, systemPrompt: p.systemPrompt, maxTokens: p.maxTokens, temperature: p.temperature }, ctx.mcpReq.signal);
         return { role: 'assistant', content: { type: 'text', text: r.text }, model: r.model, stopReason: r.stopReason } as CreateMessageResult;
       });
     }
-    fixCancelOfRequestZero(client);
     if (elicit) {
-      client.setRequestHandler(ElicitRequestSchema, async (req, extra) => {
+      client.setRequestHandler('elicitation/create', async (req, ctx) => {
         const params = req.params as { message: string; requestedSchema?: Record<string, unknown> };
         this.note('lifecycle', 'the server asks the user for input (elicitation)');
-        const answer = await elicit(this.name, { message: params.message, requestedSchema: params.requestedSchema ?? { type: 'object', properties: {} } }, extra.signal);
+        const answer = await elicit(this.name, { message: params.message, requestedSchema: params.requestedSchema ?? { type: 'object', properties: {} } }, ctx.mcpReq.signal);
         return answer as ElicitResult;
       });
     }
@@ -441,9 +420,9 @@ export class McpConnection {
     const tools = coalesce('tools', () => this.refreshTools());
     const resources = coalesce('resources', () => this.refreshResources());
     const prompts = coalesce('prompts', () => this.refreshPrompts());
-    client.setNotificationHandler(ToolListChangedNotificationSchema, tools.notify);
-    client.setNotificationHandler(ResourceListChangedNotificationSchema, resources.notify);
-    client.setNotificationHandler(PromptListChangedNotificationSchema, prompts.notify);
+    client.setNotificationHandler('notifications/tools/list_changed', tools.notify);
+    client.setNotificationHandler('notifications/resources/list_changed', resources.notify);
+    client.setNotificationHandler('notifications/prompts/list_changed', prompts.notify);
     await tools.initial(() => this.refreshTools(timeoutMs));
     // Resources and prompts are extras: a server that fails to list them still serves its tools.
     await Promise.all([
@@ -454,11 +433,13 @@ export class McpConnection {
 
   /**
    * Follow every page of one list (MCP spec "Pagination"); empty when the server did not declare
-   * the capability. @throws NotConnectedError, or the SDK's error for a failed page.
+   * the capability. Pages are fetched one by one with `client.request` (the SDK's no-cursor
+   * `list*()` verbs aggregate every page themselves, without our repeated-cursor guard).
+   * @throws NotConnectedError, or the SDK's error for a failed page.
    */
   private async listAll<T>(
     capability: 'tools' | 'resources' | 'prompts',
-    page: (client: Client, params: { cursor?: string }, timeoutMs: number) => Promise<{ items: T[]; nextCursor?: string }>,
+    page: (client: Client, params: { cursor?: string }, timeoutMs: number) => Promise<{ items: T[]; nextCursor?: string | undefined }>,
     timeoutMs: number,
   ): Promise<{ items: T[]; warning: string | null }> {
     const client = this.client;
@@ -470,7 +451,7 @@ export class McpConnection {
   /** Re-list every page of resources (MCP spec "Resources: Listing Resources"). */
   async refreshResources(timeoutMs = this.config.timeout_seconds * 1000): Promise<void> {
     const r = await this.listAll('resources', async (c, p, t) => {
-      const res = await c.listResources(p, { timeout: t });
+      const res = await c.request({ method: 'resources/list', params: p }, { timeout: t });
       return { items: res.resources, nextCursor: res.nextCursor };
     }, timeoutMs);
     this.resources = r.items;
@@ -479,7 +460,7 @@ export class McpConnection {
   /** Re-list every page of prompts (MCP spec "Prompts: Listing Prompts"). */
   async refreshPrompts(timeoutMs = this.config.timeout_seconds * 1000): Promise<void> {
     const r = await this.listAll('prompts', async (c, p, t) => {
-      const res = await c.listPrompts(p, { timeout: t });
+      const res = await c.request({ method: 'prompts/list', params: p }, { timeout: t });
       return { items: res.prompts, nextCursor: res.nextCursor };
     }, timeoutMs);
     this.prompts = r.items;
@@ -488,8 +469,10 @@ export class McpConnection {
   /** Re-list every page of tools (MCP spec "Tools: Listing Tools" with pagination). */
   async refreshTools(timeoutMs = this.config.timeout_seconds * 1000): Promise<void> {
     const r = await this.listAll('tools', async (c, p, t) => {
-      const res = await c.listTools(p, { timeout: t });
-      return { items: res.tools, nextCursor: res.nextCursor };
+      // Checked per tool below, not as one page: a single malformed (or absurdly deep) tool
+      // must not fail the whole listing.
+      const res = await c.request({ method: 'tools/list', params: p }, ToolsPageSchema, { timeout: t });
+      return { items: res.tools as unknown as Tool[], nextCursor: res.nextCursor };
     }, timeoutMs);
     const bounded = boundToolSchemas(r.items);
     this.tools = bounded.tools;
@@ -505,8 +488,12 @@ export class McpConnection {
     const client = this.client;
     if (!client || this.status !== 'ready') throw new NotConnectedError(`Server "${this.name}" is not ready (${this.status}).`);
     const timeout = opts.timeoutMs ?? this.config.timeout_seconds * 1000;
+    const definition = this.tools.find((t) => t.name === name);
     const call = (c: Client) =>
-      c.callTool({ name, arguments: args }, CallToolResultSchema, {
+      c.callTool({ name, arguments: args }, {
+        // The listed definition: the SDK validates structured output against its outputSchema
+        // (and mirrors Mcp-Param headers on 2026-07-28) without a cached aggregate of its own.
+        ...(definition ? { toolDefinition: definition } : {}),
         signal: opts.signal,
         timeout,
         resetTimeoutOnProgress: true,
@@ -608,22 +595,22 @@ export class McpConnection {
   }
 }
 
-/** The HTTP status carried by a transport error (the SDK's StreamableHTTPError / SseError `code`). */
+/** The HTTP status carried by a transport error (SDK v2: `SdkHttpError.status`, `SseError.code`). */
 function httpStatus(err: unknown): number | null {
-  const code = (err as { code?: unknown })?.code;
-  return typeof code === 'number' && code >= 100 && code < 600 ? code : null;
+  if (err instanceof SdkHttpError) return typeof err.status === 'number' ? err.status : null;
+  if (err instanceof SseError) return typeof err.code === 'number' && err.code >= 100 && err.code < 600 ? err.code : null;
+  return null;
 }
 
 /** An HTTP 4xx from the Streamable HTTP transport (other than auth, checked separately). */
 function isHttp4xx(err: unknown): boolean {
-  const code = (err as { code?: unknown })?.code;
-  if (typeof code === 'number') return code >= 400 && code < 500 && code !== 401 && code !== 403;
-  return /\b(400|404|405)\b/.test(String((err as Error)?.message ?? ''));
+  const status = httpStatus(err);
+  return status !== null && status >= 400 && status < 500 && status !== 401 && status !== 403;
 }
 
 /** A 404 for our session id (Streamable HTTP): the server expired the session. */
 function isSessionExpired(err: unknown): boolean {
-  return (err as { code?: unknown })?.code === 404 || /Streamable HTTP error: .*\b404\b|Session not found/i.test(String((err as Error)?.message ?? ''));
+  return err instanceof SdkHttpError && err.status === 404;
 }
 
 /** The startup deadline passed. */

@@ -7,7 +7,7 @@
  * provider registry), import-export.ts, tool-table.ts (the tools offered to the model).
  * Implements docs/ARCHITECTURE.md "Readiness" and "Start-up and shutdown".
  */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { ExportResult, ImportPreview, ImportResult, LogEntry, ServerInput, ServerPatch, ServerView, ToolSettingPatch } from '../../preload/contract/index.js';
 import type { RegisteredTool } from './adapter.js';
 import type { ConfigStore, ServerConfig } from './config.js';

@@ -8,7 +8,7 @@
  * - {@link capContent}: on converted content (`ContentView[]`), for the chat's own, tighter
  *   budgets for the UI and for the model.
  */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { ContentView } from '../../preload/contract/index.js';
 
 /** Largest total size of one tool result as returned by `McpHost.callTool`, in characters. */

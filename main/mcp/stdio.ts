@@ -1,7 +1,7 @@
 /**
  * The stdio transport for local servers (MCP spec 2025-06-18, "Transports: stdio"): the server
  * is a child process; messages are newline-delimited JSON-RPC on its stdin/stdout; stderr is a
- * log. Framing and message validation are the SDK's (`serializeMessage`, `JSONRPCMessageSchema`).
+ * log. Framing and message validation are the SDK's (`serializeMessage`, `parseJSONRPCMessage`).
  *
  * Why not the SDK's `StdioClientTransport`: a desktop host must also (a) end whole process trees
  * (servers started through `npx` have grandchildren), (b) keep non-JSON stdout lines whole for the
@@ -12,9 +12,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { spawn as nodeSpawn } from 'node:child_process';
 import spawn from 'cross-spawn';
-import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { parseJSONRPCMessage, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 
 /**
  * Largest single stdout message accepted, in bytes (a bigger one is dropped with a log line and
@@ -278,12 +276,14 @@ export class ManagedStdioTransport implements Transport {
       this.opts.onNoise?.(text.length > 4096 ? `${text.slice(0, 4096)}…` : text);
       return;
     }
-    const msg = JSONRPCMessageSchema.safeParse(parsed);
-    if (!msg.success) {
+    let msg: JSONRPCMessage;
+    try {
+      msg = parseJSONRPCMessage(parsed);
+    } catch {
       this.opts.onNoise?.(`not a JSON-RPC message: ${text.slice(0, 512)}`);
       return;
     }
-    this.onmessage?.(msg.data);
+    this.onmessage?.(msg);
   }
 
   /** Write one message. Waits for the pipe to drain when it is full. */

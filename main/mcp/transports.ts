@@ -1,13 +1,12 @@
 /**
  * Transport construction: stdio (command resolution, env merge), with seams for Streamable HTTP
- * and legacy SSE. All protocol framing is the SDK's (`@modelcontextprotocol/sdk`).
+ * and legacy SSE. All protocol framing is the SDK's (`@modelcontextprotocol/client`, SDK v2).
  */
 import { accessSync, constants, statSync } from 'node:fs';
 import { spawn as spawnChild } from 'node:child_process';
 import path from 'node:path';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { StreamableHTTPClientTransport, SSEClientTransport } from '@modelcontextprotocol/client';
+import type { Transport } from '@modelcontextprotocol/client';
 import type { LocalServerConfig, RemoteServerConfig } from './config.js';
 import { ManagedStdioTransport } from './stdio.js';
 

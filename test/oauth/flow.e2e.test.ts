@@ -3,7 +3,7 @@
  * server that validates JWT access tokens (audience = its resource URL).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { UnauthorizedError } from '@modelcontextprotocol/client';
 import { PersistentOAuthProvider } from '../../main/mcp/oauth/provider.js';
 import { OAuthSignIns, classifyAuthFailure, refreshIfNeeded } from '../../main/mcp/oauth/flow.js';
 import { CancelledError, InteractionRequiredError } from '../../main/mcp/oauth/errors.js';

@@ -14,7 +14,7 @@ import { createOAuthRemoteTransport } from '../../main/mcp/oauth/transport.js';
 import { MemorySecretStore } from '../../main/secrets/store.js';
 import { startMetadataServer } from '../fixtures/oauth/world.js';
 import { makeTempDir, removeDir } from '../unit/helpers.js';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client } from '@modelcontextprotocol/client';
 
 const HEADER_SECRET = 'hdr-secret-5a4b3c2d1e0f9a8b';
 

@@ -1,7 +1,7 @@
 /** Shared helpers for the OAuth tests. */
 import { createServer } from 'node:net';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { Client } from '@modelcontextprotocol/client';
+import type { Transport } from '@modelcontextprotocol/client';
 import { CLIENT_INFO } from '../../main/mcp/connection.js';
 import { createOAuthRemoteTransport } from '../../main/mcp/oauth/transport.js';
 import type { PersistentOAuthProvider } from '../../main/mcp/oauth/provider.js';

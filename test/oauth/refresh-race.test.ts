@@ -4,7 +4,7 @@
  * authorization server with reuse detection (oidc-provider here) would revoke the whole grant.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { FetchLike } from '@modelcontextprotocol/client';
 import { PersistentOAuthProvider } from '../../main/mcp/oauth/provider.js';
 import { OAuthSignIns } from '../../main/mcp/oauth/flow.js';
 import { createGuardedFetch } from '../../main/mcp/oauth/safe-fetch.js';

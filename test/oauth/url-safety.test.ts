@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { assertSafeAuthorizationServerMetadata, classifyHost, isSafeAuthorizationUrl, isSafeEndpointUrl, issuersMatch } from '../../main/mcp/oauth/url-safety.js';
-import type { AuthorizationServerMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { AuthorizationServerMetadata } from '@modelcontextprotocol/client';
 
 describe('isSafeAuthorizationUrl', () => {
   it.each([

@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { ChatEvent, ContentView } from '../../preload/contract/index.js';
 import { openConversationDatabase } from '../../main/chat/conversations/database.js';
 import { ConversationStore } from '../../main/chat/conversations/store.js';

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client } from '@modelcontextprotocol/client';
 import { LineSplitter, ManagedStdioTransport, MAX_STDERR_LINE } from '../../main/mcp/stdio.js';
 import { McpConnection } from '../../main/mcp/connection.js';
 import type { LocalServerConfig } from '../../main/mcp/config.js';
@@ -68,7 +68,7 @@ describe('ManagedStdioTransport', () => {
     const t = transportFor([SDK_SERVER]);
     const client = new Client({ name: 't', version: '1' });
     await client.connect(t);
-    const r = await client.callTool({ name: 'huge', arguments: { bytes: 30 * 1024 * 1024 } }, undefined, { timeout: 60_000 });
+    const r = await client.callTool({ name: 'huge', arguments: { bytes: 30 * 1024 * 1024 } }, { timeout: 60_000 });
     const text = (r.content as Array<{ text: string }>)[0]!.text;
     expect(text.length).toBe(30 * 1024 * 1024);
     await client.close();
@@ -80,7 +80,7 @@ describe('ManagedStdioTransport', () => {
     const errors: string[] = [];
     client.onerror = (e) => errors.push(e.message);
     await client.connect(t);
-    await expect(client.callTool({ name: 'huge', arguments: { bytes: 2 * 1024 * 1024 } }, undefined, { timeout: 1500 })).rejects.toThrow();
+    await expect(client.callTool({ name: 'huge', arguments: { bytes: 2 * 1024 * 1024 } }, { timeout: 1500 })).rejects.toThrow();
     expect(errors.some((e) => /Dropped a stdout message of \d+ bytes/.test(e))).toBe(true);
     const ok = await client.callTool({ name: 'echo', arguments: { text: 'still here' } });
     expect((ok.content as Array<{ text: string }>)[0]!.text).toBe('still here');

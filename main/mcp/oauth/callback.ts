@@ -24,6 +24,8 @@ export const DEFAULT_CALLBACK_TIMEOUT_MS = 5 * 60 * 1000;
 export interface CallbackResult {
   code: string;
   state: string;
+  /** The `iss` parameter (RFC 9207 §2) when the authorization server sent one. */
+  iss?: string;
 }
 
 /** Options of {@link startCallbackServer}. */
@@ -190,7 +192,8 @@ export async function startCallbackServer(opts: CallbackServerOptions): Promise<
     const code = url.searchParams.get('code');
     if (!code) return send(res, 400, 'Bad request', 'The sign-in response has no authorization code.');
     send(res, 200, 'Sign-in finished', `You are signed in. You can close this tab and return to ${app}.`);
-    void finish({ ok: { code, state } }, res);
+    const iss = url.searchParams.get('iss');
+    void finish({ ok: { code, state, ...(iss ? { iss } : {}) } }, res);
   }
 
   await new Promise<void>((resolve, reject) => {

@@ -19,8 +19,8 @@
  * `refreshAuthorization`). {@link refreshIfNeeded} refreshes ahead of expiry so that live
  * connections rarely see a 401 at all.
  */
-import { auth, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { auth, UnauthorizedError } from '@modelcontextprotocol/client';
+import type { FetchLike } from '@modelcontextprotocol/client';
 import { CALLBACK_PATH, DEFAULT_CALLBACK_TIMEOUT_MS, startCallbackServer, type CallbackServer } from './callback.js';
 import {
   AuthorizationDeniedError,
@@ -231,8 +231,10 @@ async function runSignIn(opts: SignInOptions, signal: AbortSignal): Promise<Sign
     if (first === 'AUTHORIZED') return { openedBrowser: false, redirectUri };
     if (!provider.browserOpened) throw new OAuthFlowError('The sign-in page could not be opened.');
 
-    ({ code } = await step(cb.result));
-    const second = await step(auth(provider, { ...authOptions, authorizationCode: code }));
+    const answer = await step(cb.result);
+    code = answer.code;
+    // RFC 9207 §2.4: the SDK checks the callback's `iss` against the recorded issuer.
+    const second = await step(auth(provider, { ...authOptions, authorizationCode: code, ...(answer.iss ? { iss: answer.iss } : {}) }));
     if (second !== 'AUTHORIZED') throw new OAuthFlowError('The authorization server did not issue tokens.');
     return { openedBrowser: true, redirectUri };
   } catch (err) {

@@ -23,8 +23,7 @@
  *   {@link isSafeAuthorizationUrl} passed — to the injected `openUrl`, at most once per sign-in.
  */
 import { randomBytes } from 'node:crypto';
-import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { OAuthClientProvider, OAuthDiscoveryState, OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/client';
 import type { SecretStore } from '../../secrets/store.js';
 import { CancelledError, InteractionRequiredError, UnsafeUrlError } from './errors.js';
 import type { OAuthChallenge } from './safe-fetch.js';

@@ -14,8 +14,8 @@
  * caught here.
  */
 import { createHash } from 'node:crypto';
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
+import { extractWWWAuthenticateParams } from '@modelcontextprotocol/client';
+import type { FetchLike } from '@modelcontextprotocol/client';
 import { OAuthFetchRefusedError } from './errors.js';
 import { classifyHost, describeUrl } from './url-safety.js';
 

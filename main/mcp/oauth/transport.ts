@@ -5,10 +5,8 @@
  * fetch (guards OAuth requests, reports `WWW-Authenticate` challenges to the provider, keeps the
  * server's configured headers away from the authorization server).
  */
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { OAuthClientProvider, FetchLike, Transport } from '@modelcontextprotocol/client';
 import type { RemoteServerConfig } from '../config.js';
 import { createTransportFetch, type OAuthChallenge } from './safe-fetch.js';
 

@@ -5,7 +5,7 @@
  * loopback, as OAuth 2.1 §1.5 requires).
  */
 import { isIP } from 'node:net';
-import type { AuthorizationServerMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { AuthorizationServerMetadata } from '@modelcontextprotocol/client';
 import { UnsafeUrlError } from './errors.js';
 
 /** Longest authorization URL we will hand to a browser, in characters. */
