@@ -15,6 +15,7 @@ import { ProfileStore } from './chat/profiles.js';
 import { detectLocalModels, type LocalProbe } from './chat/local-models.js';
 import { ConfigStore } from './mcp/config.js';
 import { McpHost } from './mcp/host.js';
+import { ServerStartGate } from './mcp/host/start-gate.js';
 import { UserRequestBroker } from './mcp/elicitation.js';
 import type { ElicitationAnswer } from './mcp/connection.js';
 import { SamplingService } from './chat/sampling.js';
@@ -44,6 +45,15 @@ export interface CoreOptions {
   secrets?: SecretStore;
   /** Server start concurrency. */
   concurrency?: number;
+  /**
+   * When enabled servers start: `now` — as soon as `start()` has loaded the config (default);
+   * `after-ui` — once the window's first call was answered ({@link AppCore.uiReady}), or after
+   * `serverStartFallbackMs` when no window calls, so server start-up does not compete with
+   * serving the first page (docs/ARCHITECTURE.md "Start-up and shutdown").
+   */
+  startServers?: 'now' | 'after-ui';
+  /** With `startServers: 'after-ui'`: how long to wait for a window, in ms (default 2000). */
+  serverStartFallbackMs?: number;
   /**
    * Opens an OAuth authorization URL for the user. Electron: the system browser. Default: the
    * `auth.openUrl` event, so the renderer opens it (the browser shell).
@@ -97,6 +107,8 @@ export class AppCore {
   /** This run's stdio server process groups; ends those a killed earlier run left (at start). */
   readonly processes: ProcessLedger;
   private readonly sinks = new Set<EventSink>();
+  /** Starts the servers once the config is loaded and (with `after-ui`) the UI is up. */
+  private readonly serverStart: ServerStartGate;
 
   constructor(readonly opts: CoreOptions) {
     this.rawSecrets = opts.secrets ?? new LazySecretStore(() => openSecretStore(opts.stateDir));
@@ -127,6 +139,8 @@ export class AppCore {
         removed: (name) => this.emit('servers.removed', { name }),
       },
     });
+    this.serverStart = new ServerStartGate(() => this.host.startAll(), opts.serverStartFallbackMs);
+    if (opts.startServers !== 'after-ui') this.serverStart.uiReady();
     this.permissions = new Permissions(opts.stateDir, this.host, {
       opened: (view) => this.emit('approvals.request', view),
       closed: (id, outcome) => this.emit('approvals.closed', { id, outcome }),
@@ -190,8 +204,9 @@ export class AppCore {
   }
 
   /**
-   * Load the config and start servers in the background. Resolves as soon as the UI can be served
-   * (never waits for a server to connect).
+   * Load the config and start servers in the background (at once, or with `startServers:
+   * 'after-ui'` once the UI is up). Resolves as soon as the UI can be served (never waits for a
+   * server to connect).
    */
   async start(): Promise<void> {
     // Temp files a crashed write left behind may hold plaintext secrets: remove them first.
@@ -202,11 +217,20 @@ export class AppCore {
     await Promise.all([this.config.load(), adoptLoginShellPath(), this.processes.reapLeftovers()]);
     if (this.config.warning) this.emit('app.warning', { message: this.config.warning });
     if (this.conversationsWarning) this.emit('app.warning', { message: this.conversationsWarning });
-    this.host.startAll();
+    this.serverStart.configLoaded();
+  }
+
+  /**
+   * The window's first call was answered: the UI is up, so servers may start now (with
+   * `startServers: 'after-ui'`; idempotent, and a no-op otherwise). Called by the dispatcher.
+   */
+  uiReady(): void {
+    this.serverStart.uiReady();
   }
 
   /** Stop chats, close every server, leave no child process. */
   async shutdown(): Promise<void> {
+    this.serverStart.cancel();
     const stopped = this.chat.stopAll();
     this.permissions.broker.cancelAll();
     this.elicitation.cancelAll();

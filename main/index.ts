@@ -56,6 +56,8 @@ app.on('second-instance', () => appShell.focus());
 const core = new AppCore({
   stateDir: resolveStateDir(app.getPath('userData')),
   shell: 'electron',
+  // Servers start once the window's first call was answered, so the window comes first.
+  startServers: 'after-ui',
   // The provider already checked the URL (https:, or http: to loopback); never a shell command.
   openUrl: (url) => shell.openExternal(url.href),
   // Exports go where the user picks in the system save dialog.

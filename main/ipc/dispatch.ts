@@ -172,8 +172,18 @@ export function createDispatcher(core: AppCore, onInternalError: (channel: strin
       return { ok: false, error: e };
     }
   };
+  let answered = false;
   return {
     // Every reply crosses this line: stored secret values are redacted from all of it.
-    invoke: async (channel, input) => r.redactDeep(await run(channel, input)),
+    invoke: async (channel, input) => {
+      const reply = r.redactDeep(await run(channel, input));
+      if (!answered) {
+        // The first call was answered, so the UI is up: servers may start — on a later turn,
+        // after this reply has gone out (docs/ARCHITECTURE.md "Start-up and shutdown").
+        answered = true;
+        setImmediate(() => core.uiReady());
+      }
+      return reply;
+    },
   };
 }

@@ -4,7 +4,8 @@
  * job lives in its own file under ./host/ (docs/ARCHITECTURE.md "Processes and rooms"):
  * views.ts (masked views), runtime.ts (live connections and their lifecycle), recovery.ts (crash
  * restarts), startup.ts (the startup queue), management.ts (CRUD), oauth-providers.ts (the OAuth
- * provider registry), import-export.ts, tool-table.ts (the tools offered to the model).
+ * provider registry), import-export.ts, tool-table.ts (the tools offered to the model);
+ * start-gate.ts (when the startup queue runs; used by the app core).
  * Implements docs/ARCHITECTURE.md "Readiness" and "Start-up and shutdown".
  */
 import type { CallToolResult } from '@modelcontextprotocol/client';

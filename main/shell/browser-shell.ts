@@ -60,7 +60,8 @@ export async function startBrowserShell(opts: { stateDir: string; port?: number;
   const here = path.dirname(fileURLToPath(import.meta.url));
   const rendererDir = path.resolve(opts.rendererDir ?? path.join(here, '../../out/renderer'));
   const token = randomBytes(32).toString('base64url');
-  const core = new AppCore({ stateDir: opts.stateDir, shell: 'browser' });
+  // Servers start once the page's first call was answered (or after a fallback delay).
+  const core = new AppCore({ stateDir: opts.stateDir, shell: 'browser', startServers: 'after-ui' });
   if (opts.redactConsole) redactConsole(core.redactor);
   const dispatcher = createDispatcher(core, (channel, err) => console.error(`[ipc] ${channel} failed:`, (err as Error)?.stack ?? err));
   const bindHost = opts.host ?? '127.0.0.1';
