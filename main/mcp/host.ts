@@ -18,6 +18,7 @@ import { PersistentOAuthProvider, type OpenUrl } from './oauth/provider.js';
 import { MemorySecretStore, type SecretStore } from '../secrets/store.js';
 import { CommandNotFoundError, mergedEnv, resolveCommand } from './transports.js';
 import type { ProcessLedger } from './process-ledger.js';
+import { EraMemory } from './negotiation.js';
 import { capCallResult } from './result-limits.js';
 
 /** A typed failure of a management action; `code` maps to the contract's `ErrorCode`. */
@@ -171,9 +172,10 @@ export function toView(
             arguments: (p.arguments ?? []).map((a) => ({ name: a.name, description: a.description ?? '', required: a.required === true })),
           }))
         : [],
-    warnings: [...(conn?.warnings ?? []), ...warnings],
+    warnings,
+    issues: status === 'ready' && conn ? conn.issues : [],
     stderr_tail: conn?.stderrTail() ?? [],
-    server_info: conn?.serverInfo ? { ...conn.serverInfo, protocol_version: null } : null,
+    server_info: conn?.serverInfo ? { ...conn.serverInfo, protocol_version: conn.protocol?.version ?? null } : null,
     recovery,
   };
 }
@@ -277,6 +279,8 @@ export class McpHost {
   private readonly elicitHandler: ElicitHandler | null;
   private readonly sampleHandler: SampleHandler | null;
   private readonly processes: ProcessLedger | null;
+  /** Era verdicts per server configuration for this session (main/mcp/negotiation.ts). */
+  private readonly eras = new EraMemory();
   private readonly openUrl: (url: URL, server: string) => void | Promise<void>;
   /** Crash-recovery policy (tests shorten it). */
   recoveryPolicy = { ...RECOVERY };
@@ -448,6 +452,7 @@ export class McpHost {
     conn.elicit = this.elicitHandler;
     conn.sample = this.sampleHandler;
     conn.processes = this.processes;
+    conn.eras = this.eras;
     return conn;
   }
 
