@@ -7,7 +7,7 @@ import type { CallToolResult, CreateMessageResult, ElicitResult, Prompt, Resourc
 import { z } from 'zod';
 import type { ErrorKind, LogEntry, ServerIssue, ServerStatus } from '../../preload/contract/index.js';
 import type { ServerConfig } from './config.js';
-import { CommandNotFoundError, createRemoteTransport, createStdioTransport } from './transports.js';
+import { CommandNotFoundError, createRemoteTransport, createStdioTransport, type ServerEnvironment } from './transports.js';
 import { classifyAuthFailure, refreshIfNeeded } from './oauth/flow.js';
 import type { PersistentOAuthProvider } from './oauth/provider.js';
 import { createOAuthRemoteTransport } from './oauth/transport.js';
@@ -32,6 +32,11 @@ export class LogRing {
   private entries: LogEntry[] = [];
   constructor(private readonly max = 500) {}
   private origins: number[] = [];
+  private lastOrigin = 0;
+  /** A new origin tag for one connection writing into this ring (1, 2, …). */
+  nextOrigin(): number {
+    return ++this.lastOrigin;
+  }
   /** Append an entry (text is cut to 4 KiB); `origin` tells which connection wrote it. */
   push(source: LogEntry['source'], text: string, origin = 0): void {
     this.entries.push({ ts: Date.now(), source, text: text.length > 4096 ? `${text.slice(0, 4096)}…` : text });
@@ -131,7 +136,6 @@ export async function collectPages<T>(
 const STDERR_TAIL = 20;
 /** Most pages one listing follows. */
 const MAX_LIST_PAGES = 100;
-let connectionIds = 0;
 
 /** Options for a tool call. */
 export interface CallOptions {
@@ -190,6 +194,7 @@ export class McpConnection {
   ) {
     // A restarted server keeps one log across its processes, so the Logs view shows the history.
     this.log = log ?? new LogRing();
+    this.id = this.log.nextOrigin();
   }
 
   /** Asks the user on behalf of the server (elicitation); null = the capability is not declared. */
@@ -198,6 +203,8 @@ export class McpConnection {
   sample: SampleHandler | null = null;
   /** Records a stdio server's process group, so a crash of the app cannot orphan it. */
   processes: ProcessLedger | null = null;
+  /** The environment a stdio server inherits; null = this process's (main/mcp/transports.ts). */
+  environment: ServerEnvironment | null = null;
   /** Era verdicts shared across connections (main/mcp/negotiation.ts); null = always probe. */
   eras: EraMemory | null = null;
   /** The negotiated protocol era and revision, once connected. */
@@ -213,7 +220,7 @@ export class McpConnection {
   }
 
   /** Identifies this connection's lines in a log shared across restarts. */
-  readonly id = ++connectionIds;
+  readonly id: number;
 
   private note(source: LogEntry['source'], text: string): void {
     this.log.push(source, text, this.id);
@@ -330,6 +337,7 @@ export class McpConnection {
       const prepared = createStdioTransport(this.config, {
         onStderr: (line) => this.note('stderr', line),
         onNoise: (line) => this.note('stdout', line),
+        ...(this.environment ? { environment: this.environment } : {}),
         ...(ledger ? { extraEnv: ledger.markerEnv(), onGroup: (pgid: number, alive: boolean) => ledger.record(pgid, alive) } : {}),
       });
       this.resolvedCommand = prepared.resolvedCommand;

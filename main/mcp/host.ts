@@ -16,7 +16,7 @@ import { LogRing, McpConnection, type CallOptions, type ElicitHandler, type Samp
 import { OAuthSignIns } from './oauth/flow.js';
 import { PersistentOAuthProvider, type OpenUrl } from './oauth/provider.js';
 import { MemorySecretStore, type SecretStore } from '../secrets/store.js';
-import { CommandNotFoundError, mergedEnv, resolveCommand } from './transports.js';
+import { CommandNotFoundError, resolveCommand, ServerEnvironment } from './transports.js';
 import type { ProcessLedger } from './process-ledger.js';
 import { EraMemory } from './negotiation.js';
 import { capCallResult } from './result-limits.js';
@@ -77,6 +77,8 @@ export interface HostOptions {
   sample?: SampleHandler;
   /** Records stdio servers' process groups (see `ProcessLedger`). Absent: not recorded. */
   processes?: ProcessLedger;
+  /** The environment stdio servers inherit. Absent: this process's environment. */
+  environment?: ServerEnvironment;
 }
 
 /**
@@ -281,6 +283,7 @@ export class McpHost {
   private readonly processes: ProcessLedger | null;
   /** Era verdicts per server configuration for this session (main/mcp/negotiation.ts). */
   private readonly eras = new EraMemory();
+  private readonly environment: ServerEnvironment;
   private readonly openUrl: (url: URL, server: string) => void | Promise<void>;
   /** Crash-recovery policy (tests shorten it). */
   recoveryPolicy = { ...RECOVERY };
@@ -310,6 +313,7 @@ export class McpHost {
     this.elicitHandler = opts.elicit ?? null;
     this.sampleHandler = opts.sample ?? null;
     this.processes = opts.processes ?? null;
+    this.environment = opts.environment ?? new ServerEnvironment();
     this.openUrl = opts.openUrl ?? (() => {
       throw new Error('No browser is available to open the sign-in page.');
     });
@@ -453,6 +457,7 @@ export class McpHost {
     conn.sample = this.sampleHandler;
     conn.processes = this.processes;
     conn.eras = this.eras;
+    conn.environment = this.environment;
     return conn;
   }
 
@@ -584,7 +589,7 @@ export class McpHost {
 
   private checkCommand(cfg: ServerConfig): void {
     if (cfg.type !== 'local') return;
-    if (!resolveCommand(cfg.command[0]!, mergedEnv(cfg.env))) {
+    if (!resolveCommand(cfg.command[0]!, this.environment.merged(cfg.env))) {
       throw new HostError('command_not_found', new CommandNotFoundError(cfg.command[0]!).message, 'command');
     }
   }
