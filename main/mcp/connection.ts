@@ -13,6 +13,7 @@ import type { PersistentOAuthProvider } from './oauth/provider.js';
 import { createOAuthRemoteTransport } from './oauth/transport.js';
 import type { ProcessLedger } from './process-ledger.js';
 import { checkTools } from './tool-check.js';
+import { findLegacySseHint } from './sse-detect.js';
 import { versionNegotiation, type EraMemory, type NegotiatedProtocol } from './negotiation.js';
 
 /**
@@ -288,9 +289,10 @@ export class McpConnection {
           await Promise.race([this.openSession(timeoutMs, true), timeout]);
         }
       } catch (err) {
-        // MCP spec "Backwards Compatibility": a Streamable HTTP attempt that fails with a 4xx may
-        // be a legacy HTTP+SSE server; try that once.
-        if (this.closing || this.config.type !== 'http' || !isHttp4xx(err) || (this.oauth && classifyAuthFailure(err, this.oauth))) throw err;
+        // MCP spec "Backwards Compatibility": a Streamable HTTP attempt that fails with a 4xx, or
+        // is answered with a 2xx that is not MCP (main/mcp/sse-detect.ts), may be a legacy
+        // HTTP+SSE server; try that once.
+        if (this.closing || this.config.type !== 'http' || !(isHttp4xx(err) || findLegacySseHint(err)) || (this.oauth && classifyAuthFailure(err, this.oauth))) throw err;
         await this.closeTransport();
         this.note('lifecycle', `Streamable HTTP failed (${(err as Error).message}); trying the legacy HTTP+SSE transport`);
         this.useLegacySse = true;

@@ -9,6 +9,7 @@ import { StreamableHTTPClientTransport, SSEClientTransport } from '@modelcontext
 import type { Transport } from '@modelcontextprotocol/client';
 import type { LocalServerConfig, RemoteServerConfig } from './config.js';
 import { ManagedStdioTransport } from './stdio.js';
+import { withLegacySseDetection } from './sse-detect.js';
 
 /**
  * Variables that belong to the app itself, not to the user's environment: npm's (`npm_*`, set
@@ -187,5 +188,6 @@ export function createRemoteTransport(cfg: RemoteServerConfig): Transport {
   if (cfg.auth.kind === 'bearer') headers.Authorization = `Bearer ${cfg.auth.token}`;
   const requestInit: RequestInit = { headers };
   if (cfg.type === 'sse') return new SSEClientTransport(url, { requestInit });
-  return new StreamableHTTPClientTransport(url, { requestInit });
+  // A 2xx from a legacy SSE server to the first POST becomes a LegacySseHintError (main/mcp/sse-detect.ts).
+  return new StreamableHTTPClientTransport(url, { requestInit, fetch: withLegacySseDetection() });
 }
