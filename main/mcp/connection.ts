@@ -2,18 +2,18 @@
  * One MCP server: its transport, one persistent SDK `Client` session, and a small state machine
  * (`starting → ready | error`, `→ closed`). Calls are not serialized: JSON-RPC ids multiplex them.
  */
-import { Client, SdkError, SdkErrorCode, SdkHttpError, SseError } from '@modelcontextprotocol/client';
+import { Client } from '@modelcontextprotocol/client';
 import type { CallToolResult, CreateMessageResult, ElicitResult, Prompt, Resource, Tool, Transport } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import type { ErrorKind, LogEntry, ServerIssue, ServerStatus } from '../../preload/contract/index.js';
 import type { ServerConfig } from './config.js';
-import { CommandNotFoundError, createRemoteTransport, createStdioTransport, type ServerEnvironment } from './transports.js';
+import { createRemoteTransport, createStdioTransport, type ServerEnvironment } from './transports.js';
 import { classifyAuthFailure, refreshIfNeeded } from './oauth/flow.js';
 import type { PersistentOAuthProvider } from './oauth/provider.js';
 import { createOAuthRemoteTransport } from './oauth/transport.js';
 import type { ProcessLedger } from './process-ledger.js';
 import { checkTools } from './tool-check.js';
-import { findLegacySseHint } from './sse-detect.js';
+import { classifyStartFailure, isLegacySseCandidate, isLocalProbeFailure, isSessionExpired, TimeoutError } from './failures.js';
 import { versionNegotiation, type EraMemory, type NegotiatedProtocol } from './negotiation.js';
 
 /**
@@ -282,7 +282,7 @@ export class McpConnection {
           // Our stdio transport probes `server/discover` in place (main/mcp/negotiation.ts): a
           // legacy server that exits on a request before `initialize` fails the probe. Once, on
           // a fresh process, with the 2025 handshake.
-          if (this.closing || this.config.type !== 'local' || !isProbeFailure(err)) throw err;
+          if (this.closing || this.config.type !== 'local' || !isLocalProbeFailure(err)) throw err;
           await this.closeTransport();
           this.note('lifecycle', `the server did not survive the protocol probe (${(err as Error).message}); starting it again with the 2025 initialize handshake`);
           this.eras?.remember(this.config, 'legacy');
@@ -292,7 +292,7 @@ export class McpConnection {
         // MCP spec "Backwards Compatibility": a Streamable HTTP attempt that fails with a 4xx, or
         // is answered with a 2xx that is not MCP (main/mcp/sse-detect.ts), may be a legacy
         // HTTP+SSE server; try that once.
-        if (this.closing || this.config.type !== 'http' || !(isHttp4xx(err) || findLegacySseHint(err)) || (this.oauth && classifyAuthFailure(err, this.oauth))) throw err;
+        if (this.closing || this.config.type !== 'http' || !isLegacySseCandidate(err) || (this.oauth && classifyAuthFailure(err, this.oauth))) throw err;
         await this.closeTransport();
         this.note('lifecycle', `Streamable HTTP failed (${(err as Error).message}); trying the legacy HTTP+SSE transport`);
         this.useLegacySse = true;
@@ -308,26 +308,29 @@ export class McpConnection {
     } catch (err) {
       if (this.closing) return;
       await this.closeTransport();
-      const e = err as Error & { code?: string };
       const authKind = this.oauth ? classifyAuthFailure(err, this.oauth) : null;
-      if (err instanceof CommandNotFoundError) this.failure(err.message, 'spawn_failed');
-      else if (authKind) {
+      if (authKind) {
         const msg = authKind === 'needs_auth' ? 'This server needs you to sign in.' : 'The sign-in expired or was revoked; sign in again.';
         this.note('lifecycle', authKind.replace('_', ' '));
         this.setState('needs_auth', msg, authKind);
-      } else if (err instanceof TimeoutError) this.failure(err.message, 'timeout');
-      else if (this.config.type !== 'local' && (httpStatus(err) === 401 || httpStatus(err) === 403 || /\b401\b|unauthori[sz]ed/i.test(e.message)))
-        this.failure(`The server rejected the credentials (HTTP ${httpStatus(err) ?? 401}). Check the token, or sign in.`, 'auth_failed');
-      else if (this.config.type !== 'local' && !/protocol version/i.test(e.message))
-        this.failure(`Could not connect to ${this.config.url}${httpStatus(err) ? ` (HTTP ${httpStatus(err)})` : ''}: ${e.message.slice(0, 500)}`, 'connect_failed');
-      else if (e.code === 'ENOENT' || e.code === 'EACCES') this.failure(`Could not start ${this.resolvedCommand ?? 'the server'}: ${e.message}`, 'spawn_failed');
-      else if (/protocol version/i.test(e.message)) this.failure(e.message, 'protocol');
-      else if (/closed/i.test(e.message)) this.failure(`The server exited before it finished starting${this.exitDescription()}.`, 'exited');
-      else this.failure(`Could not start the server: ${e.message}`, 'unknown');
+        return;
+      }
+      this.note('lifecycle', `start failed: ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}`.slice(0, 2000));
+      const f = classifyStartFailure(err, {
+        type: this.config.type,
+        url: this.config.type === 'local' ? null : this.config.url,
+        command: this.resolvedCommand,
+        phase: this.phase,
+        exit: this.exitDescription(),
+      });
+      this.failure(f.message, f.kind);
     } finally {
       clearTimeout(timer);
     }
   }
+
+  /** What the start was doing, for classifying its failure (main/mcp/failures.ts). */
+  private phase: 'handshake' | 'listing' = 'handshake';
 
   /** Whether the legacy HTTP+SSE transport is used (type `sse`, or a fallback from `http`). */
   useLegacySse = false;
@@ -421,7 +424,9 @@ export class McpConnection {
 
   private async connectAndList(client: Client, transport: Transport, timeoutMs: number, legacyOnly: boolean): Promise<void> {
     const prior = legacyOnly ? ({ kind: 'legacy' } as const) : this.eras?.prior(this.config);
+    this.phase = 'handshake';
     await client.connect(transport, { timeout: timeoutMs, ...(prior ? { prior } : {}) });
+    this.phase = 'listing';
     const era = client.getProtocolEra() ?? 'legacy';
     this.protocol = { era, version: client.getNegotiatedProtocolVersion() ?? null };
     this.eras?.remember(this.config, era);
@@ -664,32 +669,4 @@ export class McpConnection {
     await this.closeTransport();
     await this.startPromise?.catch(() => undefined);
   }
-}
-
-/** The HTTP status carried by a transport error (SDK v2: `SdkHttpError.status`, `SseError.code`). */
-function httpStatus(err: unknown): number | null {
-  if (err instanceof SdkHttpError) return typeof err.status === 'number' ? err.status : null;
-  if (err instanceof SseError) return typeof err.code === 'number' && err.code >= 100 && err.code < 600 ? err.code : null;
-  return null;
-}
-
-/** An HTTP 4xx from the Streamable HTTP transport (other than auth, checked separately). */
-function isHttp4xx(err: unknown): boolean {
-  const status = httpStatus(err);
-  return status !== null && status >= 400 && status < 500 && status !== 401 && status !== 403;
-}
-
-/** The `server/discover` probe failed (the SDK could not negotiate an era before `initialize`). */
-function isProbeFailure(err: unknown): boolean {
-  return err instanceof SdkError && err.code === SdkErrorCode.EraNegotiationFailed;
-}
-
-/** A 404 for our session id (Streamable HTTP): the server expired the session. */
-function isSessionExpired(err: unknown): boolean {
-  return err instanceof SdkHttpError && err.status === 404;
-}
-
-/** The startup deadline passed. */
-export class TimeoutError extends Error {
-  override name = 'TimeoutError';
 }
