@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { startFakeModel, type FakeModel } from '../fixtures/fake-model.js';
-import { BASH_SERVER, ROOT, addLocalServer, commandLine, configureModel, expect, expectStatus, openApp, openChat, sendMessage, setApprovalMode, test } from './helpers.js';
+import { BASH_SERVER, ROOT, SCREENSHOTS, addLocalServer, commandLine, configureModel, expect, expectStatus, openApp, openChat, sendMessage, setApprovalMode, test } from './helpers.js';
 
 const MODERN = path.join(ROOT, 'test/fixtures/modern-stdio-server.mjs');
 const RAW = path.join(ROOT, 'test/fixtures/raw-server.mjs');
@@ -26,6 +26,7 @@ test('each card names its protocol revision; malformed tools are named, the good
   await expect(issues.first()).toHaveText('The tool “stringy” was left out: its input schema is not an object schema.');
   await expect(issues.nth(1)).toHaveText('The tool “broken_props” was left out: its input schema is malformed.');
   await expect(bad).toContainText('3 tools');
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'protocol-eras-cards.png'), fullPage: true });
 });
 
 test.describe('with a model', () => {

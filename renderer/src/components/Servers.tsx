@@ -322,8 +322,8 @@ export function ServerCard({ server }: { server: ServerView }) {
         </pre>
       )}
       {server.status === 'ready' && server.server_info && (
-        <div className="server-meta" data-testid="server-info">
-          {t('servers.serverInfo', { name: server.server_info.name, version: server.server_info.version })}
+        <div className="server-about" data-testid="server-info">
+          {t('servers.serverInfo')} <span className="mono">{`${server.server_info.name} ${server.server_info.version}`}</span>
           {server.server_info.protocol_version ? t('servers.protocol', { version: server.server_info.protocol_version }) : ''}
         </div>
       )}

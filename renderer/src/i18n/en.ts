@@ -249,7 +249,7 @@ export const en = {
     oauthUntil: ' · token until {{time}}',
     noBrowser: 'If no browser tab opened, <action>open the sign-in page</action>.',
     commandWas: '(command: {{command}})',
-    serverInfo: 'Server {{name}} {{version}}',
+    serverInfo: 'Server',
     protocol: ' · protocol {{version}}',
     issue: {
       not_object: 'The tool “{{tool}}” was left out: its input schema is not an object schema.',

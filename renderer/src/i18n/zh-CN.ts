@@ -249,7 +249,7 @@ export const zhCN: Strings = {
     oauthUntil: ' · 令牌有效至 {{time}}',
     noBrowser: '如果没有打开浏览器标签页，请<action>打开登录页面</action>。',
     commandWas: '（命令：{{command}}）',
-    serverInfo: '服务器 {{name}} {{version}}',
+    serverInfo: '服务器',
     protocol: ' · 协议版本 {{version}}',
     issue: {
       not_object: '已略过工具“{{tool}}”：它的输入模式不是对象模式。',
