@@ -20,7 +20,7 @@ import { UserRequestBroker } from './mcp/elicitation.js';
 import type { ElicitationAnswer } from './mcp/connection.js';
 import { SamplingService } from './chat/sampling.js';
 import { Permissions } from './chat/permissions/index.js';
-import { adoptLoginShellPath } from './mcp/transports.js';
+import { ServerEnvironment } from './mcp/transports.js';
 import { FALLBACK_FILE, LazySecretStore, openSecretStore } from './secrets/index.js';
 import { removeStaleTemps } from './util/atomic-write.js';
 import { CONFIG_FILE } from './mcp/config.js';
@@ -106,6 +106,8 @@ export class AppCore {
   private readonly rawSecrets: SecretStore;
   /** This run's stdio server process groups; ends those a killed earlier run left (at start). */
   readonly processes: ProcessLedger;
+  /** The environment stdio servers inherit (the login shell's PATH on macOS). */
+  private readonly environment = new ServerEnvironment();
   private readonly sinks = new Set<EventSink>();
   /** Starts the servers once the config is loaded and (with `after-ui`) the UI is up. */
   private readonly serverStart: ServerStartGate;
@@ -133,6 +135,7 @@ export class AppCore {
       concurrency: opts.concurrency,
       secrets: this.secrets,
       processes: this.processes,
+      environment: this.environment,
       openUrl: opts.openUrl ?? ((url, server) => this.emit('auth.openUrl', { server, url: url.href })),
       events: {
         changed: (view) => this.emit('servers.changed', view),
@@ -214,7 +217,7 @@ export class AppCore {
     await removeStaleTemps(inState(CONFIG_FILE), inState(SETTINGS_FILE), inState(FALLBACK_FILE), inState(LEDGER_FILE));
     // Open the secret store in the background (keychain probe); nothing here waits for it.
     if (this.rawSecrets instanceof LazySecretStore) this.rawSecrets.ready().catch(() => undefined);
-    await Promise.all([this.config.load(), adoptLoginShellPath(), this.processes.reapLeftovers()]);
+    await Promise.all([this.config.load(), this.environment.adoptLoginShellPath(), this.processes.reapLeftovers()]);
     if (this.config.warning) this.emit('app.warning', { message: this.config.warning });
     if (this.conversationsWarning) this.emit('app.warning', { message: this.conversationsWarning });
     this.serverStart.configLoaded();

@@ -2,17 +2,19 @@
  * One MCP server: its transport, one persistent SDK `Client` session, and a small state machine
  * (`starting → ready | error`, `→ closed`). Calls are not serialized: JSON-RPC ids multiplex them.
  */
-import { Client, SdkHttpError, SseError } from '@modelcontextprotocol/client';
+import { Client } from '@modelcontextprotocol/client';
 import type { CallToolResult, CreateMessageResult, ElicitResult, Prompt, Resource, Tool, Transport } from '@modelcontextprotocol/client';
 import { z } from 'zod';
-import type { ErrorKind, LogEntry, ServerStatus } from '../../preload/contract/index.js';
+import type { ErrorKind, LogEntry, ServerIssue, ServerStatus } from '../../preload/contract/index.js';
 import type { ServerConfig } from './config.js';
-import { CommandNotFoundError, createRemoteTransport, createStdioTransport } from './transports.js';
+import { createRemoteTransport, createStdioTransport, type ServerEnvironment } from './transports.js';
 import { classifyAuthFailure, refreshIfNeeded } from './oauth/flow.js';
 import type { PersistentOAuthProvider } from './oauth/provider.js';
 import { createOAuthRemoteTransport } from './oauth/transport.js';
 import type { ProcessLedger } from './process-ledger.js';
-import { boundToolSchemas } from './adapter.js';
+import { checkTools } from './tool-check.js';
+import { classifyStartFailure, isLegacySseCandidate, isLocalProbeFailure, isSessionExpired, TimeoutError } from './failures.js';
+import { versionNegotiation, type EraMemory, type NegotiatedProtocol } from './negotiation.js';
 
 /**
  * One `tools/list` page, checked loosely (MCP spec "Tools: Listing Tools"): each tool needs a
@@ -31,6 +33,11 @@ export class LogRing {
   private entries: LogEntry[] = [];
   constructor(private readonly max = 500) {}
   private origins: number[] = [];
+  private lastOrigin = 0;
+  /** A new origin tag for one connection writing into this ring (1, 2, …). */
+  nextOrigin(): number {
+    return ++this.lastOrigin;
+  }
   /** Append an entry (text is cut to 4 KiB); `origin` tells which connection wrote it. */
   push(source: LogEntry['source'], text: string, origin = 0): void {
     this.entries.push({ ts: Date.now(), source, text: text.length > 4096 ? `${text.slice(0, 4096)}…` : text });
@@ -90,27 +97,46 @@ export class NotConnectedError extends Error {
   override name = 'NotConnectedError';
 }
 
-/** Guarded pagination: follows every page, stops on a repeated or empty cursor and after `maxPages`. */
+/** Why a listing stopped before the server's last page (MCP spec "Pagination"). */
+export type ListStop = 'repeated_cursor' | 'too_many_pages';
+
+/**
+ * Guarded pagination (MCP spec "Utilities: Pagination"): follows `nextCursor` page by page. A
+ * missing or empty-string cursor is the end. Items whose `key` was already listed are dropped; a
+ * cursor seen before, or a page that brings nothing new (a server that ignores the cursor), stops
+ * the walk with what was listed so far (`stopped: 'repeated_cursor'`), as does page `maxPages`
+ * (`'too_many_pages'`). @throws the error of a failed page.
+ */
 export async function collectPages<T>(
-  fetchPage: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string | undefined }>,
+  fetchPage: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string | undefined | null }>,
   maxPages = 100,
-): Promise<{ items: T[]; warning: string | null }> {
+  key: (item: T) => unknown = (item) => item,
+): Promise<{ items: T[]; stopped: ListStop | null }> {
   const items: T[] = [];
-  const seen = new Set<string>();
+  const keys = new Set<unknown>();
+  const cursors = new Set<string>();
   let cursor: string | undefined;
   for (let page = 0; page < maxPages; page++) {
     const r = await fetchPage(cursor);
-    items.push(...r.items);
-    if (r.nextCursor === undefined || r.nextCursor === null) return { items, warning: null };
-    if (r.nextCursor === '' || seen.has(r.nextCursor)) return { items, warning: 'The server returned a repeated or empty page cursor; listing stopped there.' };
-    seen.add(r.nextCursor);
+    let fresh = 0;
+    for (const item of r.items) {
+      const k = key(item);
+      if (keys.has(k)) continue;
+      keys.add(k);
+      items.push(item);
+      fresh++;
+    }
+    if (r.nextCursor === undefined || r.nextCursor === null || r.nextCursor === '') return { items, stopped: null };
+    if (cursors.has(r.nextCursor) || (page > 0 && fresh === 0)) return { items, stopped: 'repeated_cursor' };
+    cursors.add(r.nextCursor);
     cursor = r.nextCursor;
   }
-  return { items, warning: `The server returned more than ${maxPages} pages; listing stopped there.` };
+  return { items, stopped: 'too_many_pages' };
 }
 
 const STDERR_TAIL = 20;
-let connectionIds = 0;
+/** Most pages one listing follows. */
+const MAX_LIST_PAGES = 100;
 
 /** Options for a tool call. */
 export interface CallOptions {
@@ -145,7 +171,7 @@ export class McpConnection {
   prompts: Prompt[] = [];
   resolvedCommand: string | null = null;
   serverInfo: { name: string; version: string } | null = null;
-  warnings: string[] = [];
+  private listIssues: Record<'tools' | 'resources' | 'prompts', ServerIssue[]> = { tools: [], resources: [], prompts: [] };
   /** When the server became ready (ms epoch), or null if it never did. */
   readyAt: number | null = null;
   readonly log: LogRing;
@@ -169,6 +195,7 @@ export class McpConnection {
   ) {
     // A restarted server keeps one log across its processes, so the Logs view shows the history.
     this.log = log ?? new LogRing();
+    this.id = this.log.nextOrigin();
   }
 
   /** Asks the user on behalf of the server (elicitation); null = the capability is not declared. */
@@ -177,6 +204,12 @@ export class McpConnection {
   sample: SampleHandler | null = null;
   /** Records a stdio server's process group, so a crash of the app cannot orphan it. */
   processes: ProcessLedger | null = null;
+  /** The environment a stdio server inherits; null = this process's (main/mcp/transports.ts). */
+  environment: ServerEnvironment | null = null;
+  /** Era verdicts shared across connections (main/mcp/negotiation.ts); null = always probe. */
+  eras: EraMemory | null = null;
+  /** The negotiated protocol era and revision, once connected. */
+  protocol: NegotiatedProtocol | null = null;
 
   /** OAuth: when the current access token expires (ms epoch), when known. */
   oauthExpiresAt: number | null = null;
@@ -188,7 +221,7 @@ export class McpConnection {
   }
 
   /** Identifies this connection's lines in a log shared across restarts. */
-  readonly id = ++connectionIds;
+  readonly id: number;
 
   private note(source: LogEntry['source'], text: string): void {
     this.log.push(source, text, this.id);
@@ -243,11 +276,23 @@ export class McpConnection {
     });
     try {
       try {
-        await Promise.race([this.openSession(timeoutMs), timeout]);
+        try {
+          await Promise.race([this.openSession(timeoutMs), timeout]);
+        } catch (err) {
+          // Our stdio transport probes `server/discover` in place (main/mcp/negotiation.ts): a
+          // legacy server that exits on a request before `initialize` fails the probe. Once, on
+          // a fresh process, with the 2025 handshake.
+          if (this.closing || this.config.type !== 'local' || !isLocalProbeFailure(err)) throw err;
+          await this.closeTransport();
+          this.note('lifecycle', `the server did not survive the protocol probe (${(err as Error).message}); starting it again with the 2025 initialize handshake`);
+          this.eras?.remember(this.config, 'legacy');
+          await Promise.race([this.openSession(timeoutMs, true), timeout]);
+        }
       } catch (err) {
-        // MCP spec "Backwards Compatibility": a Streamable HTTP attempt that fails with a 4xx may
-        // be a legacy HTTP+SSE server; try that once.
-        if (this.closing || this.config.type !== 'http' || !isHttp4xx(err) || (this.oauth && classifyAuthFailure(err, this.oauth))) throw err;
+        // MCP spec "Backwards Compatibility": a Streamable HTTP attempt that fails with a 4xx, or
+        // is answered with a 2xx that is not MCP (main/mcp/sse-detect.ts), may be a legacy
+        // HTTP+SSE server; try that once.
+        if (this.closing || this.config.type !== 'http' || !isLegacySseCandidate(err) || (this.oauth && classifyAuthFailure(err, this.oauth))) throw err;
         await this.closeTransport();
         this.note('lifecycle', `Streamable HTTP failed (${(err as Error).message}); trying the legacy HTTP+SSE transport`);
         this.useLegacySse = true;
@@ -263,26 +308,29 @@ export class McpConnection {
     } catch (err) {
       if (this.closing) return;
       await this.closeTransport();
-      const e = err as Error & { code?: string };
       const authKind = this.oauth ? classifyAuthFailure(err, this.oauth) : null;
-      if (err instanceof CommandNotFoundError) this.failure(err.message, 'spawn_failed');
-      else if (authKind) {
+      if (authKind) {
         const msg = authKind === 'needs_auth' ? 'This server needs you to sign in.' : 'The sign-in expired or was revoked; sign in again.';
         this.note('lifecycle', authKind.replace('_', ' '));
         this.setState('needs_auth', msg, authKind);
-      } else if (err instanceof TimeoutError) this.failure(err.message, 'timeout');
-      else if (this.config.type !== 'local' && (httpStatus(err) === 401 || httpStatus(err) === 403 || /\b401\b|unauthori[sz]ed/i.test(e.message)))
-        this.failure(`The server rejected the credentials (HTTP ${httpStatus(err) ?? 401}). Check the token, or sign in.`, 'auth_failed');
-      else if (this.config.type !== 'local' && !/protocol version/i.test(e.message))
-        this.failure(`Could not connect to ${this.config.url}${httpStatus(err) ? ` (HTTP ${httpStatus(err)})` : ''}: ${e.message.slice(0, 500)}`, 'connect_failed');
-      else if (e.code === 'ENOENT' || e.code === 'EACCES') this.failure(`Could not start ${this.resolvedCommand ?? 'the server'}: ${e.message}`, 'spawn_failed');
-      else if (/protocol version/i.test(e.message)) this.failure(e.message, 'protocol');
-      else if (/closed/i.test(e.message)) this.failure(`The server exited before it finished starting${this.exitDescription()}.`, 'exited');
-      else this.failure(`Could not start the server: ${e.message}`, 'unknown');
+        return;
+      }
+      this.note('lifecycle', `start failed: ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}`.slice(0, 2000));
+      const f = classifyStartFailure(err, {
+        type: this.config.type,
+        url: this.config.type === 'local' ? null : this.config.url,
+        command: this.resolvedCommand,
+        phase: this.phase,
+        exit: this.exitDescription(),
+      });
+      this.failure(f.message, f.kind);
     } finally {
       clearTimeout(timer);
     }
   }
+
+  /** What the start was doing, for classifying its failure (main/mcp/failures.ts). */
+  private phase: 'handshake' | 'listing' = 'handshake';
 
   /** Whether the legacy HTTP+SSE transport is used (type `sse`, or a fallback from `http`). */
   useLegacySse = false;
@@ -294,6 +342,7 @@ export class McpConnection {
       const prepared = createStdioTransport(this.config, {
         onStderr: (line) => this.note('stderr', line),
         onNoise: (line) => this.note('stdout', line),
+        ...(this.environment ? { environment: this.environment } : {}),
         ...(ledger ? { extraEnv: ledger.markerEnv(), onGroup: (pgid: number, alive: boolean) => ledger.record(pgid, alive) } : {}),
       });
       this.resolvedCommand = prepared.resolvedCommand;
@@ -305,8 +354,11 @@ export class McpConnection {
     return createRemoteTransport(cfg);
   }
 
-  /** Create the transport and client, `initialize`, and list. @throws on any failure. */
-  private async openSession(timeoutMs: number): Promise<void> {
+  /**
+   * Create the transport and client, negotiate the era (`server/discover` probe or `initialize`;
+   * `legacyOnly` skips the probe), and list. @throws on any failure.
+   */
+  private async openSession(timeoutMs: number, legacyOnly = false): Promise<void> {
     const transport = this.createTransport();
     if (this.closing) return;
     this.transport = transport;
@@ -315,6 +367,7 @@ export class McpConnection {
     // fields the user left out (SEP-1034) when `applyDefaults` is declared.
     const sample = this.sample;
     const client = new Client(CLIENT_INFO, {
+      versionNegotiation: versionNegotiation(timeoutMs),
       capabilities: {
         ...(elicit ? { elicitation: { form: { applyDefaults: true } } } : {}),
         ...(sample ? { sampling: {} } : {}),
@@ -349,7 +402,7 @@ export class McpConnection {
       }
     };
     this.client = client;
-    await this.connectAndList(client, transport, timeoutMs);
+    await this.connectAndList(client, transport, timeoutMs, legacyOnly);
   }
 
   /**
@@ -362,15 +415,22 @@ export class McpConnection {
       const old = this.client;
       this.client = null;
       await old?.close().catch(() => undefined);
-      await this.openSession(this.config.timeout_seconds * 1000);
+      await this.openSession(this.config.timeout_seconds * 1000, this.protocol?.era === 'legacy');
     })().finally(() => {
       this.reopening = null;
     });
     return this.reopening;
   }
 
-  private async connectAndList(client: Client, transport: Transport, timeoutMs: number): Promise<void> {
-    await client.connect(transport, { timeout: timeoutMs });
+  private async connectAndList(client: Client, transport: Transport, timeoutMs: number, legacyOnly: boolean): Promise<void> {
+    const prior = legacyOnly ? ({ kind: 'legacy' } as const) : this.eras?.prior(this.config);
+    this.phase = 'handshake';
+    await client.connect(transport, { timeout: timeoutMs, ...(prior ? { prior } : {}) });
+    this.phase = 'listing';
+    const era = client.getProtocolEra() ?? 'legacy';
+    this.protocol = { era, version: client.getNegotiatedProtocolVersion() ?? null };
+    this.eras?.remember(this.config, era);
+    this.note('lifecycle', `protocol ${this.protocol.version ?? 'unknown'} (${era === 'modern' ? 'negotiated with server/discover' : 'initialize handshake'})`);
     // list_changed is honoured even from servers that did not declare `listChanged`. A burst of
     // notifications causes one re-list: while one is scheduled, more are absorbed; any that come
     // while a listing runs (the initial one included) ask for exactly one more afterwards.
@@ -432,51 +492,65 @@ export class McpConnection {
   }
 
   /**
-   * Follow every page of one list (MCP spec "Pagination"); empty when the server did not declare
-   * the capability. Pages are fetched one by one with `client.request` (the SDK's no-cursor
-   * `list*()` verbs aggregate every page themselves, without our repeated-cursor guard).
-   * @throws NotConnectedError, or the SDK's error for a failed page.
+   * Follow every page of one list (MCP spec "Utilities: Pagination") through {@link collectPages};
+   * empty when the server did not declare the capability. Pages are fetched one by one with
+   * `client.request` (the SDK's no-cursor `list*()` verbs aggregate every page themselves and do
+   * not stop on a cursor that cycles). @throws NotConnectedError, or the error of a failed page.
    */
   private async listAll<T>(
     capability: 'tools' | 'resources' | 'prompts',
     page: (client: Client, params: { cursor?: string }, timeoutMs: number) => Promise<{ items: T[]; nextCursor?: string | undefined }>,
+    key: (item: T) => unknown,
     timeoutMs: number,
-  ): Promise<{ items: T[]; warning: string | null }> {
+  ): Promise<T[]> {
     const client = this.client;
     if (!client) throw new NotConnectedError(`Server "${this.name}" is not connected.`);
-    if (!client.getServerCapabilities()?.[capability]) return { items: [], warning: null };
-    return collectPages((cursor) => page(client, cursor === undefined ? {} : { cursor }, timeoutMs));
+    const issues = this.listIssues[capability].filter((i) => i.kind !== 'list_stopped');
+    if (!client.getServerCapabilities()?.[capability]) {
+      this.listIssues[capability] = issues;
+      return [];
+    }
+    const r = await collectPages((cursor) => page(client, cursor === undefined ? {} : { cursor }, timeoutMs), MAX_LIST_PAGES, key);
+    if (r.stopped) this.note('lifecycle', `listing ${capability} stopped after ${r.items.length} items: ${r.stopped === 'repeated_cursor' ? 'the server repeated a page cursor' : `more than ${MAX_LIST_PAGES} pages`}`);
+    this.listIssues[capability] = r.stopped ? [...issues, { kind: 'list_stopped', list: capability, reason: r.stopped }] : issues;
+    return r.items;
   }
 
   /** Re-list every page of resources (MCP spec "Resources: Listing Resources"). */
   async refreshResources(timeoutMs = this.config.timeout_seconds * 1000): Promise<void> {
-    const r = await this.listAll('resources', async (c, p, t) => {
+    this.resources = await this.listAll('resources', async (c, p, t) => {
       const res = await c.request({ method: 'resources/list', params: p }, { timeout: t });
       return { items: res.resources, nextCursor: res.nextCursor };
-    }, timeoutMs);
-    this.resources = r.items;
+    }, (r) => r.uri, timeoutMs);
   }
 
   /** Re-list every page of prompts (MCP spec "Prompts: Listing Prompts"). */
   async refreshPrompts(timeoutMs = this.config.timeout_seconds * 1000): Promise<void> {
-    const r = await this.listAll('prompts', async (c, p, t) => {
+    this.prompts = await this.listAll('prompts', async (c, p, t) => {
       const res = await c.request({ method: 'prompts/list', params: p }, { timeout: t });
       return { items: res.prompts, nextCursor: res.nextCursor };
-    }, timeoutMs);
-    this.prompts = r.items;
+    }, (p) => p.name, timeoutMs);
   }
 
-  /** Re-list every page of tools (MCP spec "Tools: Listing Tools" with pagination). */
+  /**
+   * Re-list every page of tools (MCP spec "Tools: Listing Tools"), then check them one by one
+   * (main/mcp/tool-check.ts): a malformed tool is left out with an issue naming it.
+   */
   async refreshTools(timeoutMs = this.config.timeout_seconds * 1000): Promise<void> {
-    const r = await this.listAll('tools', async (c, p, t) => {
-      // Checked per tool below, not as one page: a single malformed (or absurdly deep) tool
-      // must not fail the whole listing.
+    const listed = await this.listAll('tools', async (c, p, t) => {
+      // Loosely checked as a page: one malformed (or absurdly deep) tool must not fail the listing.
       const res = await c.request({ method: 'tools/list', params: p }, ToolsPageSchema, { timeout: t });
-      return { items: res.tools as unknown as Tool[], nextCursor: res.nextCursor };
-    }, timeoutMs);
-    const bounded = boundToolSchemas(r.items);
-    this.tools = bounded.tools;
-    this.warnings = [...(r.warning ? [r.warning] : []), ...bounded.warnings];
+      return { items: res.tools, nextCursor: res.nextCursor };
+    }, (t) => t.name, timeoutMs);
+    const checked = checkTools(listed);
+    for (const issue of checked.issues) if (issue.kind !== 'list_stopped') this.note('lifecycle', `tool "${issue.tool}" ${issue.kind === 'tool_rejected' ? 'left out' : 'offered without its schema'}: ${issue.reason}`);
+    this.tools = checked.tools;
+    this.listIssues.tools = [...this.listIssues.tools.filter((i) => i.kind === 'list_stopped'), ...checked.issues];
+  }
+
+  /** Problems with parts of what the server lists (left-out tools, stopped listings), for the view. */
+  get issues(): ServerIssue[] {
+    return [...this.listIssues.tools, ...this.listIssues.resources, ...this.listIssues.prompts];
   }
 
   /**
@@ -573,8 +647,10 @@ export class McpConnection {
     this.client = null;
     this.transport = null;
     try {
-      if (client) await client.close();
-      else if (transport) await transport.close();
+      if (client) await client.close().catch(() => undefined);
+      // During the `server/discover` probe the SDK has not attached the transport to the client
+      // yet, so closing the client alone would leave the process running.
+      if (transport) await transport.close();
     } catch {
       // Closing a dead transport may fail; the process is gone either way.
     }
@@ -593,27 +669,4 @@ export class McpConnection {
     await this.closeTransport();
     await this.startPromise?.catch(() => undefined);
   }
-}
-
-/** The HTTP status carried by a transport error (SDK v2: `SdkHttpError.status`, `SseError.code`). */
-function httpStatus(err: unknown): number | null {
-  if (err instanceof SdkHttpError) return typeof err.status === 'number' ? err.status : null;
-  if (err instanceof SseError) return typeof err.code === 'number' && err.code >= 100 && err.code < 600 ? err.code : null;
-  return null;
-}
-
-/** An HTTP 4xx from the Streamable HTTP transport (other than auth, checked separately). */
-function isHttp4xx(err: unknown): boolean {
-  const status = httpStatus(err);
-  return status !== null && status >= 400 && status < 500 && status !== 401 && status !== 403;
-}
-
-/** A 404 for our session id (Streamable HTTP): the server expired the session. */
-function isSessionExpired(err: unknown): boolean {
-  return err instanceof SdkHttpError && err.status === 404;
-}
-
-/** The startup deadline passed. */
-export class TimeoutError extends Error {
-  override name = 'TimeoutError';
 }

@@ -15,6 +15,7 @@ import type { ConfigStore, ServerConfig } from './config.js';
 import type { CallOptions, ElicitHandler, McpConnection, SampleHandler } from './connection.js';
 import type { OAuthSignIns } from './oauth/flow.js';
 import type { PersistentOAuthProvider } from './oauth/provider.js';
+import { ServerEnvironment } from './transports.js';
 import { MemorySecretStore, type SecretStore } from '../secrets/store.js';
 import type { ProcessLedger } from './process-ledger.js';
 import { capCallResult } from './result-limits.js';
@@ -51,6 +52,8 @@ export interface HostOptions {
   sample?: SampleHandler;
   /** Records stdio servers' process groups (see `ProcessLedger`). Absent: not recorded. */
   processes?: ProcessLedger;
+  /** The environment stdio servers inherit. Absent: this process's environment. */
+  environment?: ServerEnvironment;
 }
 
 /** The registry of all servers of one profile. */
@@ -77,6 +80,7 @@ export class McpHost {
       elicit: opts.elicit ?? null,
       sample: opts.sample ?? null,
       processes: opts.processes ?? null,
+      environment: opts.environment ?? new ServerEnvironment(),
     });
     this.management = new ServerManagement(this.rt);
     this.transfer = new ServerTransfer(this.rt, this.management);

@@ -194,6 +194,16 @@ export class ManagedStdioTransport implements Transport {
   }
 
   /**
+   * Always null: stderr is read here and handed to `onStderr` line by line. Present because the
+   * SDK recognizes a stdio transport by its `pid` and `stderr` members, and on stdio a silent
+   * `server/discover` probe means a legacy server (fall back to `initialize`) rather than an
+   * outage (docs/ARCHITECTURE.md "Protocol eras").
+   */
+  get stderr(): null {
+    return null;
+  }
+
+  /**
    * Spawn the server. Resolves once the process is running.
    * @throws the spawn error (ENOENT, EACCES, …).
    */

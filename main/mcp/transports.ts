@@ -9,6 +9,7 @@ import { StreamableHTTPClientTransport, SSEClientTransport } from '@modelcontext
 import type { Transport } from '@modelcontextprotocol/client';
 import type { LocalServerConfig, RemoteServerConfig } from './config.js';
 import { ManagedStdioTransport } from './stdio.js';
+import { withLegacySseDetection } from './sse-detect.js';
 
 /**
  * Variables that belong to the app itself, not to the user's environment: npm's (`npm_*`, set
@@ -21,21 +22,46 @@ export function isAppVariable(name: string): boolean {
 }
 
 /**
- * The environment a stdio server gets: the app's own environment, without the app's own
+ * The environment a stdio server gets: `base` (the app's own environment), without the app's own
  * variables ({@link isAppVariable}), with the server's `env` merged over it (source design:
  * "inherit, then override/append"). Never replaces the inherited env, so PATH, HOME, proxies and
- * locale keep working; a server's `env` may still set any name explicitly.
+ * locale keep working; a server's `env` may still set any name explicitly. `path`, when given,
+ * replaces the inherited PATH (see {@link ServerEnvironment}).
  */
-export function mergedEnv(serverEnv: Record<string, string>, base: NodeJS.ProcessEnv = process.env): Record<string, string> {
+export function mergedEnv(serverEnv: Record<string, string>, base: NodeJS.ProcessEnv = process.env, path: string | null = null): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(base)) if (v !== undefined && !isAppVariable(k)) out[k] = v;
-  if (loginShellPath && base === process.env) out.PATH = loginShellPath;
+  if (path) out.PATH = path;
   for (const [k, v] of Object.entries(serverEnv)) out[k] = v;
   return out;
 }
 
-/** PATH read from the user's login shell (macOS apps started from the Dock lack it), once. */
-let loginShellPath: string | null = null;
+/**
+ * The environment stdio servers inherit, for one app instance: the process environment, with
+ * the login shell's PATH once {@link ServerEnvironment.adoptLoginShellPath} found one.
+ */
+export class ServerEnvironment {
+  private loginShellPath: string | null = null;
+
+  constructor(private readonly base: NodeJS.ProcessEnv = process.env) {}
+
+  /**
+   * On macOS, when the app was not started from a terminal, adopt the login shell's PATH for
+   * servers (so `npx`, `uvx`, Homebrew tools resolve as they do in Terminal). Call once at start.
+   * @returns the PATH now used for servers, or null when unchanged.
+   */
+  async adoptLoginShellPath(platform = process.platform): Promise<string | null> {
+    if (platform !== 'darwin' || this.base.TERM_PROGRAM || this.base.OPENPROGRAM_NO_LOGIN_PATH) return null;
+    const p = await readLoginShellPath(this.base.SHELL || '/bin/zsh', 3000, this.base);
+    if (p) this.loginShellPath = p;
+    return this.loginShellPath;
+  }
+
+  /** {@link mergedEnv} over this environment. */
+  merged(serverEnv: Record<string, string>): Record<string, string> {
+    return mergedEnv(serverEnv, this.base, this.loginShellPath);
+  }
+}
 
 /**
  * Read PATH from the user's login shell: `$SHELL -ilc` with a fixed command (no user or server
@@ -72,18 +98,6 @@ export function readLoginShellPath(shell = process.env.SHELL || '/bin/zsh', time
       resolve(m && m[1]!.trim() ? m[1]!.trim() : null);
     });
   });
-}
-
-/**
- * On macOS, when the app was not started from a terminal, adopt the login shell's PATH for
- * servers (so `npx`, `uvx`, Homebrew tools resolve as they do in Terminal). Call once at start.
- * @returns the PATH now used for servers, or null when unchanged.
- */
-export async function adoptLoginShellPath(platform = process.platform, env: NodeJS.ProcessEnv = process.env): Promise<string | null> {
-  if (platform !== 'darwin' || env.TERM_PROGRAM || env.OPENPROGRAM_NO_LOGIN_PATH) return null;
-  const p = await readLoginShellPath(env.SHELL || '/bin/zsh');
-  if (p) loginShellPath = p;
-  return loginShellPath;
 }
 
 function isExecutableFile(p: string, platform: NodeJS.Platform = process.platform): boolean {
@@ -140,6 +154,8 @@ export interface StdioSinks {
   extraEnv?: Record<string, string>;
   /** Told when the server's process group starts and ends (see `ProcessLedger`). */
   onGroup?: (pgid: number, alive: boolean) => void;
+  /** The environment servers inherit; default: this process's, without a login-shell PATH. */
+  environment?: ServerEnvironment;
 }
 
 /** Thrown when the command of a local server cannot be found. */
@@ -155,7 +171,7 @@ export class CommandNotFoundError extends Error {
  * @throws CommandNotFoundError when `command[0]` does not resolve to an executable.
  */
 export function createStdioTransport(cfg: LocalServerConfig, sinks: StdioSinks = {}, cwd?: string): PreparedStdio {
-  const env = { ...mergedEnv(cfg.env), ...(sinks.extraEnv ?? {}) };
+  const env = { ...(sinks.environment ? sinks.environment.merged(cfg.env) : mergedEnv(cfg.env)), ...(sinks.extraEnv ?? {}) };
   const resolved = resolveCommand(cfg.command[0]!, env, cwd);
   if (!resolved) throw new CommandNotFoundError(cfg.command[0]!);
   const transport = new ManagedStdioTransport({ command: resolved, args: cfg.command.slice(1), env, cwd, onStderr: sinks.onStderr, onNoise: sinks.onNoise, onGroup: sinks.onGroup });
@@ -172,5 +188,6 @@ export function createRemoteTransport(cfg: RemoteServerConfig): Transport {
   if (cfg.auth.kind === 'bearer') headers.Authorization = `Bearer ${cfg.auth.token}`;
   const requestInit: RequestInit = { headers };
   if (cfg.type === 'sse') return new SSEClientTransport(url, { requestInit });
-  return new StreamableHTTPClientTransport(url, { requestInit });
+  // A 2xx from a legacy SSE server to the first POST becomes a LegacySseHintError (main/mcp/sse-detect.ts).
+  return new StreamableHTTPClientTransport(url, { requestInit, fetch: withLegacySseDetection() });
 }

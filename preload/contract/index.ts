@@ -195,6 +195,20 @@ export type ServerStatus = 'disabled' | 'starting' | 'ready' | 'error' | 'needs_
 /** Why a server is in `error`. */
 export type ErrorKind = 'spawn_failed' | 'timeout' | 'exited' | 'protocol' | 'needs_auth' | 'needs_reauth' | 'auth_failed' | 'connect_failed' | 'config' | 'unknown';
 
+/**
+ * A problem with part of what a ready server offers; the server keeps serving the rest.
+ * - `tool_rejected`: the tool is left out — its input schema is not an object schema
+ *   (`not_object`) or is malformed (`invalid_schema`) (MCP spec "Tools: Tool");
+ * - `tool_schema_dropped`: the tool is offered without its schema, nested too deep to encode;
+ * - `list_stopped`: listing stopped early — the server repeated a page cursor, or sent more
+ *   pages than the app follows (MCP spec "Utilities: Pagination"); what was listed is kept.
+ * Tool names are the server's (cut to 128 characters). docs/ARCHITECTURE.md "Tool schemas".
+ */
+export type ServerIssue =
+  | { kind: 'tool_rejected'; tool: string; reason: 'not_object' | 'invalid_schema' }
+  | { kind: 'tool_schema_dropped'; tool: string; reason: 'too_deep' }
+  | { kind: 'list_stopped'; list: 'tools' | 'resources' | 'prompts'; reason: 'repeated_cursor' | 'too_many_pages' };
+
 /** The masked authorization of a remote server (never a token or secret). */
 export interface AuthView {
   kind: 'none' | 'bearer' | 'oauth';
@@ -317,8 +331,11 @@ export interface ServerView {
   prompts: { name: string; description: string; arguments: { name: string; description: string; required: boolean }[] }[];
   /** Visible warnings, e.g. tool-name collisions. */
   warnings: string[];
+  /** Problems with parts of what the server lists (see {@link ServerIssue}); empty unless ready. */
+  issues: ServerIssue[];
   /** Last stderr lines (bounded). */
   stderr_tail: string[];
+  /** The server's `serverInfo`, and the protocol revision the connection negotiated (e.g. `2026-07-28`). */
   server_info: { name: string; version: string; protocol_version: string | null } | null;
   /** Automatic restarts after crashes: attempts so far, when the next one runs, whether it gave up. */
   recovery: { attempts: number; next_retry_at: number | null; gave_up: boolean };

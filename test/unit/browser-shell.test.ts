@@ -261,10 +261,10 @@ describe('a real shell process under attack', () => {
       if (!ready) await new Promise((r) => setTimeout(r, 100));
     }
     expect(ready, JSON.stringify(list)?.slice(0, 300)).toBe(true);
-    const view = (list!.envelope.value as Array<{ tools: Array<{ original_name: string; input_schema: unknown }>; warnings: string[] }>)[0]!;
+    const view = (list!.envelope.value as Array<{ tools: Array<{ original_name: string; input_schema: unknown }>; issues: unknown[] }>)[0]!;
     expect(view.tools.map((t) => t.original_name)).toEqual(['deep']);
     expect(view.tools[0]!.input_schema).toEqual({ type: 'object', properties: {} });
-    expect(view.warnings.join(' ')).toMatch(/nested more than \d+ levels/);
+    expect(view.issues).toEqual([{ kind: 'tool_schema_dropped', tool: 'deep', reason: 'too_deep' }]);
     ws.close();
     expect(alive(), output).toBe(true);
   }, 30_000);

@@ -250,12 +250,12 @@ describe('transports and pagination (pure parts)', () => {
 
   it('collectPages follows every page and stops on a repeated cursor', async () => {
     const pages: Record<string, { items: number[]; nextCursor?: string }> = { start: { items: [1], nextCursor: 'p2' }, p2: { items: [2], nextCursor: 'p3' }, p3: { items: [3] } };
-    expect(await collectPages(async (c) => pages[c ?? 'start']!)).toEqual({ items: [1, 2, 3], warning: null });
+    expect(await collectPages(async (c) => pages[c ?? 'start']!)).toEqual({ items: [1, 2, 3], stopped: null });
     const loop = await collectPages(async (c) => ({ items: [c ?? 'first'], nextCursor: 'same' }));
     expect(loop.items).toEqual(['first', 'same']);
-    expect(loop.warning).toMatch(/repeated/);
-    const endless = await collectPages(async (c) => ({ items: [0], nextCursor: `${Number(c ?? 0) + 1}` }), 5);
+    expect(loop.stopped).toBe('repeated_cursor');
+    const endless = await collectPages(async (c) => ({ items: [Number(c ?? 0)], nextCursor: `${Number(c ?? 0) + 1}` }), 5);
     expect(endless.items).toHaveLength(5);
-    expect(endless.warning).toMatch(/more than 5 pages/);
+    expect(endless.stopped).toBe('too_many_pages');
   });
 });

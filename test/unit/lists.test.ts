@@ -29,19 +29,19 @@ afterEach(async () => {
 describe('collectPages guards', () => {
   it('follows every page', async () => {
     const r = await collectPages(async (c) => ({ items: [c ?? '0'], nextCursor: c === undefined ? '1' : c === '1' ? '2' : undefined }));
-    expect(r).toEqual({ items: ['0', '1', '2'], warning: null });
+    expect(r).toEqual({ items: ['0', '1', '2'], stopped: null });
   });
-  it('stops on a repeated cursor, an empty cursor, and after too many pages, with a warning', async () => {
+  it('stops on a repeated cursor (keeping one copy of each item) and after too many pages; an empty cursor is the end', async () => {
     const loop = await collectPages(async () => ({ items: [1], nextCursor: 'same' }));
-    expect(loop.items).toHaveLength(2);
-    expect(loop.warning).toMatch(/repeated or empty/);
+    expect(loop).toEqual({ items: [1], stopped: 'repeated_cursor' });
+    const cycle = await collectPages(async (c) => ({ items: [c ?? 'A0'], nextCursor: c === 'B' ? 'A' : c === 'A' ? 'B' : 'A' }));
+    expect(cycle).toEqual({ items: ['A0', 'A', 'B'], stopped: 'repeated_cursor' });
     const empty = await collectPages(async () => ({ items: [1], nextCursor: '' }));
-    expect(empty.items).toHaveLength(1);
-    expect(empty.warning).toMatch(/repeated or empty/);
+    expect(empty).toEqual({ items: [1], stopped: null });
     let n = 0;
     const many = await collectPages(async () => ({ items: [n], nextCursor: String(++n) }), 10);
     expect(many.items).toHaveLength(10);
-    expect(many.warning).toMatch(/more than 10 pages/);
+    expect(many.stopped).toBe('too_many_pages');
   });
 });
 
@@ -92,7 +92,8 @@ describe('misbehaving servers', () => {
     open.push(c);
     await c.start();
     expect(c.status).toBe('ready');
-    expect(c.warnings.join(' ')).toMatch(/repeated or empty page cursor/);
+    expect(c.issues).toEqual([{ kind: 'list_stopped', list: 'tools', reason: 'repeated_cursor' }]);
+    expect(c.tools.map((t) => t.name)).toEqual(['t0', 'tNaN']);
   });
 
   it('a stderr flood is kept bounded in the log and the server still works', async () => {

@@ -6,7 +6,7 @@
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { adoptLoginShellPath, readLoginShellPath, resolveCommand } from '../../main/mcp/transports.js';
+import { readLoginShellPath, resolveCommand, ServerEnvironment } from '../../main/mcp/transports.js';
 import { ManagedStdioTransport } from '../../main/mcp/stdio.js';
 import { makeTempDir, removeDir } from './helpers.js';
 
@@ -65,9 +65,19 @@ describe('login-shell PATH (macOS code path)', () => {
     expect(await readLoginShellPath(fake, 300)).toBeNull();
     expect(Date.now() - started).toBeLessThan(2000);
   });
+  it('an adopted login PATH belongs to its ServerEnvironment: its servers get it, another instance does not', async () => {
+    writeFileSync(path.join(dir, '.bash_profile'), 'export PATH="/opt/fakebrew/bin:$PATH"\n');
+    const base = { ...process.env, HOME: dir, SHELL: '/bin/bash', TERM_PROGRAM: '', OPENPROGRAM_NO_LOGIN_PATH: '' };
+    const adopted = new ServerEnvironment(base);
+    const other = new ServerEnvironment(base);
+    expect(await adopted.adoptLoginShellPath('darwin')).toMatch(/^\/opt\/fakebrew\/bin:/);
+    expect(adopted.merged({}).PATH).toMatch(/^\/opt\/fakebrew\/bin:/);
+    expect(other.merged({}).PATH).toBe(process.env.PATH);
+    expect(adopted.merged({ PATH: '/explicit' }).PATH).toBe('/explicit');
+  });
   it('a missing shell gives null, and adoption only happens on macOS outside a terminal', async () => {
     expect(await readLoginShellPath(path.join(dir, 'nope'), 1000)).toBeNull();
-    expect(await adoptLoginShellPath('linux', {})).toBeNull();
-    expect(await adoptLoginShellPath('darwin', { TERM_PROGRAM: 'Apple_Terminal' })).toBeNull();
+    expect(await new ServerEnvironment({}).adoptLoginShellPath('linux')).toBeNull();
+    expect(await new ServerEnvironment({ TERM_PROGRAM: 'Apple_Terminal' }).adoptLoginShellPath('darwin')).toBeNull();
   });
 });

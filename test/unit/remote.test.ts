@@ -52,6 +52,19 @@ describe('remote servers', () => {
     expect(text(await auto.callTool('echo', { text: 'fallback' }))).toBe('fallback');
   });
 
+  for (const ssePost of ['404', 'html', 'endpoint'] as const) {
+    it(`a legacy SSE server that answers the first POST with ${ssePost === '404' ? 'a 404' : ssePost === 'html' ? 'a 200 web page' : 'a 200 SSE stream opening with an endpoint event'} is recognized`, async () => {
+      const f = await fixture({ mode: 'sse', ssePost });
+      const auto = connect({ url: f.url, type: 'http' });
+      await auto.start();
+      expect(auto.error).toBeNull();
+      expect(auto.status).toBe('ready');
+      expect(auto.useLegacySse).toBe(true);
+      expect(auto.protocol?.era).toBe('legacy');
+      expect(text(await auto.callTool('echo', { text: `after ${ssePost}` }))).toBe(`after ${ssePost}`);
+    });
+  }
+
   it('bearer: the token is sent on every request; a wrong one gives auth_failed', async () => {
     const f = await fixture({ bearer: 'right-token-0123456789' });
     const bad = connect({ url: f.url, auth: { kind: 'bearer', token: 'wrong-token' } });

@@ -9,7 +9,8 @@ import type { RegisteredTool } from '../adapter.js';
 import type { ConfigStore, ServerConfig } from '../config.js';
 import { LogRing, McpConnection, type ElicitHandler, type SampleHandler } from '../connection.js';
 import type { ProcessLedger } from '../process-ledger.js';
-import { CommandNotFoundError, mergedEnv, resolveCommand } from '../transports.js';
+import { CommandNotFoundError, resolveCommand, type ServerEnvironment } from '../transports.js';
+import { EraMemory } from '../negotiation.js';
 import type { OAuthProviderDeps } from '../oauth/provider-factory.js';
 import { HostError, noSuchServer } from './errors.js';
 import { OAuthProviderRegistry } from './oauth-providers.js';
@@ -33,6 +34,8 @@ export interface RuntimeDeps {
   elicit: ElicitHandler | null;
   sample: SampleHandler | null;
   processes: ProcessLedger | null;
+  /** The environment stdio servers inherit (the login shell's PATH on macOS). */
+  environment: ServerEnvironment;
 }
 
 /** The running servers of one host. */
@@ -48,6 +51,8 @@ export class ServerRuntime {
   readonly tools: ToolRegistry;
   readonly oauth: OAuthProviderRegistry;
   shuttingDown = false;
+  /** Era verdicts per server configuration for this session (main/mcp/negotiation.ts). */
+  private readonly eras = new EraMemory();
 
   constructor(private readonly deps: RuntimeDeps) {
     this.store = deps.store;
@@ -93,7 +98,7 @@ export class ServerRuntime {
   /** @throws HostError('command_not_found') when a stdio server's program is not on the PATH. */
   checkCommand(cfg: ServerConfig): void {
     if (cfg.type !== 'local') return;
-    if (!resolveCommand(cfg.command[0]!, mergedEnv(cfg.env))) {
+    if (!resolveCommand(cfg.command[0]!, this.deps.environment.merged(cfg.env))) {
       throw new HostError('command_not_found', new CommandNotFoundError(cfg.command[0]!).message, 'command');
     }
   }
@@ -118,6 +123,8 @@ export class ServerRuntime {
     conn.elicit = this.deps.elicit;
     conn.sample = this.deps.sample;
     conn.processes = this.deps.processes;
+    conn.eras = this.eras;
+    conn.environment = this.deps.environment;
     return conn;
   }
 

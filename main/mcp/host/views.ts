@@ -99,9 +99,10 @@ export function toView(
             arguments: (p.arguments ?? []).map((a) => ({ name: a.name, description: a.description ?? '', required: a.required === true })),
           }))
         : [],
-    warnings: [...(conn?.warnings ?? []), ...warnings],
+    warnings,
+    issues: status === 'ready' && conn ? conn.issues : [],
     stderr_tail: conn?.stderrTail() ?? [],
-    server_info: conn?.serverInfo ? { ...conn.serverInfo, protocol_version: null } : null,
+    server_info: conn?.serverInfo ? { ...conn.serverInfo, protocol_version: conn.protocol?.version ?? null } : null,
     recovery,
   };
 }

@@ -321,9 +321,22 @@ export function ServerCard({ server }: { server: ServerView }) {
           {server.resolved_command ? `\n${t('servers.commandWas', { command: server.resolved_command })}` : ''}
         </pre>
       )}
+      {server.status === 'ready' && server.server_info && (
+        <div className="server-about" data-testid="server-info">
+          {t('servers.serverInfo')} <span className="mono">{`${server.server_info.name} ${server.server_info.version}`}</span>
+          {server.server_info.protocol_version ? t('servers.protocol', { version: server.server_info.protocol_version }) : ''}
+        </div>
+      )}
       {server.warnings.map((w) => (
         <div key={w} className="banner warning small">
           {w}
+        </div>
+      ))}
+      {server.issues.map((issue) => (
+        <div key={`${issue.kind}:${issue.kind === 'list_stopped' ? issue.list : issue.tool}`} className="banner warning small" data-testid="server-issue">
+          {issue.kind === 'list_stopped'
+            ? t(`servers.issue.${issue.reason}`, { list: t(`servers.listName.${issue.list}`) })
+            : t(`servers.issue.${issue.reason}`, { tool: issue.tool })}
         </div>
       ))}
       {actionError && <div className="field-error" role="alert">{actionError}</div>}

@@ -1,0 +1,118 @@
+/**
+ * Protocol eras through the app's own connection (main/mcp/connection.ts, main/mcp/negotiation.ts):
+ * 2026-07-28 servers over stateless Streamable HTTP (createMcpHandler) and stdio (serveStdio), and
+ * 2025-era servers — the SDK fixture, the hand-written 2024-11-05 bash server, servers that exit on
+ * or ignore the `server/discover` probe — each a real process or HTTP server.
+ */
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { LocalServerConfig, RemoteServerConfig } from '../../main/mcp/config.js';
+import { McpConnection } from '../../main/mcp/connection.js';
+import { EraMemory } from '../../main/mcp/negotiation.js';
+import { startModernHttpFixture } from '../fixtures/modern-http-server.js';
+import { bashCommand, localServer, ROOT, sdkCommand } from './helpers.js';
+
+const MODERN_STDIO = path.join(ROOT, 'test', 'fixtures', 'modern-stdio-server.mjs');
+const RAW = path.join(ROOT, 'test', 'fixtures', 'raw-server.mjs');
+const open: McpConnection[] = [];
+const closers: Array<() => Promise<void>> = [];
+
+function connect(config: LocalServerConfig | RemoteServerConfig, eras: EraMemory | null = null): McpConnection {
+  const c = new McpConnection('srv', config);
+  c.eras = eras;
+  open.push(c);
+  return c;
+}
+
+function remote(url: string): RemoteServerConfig {
+  return { type: 'http', url, headers: {}, auth: { kind: 'none' }, enabled: true, timeout_seconds: 10 };
+}
+
+function textOf(result: { content?: unknown }): string {
+  return ((result.content ?? []) as Array<{ type: string; text?: string }>).map((b) => b.text ?? '').join('');
+}
+
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((c) => c.close()));
+  await Promise.all(closers.splice(0).map((f) => f()));
+});
+
+describe('protocol eras', () => {
+  it('a stateless 2026-07-28 HTTP server: negotiated with server/discover, no initialize, tools listed and called', async () => {
+    const f = await startModernHttpFixture();
+    closers.push(() => f.close());
+    const c = connect(remote(f.url));
+    await c.start();
+    expect(c.error).toBeNull();
+    expect(c.status).toBe('ready');
+    expect(c.protocol).toEqual({ era: 'modern', version: '2026-07-28' });
+    expect(f.methods[0]).toBe('server/discover');
+    expect(f.methods).not.toContain('initialize');
+    expect(c.tools.map((t) => t.name).sort()).toEqual(['ask', 'echo', 'era', 'roots', 'summarize']);
+    expect(textOf(await c.callTool('echo', { text: 'hé "x"' }))).toBe('hé "x"');
+    expect(textOf(await c.callTool('era', {}))).toBe('modern');
+  });
+
+  it('a 2026-07-28 stdio server (serveStdio): modern era on the one process', async () => {
+    const c = connect(localServer([process.execPath, MODERN_STDIO]));
+    await c.start();
+    expect(c.error).toBeNull();
+    expect(c.protocol).toEqual({ era: 'modern', version: '2026-07-28' });
+    expect(textOf(await c.callTool('echo', { text: 'over stdio' }))).toBe('over stdio');
+    expect(textOf(await c.callTool('era', {}))).toBe('modern');
+  });
+
+  it('2025-era servers fall back to initialize: the SDK fixture and the hand-written 2024-11-05 bash server', async () => {
+    const sdk = connect(localServer(sdkCommand()));
+    const bash = connect(localServer(bashCommand()));
+    await Promise.all([sdk.start(), bash.start()]);
+    expect(sdk.error).toBeNull();
+    expect(sdk.protocol?.era).toBe('legacy');
+    expect(sdk.protocol?.version).toMatch(/^2025-/);
+    expect(bash.error).toBeNull();
+    expect(bash.protocol).toEqual({ era: 'legacy', version: '2024-11-05' });
+    expect(textOf(await bash.callTool('upper', { text: 'abc' }))).toBe('ABC');
+  });
+
+  it('a server that exits on the probe is started again with the 2025 handshake, and the verdict is remembered', async () => {
+    const eras = new EraMemory();
+    const config = localServer([process.execPath, RAW, 'exit-on-discover']);
+    const first = connect(config, eras);
+    await first.start();
+    expect(first.error).toBeNull();
+    expect(first.status).toBe('ready');
+    expect(first.protocol?.era).toBe('legacy');
+    expect(first.log.all().some((e) => /did not survive the protocol probe/.test(e.text))).toBe(true);
+    expect(eras.prior(config)).toEqual({ kind: 'legacy' });
+    // The next start of the same configuration goes straight to initialize: no second process.
+    const second = connect(config, eras);
+    await second.start();
+    expect(second.status).toBe('ready');
+    expect(second.log.all().some((e) => /did not survive the protocol probe/.test(e.text))).toBe(false);
+    // Without the remembered verdict the probe (and the restart) happens again.
+    const third = connect(config, null);
+    await third.start();
+    expect(third.status).toBe('ready');
+    expect(third.log.all().some((e) => /did not survive the protocol probe/.test(e.text))).toBe(true);
+  });
+
+  it('a server that ignores the probe counts as legacy once the probe times out', async () => {
+    const c = connect(localServer([process.execPath, RAW, 'silent-discover'], { timeout_seconds: 2 }));
+    await c.start();
+    expect(c.error).toBeNull();
+    expect(c.status).toBe('ready');
+    expect(c.protocol?.era).toBe('legacy');
+  });
+
+  it('a modern-only HTTP server stays reachable, a modern-only stdio server too', async () => {
+    const f = await startModernHttpFixture({ legacy: 'reject' });
+    closers.push(() => f.close());
+    const http = connect(remote(f.url));
+    const stdio = connect(localServer([process.execPath, MODERN_STDIO, '--modern-only']));
+    await Promise.all([http.start(), stdio.start()]);
+    expect(http.error).toBeNull();
+    expect(http.protocol?.era).toBe('modern');
+    expect(stdio.error).toBeNull();
+    expect(stdio.protocol?.era).toBe('modern');
+  });
+});
