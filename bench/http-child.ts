@@ -6,6 +6,8 @@
  *    server declares them). Bare: a fresh Client + StreamableHTTPClientTransport, connect() +
  *    listTools(). A second bare arm is the control (noise floor). Arms interleave, order rotating;
  *    closing is not timed.
+ *    The same against a stateless 2026-07-28 server (SDK v2 `createMcpHandler`): `server/discover`
+ *    instead of `initialize`, no session. Both sides negotiate (`versionNegotiation: auto`).
  * 2. "Twenty concurrent calls to one remote server take about one call's time." `sleep {ms}`
  *    ×`burst` at once through one McpConnection, vs one call alone; a bare client's burst for
  *    scale, and (diagnostic) a bare client passing our call options. Burst arms rotate per round.
@@ -17,13 +19,16 @@ import type { RemoteServerConfig } from '../main/mcp/config.js';
 import { McpConnection } from '../main/mcp/connection.js';
 import { sleepBurst, startServerProcess } from './util.js';
 
+/** Tools each fixture lists: the sessionful Streamable HTTP fixture 2, the stateless 2026-07-28 one 5. */
+const TOOLS: Record<string, number> = {};
+
 async function ours(url: string): Promise<number> {
   const cfg: RemoteServerConfig = { type: 'http', url, headers: {}, auth: { kind: 'none' }, enabled: true, timeout_seconds: 60 };
   const t0 = performance.now();
   const c = new McpConnection('remote', cfg);
   await c.start();
   const ms = performance.now() - t0;
-  const ok = c.status === 'ready' && c.tools.length === 2;
+  const ok = c.status === 'ready' && c.tools.length === TOOLS[url];
   const why = c.error;
   await c.close();
   if (!ok) throw new Error(`our connection: ${c.status} ${why ?? ''}`);
@@ -32,12 +37,13 @@ async function ours(url: string): Promise<number> {
 
 async function bare(url: string): Promise<number> {
   const t0 = performance.now();
-  const client = new Client({ name: 'bare-bench', version: '0.0.0' }, { capabilities: {} });
+  // Negotiating like ours (`server/discover` first, then `initialize` for 2025-era servers).
+  const client = new Client({ name: 'bare-bench', version: '0.0.0' }, { capabilities: {}, versionNegotiation: { mode: 'auto' } });
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
   const { tools } = await client.listTools();
   const ms = performance.now() - t0;
   await client.close();
-  if (tools.length !== 2) throw new Error(`bare: ${tools.length} tools`);
+  if (tools.length !== TOOLS[url]) throw new Error(`bare: ${tools.length} tools`);
   return ms;
 }
 
@@ -51,20 +57,28 @@ async function main(): Promise<void> {
   const n = Number(burstArg);
   const ms = Number(msArg);
   const server = await startServerProcess('http-fixture-server.ts', [`--bench-tag=${tag}`]);
+  const modernServer = await startServerProcess('modern-fixture-server.ts', [`--bench-tag=${tag}`]);
   try {
     const url = server.url;
-    // ---- 1. connect + list ----
+    TOOLS[url] = 2;
+    TOOLS[modernServer.url] = 5;
+    // ---- 1. connect + list: the sessionful fixture, then the stateless 2026-07-28 one ----
     const arms: [string, (u: string) => Promise<number>][] = [
       ['ours', ours],
       ['bare', bare],
       ['bare2', bare],
     ];
-    for (let i = 0; i < 10; i++) for (const [, f] of arms) await f(url);
-    const connect: Record<string, number[]> = { ours: [], bare: [], bare2: [] };
-    for (let r = 0; r < connectRounds; r++) {
-      const k = r % arms.length;
-      for (const [name, f] of [...arms.slice(k), ...arms.slice(0, k)]) connect[name]!.push(await f(url));
-    }
+    const connectAll = async (target: string): Promise<Record<string, number[]>> => {
+      for (let i = 0; i < 10; i++) for (const [, f] of arms) await f(target);
+      const out: Record<string, number[]> = { ours: [], bare: [], bare2: [] };
+      for (let r = 0; r < connectRounds; r++) {
+        const k = r % arms.length;
+        for (const [name, f] of [...arms.slice(k), ...arms.slice(0, k)]) out[name]!.push(await f(target));
+      }
+      return out;
+    };
+    const connect = await connectAll(url);
+    const connectModern = await connectAll(modernServer.url);
 
     // ---- 2. concurrent calls ----
     const cfg: RemoteServerConfig = { type: 'http', url, headers: {}, auth: { kind: 'none' }, enabled: true, timeout_seconds: 60 };
@@ -100,8 +114,9 @@ async function main(): Promise<void> {
     }
     await conn.close();
     await bareClient.close();
-    process.stdout.write(`RESULT ${JSON.stringify({ connect, calls })}\n`);
+    process.stdout.write(`RESULT ${JSON.stringify({ connect, connectModern, calls })}\n`);
   } finally {
+    await modernServer.close();
     await server.close();
   }
 }

@@ -510,6 +510,7 @@ async function benchRegistry(): Promise<void> {
 
 interface HttpResult {
   connect: { ours: number[]; bare: number[]; bare2: number[] };
+  connectModern: { ours: number[]; bare: number[]; bare2: number[] };
   calls: { one: number[]; ours: number[]; bare: number[]; bareOpts: number[] };
 }
 
@@ -523,18 +524,24 @@ async function benchHttp(): Promise<void> {
   const c = r.connect;
   const ratio = median(c.ours) / median(c.bare);
   const burstRatio = median(r.calls.ours) / median(r.calls.one);
+  const cm = r.connectModern;
+  const modernRatio = median(cm.ours) / median(cm.bare);
   rows.push(
     { bench: 'Connect + list tools, loopback Streamable HTTP — ours (McpConnection)', measurement: medRange(c.ours), target: '', mark: '' },
     { bench: '  bare SDK Client + StreamableHTTPClientTransport', measurement: medRange(c.bare), target: '', mark: '' },
     { bench: '  control: 2nd bare arm / bare (noise floor)', measurement: `${(median(c.bare2) / median(c.bare)).toFixed(3)}×`, target: '', mark: '' },
     { bench: 'Connect + list ratio ours / bare (medians)', measurement: `${ratio.toFixed(3)}×`, target: `≤ ${HTTP_CONNECT_TARGET}×`, mark: mark(ratio, HTTP_CONNECT_TARGET) },
+    { bench: 'Connect + list tools, stateless 2026-07-28 server (server/discover) — ours', measurement: medRange(cm.ours), target: '', mark: '' },
+    { bench: '  bare SDK v2 Client (versionNegotiation auto)', measurement: medRange(cm.bare), target: '', mark: '' },
+    { bench: '  control: 2nd bare arm / bare (noise floor)', measurement: `${(median(cm.bare2) / median(cm.bare)).toFixed(3)}×`, target: '', mark: '' },
+    { bench: 'Connect + list ratio ours / bare, 2026-07-28 (medians)', measurement: `${modernRatio.toFixed(3)}×`, target: `≤ ${HTTP_CONNECT_TARGET}×`, mark: mark(modernRatio, HTTP_CONNECT_TARGET) },
     { bench: `${HTTP_BURST} concurrent calls of sleep ${HTTP_SLEEP_MS} ms over Streamable HTTP (McpConnection)`, measurement: medRange(r.calls.ours), target: '', mark: '' },
     { bench: '  one call alone', measurement: medRange(r.calls.one), target: '', mark: '' },
     { bench: `  ratio ${HTTP_BURST} concurrent / one call`, measurement: `${burstRatio.toFixed(3)}×`, target: `≈ 1× (≤ ${HTTP_BURST_TARGET}×)`, mark: mark(burstRatio, HTTP_BURST_TARGET) },
     { bench: '  for scale: bare SDK Client, same burst', measurement: `${medRange(r.calls.bare)} = ${(median(r.calls.bare) / median(r.calls.one)).toFixed(3)}× one call`, target: '', mark: '' },
     { bench: '  diagnostic: bare SDK Client with our call options', measurement: `${medRange(r.calls.bareOpts)} = ${(median(r.calls.bareOpts) / median(r.calls.one)).toFixed(3)}× one call`, target: '', mark: '' },
   );
-  report.http = { connectRatio: ratio, burstRatio, connectTarget: HTTP_CONNECT_TARGET, burstTarget: HTTP_BURST_TARGET, ...r };
+  report.http = { connectRatio: ratio, modernConnectRatio: modernRatio, burstRatio, connectTarget: HTTP_CONNECT_TARGET, burstTarget: HTTP_BURST_TARGET, ...r };
 }
 
 /** Share of CPU that processes outside this bench used, per benchmark. */
