@@ -41,7 +41,7 @@ export function ownSchemes(uris: Iterable<string>): Set<string> {
  * be opened. `own` is {@link ownSchemes} of that server.
  */
 export function classifyResourceUri(uri: string, own: ReadonlySet<string>): ResourceLinkKind {
-  if (uri.length === 0 || uri.length > 8192 || /[\u0000-\u001f\u007f]/.test(uri)) return 'text';
+  if (uri.length === 0 || uri.length > 8192 || [...uri].some((ch) => ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f)) return 'text';
   const scheme = uriScheme(uri);
   if (!scheme) return 'text';
   if (scheme === 'https') {
