@@ -267,7 +267,8 @@ export class ContextService {
 
 /** A file name for a saved resource: the URI's last segment, letters, digits, `.`, `_`, `-` only. */
 export function resourceFileName(uri: string): string {
-  const last = decodeURIComponentSafe(uri.split(/[?#]/)[0]!.split('/').filter(Boolean).pop() ?? '');
+  const path = uri.split(/[?#]/)[0]!.replace(/^[A-Za-z][A-Za-z0-9+.-]*:\/*/, '');
+  const last = decodeURIComponentSafe(path.split('/').filter(Boolean).pop() ?? '');
   const stem = [...last.normalize('NFC').replace(/[^\p{L}\p{N}._-]+/gu, '-').replace(/^[.-]+|-+$/g, '')].slice(0, 100).join('');
   return stem || 'resource';
 }
