@@ -1,0 +1,127 @@
+/**
+ * Resources in the composer and the resource viewer, in real Chromium through the browser shell,
+ * against the real `@modelcontextprotocol/server-everything` and a fake model whose request bodies
+ * are checked (docs/ARCHITECTURE.md "Prompts and resources in chat"):
+ * - `@` lists resources and templates; a resource and a template-expanded resource (variable
+ *   with server completions) become chips, and their text reaches the model request;
+ * - the Attach button opens the same list;
+ * - a resource link in a tool result opens the viewer (text), a sent markdown resource opens
+ *   rendered, and a subscribed resource's update notification refreshes the open viewer.
+ */
+import path from 'node:path';
+import { startFakeModel, type FakeModel, type WireRequest } from '../fixtures/fake-model.js';
+import { addLocalServer, commandLine, expect, expectStatus, openApp, openChat, ROOT, saveProfile, SCREENSHOTS, sendMessage, serverCard, setApprovalMode, test } from './helpers.js';
+
+process.env.OPENPROGRAM_LOCAL_MODEL_PROBES = 'none';
+
+const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+
+let model: FakeModel;
+test.beforeAll(async () => {
+  model = await startFakeModel({ chunkDelayMs: 1 });
+});
+test.afterAll(async () => {
+  await model?.close();
+});
+
+/** Every text part of a request's messages. */
+function texts(body: WireRequest): string[] {
+  return body.messages.flatMap((m) =>
+    typeof m.content === 'string' ? [m.content] : Array.isArray(m.content) ? m.content.filter((p) => p.type === 'text').map((p) => p.text ?? '') : [],
+  );
+}
+
+async function setup(page: import('@playwright/test').Page, shell: { current: Parameters<typeof openApp>[1] }, modelName: string): Promise<void> {
+  await openApp(page, shell.current);
+  await saveProfile(page, { name: 'Fake', baseUrl: model.baseUrl, model: modelName });
+  await addLocalServer(page, { name: 'every', command: commandLine(['node', EVERYTHING, 'stdio']) });
+  await expectStatus(serverCard(page, 'every'), 'ready');
+}
+
+test('"@" attaches a resource and a template-expanded resource; their text reaches the model', async ({ page, shell }) => {
+  test.setTimeout(120_000);
+  await setup(page, shell, 'fake-resources');
+  await openChat(page);
+  const box = page.getByRole('textbox', { name: 'Message' });
+  const menu = page.getByTestId('composer-menu');
+
+  await box.fill('Summarize @feat');
+  await expect(menu.getByRole('option', { name: /@every\/features\.md/ })).toBeVisible();
+  await box.press('Enter');
+  await expect(box).toHaveValue('Summarize ');
+  await expect(page.getByTestId('attachment-chip')).toHaveText(/every\/features\.md/);
+
+  // The Attach button opens the same list, with the templates.
+  await page.getByRole('button', { name: 'Attach' }).click();
+  await expect(box).toHaveValue('Summarize @');
+  await box.pressSequentially('text');
+  const tpl = menu.getByRole('option', { name: /demo:\/\/resource\/dynamic\/text\/\{resourceId\}/ });
+  await expect(tpl).toBeVisible();
+  await tpl.click();
+  const form = page.getByRole('form', { name: /Resource template every\// });
+  await expect(form).toBeVisible();
+  const id = form.getByRole('textbox', { name: /resourceId/ });
+  await id.pressSequentially('7');
+  // server-everything completes a valid id with itself.
+  await expect(form.getByRole('listbox', { name: 'Suggestions for resourceId' })).toHaveCount(0);
+  await form.getByRole('button', { name: 'Attach resource' }).click();
+  await expect(page.getByTestId('attachment-chip')).toHaveCount(2);
+  await expect(page.getByTestId('attachment-chip').nth(1)).toHaveText(/demo:\/\/resource\/dynamic\/text\/7/);
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'composer-attachments.png') });
+
+  const before = model.requests.length;
+  await box.press('Enter');
+  await expect(page.getByTestId('attachment-chip')).toHaveCount(0);
+  await expect
+    .poll(
+      () =>
+        model.requests.slice(before).some((r) => {
+          const all = texts(r.body).join('\n');
+          return (
+            all.includes('[attached resource every: demo://resource/static/document/features.md]') &&
+            all.includes('[resource: demo://resource/static/document/features.md]') &&
+            all.includes('Resource 7: This is a plaintext resource') &&
+            all.includes('Summarize')
+          );
+        }),
+      { timeout: 15_000 },
+    )
+    .toBe(true);
+  await expect(page.getByTestId('msg-context')).toContainText('every/features.md');
+  await expect(page.getByTestId('msg-user')).toHaveText('Summarize');
+
+  // The sent markdown resource opens rendered in the viewer.
+  await page.getByTestId('msg-context').getByRole('button', { name: 'every/features.md' }).click();
+  const viewer = page.getByRole('dialog', { name: 'Resource viewer' });
+  await expect(viewer).toBeVisible();
+  await expect(viewer.getByTestId('viewer-uri')).toHaveText('demo://resource/static/document/features.md');
+  await expect(viewer.getByRole('heading').first()).toBeVisible();
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'resource-viewer-markdown.png') });
+  await viewer.getByRole('button', { name: 'Close' }).click();
+  await expect(viewer).toBeHidden();
+});
+
+test('a resource link in a tool result opens the viewer; a subscribed resource refreshes on update', async ({ page, shell }) => {
+  test.setTimeout(120_000);
+  await setup(page, shell, 'fake-links');
+  await setApprovalMode(page, 'Never ask');
+  await openChat(page);
+  await sendMessage(page, 'call get-resource-links {"count":2}');
+  const card = page.getByTestId('tool-card');
+  await expect(card).toHaveAttribute('data-state', 'ok', { timeout: 30_000 });
+  const link = card.getByRole('button', { name: 'Open resource demo://resource/dynamic/text/2' });
+  await expect(link).toBeVisible();
+  await link.click();
+  const viewer = page.getByRole('dialog', { name: 'Resource viewer' });
+  await expect(viewer.getByTestId('viewer-body')).toContainText('Resource 2: This is a plaintext resource');
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'resource-viewer-link.png') });
+  await viewer.getByRole('button', { name: 'Close' }).click();
+  await expect(page.getByRole('button', { name: 'Stop' })).toBeHidden({ timeout: 30_000 });
+
+  // Simulated updates on, then open a resource: the server's update refreshes the open viewer.
+  await sendMessage(page, 'call toggle-subscriber-updates {}');
+  await expect(page.getByTestId('tool-card').nth(1)).toHaveAttribute('data-state', 'ok', { timeout: 30_000 });
+  await page.getByTestId('tool-card').first().getByRole('button', { name: 'Open resource demo://resource/dynamic/text/2' }).click();
+  await expect(viewer.getByTestId('viewer-body')).toContainText('Resource 2');
+  await expect(viewer.getByText('Updated by the server.')).toBeVisible({ timeout: 15_000 });
+});
