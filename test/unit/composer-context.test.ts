@@ -19,6 +19,7 @@ import { classifyResourceUri, mayReadFromServer, ownSchemes } from '../../main/c
 import { userItemToMessages } from '../../main/chat/context/to-model.js';
 import { ContextService, resourceFileName, templateVariables } from '../../main/chat/context/service.js';
 import { transcriptToMessages } from '../../main/chat/conversations/history.js';
+import { conversationToMarkdown } from '../../main/chat/conversations/export.js';
 import { McpConnection } from '../../main/mcp/connection.js';
 import { HostError } from '../../main/mcp/host/errors.js';
 import { linkKind, ownSchemesOf, resourceUriOfText } from '../../renderer/src/resource-links.js';
@@ -164,6 +165,14 @@ describe('model context', () => {
       { type: 'text', text: 'what now?' },
     ]);
   });
+  it('the Markdown export shows what a message carried', () => {
+    const md = conversationToMarkdown({ summary: { id: 'c', title: 't', created_at: 1, updated_at: 1, message_count: 1, profile_id: null, tool_servers: null }, items: [item] });
+    expect(md).toContain('Prompt `s/p`:');
+    expect(md).toContain('Do X.');
+    expect(md).toContain('Resource `demo://r` from `s`:');
+    expect(md).toContain('*[image: image/png');
+    expect(md).not.toContain(png);
+  });
   it('images become a note for a model without images; transcriptToMessages uses it', () => {
     const m = transcriptToMessages([item], { acceptsImages: false, imagesInToolResults: false });
     expect(JSON.stringify(m)).not.toContain(png);
@@ -193,6 +202,11 @@ describe('ContextService with server-everything', () => {
     expect(tpl.map((t) => t.uri_template)).toContain('demo://resource/dynamic/text/{resourceId}');
     const names = await svc.complete('every', { type: 'ref/prompt', name: 'completable-prompt' }, { name: 'name', value: '' }, { department: 'Sales' });
     expect(names.values).toEqual(['David', 'Eve', 'Frank']);
+    // Typing on: a newer request for the same argument cancels the one in flight.
+    const first = svc.complete('every', { type: 'ref/prompt', name: 'completable-prompt' }, { name: 'department', value: 'S' });
+    const second = svc.complete('every', { type: 'ref/prompt', name: 'completable-prompt' }, { name: 'department', value: 'Su' });
+    expect(await first).toEqual({ values: [], has_more: false });
+    expect((await second).values).toEqual(['Support']);
     const [p, r] = await svc.resolve([
       { kind: 'prompt', server: 'every', name: 'completable-prompt', arguments: { department: 'Support', name: 'Kim' } },
       { kind: 'resource', server: 'every', uri: 'demo://resource/dynamic/text/4' },

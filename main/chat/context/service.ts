@@ -64,6 +64,8 @@ function asTyped(err: unknown, server: string): Error {
 export class ContextService {
   /** Template URIs by server, remembered from the last listing (for the scheme guard). */
   private readonly templateUris = new Map<string, string[]>();
+  /** The completion request in flight per server, reference and argument (a newer one cancels it). */
+  private readonly completing = new Map<string, AbortController>();
   /** Open viewers' subscriptions: `server\n uri` → count. */
   private readonly subscriptions = new Map<string, number>();
 
@@ -134,12 +136,20 @@ export class ContextService {
    */
   async complete(server: string, ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string }, argument: { name: string; value: string }, contextArguments?: Record<string, string>): Promise<CompletionView> {
     const conn = this.ready(server);
+    // The user typed on: the server is told to drop the previous request (`notifications/cancelled`).
+    const key = `${server}\n${JSON.stringify(ref)}\n${argument.name}`;
+    this.completing.get(key)?.abort();
+    const ctrl = new AbortController();
+    this.completing.set(key, ctrl);
     try {
-      const r = await conn.complete({ ref, argument, ...(contextArguments && Object.keys(contextArguments).length ? { context: { arguments: contextArguments } } : {}) });
+      const r = await conn.complete({ ref, argument, ...(contextArguments && Object.keys(contextArguments).length ? { context: { arguments: contextArguments } } : {}) }, ctrl.signal);
       const values = Array.isArray(r.completion?.values) ? r.completion.values.filter((v): v is string => typeof v === 'string').slice(0, MAX_COMPLETIONS).map((v) => shortLabel(v, 1000)) : [];
       return { values, has_more: r.completion?.hasMore === true || (r.completion?.values?.length ?? 0) > MAX_COMPLETIONS };
     } catch (err) {
+      if (ctrl.signal.aborted) return { values: [], has_more: false };
       throw asTyped(err, server);
+    } finally {
+      if (this.completing.get(key) === ctrl) this.completing.delete(key);
     }
   }
 
