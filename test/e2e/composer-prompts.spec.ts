@@ -127,3 +127,34 @@ test('a prompt with an embedded resource: its text reaches the model; a missing 
     .poll(() => model.requests.slice(before).some((r) => texts(r.body).some((t) => t.includes('[resource: demo://resource/dynamic/text/3]') && t.includes('Resource 3: This is a plaintext resource'))), { timeout: 15_000 })
     .toBe(true);
 });
+
+test.describe('in Simplified Chinese', () => {
+  test.use({ locale: 'zh-CN' });
+
+  test('the slash menu, the argument form and the Attach button speak Chinese', async ({ page, shell }) => {
+    test.setTimeout(120_000);
+    await page.goto('about:blank');
+    await page.goto(shell.current.url);
+    await expect(page.getByRole('tab', { name: '对话' })).toBeVisible();
+    await page.getByRole('tab', { name: '设置' }).click();
+    await page.locator('.settings-nav').getByRole('button', { name: 'MCP 服务器', exact: true }).click();
+    await page.getByRole('button', { name: '添加服务器' }).click();
+    const add = page.getByRole('form', { name: '添加服务器' });
+    await add.getByLabel('服务器名称').fill('every');
+    await add.getByLabel('命令').fill(commandLine(['node', EVERYTHING, 'stdio']));
+    await add.getByRole('button', { name: '添加服务器' }).click();
+    await expect(serverCard(page, 'every').getByTestId('server-status')).toHaveText('就绪', { timeout: 30_000 });
+    await page.getByRole('tab', { name: '对话' }).click();
+    const box = page.getByRole('textbox', { name: '消息' });
+    await expect(page.getByRole('button', { name: '附加' })).toBeVisible();
+    await box.fill('/args');
+    const menu = page.getByTestId('composer-menu');
+    await expect(menu.getByText('提示词', { exact: true })).toBeVisible();
+    await box.press('Enter');
+    const form = page.getByRole('form', { name: '提示词 every/args-prompt' });
+    await expect(form.getByText('必填')).toHaveCount(1);
+    await expect(form.getByRole('button', { name: '发送提示词' })).toBeVisible();
+    await expect(form.getByRole('button', { name: '取消' })).toBeVisible();
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'composer-argument-form-zh.png') });
+  });
+});
