@@ -125,3 +125,78 @@ test('a resource link in a tool result opens the viewer; a subscribed resource r
   await expect(viewer.getByTestId('viewer-body')).toContainText('Resource 2');
   await expect(viewer.getByText('Updated by the server.')).toBeVisible({ timeout: 15_000 });
 });
+
+const RESOURCE_SERVER = path.join(ROOT, 'test/fixtures/resource-server.mjs');
+
+test('bad input: huge and binary attachments are cut or described, never pasted whole; foreign links stay text', async ({ page, shell }) => {
+  test.setTimeout(120_000);
+  await openApp(page, shell.current);
+  // A window large enough for both 40,000-character attachments (the fitter would drop old turns otherwise).
+  await saveProfile(page, { name: 'Fake', baseUrl: model.baseUrl, model: 'fake-bad', contextWindow: 200_000 });
+  await addLocalServer(page, { name: 'notes', command: commandLine(['node', RESOURCE_SERVER]) });
+  await expectStatus(serverCard(page, 'notes'), 'ready');
+  await setApprovalMode(page, 'Never ask');
+  await openChat(page);
+  const box = page.getByRole('textbox', { name: 'Message' });
+  const menu = page.getByTestId('composer-menu');
+  for (const name of ['huge', 'bin', 'svg']) {
+    await box.pressSequentially(`@notes/${name}`);
+    await expect(menu.getByRole('option')).toHaveCount(1);
+    await box.press('Enter');
+  }
+  await expect(page.getByTestId('attachment-chip')).toHaveCount(3);
+  await box.fill('check these');
+  const before = model.requests.length;
+  await box.press('Enter');
+  await expect.poll(() => model.requests.length > before, { timeout: 15_000 }).toBe(true);
+  // (Checked as booleans: a failure must not print a 40,000-character body.)
+  const body = JSON.stringify(model.requests[before]!.body);
+  const has = (s: string): boolean => body.includes(s);
+  expect(has('[… cut: 260000 more characters not included]')).toBe(true);
+  expect(has('H'.repeat(40_001)), 'more than the attachment budget was sent').toBe(false);
+  expect(has('[resource: note://bin — binary application/octet-stream, 1 KB: not included]')).toBe(true);
+  // SVG is XML text: it goes to the model as text (never as an image, never rendered).
+  expect(has('[resource: note://svg]\\n<svg')).toBe(true);
+  await expect(page.getByTestId('msg-context')).toContainText('260000 characters of note://huge were cut');
+  await expect(page.getByRole('button', { name: 'Stop' })).toBeHidden({ timeout: 30_000 });
+
+  // A huge prompt: cut, its audio block described.
+  await box.fill('/notes/huge');
+  await box.press('Enter');
+  const next = model.requests.length;
+  await page.getByRole('form', { name: 'Prompt notes/huge-prompt' }).getByRole('button', { name: 'Send prompt' }).click();
+  await expect.poll(() => model.requests.length > next, { timeout: 15_000 }).toBe(true);
+  const promptBody = JSON.stringify(model.requests[next]!.body);
+  expect(promptBody.includes('[… cut: 260000 more characters not included]')).toBe(true);
+  expect(promptBody.includes('H'.repeat(40_001)), 'more than the attachment budget was sent').toBe(false);
+  expect(promptBody.includes('[audio content, audio/wav: not included]')).toBe(true);
+  await expect(page.getByRole('button', { name: 'Stop' })).toBeHidden({ timeout: 30_000 });
+
+  // Links of a tool result: only the server's own resource opens in the viewer; https is an
+  // external link; the rest are text.
+  await sendMessage(page, 'call links {}');
+  const card = page.getByTestId('tool-card');
+  await expect(card).toHaveAttribute('data-state', 'ok', { timeout: 30_000 });
+  const texts = card.getByTestId('resource-text');
+  await expect(texts).toHaveCount(4);
+  for (const uri of ['javascript:alert(1)', 'file:///etc/passwd', 'http://example.com/page', 'data:text/html;base64,PHNjcmlwdD4=']) {
+    await expect(texts.filter({ hasText: uri })).toHaveCount(1);
+    await expect(card.getByRole('button', { name: `Open resource ${uri}` })).toHaveCount(0);
+  }
+  await expect(card.getByRole('button', { name: 'Open resource https://example.com/page' })).toBeVisible();
+  await card.getByRole('button', { name: 'Open resource note://small' }).click();
+  const viewer = page.getByRole('dialog', { name: 'Resource viewer' });
+  await expect(viewer.getByTestId('viewer-body')).toHaveText('The small note says hello.');
+  await viewer.getByRole('button', { name: 'Close' }).click();
+
+  // Binary in the viewer: described, and saved as a download (the browser shell).
+  await page.getByTestId('msg-context').first().getByRole('button', { name: 'notes/bin' }).click();
+  await expect(viewer.getByTestId('viewer-body')).toContainText('Binary content (application/octet-stream, 1 KB)');
+  const download = page.waitForEvent('download');
+  await viewer.getByRole('button', { name: 'Save to file…' }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toBe('bin');
+  const saved = await file.path();
+  const { readFileSync } = await import('node:fs');
+  expect([...readFileSync(saved)]).toEqual([0, 1, 2, 3, 254, 255, 0, 9]);
+});
