@@ -200,3 +200,35 @@ test('bad input: huge and binary attachments are cut or described, never pasted 
   const { readFileSync } = await import('node:fs');
   expect([...readFileSync(saved)]).toEqual([0, 1, 2, 3, 254, 255, 0, 9]);
 });
+
+test('an attached image resource reaches a vision model as an image part, a text-only model as a note', async ({ page, shell }) => {
+  test.setTimeout(120_000);
+  const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+  await openApp(page, shell.current);
+  await saveProfile(page, { name: 'Text', baseUrl: model.baseUrl, model: 'fake-img-text', acceptsImages: false });
+  await saveProfile(page, { name: 'Vision', baseUrl: model.baseUrl, model: 'fake-img-vision', acceptsImages: true, asNew: true });
+  await addLocalServer(page, { name: 'notes', command: commandLine(['node', RESOURCE_SERVER]) });
+  await expectStatus(serverCard(page, 'notes'), 'ready');
+  await openChat(page);
+  const box = page.getByRole('textbox', { name: 'Message' });
+  const send = async (): Promise<WireRequest> => {
+    await box.pressSequentially('@notes/png');
+    await box.press('Enter');
+    await box.pressSequentially('what is this?');
+    const before = model.requests.length;
+    await box.press('Enter');
+    await expect.poll(() => model.requests.length > before, { timeout: 15_000 }).toBe(true);
+    await expect(page.getByRole('button', { name: 'Stop' })).toBeHidden({ timeout: 30_000 });
+    return model.requests[before]!.body;
+  };
+  // The default (text-only) profile: a note, no base64 anywhere.
+  const text = JSON.stringify(await send());
+  expect(text.includes(png)).toBe(false);
+  expect(text.includes('not shown (this model does not accept images)')).toBe(true);
+  // The vision profile: the image as an image part.
+  await page.getByRole('button', { name: '+ New chat' }).click();
+  await page.getByLabel('Model profile').selectOption({ label: 'Vision (fake-img-vision)' });
+  const vision = await send();
+  const images = vision.messages.flatMap((m) => (Array.isArray(m.content) ? (m.content as Array<{ type: string; image_url?: { url: string } }>) : [])).filter((p) => p.type === 'image_url');
+  expect(images.map((p) => p.image_url!.url)).toEqual([`data:image/png;base64,${png}`]);
+});
