@@ -20,6 +20,7 @@ import { userItemToMessages } from '../../main/chat/context/to-model.js';
 import { ContextService, resourceFileName, templateVariables } from '../../main/chat/context/service.js';
 import { transcriptToMessages } from '../../main/chat/conversations/history.js';
 import { conversationToMarkdown } from '../../main/chat/conversations/export.js';
+import { searchableText } from '../../main/chat/conversations/text.js';
 import { McpConnection } from '../../main/mcp/connection.js';
 import { HostError } from '../../main/mcp/host/errors.js';
 import { linkKind, ownSchemesOf, resourceUriOfText } from '../../renderer/src/resource-links.js';
@@ -172,6 +173,12 @@ describe('model context', () => {
     expect(md).toContain('Resource `demo://r` from `s`:');
     expect(md).toContain('*[image: image/png');
     expect(md).not.toContain(png);
+  });
+  it('what a message carried is searchable', () => {
+    const text = searchableText(item);
+    expect(text).toContain('Do X.');
+    expect(text).toContain('what now?');
+    expect(text).not.toContain(png);
   });
   it('images become a note for a model without images; transcriptToMessages uses it', () => {
     const m = transcriptToMessages([item], { acceptsImages: false, imagesInToolResults: false });
