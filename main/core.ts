@@ -10,6 +10,7 @@ import { ChatService } from './chat/agent.js';
 import { openConversationDatabase } from './chat/conversations/database.js';
 import { ConversationService, type ChooseSavePath } from './chat/conversations/service.js';
 import { ConversationStore } from './chat/conversations/store.js';
+import { ContextService } from './chat/context/service.js';
 import { SettingsStore } from './chat/settings.js';
 import { ProfileStore } from './chat/profiles.js';
 import { detectLocalModels, type LocalProbe } from './chat/local-models.js';
@@ -96,6 +97,8 @@ export class AppCore {
   readonly sampling: SamplingService;
   /** Tool permissions: mode, approval broker, grants, and the gate the agent calls. */
   readonly permissions: Permissions;
+  /** Prompts and resources for the composer and the resource viewer (main/chat/context/). */
+  readonly context: ContextService;
   /**
    * The secret store every part of main uses (may still be opening; see `secretsInfo()`). Every
    * value read or written through it is learnt by {@link redactor}.
@@ -144,6 +147,11 @@ export class AppCore {
     });
     this.serverStart = new ServerStartGate(() => this.host.startAll(), opts.serverStartFallbackMs);
     if (opts.startServers !== 'after-ui') this.serverStart.uiReady();
+    this.context = new ContextService(
+      { connection: (name) => this.host.connection(name), names: () => this.config.names() },
+      (server, uri) => this.emit('context.resourceUpdated', { server, uri }),
+      opts.chooseSavePath ?? null,
+    );
     this.permissions = new Permissions(opts.stateDir, this.host, {
       opened: (view) => this.emit('approvals.request', view),
       closed: (id, outcome) => this.emit('approvals.closed', { id, outcome }),

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { stepCountIs, streamText, type LanguageModel, type ModelMessage } from 'ai';
-import type { ChatEvent, ConversationSummary, TranscriptItem } from '../../preload/contract/index.js';
+import type { ChatEvent, ContextEntry, ConversationSummary, TranscriptItem } from '../../preload/contract/index.js';
 import type { McpHost } from '../mcp/host.js';
 import { transcriptToMessages } from './conversations/history.js';
 import { newItemId, type ConversationStore } from './conversations/store.js';
@@ -120,18 +120,20 @@ export class ChatService {
 
   /**
    * Send a user message: the conversation is created if new (titled after this message, with the
-   * given profile and tool servers), the message is saved, and a run starts. Returns at once.
+   * given profile and tool servers), the message is saved — with the prompts and resources
+   * attached to it (`context`, resolved by main/chat/context/service.ts) — and a run starts.
    * @throws NotConfiguredError when no model is configured; ConversationBusyError while it runs.
    */
-  async send(conversationId: string, text: string, profileId?: string, toolServers?: string[]): Promise<{ run_id: string }> {
+  async send(conversationId: string, text: string, profileId?: string, toolServers?: string[], context?: ContextEntry[]): Promise<{ run_id: string }> {
     this.refuseIfBusy(conversationId);
     if (profileId && !(await this.profiles.get(profileId))) throw new ProfileNotFoundError(profileId);
     const model = await this.model(conversationId, profileId);
     this.refuseIfBusy(conversationId);
-    this.store.ensure(conversationId, text);
+    // A message that is only a prompt or an attachment is titled after it.
+    this.store.ensure(conversationId, text.trim() || context?.[0]?.title || 'Attachment');
     if (profileId) this.store.setProfile(conversationId, profileId);
     if (toolServers) this.store.setToolServers(conversationId, toolServers);
-    const item: TranscriptItem = { kind: 'user', id: newItemId(), ts: Date.now(), text };
+    const item: TranscriptItem = { kind: 'user', id: newItemId(), ts: Date.now(), text, ...(context?.length ? { context } : {}) };
     this.store.append(conversationId, item);
     return this.begin(conversationId, model, (runId) => this.events.chat({ conversation_id: conversationId, run_id: runId, type: 'item', item }));
   }

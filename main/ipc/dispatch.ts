@@ -65,7 +65,15 @@ export function createHandlers(core: AppCore, version = '0.1.0'): Handlers {
     'profiles.setDefault': ({ id }) => core.profiles.setDefault(id),
     'profiles.test': async (input) => testConnection(await core.profiles.testTarget(input)),
     'profiles.detectLocal': () => core.detectLocalModels(),
-    'chat.send': ({ conversation_id, text, profile_id, tool_servers }) => core.chat.send(conversation_id, text, profile_id, tool_servers),
+    'chat.send': async ({ conversation_id, text, profile_id, tool_servers, context }) =>
+      core.chat.send(conversation_id, text, profile_id, tool_servers, context?.length ? await core.context.resolve(context) : undefined),
+    // Prompts and resources in the composer (main/chat/context/).
+    'context.templates': () => core.context.templates(),
+    'context.complete': ({ server, ref, argument, context_arguments }) => core.context.complete(server, ref, argument, context_arguments),
+    'context.read': ({ server, uri }) => core.context.read(server, uri),
+    'context.save': ({ server, uri }) => core.context.save(server, uri),
+    'context.subscribe': ({ server, uri }) => core.context.subscribe(server, uri),
+    'context.unsubscribe': ({ server, uri }) => core.context.unsubscribe(server, uri),
     'conversations.setToolServers': ({ id, servers }) => core.conversations.setToolServers(id, servers),
     'conversations.setProfile': ({ id, profile_id }) => core.conversations.setProfile(id, profile_id),
     'chat.editResend': ({ conversation_id, item_id, text }) => core.chat.editResend(conversation_id, item_id, text),

@@ -3,7 +3,7 @@
  * (`starting → ready | error`, `→ closed`). Calls are not serialized: JSON-RPC ids multiplex them.
  */
 import { Client } from '@modelcontextprotocol/client';
-import type { CallToolResult, CreateMessageResult, ElicitResult, Prompt, Resource, Tool, Transport } from '@modelcontextprotocol/client';
+import type { CallToolResult, CompleteRequest, CompleteResult, CreateMessageResult, ElicitResult, GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplateType as ResourceTemplate, Tool, Transport } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import type { ErrorKind, LogEntry, ServerIssue, ServerStatus } from '../../preload/contract/index.js';
 import type { ServerConfig } from './config.js';
@@ -668,5 +668,65 @@ export class McpConnection {
     this.note('lifecycle', 'closing');
     await this.closeTransport();
     await this.startPromise?.catch(() => undefined);
+  }
+
+  // --- prompts, completion and resource reads (composer; docs/ARCHITECTURE.md "Prompts and resources in chat") ---
+
+  /** The live client, or NotConnectedError when the server is not ready. */
+  private readyClient(): Client {
+    if (!this.client || this.status !== 'ready') throw new NotConnectedError(`Server "${this.name}" is not ready (${this.status}).`);
+    return this.client;
+  }
+
+  /** Whether the server declared a capability (`prompts`, `resources`, `completions`) or `resources.subscribe`. */
+  supports(capability: 'prompts' | 'resources' | 'completions' | 'subscribe'): boolean {
+    const caps = this.client?.getServerCapabilities();
+    if (capability === 'subscribe') return caps?.resources?.subscribe === true;
+    return Boolean(caps?.[capability]);
+  }
+
+  /** `prompts/get` (MCP spec "Prompts: Getting a Prompt"). @throws NotConnectedError; the SDK's error. */
+  async getPrompt(name: string, args: Record<string, string>, signal?: AbortSignal): Promise<GetPromptResult> {
+    return this.readyClient().getPrompt({ name, arguments: args }, { signal, timeout: this.config.timeout_seconds * 1000 });
+  }
+
+  /** `completion/complete` (MCP spec "Completion"); empty when the server has no completions. */
+  async complete(params: CompleteRequest['params'], signal?: AbortSignal): Promise<CompleteResult> {
+    const client = this.readyClient();
+    if (!this.supports('completions')) return { completion: { values: [] } };
+    return client.complete(params, { signal, timeout: this.config.timeout_seconds * 1000 });
+  }
+
+  /** Every page of `resources/templates/list` (MCP spec "Resource Templates"). */
+  async listResourceTemplates(): Promise<{ items: ResourceTemplate[] }> {
+    const client = this.readyClient();
+    if (!client.getServerCapabilities()?.resources) return { items: [] };
+    // Its own page walk (not listAll): a template listing must not replace the resource list's issues.
+    const timeout = this.config.timeout_seconds * 1000;
+    const r = await collectPages(async (cursor) => {
+      const res = await client.request({ method: 'resources/templates/list', params: cursor === undefined ? {} : { cursor } }, { timeout });
+      return { items: res.resourceTemplates, nextCursor: res.nextCursor };
+    }, MAX_LIST_PAGES, (t) => t.uriTemplate);
+    return { items: r.items };
+  }
+
+  /** `resources/read` (MCP spec "Resources: Reading Resources"), never from a cache. */
+  async readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
+    return this.readyClient().readResource({ uri }, { signal, timeout: this.config.timeout_seconds * 1000, cacheMode: 'bypass' });
+  }
+
+  /**
+   * `resources/subscribe`, with `onUpdated` receiving this session's
+   * `notifications/resources/updated` (one listener per connection; the last one set wins).
+   */
+  async subscribeResource(uri: string, onUpdated: (uri: string) => void): Promise<void> {
+    const client = this.readyClient();
+    client.setNotificationHandler('notifications/resources/updated', (n) => onUpdated(String(n.params.uri)));
+    await client.subscribeResource({ uri }, { timeout: this.config.timeout_seconds * 1000 });
+  }
+
+  /** `resources/unsubscribe`. */
+  async unsubscribeResource(uri: string): Promise<void> {
+    await this.readyClient().unsubscribeResource({ uri }, { timeout: this.config.timeout_seconds * 1000 });
   }
 }

@@ -515,7 +515,7 @@ export interface ToolProgress {
  * `run_id` names the run (one model turn with its tool calls) that produced the entry.
  */
 export type TranscriptItem =
-  | { kind: 'user'; id: string; ts: number; text: string }
+  | { kind: 'user'; id: string; ts: number; text: string; /** Prompts and resources sent with it. */ context?: ContextEntry[] }
   | { kind: 'assistant'; id: string; ts: number; run_id: string; text: string; state: AnswerState }
   | {
       kind: 'tool';
@@ -661,6 +661,130 @@ export interface SecretsInfo {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Prompts and resources in the composer (docs/ARCHITECTURE.md "Prompts and resources in chat")
+// ---------------------------------------------------------------------------------------------
+
+/** A resource URI or URI template the renderer may send back (MCP URIs are RFC 3986 strings). */
+const resourceUriSchema = z.string().min(1).max(8192);
+/** One prompt argument or template variable value (bounded). */
+const argumentValueSchema = z.string().max(LIMITS.shortText);
+/** Prompt arguments / template variables by name (at most 64). */
+const argumentMapSchema = z
+  .record(z.string().min(1).max(256), argumentValueSchema)
+  .refine((m) => Object.keys(m).length <= 64, 'At most 64 arguments');
+
+/**
+ * What the user attached to a message, by reference; main resolves it at send time from the
+ * server that listed it (`prompts/get`, `resources/read`) and saves the result in the user entry.
+ */
+export const contextRefSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('prompt'), server: serverNameSchema, name: z.string().min(1).max(256), arguments: argumentMapSchema }),
+  z.strictObject({ kind: z.literal('resource'), server: serverNameSchema, uri: resourceUriSchema }),
+]);
+export type ContextRef = z.infer<typeof contextRefSchema>;
+/** Most attachments on one message. */
+export const MAX_CONTEXT_REFS = 16;
+
+/** One message of a prompt as saved (MCP `PromptMessage`, content already fitted). */
+export interface PromptMessageView {
+  role: 'user' | 'assistant';
+  content: ContentView[];
+}
+
+/**
+ * What a reference resolved to, saved in the user entry and sent to the model with it. Content
+ * is already cut to the budgets (main/chat/context/budget.ts); `notice` says what was cut or
+ * described instead of pasted, or is null.
+ */
+export type ContextEntry =
+  | { kind: 'prompt'; server: string; name: string; title: string; arguments: Record<string, string>; messages: PromptMessageView[]; notice: string | null }
+  | { kind: 'resource'; server: string; uri: string; title: string; mime_type: string | null; content: ContentView[]; notice: string | null };
+
+/** A resource template of a ready server (MCP "Resource Templates"). */
+export interface ResourceTemplateView {
+  server: string;
+  uri_template: string;
+  name: string;
+  title: string | null;
+  description: string;
+  mime_type: string | null;
+  /** The template's variable names, in order (RFC 6570 expressions). */
+  variables: string[];
+}
+
+/** What a completion request refers to (MCP "Completion": `ref/prompt` or `ref/resource`). */
+export const completionRefSchema = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('ref/prompt'), name: z.string().min(1).max(256) }),
+  z.strictObject({ type: z.literal('ref/resource'), uri: resourceUriSchema }),
+]);
+
+/** Suggested values for one argument (at most 100, as the spec caps them). */
+export interface CompletionView {
+  values: string[];
+  has_more: boolean;
+}
+
+/** How a resource URI may be opened (main/chat/context/uri-guard.ts). */
+export type ResourceLinkKind = 'server' | 'https' | 'data_image' | 'text';
+
+/** One part of a resource read for the viewer (text cut to a budget, images as data). */
+export type ResourcePartView =
+  | { type: 'text'; uri: string; mime_type: string | null; text: string }
+  | { type: 'image'; uri: string; mime_type: string; data: string }
+  | { type: 'binary'; uri: string; mime_type: string | null; bytes: number };
+
+/** A resource as the in-app viewer shows it; `notice` says what was cut. */
+export interface ResourceReadView {
+  server: string;
+  uri: string;
+  parts: ResourcePartView[];
+  notice: string | null;
+  /** Whether the server supports `resources/subscribe` (the viewer refreshes on updates). */
+  can_subscribe: boolean;
+}
+
+/** A saved resource: written by main (Electron save dialog), cancelled, or data to download. */
+export type ResourceSaveResult =
+  | { kind: 'saved'; saved_to: string }
+  | { kind: 'cancelled' }
+  | { kind: 'content'; filename: string; mime: string; base64: string };
+
+const byResource = z.strictObject({ server: serverNameSchema, uri: resourceUriSchema });
+
+/** The composer's channels (spread into `channels`). */
+const composerChannels = {
+  /** Resource templates of every ready server (listed on demand). */
+  'context.templates': { input: z.strictObject({}), output: null as unknown as ResourceTemplateView[] },
+  /**
+   * Completions for one prompt argument or template variable (MCP `completion/complete`);
+   * `context_arguments` are the values already chosen for the other arguments.
+   */
+  'context.complete': {
+    input: z.strictObject({
+      server: serverNameSchema,
+      ref: completionRefSchema,
+      argument: z.strictObject({ name: z.string().min(1).max(256), value: argumentValueSchema }),
+      context_arguments: argumentMapSchema.optional(),
+    }),
+    output: null as unknown as CompletionView,
+  },
+  /** Read a resource for the viewer, only from the server that listed it. */
+  'context.read': { input: byResource, output: null as unknown as ResourceReadView },
+  /** Save a resource's content to a file (Electron: save dialog; browser shell: download). */
+  'context.save': { input: byResource, output: null as unknown as ResourceSaveResult },
+  /** Subscribe to a resource's updates while it is open in the viewer (where supported). */
+  'context.subscribe': { input: byResource, output: null as unknown as { subscribed: boolean } },
+  'context.unsubscribe': { input: byResource, output: null as unknown as { unsubscribed: boolean } },
+} as const;
+
+/** The composer's events (merged into `EventPayloads`). */
+export interface ComposerEventPayloads {
+  /** A subscribed resource changed (MCP `notifications/resources/updated`). */
+  'context.resourceUpdated': { server: string; uri: string };
+}
+const composerEventTable: { [E in keyof ComposerEventPayloads]: true } = { 'context.resourceUpdated': true };
+
+// ---------------------------------------------------------------------------------------------
 // Channels
 // ---------------------------------------------------------------------------------------------
 
@@ -669,6 +793,7 @@ const byName = z.strictObject({ name: serverNameSchema });
 
 /** Every invoke channel: its input schema and (type-level) output. */
 export const channels = {
+  ...composerChannels,
   'app.info': { input: empty, output: null as unknown as AppInfo },
   'app.secretsInfo': { input: empty, output: null as unknown as SecretsInfo },
   'servers.list': { input: empty, output: null as unknown as ServerView[] },
@@ -709,11 +834,14 @@ export const channels = {
   'chat.send': {
     input: z.strictObject({
       conversation_id: conversationIdSchema,
-      text: z.string().min(1).max(LIMITS.chatText),
+      /** May be empty when `context` carries the message (a prompt). */
+      text: z.string().max(LIMITS.chatText),
       profile_id: z.string().min(1).max(128).optional(),
       /** For a new conversation: the servers whose tools the model gets (absent: all). */
       tool_servers: z.array(serverNameSchema).max(256).optional(),
-    }),
+      /** Prompts and resources attached to the message (resolved by main). */
+      context: z.array(contextRefSchema).max(MAX_CONTEXT_REFS).optional(),
+    }).refine((v) => v.text.trim().length > 0 || (v.context?.length ?? 0) > 0, { message: 'Type a message or attach something', path: ['text'] }),
     output: null as unknown as { run_id: string },
   },
   /** Choose which servers' tools the model gets in a conversation (`null`: every ready server). */
@@ -806,7 +934,7 @@ export type ChannelOutput<C extends ChannelName> = (typeof channels)[C]['output'
 export const channelNames = Object.keys(channels) as ChannelName[];
 
 /** Every event channel (main → renderer) and its payload type. */
-export interface EventPayloads {
+export interface EventPayloads extends ComposerEventPayloads {
   'servers.changed': ServerView;
   'servers.removed': { name: string };
   'chat.event': ChatEvent;
@@ -838,6 +966,7 @@ export type EventName = keyof EventPayloads;
  * error, so the list the preload and the browser shell forward cannot drift from the contract.
  */
 const eventTable: { [E in EventName]: true } = {
+  ...composerEventTable,
   'servers.changed': true,
   'servers.removed': true,
   'chat.event': true,

@@ -189,6 +189,12 @@ describe('no secret ever leaves main (canary)', () => {
       // (auth edits: a new bearer token that fails, a kind change that fails — nothing is saved)
       'servers.restart': [{ name: 'local' }, { name: 'missing' }],
       'servers.logs': [{ name: 'local' }, { name: 'remote' }, { name: 'bearer' }, { name: 'oauth' }],
+      'context.templates': [{}],
+      'context.complete': [{ server: 'local', ref: { type: 'ref/prompt', name: 'p' }, argument: { name: 'a', value: CANARIES.env } }, { server: 'remote', ref: { type: 'ref/resource', uri: 'x://y' }, argument: { name: 'a', value: '' } }],
+      'context.read': [{ server: 'local', uri: 'file:///etc/passwd' }, { server: 'bearer', uri: 'x://y' }],
+      'context.save': [{ server: 'local', uri: 'javascript:alert(1)' }],
+      'context.subscribe': [{ server: 'local', uri: 'x://y' }],
+      'context.unsubscribe': [{ server: 'local', uri: 'x://y' }],
       'servers.signIn': [{ name: 'oauth' }, { name: 'local' }, { name: 'missing' }],
       'servers.cancelSignIn': [{ name: 'oauth' }],
       'servers.signOut': [{ name: 'oauth' }, { name: 'bearer' }],

@@ -97,6 +97,7 @@ describe('preload', () => {
       'sampling.closed': 0,
       'approvals.request': 0,
       'approvals.closed': 0,
+      'context.resourceUpdated': 0,
     };
     for (const e of Object.keys(all)) exposed!.on(e as EventName, () => undefined);
     expect(subscribed.sort()).toEqual(Object.keys(all).sort());

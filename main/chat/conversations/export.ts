@@ -27,12 +27,19 @@ function describeContent(c: ContentView): string {
   return `*[image: ${c.mimeType}, ${Math.max(1, Math.round(bytes / 1024))} KB]*`;
 }
 
+/** A prompt or resource sent with a message (main/chat/context/): its source and its content. */
+function contextToMarkdown(c: NonNullable<Extract<TranscriptItem, { kind: 'user' }>['context']>[number]): string {
+  const head = c.kind === 'prompt' ? `Prompt \`${c.server}/${c.name}\`:` : `Resource \`${c.uri}\` from \`${c.server}\`:`;
+  const body = c.kind === 'prompt' ? c.messages.map((m) => `${m.role}:\n\n${m.content.map(describeContent).join('\n\n')}`) : c.content.map(describeContent);
+  return [head, ...body, ...(c.notice ? [`*(${c.notice})*`] : [])].join('\n\n');
+}
+
 const ANSWER_NOTE: Record<string, string> = { stopped: ' *(stopped)*', failed: ' *(failed)*', interrupted: ' *(interrupted)*', streaming: ' *(still streaming)*' };
 
 function itemToMarkdown(item: TranscriptItem): string {
   switch (item.kind) {
     case 'user':
-      return `## You\n\n${item.text}`;
+      return [`## You`, ...(item.context ?? []).map(contextToMarkdown), item.text].filter(Boolean).join('\n\n');
     case 'assistant':
       return `## Assistant${ANSWER_NOTE[item.state] ?? ''}\n\n${item.text}`;
     case 'tool': {

@@ -10,6 +10,7 @@ import { contentToText } from '../../mcp/adapter.js';
 import { capContent } from '../../mcp/result-limits.js';
 import { contentForModel, MODEL_CONTENT_CHARS } from '../limits.js';
 import { fitImagesForModel, type ImagePolicy } from '../model-context.js';
+import { userItemToMessages } from '../context/to-model.js';
 
 /** What the model is told about a call whose result never came because the app stopped. */
 export const INTERRUPTED_RESULT = 'Interrupted: the app stopped before this call returned a result. The call may or may not have taken effect.';
@@ -70,7 +71,7 @@ export function transcriptToMessages(items: readonly TranscriptItem[], images?: 
     switch (item.kind) {
       case 'user':
         close();
-        out.push({ role: 'user', content: item.text });
+        out.push(...userItemToMessages(item, images?.acceptsImages ?? false));
         break;
       case 'assistant':
         if (results.length) close();

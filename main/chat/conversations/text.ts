@@ -37,7 +37,11 @@ export function exportFileName(title: string, ext: 'md' | 'json'): string {
 /** The text an entry is found by: what the user saw of it, tool names, arguments and results included. */
 export function searchableText(item: TranscriptItem): string {
   switch (item.kind) {
-    case 'user':
+    case 'user': {
+      // Prompts and resources sent with the message are found too (main/chat/context/).
+      const attached = (item.context ?? []).flatMap((c) => [c.title, ...(c.kind === 'prompt' ? c.messages.flatMap((m) => m.content) : c.content).map((b) => (b.type === 'text' ? b.text : ''))]);
+      return [item.text, ...attached].join('\n');
+    }
     case 'assistant':
     case 'notice':
       return item.text;

@@ -1,3 +1,4 @@
+import { ResourceViewer } from './ResourceViewer';
 import { useEffect, useRef, useState } from 'react';
 import { on, onBridgeState, staleTokenMessage, type BridgeState } from '../api';
 import { useTranslation } from '../i18n';
@@ -56,6 +57,7 @@ export function App() {
       on('conversations.changed', (c) => useApp.getState().upsertConversation(c)),
       on('conversations.removed', ({ id }) => useApp.getState().dropConversation(id)),
       on('app.warning', ({ message }) => useApp.getState().addWarning(message)),
+      on('context.resourceUpdated', ({ server, uri }) => useApp.getState().resourceUpdated(server, uri)),
       on('auth.openUrl', ({ server, url }) => {
         // Main checked the URL; check again here: only https:, or http: to this machine.
         let u: URL;
@@ -121,6 +123,7 @@ export function App() {
       ))}
       <ElicitationDialogs />
       <SamplingDialogs />
+      <ResourceViewer />
       {/* Tool calls waiting for approval in other conversations (the open one shows each card in its tool call). */}
       <PendingApprovals />
       <main className="content">

@@ -5,6 +5,8 @@ import { SHOWN_AT_FIRST } from '../store/chat';
 import { call } from '../api';
 import { Trans, useTranslation } from '../i18n';
 import { ApprovalCard } from './ApprovalCard';
+import { Composer } from './Composer';
+import { ContextChips } from './ContextChips';
 import { LocalModelOffers } from './LocalModelOffers';
 import { Markdown } from './Markdown';
 import { ToolPicker } from './ToolPicker';
@@ -80,7 +82,7 @@ export function ToolCard({ call: item }: { call: ToolItem }) {
                 {failed && item.content.length === 0 ? (
                   <pre className="tool-text error-text">{item.state === 'interrupted' && !item.error ? t('tool.interruptedNote') : item.error}</pre>
                 ) : (
-                  <ToolResult content={item.content} progress={null} />
+                  <ToolResult content={item.content} progress={null} server={item.server} />
                 )}
               </div>
             </>
@@ -142,9 +144,12 @@ function UserMessage({ item, editable, running }: { item: Extract<TranscriptItem
     );
   return (
     <div className="msg-wrap user">
-      <div className="msg user" data-testid="msg-user">
-        {item.text}
-      </div>
+      {item.context && item.context.length > 0 && <ContextChips context={item.context} />}
+      {item.text && (
+        <div className="msg user" data-testid="msg-user">
+          {item.text}
+        </div>
+      )}
       <div className="msg-actions">
         <CopyButton text={item.text} />
         {editable && (
@@ -242,8 +247,6 @@ export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: () =
     const picked = conv ? conv.tool_servers : s.draftToolServers;
     return s.serverOrder.reduce((n, k) => n + (picked === null || picked.includes(k) ? (s.servers[k]?.tool_count ?? 0) : 0), 0);
   });
-  const send = useApp((s) => s.send);
-  const stop = useApp((s) => s.stop);
   const regenerate = useApp((s) => s.regenerate);
   const running = summary?.running ?? false;
   // The profile this conversation uses: its own, the draft's pick, or the default.
@@ -251,7 +254,6 @@ export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: () =
     const id = summary ? summary.profile_id : s.draftProfileId;
     return s.profiles.find((p) => (id ? p.id === id : p.is_default)) ?? null;
   });
-  const [text, setText] = useState('');
   const [exportNote, setExportNote] = useState<{ tone: 'info' | 'error'; text: string } | null>(null);
   const end = useRef<HTMLDivElement>(null);
   const transcript = useRef<HTMLDivElement>(null);
@@ -283,13 +285,6 @@ export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: () =
     el?.scrollIntoView({ block: 'center' });
   }, [focusItemId, loading]);
   useEffect(() => setExportNote(null), [conversationId]);
-
-  const submit = () => {
-    const t = text.trim();
-    // While it answers, main refuses a second message and says why (shown as a notice).
-    if (!t) return;
-    void send(t).then((ok) => ok && setText((cur) => (cur.trim() === t ? '' : cur)));
-  };
 
   const doExport = async (format: 'markdown' | 'json') => {
     try {
@@ -378,28 +373,7 @@ export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: () =
           <ProfilePicker />
           <ToolPicker />
         </div>
-        <textarea
-          ref={composerRef}
-          aria-label={t('chat.message')}
-          placeholder={t('chat.messagePlaceholder')}
-          value={text}
-          onChange={(e) => setText(e.target.value)}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
-              e.preventDefault();
-              submit();
-            }
-          }}
-        />
-        {running ? (
-          <button className="danger" onClick={() => void stop()} title={t('chat.stopTitle')}>
-            {t('chat.stop')}
-          </button>
-        ) : (
-          <button className="primary" onClick={submit} disabled={!text.trim()}>
-            {t('chat.send')}
-          </button>
-        )}
+        <Composer composerRef={composerRef} running={running} />
       </div>
     </div>
   );

@@ -1,12 +1,15 @@
 /**
  * A tool call's result and progress, as shown in its card: text that looks like markdown is
  * rendered as markdown (./Markdown.tsx, sanitized), other text stays preformatted (JSON, logs);
- * images are shown as images; while the call runs, the server's progress notifications
+ * images are shown as images; a resource URI a server returned opens in the resource viewer when
+ * it may (./ResourceViewer.tsx); while the call runs, the server's progress notifications
  * (MCP "Utilities: Progress") show as a progress bar with its numbers and message.
  */
 import type { ContentView } from '../../../preload/contract/index.js';
 import { looksLikeMarkdown } from '../markdown-limits';
 import { Markdown } from './Markdown';
+import { ResourceLink } from './ResourceViewer';
+import { resourceUriOfText } from '../resource-links';
 import { formatNumber, useTranslation } from '../i18n';
 
 /** The latest progress of a running call (numbers as the server sent them). */
@@ -49,12 +52,17 @@ export function ToolProgressBar({ progress }: { progress: ToolProgressView }) {
  * @param content the result (text, images); empty while running
  * @param progress the latest progress notification, or null
  */
-export function ToolResult({ content, progress }: { content: ContentView[]; progress: ToolProgressView | null }) {
+export function ToolResult({ content, progress, server }: { content: ContentView[]; progress: ToolProgressView | null; server?: string }) {
   const { t } = useTranslation();
   return (
     <div className="tool-result">
       {progress && <ToolProgressBar progress={progress} />}
       {content.map((c, i) => {
+        if (c.type === 'text' && server !== undefined) {
+          // `[resource: <uri>]` is what main makes of a resource link or an embedded resource.
+          const uri = resourceUriOfText(c.text);
+          if (uri) return <ResourceLink key={i} server={server} uri={uri} prefix={c.text.trim().startsWith('[resource link:') ? '[resource link:' : '[resource:'} />;
+        }
         if (c.type === 'text') return looksLikeMarkdown(c.text) ? <Markdown key={i} text={c.text} /> : <pre key={i} className="tool-text">{c.text}</pre>;
         if (!IMAGE_TYPE.test(c.mimeType))
           return (

@@ -4,7 +4,7 @@
  * fresh id until its first message creates it in main.
  */
 import type { StateCreator } from 'zustand';
-import type { ChatEvent, TranscriptItem } from '../../../preload/contract/index.js';
+import type { ChatEvent, ContextRef, TranscriptItem } from '../../../preload/contract/index.js';
 import { call } from '../api';
 import type { AppState } from './index';
 
@@ -43,7 +43,8 @@ export interface ChatSlice {
   openConversation(id: string, focusItemId?: string | null): Promise<void>;
   /** Start a new, empty chat (a draft). */
   newChat(): void;
-  send(text: string): Promise<boolean>;
+  /** Send a message with the prompts and resources attached to it (`context`). */
+  send(text: string, context?: ContextRef[]): Promise<boolean>;
   stop(): Promise<void>;
   editResend(itemId: string, text: string): Promise<boolean>;
   regenerate(): Promise<void>;
@@ -131,7 +132,7 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
       pendingText = null;
       set({ conversationId: crypto.randomUUID(), items: [], loading: false, focusItemId: null, localNotices: [], draftProfileId: null, draftToolServers: null, firstShown: 0 });
     },
-    send(text) {
+    send(text, context) {
       const { conversationId, draftProfileId, draftToolServers, conversations } = get();
       const draft = !conversations.some((c) => c.id === conversationId);
       return start(() =>
@@ -140,6 +141,7 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
           text,
           ...(draft && draftProfileId ? { profile_id: draftProfileId } : {}),
           ...(draft && draftToolServers ? { tool_servers: draftToolServers } : {}),
+          ...(context?.length ? { context } : {}),
         }),
       );
     },

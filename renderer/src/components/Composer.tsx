@@ -1,0 +1,294 @@
+/**
+ * The message box with prompts and resources (docs/ARCHITECTURE.md "Prompts and resources in
+ * chat"): `/` lists the prompts of ready servers, `@` (or the Attach button) their resources and
+ * resource templates — filtered as the user types, chosen with the arrow keys and Enter. A prompt
+ * or template opens a small argument form (./ArgumentForm.tsx); attached resources show as chips
+ * and are sent with the message as references that main resolves.
+ */
+import { useMemo, useState, type RefObject } from 'react';
+import type { ResourceTemplateView, ServerView } from '../../../preload/contract/index.js';
+import { useApp } from '../store';
+import { useTranslation } from '../i18n';
+import { expandUriTemplate } from '../uri-template';
+import { ArgumentForm } from './ArgumentForm';
+
+type PromptInfo = ServerView['prompts'][number];
+type ResourceInfo = ServerView['resources'][number];
+
+/** One entry of the menu. */
+type Entry =
+  | { kind: 'prompt'; key: string; server: string; prompt: PromptInfo }
+  | { kind: 'resource'; key: string; server: string; resource: ResourceInfo }
+  | { kind: 'template'; key: string; template: ResourceTemplateView };
+
+/** What the menu lists now: prompts after `/`, resources after `@` (at `start` in the text). */
+type Menu = { kind: 'prompts'; filter: string } | { kind: 'resources'; filter: string; start: number } | null;
+
+/** The open argument form. */
+type Form = { kind: 'prompt'; server: string; prompt: PromptInfo } | { kind: 'template'; template: ResourceTemplateView } | null;
+
+/** Most entries listed at once. */
+const MENU_MAX = 50;
+
+/** The menu the text asks for, with the caret at `caret`. */
+function menuFor(text: string, caret: number): Menu {
+  const slash = /^\/(\S*)$/.exec(text);
+  if (slash) return { kind: 'prompts', filter: slash[1]! };
+  const before = text.slice(0, caret);
+  const at = /(^|\s)@([^\s@]*)$/.exec(before);
+  if (at) return { kind: 'resources', filter: at[2]!, start: before.length - at[2]!.length - 1 };
+  return null;
+}
+
+function matches(filter: string, ...texts: Array<string | null | undefined>): boolean {
+  const f = filter.toLowerCase();
+  return !f || texts.some((t) => t?.toLowerCase().includes(f));
+}
+
+/** The composer: chips, the menu, the argument form, the text box, Attach and Send/Stop. */
+export function Composer({ composerRef, running }: { composerRef: RefObject<HTMLTextAreaElement | null>; running: boolean }) {
+  const { t } = useTranslation();
+  const send = useApp((s) => s.send);
+  const stop = useApp((s) => s.stop);
+  const attachments = useApp((s) => s.attachments);
+  const attach = useApp((s) => s.attach);
+  const detach = useApp((s) => s.detach);
+  const clearAttachments = useApp((s) => s.clearAttachments);
+  const templates = useApp((s) => s.templates);
+  const loadTemplates = useApp((s) => s.loadTemplates);
+  const servers = useApp((s) => s.servers);
+  const serverOrder = useApp((s) => s.serverOrder);
+  const [text, setText] = useState('');
+  const [caret, setCaret] = useState(0);
+  const [dismissed, setDismissed] = useState<string | null>(null);
+  const [active, setActive] = useState(0);
+  const [form, setForm] = useState<Form>(null);
+
+  const menu = dismissed === text ? null : menuFor(text, caret);
+  const ready = useMemo(() => serverOrder.map((n) => servers[n]).filter((s): s is ServerView => s?.status === 'ready'), [servers, serverOrder]);
+  const entries = useMemo<Entry[]>(() => {
+    if (!menu) return [];
+    if (menu.kind === 'prompts')
+      return ready.flatMap((s) => s.prompts.filter((p) => matches(menu.filter, `${s.name}/${p.name}`, p.description)).map((p) => ({ kind: 'prompt' as const, key: `p:${s.name}/${p.name}`, server: s.name, prompt: p })));
+    const res: Entry[] = ready.flatMap((s) =>
+      s.resources.filter((r) => matches(menu.filter, `${s.name}/${r.name}`, r.uri, r.description)).map((r) => ({ kind: 'resource' as const, key: `r:${s.name}:${r.uri}`, server: s.name, resource: r })),
+    );
+    const tpl: Entry[] =
+      templates.state === 'ready'
+        ? templates.templates.filter((x) => ready.some((s) => s.name === x.server) && matches(menu.filter, `${x.server}/${x.name}`, x.uri_template, x.description)).map((x) => ({ kind: 'template' as const, key: `t:${x.server}:${x.uri_template}`, template: x }))
+        : [];
+    return [...res, ...tpl];
+  }, [menu?.kind, menu?.filter, ready, templates]);
+  const shown = entries.slice(0, MENU_MAX);
+  const activeIndex = Math.min(active, Math.max(0, shown.length - 1));
+
+  const update = (value: string, at: number): void => {
+    setText(value);
+    setCaret(at);
+    setActive(0);
+    const m = menuFor(value, at);
+    if (m?.kind === 'resources') void loadTemplates();
+  };
+
+  const choose = (e: Entry): void => {
+    if (menu?.kind === 'resources') {
+      // The `@filter` typed leaves the text; the choice becomes a chip or a form.
+      const next = text.slice(0, menu.start) + text.slice(menu.start + 1 + menu.filter.length);
+      setText(next);
+      setCaret(menu.start);
+    } else setText('');
+    if (e.kind === 'prompt') setForm({ kind: 'prompt', server: e.server, prompt: e.prompt });
+    else if (e.kind === 'template') setForm({ kind: 'template', template: e.template });
+    else {
+      attach({ ref: { kind: 'resource', server: e.server, uri: e.resource.uri }, label: `${e.server}/${e.resource.name}` });
+      composerRef.current?.focus();
+    }
+  };
+
+  const submit = (): void => {
+    const body = text.trim();
+    if (!body && attachments.length === 0) return;
+    const refs = attachments.map((a) => a.ref);
+    void send(body, refs).then((ok) => {
+      if (!ok) return;
+      setText((cur) => (cur.trim() === body ? '' : cur));
+      clearAttachments();
+    });
+  };
+
+  const openAttach = (): void => {
+    const box = composerRef.current;
+    const at = box ? box.selectionStart : text.length;
+    const needsSpace = at > 0 && !/\s/.test(text[at - 1]!);
+    const next = `${text.slice(0, at)}${needsSpace ? ' ' : ''}@${text.slice(at)}`;
+    const caretAt = at + (needsSpace ? 2 : 1);
+    update(next, caretAt);
+    setDismissed(null);
+    requestAnimationFrame(() => {
+      box?.focus();
+      box?.setSelectionRange(caretAt, caretAt);
+    });
+  };
+
+  const emptyText = menu?.kind === 'prompts' ? t('composer.noPrompts') : t('composer.noResources');
+
+  return (
+    <div className="composer-area">
+      {form?.kind === 'prompt' && (
+        <ArgumentForm
+          key={`p:${form.server}/${form.prompt.name}`}
+          title={t('composer.promptForm', { name: `${form.server}/${form.prompt.name}` })}
+          description={form.prompt.description}
+          server={form.server}
+          target={{ type: 'ref/prompt', name: form.prompt.name }}
+          fields={form.prompt.arguments}
+          submitLabel={t('composer.sendPrompt')}
+          onCancel={() => {
+            setForm(null);
+            composerRef.current?.focus();
+          }}
+          onSubmit={(values) => {
+            const args = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== ''));
+            const refs = [{ kind: 'prompt' as const, server: form.server, name: form.prompt.name, arguments: args }, ...attachments.map((a) => a.ref)];
+            void send(text.trim(), refs).then((ok) => {
+              if (!ok) return;
+              setForm(null);
+              setText('');
+              clearAttachments();
+            });
+          }}
+        />
+      )}
+      {form?.kind === 'template' && (
+        <ArgumentForm
+          key={`t:${form.template.server}:${form.template.uri_template}`}
+          title={t('composer.templateForm', { name: `${form.template.server}/${form.template.name}` })}
+          description={form.template.description || form.template.uri_template}
+          server={form.template.server}
+          target={{ type: 'ref/resource', uri: form.template.uri_template }}
+          fields={form.template.variables.map((v) => ({ name: v, description: '', required: true }))}
+          submitLabel={t('composer.attachResource')}
+          onCancel={() => {
+            setForm(null);
+            composerRef.current?.focus();
+          }}
+          onSubmit={(values) => {
+            const uri = expandUriTemplate(form.template.uri_template, values);
+            attach({ ref: { kind: 'resource', server: form.template.server, uri }, label: `${form.template.server}/${uri}` });
+            setForm(null);
+            composerRef.current?.focus();
+          }}
+        />
+      )}
+      {attachments.length > 0 && (
+        <ul className="chips" aria-label={t('composer.attachments')}>
+          {attachments.map((a, i) => (
+            <li key={`${a.ref.server}:${a.ref.uri}`} className="chip" data-testid="attachment-chip" title={a.ref.uri}>
+              <span className="chip-kind">{t('composer.resourceChip')}</span> {a.label}
+              <button className="chip-remove" aria-label={t('composer.removeAttachment', { name: a.label })} onClick={() => detach(i)}>
+                ×
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <div className="composer-input">
+        {menu && (
+          <div className="composer-menu" data-testid="composer-menu">
+            <div className="label">{menu.kind === 'prompts' ? t('composer.menuPrompts') : t('composer.menuResources')}</div>
+            {menu.kind === 'resources' && templates.state === 'loading' && <div className="muted small">{t('composer.loadingTemplates')}</div>}
+            {shown.length === 0 ? (
+              <div className="muted small">{menu.filter ? t('composer.noMatch', { filter: menu.filter }) : emptyText}</div>
+            ) : (
+              <ul role="listbox" id="composer-menu-list" aria-label={menu.kind === 'prompts' ? t('composer.menuPrompts') : t('composer.menuResources')}>
+                {shown.map((e, i) => (
+                  <li
+                    key={e.key}
+                    id={`composer-option-${i}`}
+                    role="option"
+                    aria-selected={i === activeIndex}
+                    className={i === activeIndex ? 'active' : ''}
+                    onMouseDown={(ev) => ev.preventDefault()}
+                    onMouseEnter={() => setActive(i)}
+                    onClick={() => choose(e)}
+                  >
+                    {e.kind === 'prompt' && (
+                      <>
+                        <span className="mono">/{e.server}/{e.prompt.name}</span>
+                        {e.prompt.description && <span className="muted small"> — {e.prompt.description}</span>}
+                      </>
+                    )}
+                    {e.kind === 'resource' && (
+                      <>
+                        <span className="mono">@{e.server}/{e.resource.name}</span>
+                        <span className="muted small"> — {e.resource.description || e.resource.uri}</span>
+                      </>
+                    )}
+                    {e.kind === 'template' && (
+                      <>
+                        <span className="mono">@{e.template.server}/{e.template.name}</span>
+                        <span className="muted small"> — {t('composer.menuTemplates')}: {e.template.uri_template}</span>
+                      </>
+                    )}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </div>
+        )}
+        <textarea
+          ref={composerRef}
+          aria-label={t('chat.message')}
+          placeholder={t('chat.messagePlaceholder')}
+          value={text}
+          aria-activedescendant={menu && shown.length ? `composer-option-${activeIndex}` : undefined}
+          onChange={(e) => {
+            setDismissed(null);
+            update(e.target.value, e.target.selectionStart);
+          }}
+          onSelect={(e) => setCaret(e.currentTarget.selectionStart)}
+          onKeyDown={(e) => {
+            if (menu && !e.nativeEvent.isComposing) {
+              if (e.key === 'ArrowDown' && shown.length) {
+                e.preventDefault();
+                setActive((activeIndex + 1) % shown.length);
+                return;
+              }
+              if (e.key === 'ArrowUp' && shown.length) {
+                e.preventDefault();
+                setActive(activeIndex <= 0 ? shown.length - 1 : activeIndex - 1);
+                return;
+              }
+              if ((e.key === 'Enter' || e.key === 'Tab') && shown.length) {
+                e.preventDefault();
+                choose(shown[activeIndex]!);
+                return;
+              }
+              if (e.key === 'Escape') {
+                e.preventDefault();
+                setDismissed(text);
+                return;
+              }
+            }
+            if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+              e.preventDefault();
+              submit();
+            }
+          }}
+        />
+      </div>
+      <button onClick={openAttach} title={t('composer.attachTitle')}>
+        {t('composer.attach')}
+      </button>
+      {running ? (
+        <button className="danger" onClick={() => void stop()} title={t('chat.stopTitle')}>
+          {t('chat.stop')}
+        </button>
+      ) : (
+        <button className="primary" onClick={submit} disabled={!text.trim() && attachments.length === 0}>
+          {t('chat.send')}
+        </button>
+      )}
+    </div>
+  );
+}
