@@ -15,6 +15,7 @@ import { ProfileStore } from './chat/profiles.js';
 import { detectLocalModels, type LocalProbe } from './chat/local-models.js';
 import { ConfigStore } from './mcp/config.js';
 import { McpHost } from './mcp/host.js';
+import { CatalogService } from './mcp/catalog/service.js';
 import { UserRequestBroker } from './mcp/elicitation.js';
 import type { ElicitationAnswer } from './mcp/connection.js';
 import { SamplingService } from './chat/sampling.js';
@@ -70,6 +71,8 @@ export function resolveStateDir(fallback?: string): string {
 export class AppCore {
   readonly config: ConfigStore;
   readonly host: McpHost;
+  /** The server catalog: the MCP Registry, install from an entry, catalog diff. */
+  readonly catalog: CatalogService;
   /** The default model profile as the single model of earlier versions (sampling, current chat loop). */
   readonly settings: SettingsStore;
   /** Saved model profiles, each with its own API key. */
@@ -127,6 +130,7 @@ export class AppCore {
         removed: (name) => this.emit('servers.removed', { name }),
       },
     });
+    this.catalog = new CatalogService({ stateDir: opts.stateDir, host: this.host, config: this.config });
     this.permissions = new Permissions(opts.stateDir, this.host, {
       opened: (view) => this.emit('approvals.request', view),
       closed: (id, outcome) => this.emit('approvals.closed', { id, outcome }),

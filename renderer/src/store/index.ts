@@ -1,16 +1,17 @@
 /**
  * Renderer state: one zustand store built from slices (servers, chat, conversations, settings,
- * approvals). It holds only
+ * approvals, catalog). It holds only
  * the masked views main sends.
  */
 import { create } from 'zustand';
 import { createApprovalsSlice, type ApprovalsSlice } from './approvals';
+import { createCatalogSlice, type CatalogSlice } from './catalog';
 import { createChatSlice, type ChatSlice } from './chat';
 import { createConversationsSlice, type ConversationsSlice } from './conversations';
 import { createServersSlice, type ServersSlice } from './servers';
 import { createSettingsSlice, type SettingsSlice } from './settings';
 
-export type AppState = ServersSlice & ChatSlice & ConversationsSlice & SettingsSlice & ApprovalsSlice;
+export type AppState = ServersSlice & ChatSlice & ConversationsSlice & SettingsSlice & ApprovalsSlice & CatalogSlice;
 
 export const useApp = create<AppState>()((...a) => ({
   ...createServersSlice(...a),
@@ -18,4 +19,5 @@ export const useApp = create<AppState>()((...a) => ({
   ...createConversationsSlice(...a),
   ...createSettingsSlice(...a),
   ...createApprovalsSlice(...a),
+  ...createCatalogSlice(...a),
 }));
