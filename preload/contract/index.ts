@@ -716,8 +716,11 @@ export interface CatalogPage {
 
 /** What an update would change (never a secret value). */
 export type CatalogChange =
-  | { kind: 'type' | 'command' | 'url'; before: string; after: string }
-  | { kind: 'env' | 'headers'; added: string[]; removed: string[] };
+  | { kind: 'type'; before: string; after: string }
+  | { kind: 'command'; before: string; after: string }
+  | { kind: 'url'; before: string; after: string }
+  | { kind: 'env'; added: string[]; removed: string[] }
+  | { kind: 'headers'; added: string[]; removed: string[] };
 
 /** One installed catalog server compared with its registry entry. */
 export interface CatalogDiffItem {

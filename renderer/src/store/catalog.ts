@@ -26,6 +26,8 @@ export interface CatalogSlice {
   searchCatalog(query: string): Promise<void>;
   loadMoreCatalog(): Promise<void>;
   loadCatalogDiff(): Promise<void>;
+  /** Note in the shown results that `server` was installed from entry `name`. */
+  markCatalogInstalled(name: string, server: string): void;
 }
 
 export const createCatalogSlice: StateCreator<AppState, [], [], CatalogSlice> = (set, get) => ({
@@ -63,6 +65,12 @@ export const createCatalogSlice: StateCreator<AppState, [], [], CatalogSlice> = 
     } catch (err) {
       set({ catalogResults: { kind: 'failed', message: (err as Error).message } });
     }
+  },
+  markCatalogInstalled(name, server) {
+    const cur = get().catalogResults;
+    if (cur.kind !== 'shown') return;
+    const entries = cur.page.entries.map((e) => (e.name === name && !e.installed_as.includes(server) ? { ...e, installed_as: [...e.installed_as, server] } : e));
+    set({ catalogResults: { ...cur, page: { ...cur.page, entries } }, catalogDiff: { kind: 'idle' } });
   },
   async loadCatalogDiff() {
     set({ catalogDiff: { kind: 'loading' } });

@@ -1,0 +1,124 @@
+/**
+ * Settings → Catalog end to end (issue 14): the real core through the browser shell, real
+ * Chromium, the local registry fixture (test/fixtures/registry-server.ts) as the registry, the
+ * locally installed server-everything started through npx, the HTTP MCP fixture as a remote.
+ * Search, install an npm entry with a secret variable (it starts; the secret is in the store, not
+ * the config file), install a remote entry, see an update in the catalog diff and apply it,
+ * and browse offline from the cache.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Page } from '@playwright/test';
+import { startHttpFixture, type HttpFixture } from '../fixtures/http-server.js';
+import { everythingServer } from '../fixtures/registry-data.js';
+import { startRegistryFixture, type RegistryFixture } from '../fixtures/registry-server.js';
+import { SCREENSHOTS, expect, expectStatus, openApp, serverCard, test } from './helpers.js';
+
+const TOKEN = 'evt_catalogE2E_7c1d9e0f2a3b4c5d';
+
+let registry: RegistryFixture;
+let remote: HttpFixture;
+test.beforeEach(async () => {
+  registry = await startRegistryFixture();
+  remote = await startHttpFixture();
+});
+test.afterEach(async () => {
+  await registry.close();
+  await remote.close();
+});
+
+async function openCatalog(page: Page): Promise<void> {
+  await page.getByRole('tab', { name: 'Settings' }).click();
+  await page.locator('.settings-nav').getByRole('button', { name: 'Catalog', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Catalog', exact: true })).toBeVisible();
+}
+
+async function search(page: Page, query: string): Promise<void> {
+  await page.getByLabel('Search the catalog').fill(query);
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+}
+
+test('search, install from the registry (npm with a secret, remote), update from the diff, offline from the cache', async ({ page, shell }) => {
+  test.setTimeout(120_000);
+  await openApp(page, shell.current);
+  await openCatalog(page);
+  await page.getByLabel('Registry URL').fill(registry.url);
+  await page.getByRole('button', { name: 'Use this registry' }).click();
+  await expect(page.getByTestId('catalog-source')).toHaveText(`From ${registry.url}, just now.`);
+
+  // Browse: active entries only; the invalid one says why it cannot be installed.
+  await search(page, 'example');
+  const entries = page.getByTestId('catalog-entry');
+  await expect(entries.filter({ hasText: 'Everything' })).toBeVisible();
+  await expect(page.locator('[data-name="io.github.example/old-tool"]')).toHaveCount(0);
+  await expect(page.locator('[data-name="io.github.example/broken"]').getByTestId('catalog-invalid')).toContainText('server.json does not validate');
+  await page.getByLabel('Show deprecated servers').check();
+  await expect(page.locator('[data-name="io.github.example/old-tool"]')).toContainText('deprecated');
+  await page.getByLabel('Show deprecated servers').uncheck();
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'catalog-results.png'), fullPage: true });
+
+  // Install the npm entry: the secret is asked for, nothing is saved until it is given.
+  await search(page, 'everything');
+  const everything = page.locator('[data-name="io.github.example/everything"]');
+  await everything.getByRole('button', { name: 'Install' }).click();
+  const form = everything.getByTestId('catalog-install-form');
+  await expect(form.getByLabel('Server name')).toHaveValue('everything');
+  await expect(form.getByLabel('EVERYTHING_TOKEN')).toHaveAttribute('type', 'password');
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'catalog-install-form.png'), fullPage: true });
+  await form.getByRole('button', { name: 'Install' }).click();
+  await expect(form.getByTestId('catalog-field-env:EVERYTHING_TOKEN').getByRole('alert')).toHaveText('Enter a value.');
+  await form.getByLabel('EVERYTHING_TOKEN').fill(TOKEN);
+  await form.getByRole('button', { name: 'Install' }).click();
+  await expect(everything.getByRole('status')).toHaveText('Installed "everything". It is starting in MCP servers.');
+
+  // Install the remote entry, pointed at the local HTTP MCP server.
+  await search(page, 'weather');
+  const weather = page.locator('[data-name="com.example/weather-remote"]');
+  await weather.getByRole('button', { name: 'Install' }).click();
+  const rform = weather.getByTestId('catalog-install-form');
+  await rform.getByLabel('base').fill('http://weather.example.com');
+  await rform.getByRole('button', { name: 'Install' }).click();
+  await expect(rform.getByRole('alert')).toContainText('Only https');
+  await rform.getByLabel('base').fill(remote.url.replace(/\/mcp$/, ''));
+  await rform.getByRole('button', { name: 'Install' }).click();
+  await expect(weather.getByRole('status')).toContainText('Installed "weather-remote"');
+
+  // Both start; the secret is in the secret store, not in mcp_servers.json, and never on the page.
+  await page.locator('.settings-nav').getByRole('button', { name: 'MCP servers', exact: true }).click();
+  await expectStatus(serverCard(page, 'everything'), 'ready', 60_000);
+  await expectStatus(serverCard(page, 'weather-remote'), 'ready');
+  const config = readFileSync(path.join(shell.stateDir, 'mcp_servers.json'), 'utf8');
+  expect(config).not.toContain(TOKEN);
+  expect(JSON.parse(config).servers.everything.env.EVERYTHING_TOKEN).toHaveProperty('secret');
+  expect(readFileSync(path.join(shell.stateDir, 'secrets.json'), 'utf8')).toContain(TOKEN);
+  expect(await page.content()).not.toContain(TOKEN);
+
+  // A new version is published: the diff shows it and what it changes; one click applies it.
+  registry.publish(everythingServer('1.1.0'));
+  await openCatalogAgain(page);
+  await page.getByRole('button', { name: 'Check for updates' }).click();
+  const item = page.locator('[data-server="everything"]');
+  await expect(item).toContainText('New version 1.1.0');
+  await expect(item.getByTestId('catalog-changes')).toContainText('Adds environment variables: EVERYTHING_MODE');
+  await expect(page.locator('[data-server="weather-remote"]')).toContainText('up to date');
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'catalog-diff.png'), fullPage: true });
+  const keyBefore = JSON.parse(config).servers.everything.env.EVERYTHING_TOKEN.secret as string;
+  await item.getByRole('button', { name: 'Update to 1.1.0' }).click();
+  await expect(page.locator('[data-server="everything"]')).toContainText('up to date', { timeout: 60_000 });
+  const after = JSON.parse(readFileSync(path.join(shell.stateDir, 'mcp_servers.json'), 'utf8')).servers.everything;
+  expect(Object.keys(after.env).sort()).toEqual(['EVERYTHING_MODE', 'EVERYTHING_TOKEN']);
+  expect(after.env.EVERYTHING_TOKEN.secret).toBe(keyBefore);
+
+  // Offline: the registry answers garbage; the cached results are shown and the screen says so.
+  registry.mode = 'garbage';
+  await search(page, 'everything');
+  await expect(page.getByTestId('catalog-offline')).toContainText('Offline: the registry could not be reached');
+  await expect(page.getByTestId('catalog-offline')).toContainText('did not answer with JSON');
+  await expect(page.locator('[data-name="io.github.example/everything"]')).toBeVisible();
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'catalog-offline.png'), fullPage: true });
+});
+
+async function openCatalogAgain(page: Page): Promise<void> {
+  await page.locator('.settings-nav').getByRole('button', { name: 'Catalog', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Catalog', exact: true })).toBeVisible();
+}
