@@ -15,7 +15,8 @@ import { HostError } from '../mcp/host.js';
 import { UnknownElicitationError } from '../mcp/elicitation.js';
 import { CatalogInputError, NotInstallableError } from '../mcp/catalog/mapping.js';
 import { RegistryError } from '../mcp/catalog/registry.js';
-import { MissingRuntimeError } from '../mcp/catalog/service.js';
+import { MissingRuntimeError } from '../mcp/catalog/runtime.js';
+import { BundleError } from '../mcp/catalog/bundle.js';
 import { ApprovalError } from '../chat/permissions/index.js';
 import {
   AuthorizationDeniedError,
@@ -107,6 +108,8 @@ export function createHandlers(core: AppCore, version = '0.1.0'): Handlers {
     'catalog.install': ({ name, version, option, server_name, values }) => core.catalog.install(name, version, option, server_name, values),
     'catalog.diff': () => core.catalog.diff(),
     'catalog.update': ({ server_name, values }) => core.catalog.update(server_name, values),
+    'catalog.bundleInspect': ({ data_base64 }) => core.catalog.bundles.inspect(Buffer.from(data_base64, 'base64')),
+    'catalog.bundleInstall': ({ token, server_name, values }) => core.catalog.bundles.install(token, server_name, values),
   };
 }
 
@@ -131,6 +134,7 @@ export function toIpcError(err: unknown): IpcError {
   if (err instanceof RegistryError) return err.kind === 'not_found' ? { code: 'not_found', message: err.message } : { code: 'registry_unavailable', message: bounded(err.message) };
   if (err instanceof MissingRuntimeError) return { code: 'missing_runtime', message: err.message };
   if (err instanceof NotInstallableError) return { code: 'not_installable', message: bounded(err.message) };
+  if (err instanceof BundleError) return { code: 'bundle_invalid', message: bounded(err.message) };
   if (err instanceof CatalogInputError) return { code: 'invalid_input', message: bounded(err.message), ...(err.field ? { field: err.field } : {}) };
   // OAuth flow errors carry messages already scrubbed of secrets (main/mcp/oauth/errors.ts).
   if (err instanceof CancelledError) return { code: 'sign_in_cancelled', message: 'Sign-in was cancelled.' };

@@ -912,6 +912,13 @@ export const channels = {
   'catalog.diff': { input: empty, output: null as unknown as CatalogDiffItem[] },
   /** Update an installed catalog server to its entry's latest version, keeping secrets whose names are unchanged. */
   'catalog.update': { input: z.strictObject({ server_name: serverNameSchema, values: catalogValuesSchema.optional() }), output: null as unknown as ServerView },
+  /** Look at a `.mcpb` bundle (base64 of the file, ≤ 64 MB) before installing it. */
+  'catalog.bundleInspect': { input: z.strictObject({ file_name: z.string().max(255), data_base64: z.string().min(1).max(90_000_000) }), output: null as unknown as BundlePreview },
+  /** Install an inspected bundle under `server_name` with its `user_config` answers. */
+  'catalog.bundleInstall': {
+    input: z.strictObject({ token: z.string().min(1).max(128), server_name: serverNameSchema, values: catalogValuesSchema }),
+    output: null as unknown as ServerView,
+  },
 } as const;
 
 export type ChannelName = keyof typeof channels;

@@ -20,6 +20,7 @@ import { redactConsole } from '../../main/secrets/redact.js';
 import type { KeytarLike } from '../../main/secrets/vault.js';
 import { startFakeModel, type FakeModel } from '../fixtures/fake-model.js';
 import { startRegistryFixture, type RegistryFixture } from '../fixtures/registry-server.js';
+import { goodBundle } from '../fixtures/bundles.js';
 import { makeTempDir, removeDir, ROOT, sdkCommand, waitFor } from './helpers.js';
 
 const RAW = path.join(ROOT, 'test', 'fixtures', 'raw-server.mjs');
@@ -169,6 +170,8 @@ describe('no secret ever leaves main (canary)', () => {
     // The chat's own tool call below runs without a card (the approval path is driven above).
     await core.permissions.setMode('never_ask');
 
+    // A bundle looked at already, so bundleInstall can carry a canary as its sensitive answer.
+    const bundleToken = core.catalog.bundles.inspect(goodBundle()).token;
     const samples: Samples = {
       'app.info': [{}, { extra: CANARIES.env }],
       'app.secretsInfo': [{}],
@@ -270,6 +273,11 @@ describe('no secret ever leaves main (canary)', () => {
       ],
       'catalog.diff': [{}],
       'catalog.update': [{ server_name: 'cat' }, { server_name: 'missing' }],
+      'catalog.bundleInspect': [{ file_name: 'b.mcpb', data_base64: Buffer.from(goodBundle()).toString('base64') }, { file_name: 'x.mcpb', data_base64: Buffer.from(CANARIES.env).toString('base64') }],
+      'catalog.bundleInstall': [
+        { token: bundleToken, server_name: 'bundle', values: { 'user_config:api_key': CANARIES.env } },
+        { token: 'no-such-token', server_name: 'bundle2', values: { 'user_config:api_key': CANARIES.envNew } },
+      ],
     };
     expect(Object.keys(samples).sort()).toEqual([...channelNames].sort());
     for (const channel of channelNames) {

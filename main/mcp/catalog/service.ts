@@ -8,27 +8,15 @@
 import type { CatalogDiffItem, CatalogEntryView, CatalogOption, CatalogPage, ServerView } from '../../../preload/contract/index.js';
 import type { ConfigStore } from '../config.js';
 import type { McpHost } from '../host.js';
-import { resolveCommand } from '../transports.js';
+import { BundleInstaller } from './bundle-installer.js';
 import { CatalogCache } from './cache.js';
 import { carriedValues, diffConfigs, neededFields, updatePatch } from './diff.js';
 import { buildConfig, installOptions, NotInstallableError, type FieldValues } from './mapping.js';
 import { RegistryClient, RegistryError, type RegistryClientOptions, type RegistryEntry } from './registry.js';
+import { checkRuntime } from './runtime.js';
 import { CatalogStore, type InstallRecord } from './store.js';
 
-/** A runtime an entry needs (`npx`, `uvx`, `docker`) is not on PATH; `message` says how to get it. */
-export class MissingRuntimeError extends Error {
-  override name = 'MissingRuntimeError';
-  constructor(readonly runtime: string) {
-    super(MissingRuntimeError.advice(runtime));
-  }
-
-  private static advice(runtime: string): string {
-    if (runtime === 'npx') return 'This server runs with npx, which was not found on PATH. Install Node.js (https://nodejs.org), which includes npx, then try again.';
-    if (runtime === 'uvx') return 'This server runs with uvx, which was not found on PATH. Install uv (https://docs.astral.sh/uv/getting-started/installation/), which provides uvx, then try again.';
-    if (runtime === 'docker') return 'This server runs in a Docker container, and docker was not found on PATH. Install Docker (https://docs.docker.com/get-docker/), start it, then try again.';
-    return `This server needs ${runtime}, which was not found on PATH.`;
-  }
-}
+export { MissingRuntimeError } from './runtime.js';
 
 /** What the service needs from the rest of main. */
 export interface CatalogDeps {
@@ -45,10 +33,13 @@ export interface CatalogDeps {
 export class CatalogService {
   readonly store: CatalogStore;
   readonly cache: CatalogCache;
+  /** `.mcpb` bundles: look at one, then install it. */
+  readonly bundles: BundleInstaller;
 
   constructor(private readonly deps: CatalogDeps) {
     this.store = new CatalogStore(deps.stateDir);
     this.cache = new CatalogCache(deps.stateDir);
+    this.bundles = new BundleInstaller(deps.stateDir, deps.host, deps.resolve);
   }
 
   private async client(): Promise<RegistryClient> {
@@ -113,9 +104,7 @@ export class CatalogService {
   }
 
   private checkRuntime(runtime: string | null): void {
-    if (!runtime) return;
-    const found = this.deps.resolve ? this.deps.resolve(runtime) : resolveCommand(runtime, process.env);
-    if (!found) throw new MissingRuntimeError(runtime);
+    if (runtime) checkRuntime(runtime, this.deps.resolve);
   }
 
   /**
