@@ -4,15 +4,18 @@
  * locally installed server-everything started through npx, the HTTP MCP fixture as a remote.
  * Search, install an npm entry with a secret variable (it starts; the secret is in the store, not
  * the config file), install a remote entry, see an update in the catalog diff and apply it,
- * and browse offline from the cache.
+ * and browse offline from the cache. Bundles: a good .mcpb installed through the file picker
+ * starts and keeps its sensitive answer out of the config file; a malicious one dropped on the
+ * window is refused.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { startHttpFixture, type HttpFixture } from '../fixtures/http-server.js';
+import { goodBundle, goodFiles, zipBundle } from '../fixtures/bundles.js';
 import { everythingServer } from '../fixtures/registry-data.js';
 import { startRegistryFixture, type RegistryFixture } from '../fixtures/registry-server.js';
-import { SCREENSHOTS, expect, expectStatus, openApp, serverCard, test } from './helpers.js';
+import { SCREENSHOTS, expect, expectStatus, openApp, serverCard, tempDir, test } from './helpers.js';
 
 const TOKEN = 'evt_catalogE2E_7c1d9e0f2a3b4c5d';
 
@@ -122,3 +125,41 @@ async function openCatalogAgain(page: Page): Promise<void> {
   await page.locator('.settings-nav').getByRole('button', { name: 'Catalog', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Catalog', exact: true })).toBeVisible();
 }
+
+test('install a .mcpb bundle from the file picker; a bundle with a link, dropped on the window, is refused', async ({ page, shell }) => {
+  test.setTimeout(60_000);
+  const dir = tempDir('bundle');
+  const good = path.join(dir, 'raw.mcpb');
+  writeFileSync(good, goodBundle());
+  await openApp(page, shell.current);
+  await openCatalog(page);
+  await page.getByLabel('Registry URL').fill(registry.url);
+  await page.getByRole('button', { name: 'Use this registry' }).click();
+  const box = page.getByTestId('bundle-install');
+  await box.getByLabel('Choose bundle file').setInputFiles(good);
+  const form = box.getByTestId('bundle-form');
+  await expect(form).toContainText('Raw bundle');
+  await expect(form).toContainText('Runs with node');
+  await expect(form.getByLabel('Server name')).toHaveValue('raw-bundle');
+  await expect(form.getByLabel('API key')).toHaveAttribute('type', 'password');
+  await form.getByLabel('API key').fill(TOKEN);
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'catalog-bundle.png'), fullPage: true });
+  await form.getByRole('button', { name: 'Install' }).click();
+  await expect(box.getByRole('status')).toHaveText('Installed "raw-bundle". It is starting in MCP servers.');
+  await page.locator('.settings-nav').getByRole('button', { name: 'MCP servers', exact: true }).click();
+  await expectStatus(serverCard(page, 'raw-bundle'), 'ready');
+  expect(readFileSync(path.join(shell.stateDir, 'mcp_servers.json'), 'utf8')).not.toContain(TOKEN);
+  expect(readFileSync(path.join(shell.stateDir, 'secrets.json'), 'utf8')).toContain(TOKEN);
+
+  // A bundle with a symbolic link, dropped on the window: refused with the reason.
+  await openCatalogAgain(page);
+  const evil = zipBundle({ ...goodFiles(), 'server/link': [new TextEncoder().encode('/etc/passwd'), { os: 3, attrs: (0o120777 << 16) >>> 0 }] });
+  const data = Buffer.from(evil).toString('base64');
+  await page.evaluate((b64) => {
+    const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+    const dt = new DataTransfer();
+    dt.items.add(new File([bytes], 'evil.mcpb', { type: 'application/zip' }));
+    window.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, cancelable: true }));
+  }, data);
+  await expect(page.getByTestId('bundle-error')).toContainText('is a symbolic link; links are not allowed');
+});

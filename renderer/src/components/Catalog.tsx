@@ -5,6 +5,7 @@ import { formatDate, t as translate, useTranslation } from '../i18n';
 import { useApp } from '../store';
 import { answersToValues, CatalogFieldInputs, defaultAnswers, missingFields, type FieldAnswers } from './CatalogFields';
 import { CatalogUpdates } from './CatalogUpdates';
+import { BundleInstall } from './BundleInstall';
 
 const SERVER_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 
@@ -80,7 +81,9 @@ function InstallForm({ entry, onDone }: { entry: CatalogEntryView; onDone: (mess
         void submit();
       }}
     >
-      <h3>{t('catalog.installTitle', { name: entry.title ?? entry.name })}</h3>
+      <h3>
+        {t('catalog.installTitle')} <span className="server-name">{entry.title ?? entry.name}</span>
+      </h3>
       {options.length > 1 && (
         <label className="field">
           <span>{t('catalog.option')}</span>
@@ -258,6 +261,8 @@ export function CatalogPanel() {
           {t('catalog.registrySave')}
         </button>
       </form>
+      <CatalogUpdates />
+      <BundleInstall />
       <form
         className="row"
         onSubmit={(e) => {
@@ -314,7 +319,6 @@ export function CatalogPanel() {
           )}
         </>
       )}
-      <CatalogUpdates />
     </div>
   );
 }

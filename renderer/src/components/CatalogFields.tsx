@@ -48,7 +48,7 @@ export function CatalogFieldInputs({ fields, answers, onChange, errors }: { fiel
         let input;
         if (f.choices) {
           input = (
-            <select aria-label={f.label} value={v} onChange={(e) => set(f.id, e.target.value)}>
+            <select value={v} onChange={(e) => set(f.id, e.target.value)}>
               {!f.required && <option value="" />}
               {f.choices.map((c) => (
                 <option key={c} value={c}>
@@ -58,11 +58,11 @@ export function CatalogFieldInputs({ fields, answers, onChange, errors }: { fiel
             </select>
           );
         } else if (f.format === 'boolean') {
-          input = <input type="checkbox" aria-label={f.label} checked={v === 'true'} onChange={(e) => set(f.id, e.target.checked ? 'true' : 'false')} />;
+          input = <input type="checkbox" checked={v === 'true'} onChange={(e) => set(f.id, e.target.checked ? 'true' : 'false')} />;
         } else if (f.repeated) {
-          input = <textarea aria-label={f.label} className="mono" rows={3} value={v} placeholder={f.placeholder ?? ''} onChange={(e) => set(f.id, e.target.value)} />;
+          input = <textarea className="mono" rows={3} value={v} placeholder={f.placeholder ?? ''} onChange={(e) => set(f.id, e.target.value)} />;
         } else {
-          input = <input aria-label={f.label} className="mono" type={f.secret ? 'password' : f.format === 'number' ? 'number' : 'text'} autoComplete="off" value={v} placeholder={f.placeholder ?? ''} onChange={(e) => set(f.id, e.target.value)} />;
+          input = <input className="mono" type={f.secret ? 'password' : f.format === 'number' ? 'number' : 'text'} autoComplete="off" value={v} placeholder={f.placeholder ?? ''} onChange={(e) => set(f.id, e.target.value)} />;
         }
         return (
           <label className="field" key={f.id} data-testid={`catalog-field-${f.id}`}>

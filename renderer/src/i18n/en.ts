@@ -225,7 +225,7 @@ export const en = {
     installedAs: 'Installed as {{names}}',
     notInstallable: 'Not installable',
     install: 'Install',
-    installTitle: 'Install {{name}}',
+    installTitle: 'Install',
     option: 'Install as',
     serverName: 'Server name',
     required: 'required',
@@ -262,7 +262,7 @@ export const en = {
     bundleChoose: 'Choose bundle file',
     bundleReading: 'Checking the bundle…',
     bundleRuntime: 'Runs with {{runtime}}',
-    bundleTooLarge: 'The bundle is larger than 64 MB.',
+    bundleTooLarge: 'The bundle is larger than {{mb}} MB, the most this window can send.',
   },
   language: {
     title: 'Language',
