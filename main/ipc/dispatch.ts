@@ -109,6 +109,7 @@ export function createHandlers(core: AppCore, version = '0.1.0'): Handlers {
     'catalog.diff': () => core.catalog.diff(),
     'catalog.update': ({ server_name, values }) => core.catalog.update(server_name, values),
     'catalog.bundleInspect': ({ data_base64 }) => core.catalog.bundles.inspect(Buffer.from(data_base64, 'base64')),
+    'catalog.fetchBundle': ({ name, version, option }) => core.catalog.fetchBundle(name, version, option),
     'catalog.bundleInstall': ({ token, server_name, values }) => core.catalog.bundles.install(token, server_name, values),
   };
 }

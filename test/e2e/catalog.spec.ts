@@ -8,6 +8,7 @@
  * starts and keeps its sensitive answer out of the config file; a malicious one dropped on the
  * window is refused.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
@@ -126,7 +127,7 @@ async function openCatalogAgain(page: Page): Promise<void> {
   await expect(page.getByRole('heading', { name: 'Catalog', exact: true })).toBeVisible();
 }
 
-test('install a .mcpb bundle from the file picker; a bundle with a link, dropped on the window, is refused', async ({ page, shell }) => {
+test('install a .mcpb bundle from the file picker and from a registry entry (hash checked); a bundle with a link, dropped on the window, is refused', async ({ page, shell }) => {
   test.setTimeout(60_000);
   const dir = tempDir('bundle');
   const good = path.join(dir, 'raw.mcpb');
@@ -162,4 +163,26 @@ test('install a .mcpb bundle from the file picker; a bundle with a link, dropped
     window.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, cancelable: true }));
   }, data);
   await expect(page.getByTestId('bundle-error')).toContainText('is a symbolic link; links are not allowed');
+
+  // A registry entry whose package is a bundle: downloaded, checked against its fileSha256, installed.
+  const bytes = goodBundle();
+  registry.files.set('raw.mcpb', bytes);
+  registry.publish({
+    name: 'io.github.example/raw-bundle',
+    description: 'A bundle from the registry.',
+    version: '1.2.3',
+    packages: [{ registryType: 'mcpb', identifier: `${registry.url}/files/raw.mcpb`, version: '1.2.3', fileSha256: createHash('sha256').update(bytes).digest('hex'), transport: { type: 'stdio' } }],
+  });
+  await page.getByLabel('Search the catalog').fill('raw-bundle');
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  const entry = page.locator('[data-name="io.github.example/raw-bundle"]');
+  await entry.getByRole('button', { name: 'Install' }).click();
+  await entry.getByRole('button', { name: 'Download and check the bundle' }).click();
+  const rform = entry.getByTestId('bundle-form');
+  await rform.getByLabel('Server name').fill('raw-from-registry');
+  await rform.getByLabel('API key').fill(TOKEN);
+  await rform.getByRole('button', { name: 'Install' }).click();
+  await expect(entry.getByRole('status')).toHaveText('Installed "raw-from-registry". It is starting in MCP servers.');
+  await page.getByRole('button', { name: 'Check for updates' }).click();
+  await expect(page.locator('[data-server="raw-from-registry"]')).toContainText('up to date');
 });

@@ -114,7 +114,11 @@ describe('packages', () => {
     expect(reason({ registryType: 'pypi', identifier: '-e', version: '1.0' })).toMatch(/not a valid pypi/);
     expect(reason({ registryType: 'oci', identifier: '--privileged' })).toMatch(/not a valid oci/);
     expect(reason({ registryType: 'nuget', identifier: 'X', version: '1.0.0' })).toMatch(/not supported/);
-    expect(reason({ registryType: 'mcpb', identifier: 'https://example.com/x.mcpb', version: '1.0.0', fileSha256: 'a'.repeat(64) })).toMatch(/Install bundle/);
+    expect(reason({ registryType: 'mcpb', identifier: 'https://example.com/x.mcpb', version: '1.0.0', fileSha256: 'a'.repeat(64) })).toBe('installable');
+    expect(reason({ registryType: 'mcpb', identifier: 'https://example.com/x.mcpb', version: '1.0.0' })).toMatch(/no fileSha256/);
+    expect(reason({ registryType: 'mcpb', identifier: 'http://example.com/x.mcpb', version: '1.0.0', fileSha256: 'a'.repeat(64) })).toMatch(/over https/);
+    expect(reason({ registryType: 'mcpb', identifier: 'http://127.0.0.1:8/x.mcpb', version: '1.0.0', fileSha256: 'a'.repeat(64) })).toBe('installable');
+    expect(() => buildConfig(pkg({ registryType: 'mcpb', identifier: 'https://example.com/x.mcpb', version: '1.0.0', fileSha256: 'a'.repeat(64) }), 'package:0', {})).toThrow(/download and check it first/);
     expect(reason({ registryType: 'npm', identifier: 'ok', version: '1.0.0', transport: { type: 'streamable-http', url: 'http://localhost:{port}/mcp' } })).toMatch(/only stdio/);
     expect(reason({ registryType: 'npm', identifier: 'ok', version: '1.0.0', packageArguments: [{ type: 'named', name: '--token', isSecret: true }] })).toMatch(/secret on the command line/);
     expect(reason({ registryType: 'npm', identifier: 'ok', version: '1.0.0', environmentVariables: [{ name: 'BAD-NAME' }] })).toMatch(/environment variable name/);

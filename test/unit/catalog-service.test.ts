@@ -5,6 +5,7 @@
  * Install, missing runtime, offline from the cache (cache untouched by failures), catalog diff
  * (newer, deprecated, deleted) and a one-step update that keeps the secret.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -14,6 +15,8 @@ import { CatalogInputError, NotInstallableError } from '../../main/mcp/catalog/m
 import { CatalogService, MissingRuntimeError } from '../../main/mcp/catalog/service.js';
 import { MemorySecretStore } from '../../main/secrets/store.js';
 import { startHttpFixture, type HttpFixture } from '../fixtures/http-server.js';
+import { BundleError } from '../../main/mcp/catalog/bundle.js';
+import { goodBundle } from '../fixtures/bundles.js';
 import { everythingServer, fixtureEntries } from '../fixtures/registry-data.js';
 import { startRegistryFixture, type RegistryFixture } from '../fixtures/registry-server.js';
 import { makeTempDir, removeDir, waitFor } from './helpers.js';
@@ -144,5 +147,32 @@ describe('catalog service', () => {
     await expect(catalog.update('weather')).rejects.toBeInstanceOf(CatalogInputError);
     fx.setStatus('com.example/weather-remote', 'deleted', 'Withdrawn');
     expect((await catalog.diff())[0]).toMatchObject({ status: 'deleted', update: { kind: 'none' } });
+  });
+
+  it('an mcpb package is downloaded, checked against its fileSha256, and installed as a bundle; a wrong hash is refused', async () => {
+    const bytes = goodBundle();
+    fx.files.set('raw.mcpb', bytes);
+    const sha = createHash('sha256').update(bytes).digest('hex');
+    const entry = (name: string, fileSha256: string) => ({
+      name,
+      description: 'A bundle from the registry.',
+      version: '1.2.3',
+      packages: [{ registryType: 'mcpb', identifier: `${fx.url}/files/raw.mcpb`, version: '1.2.3', fileSha256, transport: { type: 'stdio' } }],
+    });
+    fx.publish(entry('io.github.example/raw-bundle', sha));
+    fx.publish(entry('io.github.example/tampered', 'f'.repeat(64)));
+    const page = await catalog.search('bundle', undefined, false);
+    const opt = page.entries.find((e) => e.name === 'io.github.example/raw-bundle')!.state;
+    expect(opt).toMatchObject({ kind: 'valid', options: [{ id: 'package:0', kind: 'mcpb', installable: true }] });
+    await expect(catalog.install('io.github.example/raw-bundle', '1.2.3', 'package:0', 'rb', {})).rejects.toThrow(/download and check it first/);
+    const bad = await catalog.fetchBundle('io.github.example/tampered', '1.2.3', 'package:0').catch((e: unknown) => e);
+    expect(bad).toBeInstanceOf(BundleError);
+    expect((bad as Error).message).toMatch(/does not match the SHA-256/);
+    const preview = await catalog.fetchBundle('io.github.example/raw-bundle', '1.2.3', 'package:0');
+    expect(preview).toMatchObject({ name: 'raw-bundle', version: '1.2.3' });
+    await catalog.bundles.install(preview.token, 'rb', { 'user_config:api_key': TOKEN });
+    expect(await waitFor(() => host.view('rb').status === 'ready', 15_000)).toBe(true);
+    expect((await catalog.diff()).find((d) => d.server === 'rb')).toMatchObject({ registry_name: 'io.github.example/raw-bundle', installed_version: '1.2.3', update: { kind: 'none' } });
+    expect(store.names()).toEqual(['rb']);
   });
 });

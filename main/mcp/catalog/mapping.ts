@@ -105,9 +105,23 @@ function keyValueFields(list: KeyValueInput[] | undefined, kind: 'env' | 'header
   return out;
 }
 
+/** An MCP Bundle package: downloaded from an https URL (or http on loopback) and checked against its `fileSha256`. */
+function whyNotBundle(p: RegistryPackage): string | null {
+  if (!p.fileSha256) return 'The bundle has no fileSha256, so its download could not be checked.';
+  let u: URL;
+  try {
+    u = new URL(p.identifier);
+  } catch {
+    return 'The bundle\u2019s download address is not a URL.';
+  }
+  if (!(u.protocol === 'https:' || (u.protocol === 'http:' && isLoopbackHost(u.hostname))) || u.username || u.password) return 'The bundle must be downloaded over https.';
+  if (p.transport.type !== 'stdio') return `This bundle runs its own ${p.transport.type} server; only stdio servers can be installed.`;
+  return null;
+}
+
 function whyNotPackage(p: RegistryPackage): string | null {
   const runtime = RUNTIMES[p.registryType];
-  if (p.registryType === 'mcpb') return 'This entry is an MCP Bundle download; download the .mcpb file and install it with "Install bundle".';
+  if (p.registryType === 'mcpb') return whyNotBundle(p);
   if (!runtime) return `Packages of type "${p.registryType}" are not supported.`;
   if (p.transport.type !== 'stdio') return `This package runs its own ${p.transport.type} server; only stdio packages can be installed.`;
   if (p.registryBaseUrl && !DEFAULT_REGISTRIES[p.registryType]!.includes(p.registryBaseUrl.replace(/\/+$/, ''))) return `The package comes from ${p.registryBaseUrl}, which is not a supported ${p.registryType} registry.`;
@@ -141,6 +155,8 @@ export function installOptions(server: ServerJson): CatalogOption[] {
     const base = { id: `package:${n}`, kind: p.registryType, label: packageLabel(p), transport: p.transport.type };
     const why = whyNotPackage(p);
     if (why) return out.push({ ...base, installable: false, reason: why });
+    // A bundle's own questions (its user_config) are known once it is downloaded and checked.
+    if (p.registryType === 'mcpb') return out.push({ ...base, label: `mcpb ${p.identifier}`, installable: true, runtime: null, fields: [] });
     const fields = [...argumentFields(p.runtimeArguments, 'runtime'), ...argumentFields(p.packageArguments, 'package'), ...keyValueFields(p.environmentVariables, 'env')];
     out.push({ ...base, installable: true, runtime: RUNTIMES[p.registryType]!, fields });
   });
@@ -259,6 +275,7 @@ export function buildConfig(server: ServerJson, optionId: string, values: FieldV
     if (!p) throw new NotInstallableError(`The entry has no option "${optionId}".`);
     const why = whyNotPackage(p);
     if (why) throw new NotInstallableError(why);
+    if (p.registryType === 'mcpb') throw new NotInstallableError('This is an MCP Bundle: download and check it first, then install it with its own questions.');
     const runtime = RUNTIMES[p.registryType]!;
     const rt = argv(p.runtimeArguments, 'runtime', answers);
     const pk = argv(p.packageArguments, 'package', answers);

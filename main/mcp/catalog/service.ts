@@ -5,10 +5,10 @@
  * through the host's own `add` / `update`, so the config schema, the secret store and the masked
  * views are the same as for every other server.
  */
-import type { CatalogDiffItem, CatalogEntryView, CatalogOption, CatalogPage, ServerView } from '../../../preload/contract/index.js';
+import type { BundlePreview, CatalogDiffItem, CatalogEntryView, CatalogOption, CatalogPage, ServerView } from '../../../preload/contract/index.js';
 import type { ConfigStore } from '../config.js';
 import type { McpHost } from '../host.js';
-import { BundleInstaller } from './bundle-installer.js';
+import { BundleInstaller, downloadBundle } from './bundle-installer.js';
 import { CatalogCache } from './cache.js';
 import { carriedValues, diffConfigs, neededFields, updatePatch } from './diff.js';
 import { buildConfig, installOptions, NotInstallableError, type FieldValues } from './mapping.js';
@@ -25,6 +25,8 @@ export interface CatalogDeps {
   config: Pick<ConfigStore, 'get' | 'has'>;
   /** Registry client options (tests: shorter timeouts). */
   client?: RegistryClientOptions;
+  /** Downloads bundles (default: global fetch). */
+  fetch?: typeof fetch;
   /** Finds a program on PATH (default: the host's own lookup). */
   resolve?: (command: string) => string | null;
 }
@@ -39,7 +41,7 @@ export class CatalogService {
   constructor(private readonly deps: CatalogDeps) {
     this.store = new CatalogStore(deps.stateDir);
     this.cache = new CatalogCache(deps.stateDir);
-    this.bundles = new BundleInstaller(deps.stateDir, deps.host, deps.resolve);
+    this.bundles = new BundleInstaller(deps.stateDir, deps.host, deps.resolve, (server, origin) => this.store.setInstall(server, { ...(origin as Omit<InstallRecord, 'installed_at'>), installed_at: Date.now() }));
   }
 
   private async client(): Promise<RegistryClient> {
@@ -122,6 +124,26 @@ export class CatalogService {
     const view = await this.deps.host.add(serverName, built.input);
     await this.store.setInstall(serverName, { registry_url: client.baseUrl, name, version: e.version, option, remembered: built.remembered, installed_at: Date.now() });
     return view;
+  }
+
+  /**
+   * Download the bundle of an entry's `mcpb` package, check its SHA-256 and the bundle itself, and
+   * keep it for `bundles.install` (which then records where it came from).
+   * @throws RegistryError, NotInstallableError, BundleError
+   */
+  async fetchBundle(name: string, version: string, option: string): Promise<BundlePreview> {
+    const client = await this.client();
+    const e = await this.entry(client, name, version);
+    if (!e.server) throw new NotInstallableError(e.invalid ?? 'server.json does not validate');
+    if (e.status === 'deleted') throw new NotInstallableError(`${name} was removed from the registry.`);
+    const m = /^package:(\d+)$/.exec(option);
+    const p = m ? e.server.packages?.[Number(m[1])] : undefined;
+    const opt = installOptions(e.server).find((o) => o.id === option);
+    if (!p || p.registryType !== 'mcpb' || !opt) throw new NotInstallableError('This option is not an MCP Bundle.');
+    if (!opt.installable) throw new NotInstallableError(opt.reason);
+    const bytes = await downloadBundle(p.identifier, p.fileSha256!, this.deps.fetch);
+    const origin: Omit<InstallRecord, 'installed_at'> = { registry_url: client.baseUrl, name, version: e.version, option, remembered: {} };
+    return this.bundles.inspect(bytes, origin);
   }
 
   /** Names of env vars / headers an option of a server.json defines (for what an update drops). */

@@ -18,19 +18,90 @@ function toBase64(buf: ArrayBuffer): string {
   return btoa(s);
 }
 
+/** The install form of a bundle looked at (from a file or a registry entry). */
+export function BundleForm({ preview, onDone, onCancel }: { preview: BundlePreview; onDone: (message: string) => void; onCancel: () => void }) {
+  const { t } = useTranslation();
+  const upsert = useApp((s) => s.upsertServer);
+  const [name, setName] = useState(() => preview.name.replace(/[^A-Za-z0-9_.-]/g, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, 64) || 'bundle');
+  const [answers, setAnswers] = useState<FieldAnswers>(() => defaultAnswers(preview.fields));
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState(false);
+
+  const install = async (): Promise<void> => {
+    const e: Record<string, string> = {};
+    if (!SERVER_NAME.test(name) || name.length > 64) e.name = t('catalog.errServerName');
+    for (const id of missingFields(preview.fields, answers)) e[id] = t('catalog.errRequired');
+    setErrors(e);
+    if (Object.keys(e).length) return;
+    setBusy(true);
+    try {
+      const view = await call('catalog.bundleInstall', { token: preview.token, server_name: name, values: answersToValues(preview.fields, answers) });
+      upsert(view);
+      onDone(t('catalog.installed', { name: view.name }));
+    } catch (err) {
+      const field = err instanceof ApiError && err.field && preview.fields.some((f) => f.id === err.field) ? err.field : err instanceof ApiError && err.field === 'name' ? 'name' : 'form';
+      setErrors({ [field]: (err as Error).message });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form
+      className="panel add-form"
+      data-testid="bundle-form"
+      onSubmit={(ev) => {
+        ev.preventDefault();
+        void install();
+      }}
+    >
+      <div className="row">
+        <strong className="server-name">{preview.display_name ?? preview.name}</strong>
+        <span className="mono muted small">
+          {preview.name} {preview.version}
+        </span>
+        <span className="spacer" />
+        <span className="muted small">{t('catalog.bundleRuntime', { runtime: preview.runtime })}</span>
+      </div>
+      <div className="small" lang="en">
+        {preview.description}
+      </div>
+      <label className="field">
+        <span>{t('catalog.serverName')}</span>
+        <input aria-label={t('catalog.serverName')} className="mono" value={name} onChange={(e) => setName(e.target.value)} />
+        {errors.name && (
+          <span className="field-error" role="alert">
+            {errors.name}
+          </span>
+        )}
+      </label>
+      {preview.fields.length === 0 && <p className="muted">{t('catalog.noFields')}</p>}
+      <CatalogFieldInputs fields={preview.fields} answers={answers} onChange={setAnswers} errors={errors} />
+      {errors.form && (
+        <div className="field-error" role="alert">
+          {errors.form}
+        </div>
+      )}
+      <div className="row">
+        <button type="submit" className="primary" disabled={busy}>
+          {busy ? t('catalog.installing') : t('catalog.install')}
+        </button>
+        <button type="button" onClick={onCancel}>
+          {t('common.cancel')}
+        </button>
+      </div>
+    </form>
+  );
+}
+
 type Step = { kind: 'idle' } | { kind: 'reading' } | { kind: 'preview'; preview: BundlePreview } | { kind: 'done'; message: string };
 
 /** Install a `.mcpb` bundle: a file picker, or a file dropped anywhere on the Catalog screen. */
 export function BundleInstall() {
   const { t } = useTranslation();
   const shell = useApp((s) => s.info?.shell);
-  const upsert = useApp((s) => s.upsertServer);
   const [step, setStep] = useState<Step>({ kind: 'idle' });
   const [error, setError] = useState('');
-  const [name, setName] = useState('');
-  const [answers, setAnswers] = useState<FieldAnswers>({});
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [busy, setBusy] = useState(false);
   const input = useRef<HTMLInputElement>(null);
 
   const read = async (file: File): Promise<void> => {
@@ -40,16 +111,12 @@ export function BundleInstall() {
     setStep({ kind: 'reading' });
     try {
       const preview = await call('catalog.bundleInspect', { file_name: file.name.slice(0, 255), data_base64: toBase64(await file.arrayBuffer()) });
-      setName(preview.name.replace(/[^A-Za-z0-9_.-]/g, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, 64) || 'bundle');
-      setAnswers(defaultAnswers(preview.fields));
-      setErrors({});
       setStep({ kind: 'preview', preview });
     } catch (err) {
       setStep({ kind: 'idle' });
       setError((err as Error).message);
     }
   };
-
   // A file dropped anywhere on the window while the Catalog is open.
   useEffect(() => {
     const over = (e: DragEvent): void => {
@@ -68,25 +135,6 @@ export function BundleInstall() {
       window.removeEventListener('drop', drop);
     };
   });
-
-  const install = async (preview: BundlePreview): Promise<void> => {
-    const e: Record<string, string> = {};
-    if (!SERVER_NAME.test(name) || name.length > 64) e.name = t('catalog.errServerName');
-    for (const id of missingFields(preview.fields, answers)) e[id] = t('catalog.errRequired');
-    setErrors(e);
-    if (Object.keys(e).length) return;
-    setBusy(true);
-    try {
-      const view = await call('catalog.bundleInstall', { token: preview.token, server_name: name, values: answersToValues(preview.fields, answers) });
-      upsert(view);
-      setStep({ kind: 'done', message: t('catalog.installed', { name: view.name }) });
-    } catch (err) {
-      const field = err instanceof ApiError && err.field && preview.fields.some((f) => f.id === err.field) ? err.field : err instanceof ApiError && err.field === 'name' ? 'name' : 'form';
-      setErrors({ [field]: (err as Error).message });
-    } finally {
-      setBusy(false);
-    }
-  };
 
   return (
     <div className="panel" data-testid="bundle-install">
@@ -119,52 +167,7 @@ export function BundleInstall() {
           {step.message}
         </div>
       )}
-      {step.kind === 'preview' && (
-        <form
-          className="panel add-form"
-          data-testid="bundle-form"
-          onSubmit={(ev) => {
-            ev.preventDefault();
-            void install(step.preview);
-          }}
-        >
-          <div className="row">
-            <strong className="server-name">{step.preview.display_name ?? step.preview.name}</strong>
-            <span className="mono muted small">
-              {step.preview.name} {step.preview.version}
-            </span>
-            <span className="spacer" />
-            <span className="muted small">{t('catalog.bundleRuntime', { runtime: step.preview.runtime })}</span>
-          </div>
-          <div className="small" lang="en">
-            {step.preview.description}
-          </div>
-          <label className="field">
-            <span>{t('catalog.serverName')}</span>
-            <input aria-label={t('catalog.serverName')} className="mono" value={name} onChange={(e) => setName(e.target.value)} />
-            {errors.name && (
-              <span className="field-error" role="alert">
-                {errors.name}
-              </span>
-            )}
-          </label>
-          {step.preview.fields.length === 0 && <p className="muted">{t('catalog.noFields')}</p>}
-          <CatalogFieldInputs fields={step.preview.fields} answers={answers} onChange={setAnswers} errors={errors} />
-          {errors.form && (
-            <div className="field-error" role="alert">
-              {errors.form}
-            </div>
-          )}
-          <div className="row">
-            <button type="submit" className="primary" disabled={busy}>
-              {busy ? t('catalog.installing') : t('catalog.install')}
-            </button>
-            <button type="button" onClick={() => setStep({ kind: 'idle' })}>
-              {t('common.cancel')}
-            </button>
-          </div>
-        </form>
-      )}
+      {step.kind === 'preview' && <BundleForm key={step.preview.token} preview={step.preview} onDone={(message) => setStep({ kind: 'done', message })} onCancel={() => setStep({ kind: 'idle' })} />}
     </div>
   );
 }

@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'react';
-import type { CatalogEntryView, CatalogOption } from '../../../preload/contract/index.js';
+import type { BundlePreview, CatalogEntryView, CatalogOption } from '../../../preload/contract/index.js';
 import { ApiError, call } from '../api';
 import { formatDate, t as translate, useTranslation } from '../i18n';
 import { useApp } from '../store';
 import { answersToValues, CatalogFieldInputs, defaultAnswers, missingFields, type FieldAnswers } from './CatalogFields';
 import { CatalogUpdates } from './CatalogUpdates';
-import { BundleInstall } from './BundleInstall';
+import { BundleForm, BundleInstall } from './BundleInstall';
 
 const SERVER_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 
@@ -44,8 +44,25 @@ function InstallForm({ entry, onDone }: { entry: CatalogEntryView; onDone: (mess
   });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
+  const [bundle, setBundle] = useState<BundlePreview | null>(null);
+  const isBundle = option?.installable === true && option.kind === 'mcpb';
+
+  /** An MCP Bundle package: main downloads it, checks its SHA-256 and contents, then asks its own questions. */
+  const fetchBundle = async (): Promise<void> => {
+    if (!option) return;
+    setBusy(true);
+    setErrors({});
+    try {
+      setBundle(await call('catalog.fetchBundle', { name: entry.name, version: entry.version, option: option.id }));
+    } catch (err) {
+      setErrors({ form: (err as Error).message });
+    } finally {
+      setBusy(false);
+    }
+  };
 
   const pick = (id: string): void => {
+    setBundle(null);
     setOptionId(id);
     const o = options.find((x) => x.id === id);
     setAnswers(defaultAnswers(o?.installable ? o.fields : []));
@@ -72,6 +89,7 @@ function InstallForm({ entry, onDone }: { entry: CatalogEntryView; onDone: (mess
     }
   };
 
+  if (bundle) return <BundleForm preview={bundle} onDone={onDone} onCancel={() => onDone('')} />;
   return (
     <form
       className="panel add-form"
@@ -102,7 +120,7 @@ function InstallForm({ entry, onDone }: { entry: CatalogEntryView; onDone: (mess
           {t('catalog.notInstallable')}: <span lang="en">{option.reason}</span>
         </div>
       )}
-      {option?.installable && (
+      {option?.installable && !isBundle && (
         <>
           <label className="field">
             <span>{t('catalog.serverName')}</span>
@@ -123,9 +141,15 @@ function InstallForm({ entry, onDone }: { entry: CatalogEntryView; onDone: (mess
         </div>
       )}
       <div className="row">
-        <button type="submit" className="primary" disabled={busy || !option?.installable}>
-          {busy ? t('catalog.installing') : t('catalog.install')}
-        </button>
+        {isBundle ? (
+          <button type="button" className="primary" disabled={busy} onClick={() => void fetchBundle()}>
+            {busy ? t('catalog.bundleReading') : t('catalog.bundleDownload')}
+          </button>
+        ) : (
+          <button type="submit" className="primary" disabled={busy || !option?.installable}>
+            {busy ? t('catalog.installing') : t('catalog.install')}
+          </button>
+        )}
         <button type="button" onClick={() => onDone('')}>
           {t('common.cancel')}
         </button>

@@ -261,6 +261,7 @@ export const en = {
     bundleHint: 'Choose an MCP Bundle file, or drop it on this screen.',
     bundleChoose: 'Choose bundle file',
     bundleReading: 'Checking the bundle…',
+    bundleDownload: 'Download and check the bundle',
     bundleRuntime: 'Runs with {{runtime}}',
     bundleTooLarge: 'The bundle is larger than {{mb}} MB, the most this window can send.',
   },

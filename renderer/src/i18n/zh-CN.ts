@@ -261,6 +261,7 @@ export const zhCN: Strings = {
     bundleHint: '选择一个 MCP 扩展包文件，或将其拖放到此页面。',
     bundleChoose: '选择扩展包文件',
     bundleReading: '正在检查扩展包…',
+    bundleDownload: '下载并检查扩展包',
     bundleRuntime: '使用 {{runtime}} 运行',
     bundleTooLarge: '扩展包大于 {{mb}} MB，超出此窗口可发送的上限。',
   },
