@@ -107,6 +107,9 @@ describe('registry client', () => {
     const page = await new RegistryClient('https://r.example', { fetch: fake({ servers: [{ server: { description: 'x' } }, { server: { name: 'a/b', version: '1', description: 'd' } }] }) }).search('');
     expect(page.skipped).toBe(1);
     expect(page.entries.map((e) => e.name)).toEqual(['a/b']);
+    // A registry that sends the same cursor again (with servers on every page) is refused too.
+    const loop = fake({ servers: [{ server: { name: 'a/b', version: '1', description: 'd' } }], metadata: { nextCursor: 'same' } });
+    expect(await kind(new RegistryClient('https://r.example', { fetch: loop, maxPages: 50 }).search(''))).toBe('endless_paging');
   });
 });
 

@@ -82,6 +82,13 @@ describe('catalog service', () => {
     expect(await waitFor(() => host.view('weather').status === 'ready', 15_000)).toBe(true);
   });
 
+  it('the registry URL must be https (or http to loopback)', async () => {
+    await expect(catalog.store.setRegistryUrl('http://registry.example.com')).rejects.toThrow(/https/);
+    await expect(catalog.store.setRegistryUrl('file:///etc/passwd')).rejects.toThrow();
+    expect(await catalog.store.registryUrl()).toBe(fx.url);
+    expect(await catalog.store.setRegistryUrl('https://registry.example.com/')).toBe('https://registry.example.com');
+  });
+
   it('nothing is saved when the answers do not validate, the entry is invalid, or the runtime is missing', async () => {
     await expect(catalog.install('io.github.example/everything', '1.0.0', 'package:0', 'x', {})).rejects.toBeInstanceOf(CatalogInputError);
     await expect(catalog.install('io.github.example/broken', '1.0.0', 'package:0', 'x', {})).rejects.toThrow(/does not validate/);
