@@ -105,6 +105,7 @@ export function createHandlers(core: AppCore, version = '0.1.0'): Handlers {
     'catalog.getSettings': async () => ({ registry_url: await core.catalog.store.registryUrl() }),
     'catalog.setSettings': async ({ registry_url }) => ({ registry_url: await core.catalog.store.setRegistryUrl(registry_url) }),
     'catalog.search': ({ query, cursor, include_deprecated }) => core.catalog.search(query, cursor, include_deprecated ?? false),
+    'catalog.icon': async ({ url }) => ({ data_url: await core.catalog.icons.get(url) }),
     'catalog.install': ({ name, version, option, server_name, values }) => core.catalog.install(name, version, option, server_name, values),
     'catalog.diff': () => core.catalog.diff(),
     'catalog.update': ({ server_name, values }) => core.catalog.update(server_name, values),

@@ -687,7 +687,7 @@ export interface CatalogEntryView {
   version: string;
   title: string | null;
   description: string;
-  /** An https icon URL, or null. */
+  /** The entry's icon URL (https, or http on loopback; fetch it with `catalog.icon`), or null. */
   icon: string | null;
   repository: string | null;
   website: string | null;
@@ -903,6 +903,8 @@ export const channels = {
     input: z.strictObject({ query: z.string().max(200), cursor: z.string().max(2048).optional(), include_deprecated: z.boolean().optional() }),
     output: null as unknown as CatalogPage,
   },
+  /** A registry icon that a catalog answer named, fetched by main: a `data:` URL, or null. */
+  'catalog.icon': { input: z.strictObject({ url: z.string().min(1).max(2048) }), output: null as unknown as { data_url: string | null } },
   /** Install one option of a registry entry as a server; `values` answer its fields (secrets go to the store). */
   'catalog.install': {
     input: z.strictObject({ name: registryNameSchema, version: z.string().min(1).max(255), option: z.string().min(1).max(64), server_name: serverNameSchema, values: catalogValuesSchema }),

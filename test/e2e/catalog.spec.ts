@@ -14,6 +14,7 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { startHttpFixture, type HttpFixture } from '../fixtures/http-server.js';
 import { goodBundle, goodFiles, zipBundle } from '../fixtures/bundles.js';
+import { randomPng } from '../fixtures/png.js';
 import { everythingServer } from '../fixtures/registry-data.js';
 import { startRegistryFixture, type RegistryFixture } from '../fixtures/registry-server.js';
 import { SCREENSHOTS, expect, expectStatus, openApp, serverCard, tempDir, test } from './helpers.js';
@@ -50,8 +51,12 @@ test('search, install from the registry (npm with a secret, remote), update from
   await page.getByRole('button', { name: 'Use this registry' }).click();
   await expect(page.getByTestId('catalog-source')).toHaveText(`From ${registry.url}, just now.`);
 
-  // Browse: active entries only; the invalid one says why it cannot be installed.
+  // Browse: active entries only; the invalid one says why it cannot be installed; icons are
+  // fetched by main and shown as data: URLs.
+  registry.files.set('icon.png', randomPng(1500));
+  registry.publish({ name: 'io.github.example/with-icon', title: 'With icon', description: 'Has an icon.', version: '1.0.0', icons: [{ src: `${registry.url}/files/icon.png`, mimeType: 'image/png' }], remotes: [{ type: 'sse', url: 'https://x.example.com/sse' }] });
   await search(page, 'example');
+  await expect(page.locator('[data-name="io.github.example/with-icon"]').getByTestId('catalog-icon')).toHaveAttribute('src', /^data:image\/png;base64,/);
   const entries = page.getByTestId('catalog-entry');
   await expect(entries.filter({ hasText: 'Everything' })).toBeVisible();
   await expect(page.locator('[data-name="io.github.example/old-tool"]')).toHaveCount(0);

