@@ -127,7 +127,11 @@ export class AppCore {
       openUrl: opts.openUrl ?? ((url, server) => this.emit('auth.openUrl', { server, url: url.href })),
       events: {
         changed: (view) => this.emit('servers.changed', view),
-        removed: (name) => this.emit('servers.removed', { name }),
+        removed: (name) => {
+          this.emit('servers.removed', { name });
+          // A removed server no longer came from the catalog (a new one of that name did not).
+          void this.catalog.store.setInstall(name, null).catch(() => undefined);
+        },
       },
     });
     this.catalog = new CatalogService({ stateDir: opts.stateDir, host: this.host, config: this.config });

@@ -142,6 +142,25 @@ describe('catalog service', () => {
     await expect(catalog.update('everything')).rejects.toThrow(/already runs the latest/);
   }, 90_000);
 
+  it('in the app core, removing a catalog server forgets where it came from', async () => {
+    const { AppCore } = await import('../../main/core.js');
+    const core = new AppCore({ stateDir: dir, shell: 'browser', secrets: new MemorySecretStore() });
+    try {
+      await core.start();
+      await core.catalog.store.setRegistryUrl(fx.url);
+      const base = remote.url.replace(/\/mcp$/, '');
+      await core.catalog.install('com.example/weather-remote', '2.0.0', 'remote:0', 'w', { 'url/base': base });
+      expect(Object.keys(await core.catalog.store.allInstalls())).toEqual(['w']);
+      await core.host.remove('w');
+      // The record is dropped from the host's `removed` event; poll the file until it is.
+      let left = await core.catalog.store.allInstalls();
+      for (let i = 0; i < 50 && Object.keys(left).length; i++) left = await new Promise((r) => setTimeout(r, 20)).then(() => core.catalog.store.allInstalls());
+      expect(left).toEqual({});
+    } finally {
+      await core.shutdown();
+    }
+  });
+
   it('diff reports deprecated and deleted entries, and a new required secret as needed', async () => {
     const base = remote.url.replace(/\/mcp$/, '');
     await catalog.install('com.example/weather-remote', '2.0.0', 'remote:0', 'weather', { 'url/base': base });
