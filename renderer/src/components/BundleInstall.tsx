@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { BundlePreview } from '../../../preload/contract/index.js';
 import { ApiError, call } from '../api';
+import { Fill } from '../i18n/Fill';
 import { useTranslation } from '../i18n';
 import { useApp } from '../store';
 import { answersToValues, CatalogFieldInputs, defaultAnswers, missingFields, type FieldAnswers } from './CatalogFields';
@@ -18,8 +19,8 @@ function toBase64(buf: ArrayBuffer): string {
   return btoa(s);
 }
 
-/** The install form of a bundle looked at (from a file or a registry entry). */
-export function BundleForm({ preview, onDone, onCancel }: { preview: BundlePreview; onDone: (message: string) => void; onCancel: () => void }) {
+/** The install form of a bundle looked at (from a file or a registry entry); `onDone` gets the new server's name. */
+export function BundleForm({ preview, onDone, onCancel }: { preview: BundlePreview; onDone: (server: string) => void; onCancel: () => void }) {
   const { t } = useTranslation();
   const upsert = useApp((s) => s.upsertServer);
   const [name, setName] = useState(() => preview.name.replace(/[^A-Za-z0-9_.-]/g, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, 64) || 'bundle');
@@ -37,7 +38,7 @@ export function BundleForm({ preview, onDone, onCancel }: { preview: BundlePrevi
     try {
       const view = await call('catalog.bundleInstall', { token: preview.token, server_name: name, values: answersToValues(preview.fields, answers) });
       upsert(view);
-      onDone(t('catalog.installed', { name: view.name }));
+      onDone(view.name);
     } catch (err) {
       const field = err instanceof ApiError && err.field && preview.fields.some((f) => f.id === err.field) ? err.field : err instanceof ApiError && err.field === 'name' ? 'name' : 'form';
       setErrors({ [field]: (err as Error).message });
@@ -61,7 +62,9 @@ export function BundleForm({ preview, onDone, onCancel }: { preview: BundlePrevi
           {preview.name} {preview.version}
         </span>
         <span className="spacer" />
-        <span className="muted small">{t('catalog.bundleRuntime', { runtime: preview.runtime })}</span>
+        <span className="muted small">
+          <Fill k="catalog.bundleRuntime" slots={{ runtime: <span className="mono">{preview.runtime}</span> }} />
+        </span>
       </div>
       <div className="small" lang="en">
         {preview.description}
@@ -94,7 +97,12 @@ export function BundleForm({ preview, onDone, onCancel }: { preview: BundlePrevi
   );
 }
 
-type Step = { kind: 'idle' } | { kind: 'reading' } | { kind: 'preview'; preview: BundlePreview } | { kind: 'done'; message: string };
+/** "Installed "<server>". It is starting in MCP servers." with the name as data. */
+export function Installed({ server }: { server: string }) {
+  return <Fill k="catalog.installed" slots={{ name: <span className="mono">{server}</span> }} />;
+}
+
+type Step = { kind: 'idle' } | { kind: 'reading' } | { kind: 'preview'; preview: BundlePreview } | { kind: 'done'; server: string };
 
 /** Install a `.mcpb` bundle: a file picker, or a file dropped anywhere on the Catalog screen. */
 export function BundleInstall() {
@@ -164,10 +172,10 @@ export function BundleInstall() {
       )}
       {step.kind === 'done' && (
         <div className="small ok-text" role="status">
-          {step.message}
+          <Installed server={step.server} />
         </div>
       )}
-      {step.kind === 'preview' && <BundleForm key={step.preview.token} preview={step.preview} onDone={(message) => setStep({ kind: 'done', message })} onCancel={() => setStep({ kind: 'idle' })} />}
+      {step.kind === 'preview' && <BundleForm key={step.preview.token} preview={step.preview} onDone={(server) => setStep({ kind: 'done', server })} onCancel={() => setStep({ kind: 'idle' })} />}
     </div>
   );
 }

@@ -5,7 +5,8 @@ import { formatDate, t as translate, useTranslation } from '../i18n';
 import { useApp } from '../store';
 import { answersToValues, CatalogFieldInputs, defaultAnswers, missingFields, type FieldAnswers } from './CatalogFields';
 import { CatalogUpdates } from './CatalogUpdates';
-import { BundleForm, BundleInstall } from './BundleInstall';
+import { BundleForm, BundleInstall, Installed } from './BundleInstall';
+import { Fill } from '../i18n/Fill';
 
 const SERVER_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 
@@ -26,7 +27,7 @@ function suggestedName(registryName: string): string {
 }
 
 /** The install form of one entry: pick an option, name the server, answer its fields. */
-function InstallForm({ entry, onDone }: { entry: CatalogEntryView; onDone: (message: string) => void }) {
+function InstallForm({ entry, onDone }: { entry: CatalogEntryView; onDone: (server: string) => void }) {
   const { t } = useTranslation();
   const upsert = useApp((s) => s.upsertServer);
   const existing = useApp((s) => s.serverOrder);
@@ -79,7 +80,7 @@ function InstallForm({ entry, onDone }: { entry: CatalogEntryView; onDone: (mess
     try {
       const view = await call('catalog.install', { name: entry.name, version: entry.version, option: option.id, server_name: name, values: answersToValues(fields, answers) });
       upsert(view);
-      onDone(t('catalog.installed', { name: view.name }));
+      onDone(view.name);
       useApp.getState().markCatalogInstalled(entry.name, view.name);
     } catch (err) {
       const field = err instanceof ApiError && err.field ? (err.field === 'name' || err.field === 'server_name' ? 'name' : err.field) : 'form';
@@ -214,7 +215,7 @@ function EntryCard({ entry }: { entry: CatalogEntryView }) {
           {entry.status_message}
         </div>
       )}
-      {entry.installed_as.length > 0 && <div className="small ok-text">{t('catalog.installedAs', { names: entry.installed_as.join(', ') })}</div>}
+      {entry.installed_as.length > 0 && <div className="small ok-text"><Fill k="catalog.installedAs" slots={{ names: <span className="mono">{entry.installed_as.join(', ')}</span> }} /></div>}
       {entry.state.kind === 'invalid' ? (
         <div className="banner warning small" data-testid="catalog-invalid">
           {t('catalog.notInstallable')}: <span lang="en">{entry.state.reason}</span>
@@ -230,15 +231,15 @@ function EntryCard({ entry }: { entry: CatalogEntryView }) {
       )}
       {note && (
         <div className="small ok-text" role="status">
-          {note}
+          <Installed server={note} />
         </div>
       )}
       {installing && (
         <InstallForm
           entry={entry}
-          onDone={(m) => {
+          onDone={(server) => {
             setInstalling(false);
-            setNote(m);
+            setNote(server);
           }}
         />
       )}
@@ -329,7 +330,7 @@ export function CatalogPanel() {
         <>
           {results.page.source.kind === 'registry' && (
             <p className="muted small" data-testid="catalog-source">
-              {t('catalog.live', { url: results.page.registry_url })}
+              <Fill k="catalog.live" slots={{ url: <span className="mono">{results.page.registry_url}</span> }} />
             </p>
           )}
           {results.page.source.kind === 'cache' && (

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { CatalogChange, CatalogDiffItem } from '../../../preload/contract/index.js';
 import { call } from '../api';
 import { useTranslation } from '../i18n';
+import { Fill } from '../i18n/Fill';
 import { useApp } from '../store';
 import { answersToValues, CatalogFieldInputs, defaultAnswers, missingFields, type FieldAnswers } from './CatalogFields';
 
@@ -40,7 +41,7 @@ function DiffRow({ item, onUpdated }: { item: CatalogDiffItem; onUpdated: () => 
   const [answers, setAnswers] = useState<FieldAnswers>(() => defaultAnswers(needs));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
-  const [note, setNote] = useState('');
+  const [note, setNote] = useState<{ server: string; version: string } | null>(null);
   const update = async (): Promise<void> => {
     const e: Record<string, string> = {};
     for (const id of missingFields(needs, answers)) e[id] = t('catalog.errRequired');
@@ -50,7 +51,7 @@ function DiffRow({ item, onUpdated }: { item: CatalogDiffItem; onUpdated: () => 
     try {
       const view = await call('catalog.update', { server_name: item.server, values: answersToValues(needs, answers) });
       upsert(view);
-      setNote(t('catalog.updated', { name: item.server, version: item.update.version }));
+      setNote({ server: item.server, version: item.update.version });
       onUpdated();
     } catch (err) {
       setErrors({ form: (err as Error).message });
@@ -115,7 +116,7 @@ function DiffRow({ item, onUpdated }: { item: CatalogDiffItem; onUpdated: () => 
       )}
       {note && (
         <div className="small ok-text" role="status">
-          {note}
+          <Fill k="catalog.updated" slots={{ name: <span className="mono">{note.server}</span>, version: <span className="mono">{note.version}</span> }} />
         </div>
       )}
     </div>
