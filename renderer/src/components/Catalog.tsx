@@ -116,6 +116,11 @@ function InstallForm({ entry, onDone }: { entry: CatalogEntryView; onDone: (serv
           </select>
         </label>
       )}
+      {option && (
+        <div className="muted small" data-testid="catalog-option">
+          <Fill k="catalog.source" slots={{ what: <span className="mono">{option.label}</span> }} />
+        </div>
+      )}
       {option && !option.installable && (
         <div className="banner warning small" role="alert">
           {t('catalog.notInstallable')}: <span lang="en">{option.reason}</span>

@@ -227,6 +227,7 @@ export const en = {
     install: 'Install',
     installTitle: 'Install',
     option: 'Install as',
+    source: 'From: {{what}}',
     serverName: 'Server name',
     required: 'required',
     secret: 'secret — kept in the secret store',

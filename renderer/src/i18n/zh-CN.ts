@@ -227,6 +227,7 @@ export const zhCN: Strings = {
     install: '安装',
     installTitle: '安装',
     option: '安装方式',
+    source: '来源：{{what}}',
     serverName: '服务器名称',
     required: '必填',
     secret: '机密——保存在机密存储中',
