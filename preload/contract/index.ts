@@ -915,7 +915,7 @@ export const channels = {
   /** Update an installed catalog server to its entry's latest version, keeping secrets whose names are unchanged. */
   'catalog.update': { input: z.strictObject({ server_name: serverNameSchema, values: catalogValuesSchema.optional() }), output: null as unknown as ServerView },
   /** Look at a `.mcpb` bundle (base64 of the file, ≤ 64 MB) before installing it. */
-  'catalog.bundleInspect': { input: z.strictObject({ file_name: z.string().max(255), data_base64: z.string().min(1).max(90_000_000) }), output: null as unknown as BundlePreview },
+  'catalog.bundleInspect': { input: z.strictObject({ data_base64: z.string().min(1).max(90_000_000) }), output: null as unknown as BundlePreview },
   /** Download the bundle of an entry's `mcpb` package, check its SHA-256 and contents, and look at it like a file. */
   'catalog.fetchBundle': { input: z.strictObject({ name: registryNameSchema, version: z.string().min(1).max(255), option: z.string().min(1).max(64) }), output: null as unknown as BundlePreview },
   /** Install an inspected bundle under `server_name` with its `user_config` answers. */

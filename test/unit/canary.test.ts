@@ -274,7 +274,7 @@ describe('no secret ever leaves main (canary)', () => {
       ],
       'catalog.diff': [{}],
       'catalog.update': [{ server_name: 'cat' }, { server_name: 'missing' }],
-      'catalog.bundleInspect': [{ file_name: 'b.mcpb', data_base64: Buffer.from(goodBundle()).toString('base64') }, { file_name: 'x.mcpb', data_base64: Buffer.from(CANARIES.env).toString('base64') }],
+      'catalog.bundleInspect': [{ data_base64: Buffer.from(goodBundle()).toString('base64') }, { data_base64: Buffer.from(CANARIES.env).toString('base64') }],
       'catalog.fetchBundle': [{ name: 'io.github.example/nothing', version: '1.0.0', option: 'package:0' }, { name: 'io.github.example/everything', version: '1.0.0', option: 'package:0' }],
       'catalog.bundleInstall': [
         { token: bundleToken, server_name: 'bundle', values: { 'user_config:api_key': CANARIES.env } },

@@ -118,7 +118,7 @@ export function BundleInstall() {
     if (file.size > max) return setError(t('catalog.bundleTooLarge', { mb: Math.floor(max / 1024 / 1024) }));
     setStep({ kind: 'reading' });
     try {
-      const preview = await call('catalog.bundleInspect', { file_name: file.name.slice(0, 255), data_base64: toBase64(await file.arrayBuffer()) });
+      const preview = await call('catalog.bundleInspect', { data_base64: toBase64(await file.arrayBuffer()) });
       setStep({ kind: 'preview', preview });
     } catch (err) {
       setStep({ kind: 'idle' });
