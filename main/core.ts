@@ -131,6 +131,7 @@ export class AppCore {
           this.emit('servers.removed', { name });
           // A removed server no longer came from the catalog (a new one of that name did not).
           void this.catalog.store.setInstall(name, null).catch(() => undefined);
+          void this.catalog.bundles.forget(name).catch(() => undefined);
         },
       },
     });

@@ -69,6 +69,20 @@ describe('bundles', () => {
     expect(readFileSync(path.join(dir, 'mcp_servers.json'), 'utf8')).not.toContain(KEY);
     // A token is used once.
     await expect(inst.install(preview.token, 'raw2', { 'user_config:api_key': KEY })).rejects.toThrow(/no longer waiting/);
+    // Forgetting a removed server deletes its folder only (not one of a server whose name starts alike).
+    const other = inst.inspect(goodBundle());
+    await inst.install(other.token, 'raw-x', { 'user_config:api_key': KEY });
+    await host.remove('raw');
+    await inst.forget('raw');
+    expect(existsSync(folder)).toBe(false);
+    expect(readdirSync(path.join(dir, 'bundles')).map((n) => n.replace(/[0-9a-f]{8}$/, ''))).toEqual(['raw-x-']);
+  });
+
+  it('a file and a folder of the same name are refused when unpacking, and nothing is kept', async () => {
+    const inst = new BundleInstaller(dir, host);
+    const p = inst.inspect(zipBundle({ ...goodFiles(), data: 'x', 'data/inner.txt': 'y' }));
+    await expect(inst.install(p.token, 'clash', { 'user_config:api_key': KEY })).rejects.toThrow(/same name/);
+    expect(readdirSync(path.join(dir, 'bundles'))).toEqual([]);
   });
 
   it('refuses path traversal, absolute names, backslashes, symbolic links, special files, duplicates', () => {

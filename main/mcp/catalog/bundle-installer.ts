@@ -73,6 +73,17 @@ export class BundleInstaller {
     private readonly onInstalled?: (server: string, origin: unknown) => Promise<void>,
   ) {}
 
+  /**
+   * Delete the unpacked folders of server `serverName` (after it was removed). Only folders this
+   * installer made for that name (`<name>-<8 hex>`) are touched.
+   */
+  async forget(serverName: string): Promise<void> {
+    const root = path.join(this.stateDir, 'bundles');
+    const names = await fs.readdir(root).catch(() => [] as string[]);
+    const mine = new RegExp(`^${serverName.replace(/[.]/g, '\\.')}-[0-9a-f]{8}$`);
+    for (const n of names) if (mine.test(n)) await fs.rm(path.join(root, n), { recursive: true, force: true });
+  }
+
   /** Check a bundle file and keep it for {@link install}. @throws BundleError */
   inspect(bytes: Uint8Array, origin: unknown = null): BundlePreview {
     if (bytes.byteLength > MAX_BUNDLE_BYTES) throw new BundleError('The bundle is larger than 64 MB.');

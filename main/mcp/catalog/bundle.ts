@@ -128,6 +128,9 @@ export async function unpackBundle(b: InspectedBundle, dir: string): Promise<voi
     }
   } catch (err) {
     await fs.rm(dir, { recursive: true, force: true });
+    // A file and a folder of the same name (`a` and `a/b`) cannot both be written.
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST' || code === 'ENOTDIR' || code === 'EISDIR') throw new BundleError('The bundle has a file and a folder with the same name.');
     throw err;
   }
 }
