@@ -201,6 +201,8 @@ describe('catalog service', () => {
     expect(await waitFor(() => host.view('rb').status === 'ready', 15_000)).toBe(true);
     expect((await catalog.diff()).find((d) => d.server === 'rb')).toMatchObject({ registry_name: 'io.github.example/raw-bundle', installed_version: '1.2.3', update: { kind: 'none' } });
     expect(store.names()).toEqual(['rb']);
+    fx.publish({ ...entry('io.github.example/raw-bundle', sha), version: '1.3.0' });
+    expect((await catalog.diff()).find((d) => d.server === 'rb')!.update).toMatchObject({ kind: 'blocked', version: '1.3.0', reason: expect.stringMatching(/remove this server and install the new version/) });
   });
 
   it('icons: only those a registry answer named, fetched by main as data: URLs, images only', async () => {

@@ -168,6 +168,7 @@ export class CatalogService {
     const option = installOptions(latest.server).find((o) => o.id === rec.option);
     if (!option) throw new NotInstallableError('The new version no longer offers the way this server was installed.');
     if (!option.installable) throw new NotInstallableError(option.reason);
+    if (option.kind === 'mcpb') throw new NotInstallableError('Bundles are not updated in place yet: remove this server and install the new version from the catalog.');
     const carried = { ...carriedValues(current, option.fields, rec.remembered), ...values };
     const needs = neededFields(option.fields, carried);
     const newNames = new Set(option.fields.filter((f) => f.kind === 'env' || f.kind === 'header').map((f) => f.label));
