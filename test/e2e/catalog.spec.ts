@@ -15,7 +15,7 @@ import type { Page } from '@playwright/test';
 import { startHttpFixture, type HttpFixture } from '../fixtures/http-server.js';
 import { goodBundle, goodFiles, zipBundle } from '../fixtures/bundles.js';
 import { randomPng } from '../fixtures/png.js';
-import { everythingServer } from '../fixtures/registry-data.js';
+import { everythingServer, remoteServer } from '../fixtures/registry-data.js';
 import { startRegistryFixture, type RegistryFixture } from '../fixtures/registry-server.js';
 import { SCREENSHOTS, expect, expectStatus, openApp, serverCard, tempDir, test } from './helpers.js';
 
@@ -95,7 +95,7 @@ test('search, install from the registry (npm with a secret, remote), update from
   // Both start; the secret is in the secret store, not in mcp_servers.json, and never on the page.
   await page.locator('.settings-nav').getByRole('button', { name: 'MCP servers', exact: true }).click();
   await expectStatus(serverCard(page, 'everything'), 'ready', 60_000);
-  await expectStatus(serverCard(page, 'weather-remote'), 'ready');
+  await expectStatus(serverCard(page, 'weather-remote'), 'ready', 60_000);
   const config = readFileSync(path.join(shell.stateDir, 'mcp_servers.json'), 'utf8');
   expect(config).not.toContain(TOKEN);
   expect(JSON.parse(config).servers.everything.env.EVERYTHING_TOKEN).toHaveProperty('secret');
@@ -117,6 +117,23 @@ test('search, install from the registry (npm with a secret, remote), update from
   const after = JSON.parse(readFileSync(path.join(shell.stateDir, 'mcp_servers.json'), 'utf8')).servers.everything;
   expect(Object.keys(after.env).sort()).toEqual(['EVERYTHING_MODE', 'EVERYTHING_TOKEN']);
   expect(after.env.EVERYTHING_TOKEN.secret).toBe(keyBefore);
+
+  // A new version of the remote asks for a new secret header: the diff asks for it, the update stores it.
+  const v3 = remoteServer('3.0.0');
+  v3.remotes = [{ type: 'streamable-http', url: '{base}/mcp', variables: { base: { isRequired: true } }, headers: [{ name: 'X-Tenant', description: 'Tenant key', isRequired: true, isSecret: true }] }];
+  registry.publish(v3);
+  await page.getByRole('button', { name: 'Check for updates' }).click();
+  const wr = page.locator('[data-server="weather-remote"]');
+  await expect(wr).toContainText('New version 3.0.0');
+  await expect(wr.getByTestId('catalog-changes')).toContainText('Adds headers: X-Tenant');
+  await wr.getByRole('button', { name: 'Update to 3.0.0' }).click();
+  await expect(wr.getByTestId('catalog-field-header:X-Tenant').getByRole('alert')).toHaveText('Enter a value.');
+  await wr.getByLabel('X-Tenant').fill('tenant-secret-0123456789');
+  await wr.getByRole('button', { name: 'Update to 3.0.0' }).click();
+  await expect(page.locator('[data-server="weather-remote"]')).toContainText('up to date', { timeout: 30_000 });
+  const headers = JSON.parse(readFileSync(path.join(shell.stateDir, 'mcp_servers.json'), 'utf8')).servers['weather-remote'].headers;
+  expect(Object.keys(headers)).toEqual(['X-Tenant']);
+  expect(readFileSync(path.join(shell.stateDir, 'secrets.json'), 'utf8')).toContain('tenant-secret-0123456789');
 
   // Offline: the registry answers garbage; the cached results are shown and the screen says so.
   registry.mode = 'garbage';

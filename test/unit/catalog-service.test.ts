@@ -170,7 +170,7 @@ describe('catalog service', () => {
     fx.setStatus('com.example/weather-remote', 'active');
     fx.publish(v3);
     const [item] = await catalog.diff();
-    expect(item!.update).toMatchObject({ kind: 'available', version: '3.0.0', needs: [{ id: 'header:X-Tenant', secret: true }] });
+    expect(item!.update).toMatchObject({ kind: 'available', version: '3.0.0', needs: [{ id: 'header:X-Tenant', secret: true }], changes: [{ kind: 'headers', added: ['X-Tenant'], removed: [] }] });
     await expect(catalog.update('weather')).rejects.toBeInstanceOf(CatalogInputError);
     fx.setStatus('com.example/weather-remote', 'deleted', 'Withdrawn');
     expect((await catalog.diff())[0]).toMatchObject({ status: 'deleted', update: { kind: 'none' } });

@@ -213,7 +213,10 @@ export class CatalogService {
         if (p.error) item.update = { kind: 'blocked', version: latest.version, reason: p.error };
         else {
           if (p.built) updatePatch(current, p.built.input, p.dropped); // refuses a change of type
-          item.update = { kind: 'available', version: latest.version, changes: p.built ? diffConfigs(current, p.built.input, p.dropped) : [], needs: p.needs };
+          // Until its new questions are answered the new command/URL is not known: show the names.
+          const names = Object.fromEntries(CatalogService.definedNames(latest.server, rec.option).map((n) => [n, '']));
+          const known = p.built?.input ?? (current.type === 'local' ? { type: 'local' as const, command: current.command, env: names } : { type: current.type, url: current.url, headers: names });
+          item.update = { kind: 'available', version: latest.version, changes: diffConfigs(current, known, p.dropped), needs: p.needs };
         }
       } catch (err) {
         if (!(err instanceof NotInstallableError)) throw err;
