@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { buildConfig, CatalogInputError, checkRemoteUrl, installOptions, NotInstallableError } from '../../main/mcp/catalog/mapping.js';
 import { serverJsonSchema, type ServerJson } from '../../main/mcp/catalog/schema.js';
 import { parseServerEntry } from '../../main/mcp/config.js';
+import { carriedValues, neededFields } from '../../main/mcp/catalog/diff.js';
 import { EVERYTHING_VERSION, everythingServer, fixtureEntries, remoteServer } from '../fixtures/registry-data.js';
 
 const doc = (raw: unknown): ServerJson => serverJsonSchema.parse(raw);
@@ -168,5 +169,25 @@ describe('remotes', () => {
     const s = doc({ name: 'io.test/s', description: 'x', version: '1', remotes: [{ type: 'streamable-http', url: 'https://x.example.com/{key}', variables: { key: { isSecret: true } } }] });
     const [opt] = installOptions(s);
     expect(opt).toMatchObject({ installable: false, reason: expect.stringMatching(/secret in the server URL/) });
+  });
+});
+
+describe('answers carried to a new version', () => {
+  it('go only to the same flag or value hint; an argument that moved is asked again; env values come from the server', () => {
+    const v1 = pkg({ registryType: 'npm', identifier: 'x', version: '1.0.0', packageArguments: [{ type: 'positional', valueHint: 'dir', isRequired: true }], environmentVariables: [{ name: 'TOKEN', isRequired: true, isSecret: true }] });
+    const built = buildConfig(v1, 'package:0', { 'arg:package:0': '/data', 'env:TOKEN': 't-1' });
+    expect(built.labels).toEqual({ 'arg:package:0': 'dir' });
+    // v2 puts a new required flag first; "dir" moves to the second place.
+    const v2 = pkg({ registryType: 'npm', identifier: 'x', version: '2.0.0', packageArguments: [{ type: 'named', name: '--mode', isRequired: true }, { type: 'positional', valueHint: 'dir', isRequired: true }], environmentVariables: [{ name: 'TOKEN', isRequired: true, isSecret: true }] });
+    const [opt] = installOptions(v2);
+    if (!opt!.installable) throw new Error('not installable');
+    const current = parseServerEntry(built.input);
+    const carried = carriedValues(current, opt!.fields, built.remembered, built.labels);
+    expect(carried).toEqual({ 'env:TOKEN': 't-1' });
+    expect(neededFields(opt!.fields, carried).map((f) => f.label)).toEqual(['--mode', 'dir']);
+    // The same shape again: the answer is carried.
+    const [same] = installOptions(v1);
+    if (!same!.installable) throw new Error('not installable');
+    expect(carriedValues(current, same!.fields, built.remembered, built.labels)).toEqual({ 'arg:package:0': '/data', 'env:TOKEN': 't-1' });
   });
 });

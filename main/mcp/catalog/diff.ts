@@ -63,12 +63,18 @@ export function updatePatch(current: ServerConfig, next: ServerInput, dropped: s
 }
 
 /**
- * The answers an update starts from: the remembered command-line/URL answers, and for each env
- * var or header field the value the installed server has now under that name (so a secret whose
- * name is unchanged is kept without asking again).
+ * The answers an update starts from: the remembered command-line/URL answers — each only to a
+ * field of the new version with the same id and label (an argument that moved is asked again) —
+ * and for each env var or header field the value the installed server has now under that name
+ * (so a secret whose name is unchanged is kept without asking again).
  */
-export function carriedValues(current: ServerConfig, fields: CatalogField[], remembered: FieldValues): FieldValues {
-  const out: FieldValues = { ...remembered };
+export function carriedValues(current: ServerConfig, fields: CatalogField[], remembered: FieldValues, labels?: Record<string, string>): FieldValues {
+  const out: FieldValues = {};
+  for (const f of fields) {
+    if (!Object.prototype.hasOwnProperty.call(remembered, f.id)) continue;
+    if (labels && labels[f.id] !== f.label) continue;
+    out[f.id] = remembered[f.id]!;
+  }
   const values: Record<string, string> = current.type === 'local' ? current.env : current.headers;
   for (const f of fields) {
     if (f.kind !== 'env' && f.kind !== 'header') continue;

@@ -39,6 +39,8 @@ export interface BuiltConfig {
   input: ServerInput;
   /** The answers worth remembering for an update: non-secret command-line and URL answers. */
   remembered: FieldValues;
+  /** The label of each remembered field (a flag, value hint or variable name), by field id. */
+  labels: Record<string, string>;
   /** The program that must be on PATH (`npx`, `uvx`, `docker`), or null for a remote. */
   runtime: string | null;
 }
@@ -173,6 +175,7 @@ export function installOptions(server: ServerJson): CatalogOption[] {
 /** Reads and checks answers against fields, remembering the non-secret ones. */
 class Answers {
   readonly remembered: FieldValues = {};
+  readonly labels: Record<string, string> = {};
   constructor(private readonly values: FieldValues) {}
 
   /** The values of a field (empty list: not given and no default). @throws CatalogInputError */
@@ -186,7 +189,10 @@ class Answers {
     // Env and header values are secrets of the config (kept in the secret store), so only
     // command-line and URL answers are remembered for an update.
     const rememberable = f.id.startsWith('arg:') || f.id.startsWith('url/');
-    if (!f.secret && rememberable && list.length) this.remembered[f.id] = f.repeated ? list : list[0]!;
+    if (!f.secret && rememberable && list.length) {
+      this.remembered[f.id] = f.repeated ? list : list[0]!;
+      this.labels[f.id] = f.label;
+    }
     return list;
   }
 
@@ -289,7 +295,7 @@ export function buildConfig(server: ServerJson, optionId: string, values: FieldV
       const tagged = p.version && !/[:@]/.test(p.identifier.split('/').pop()!) ? `${p.identifier}:${p.version}` : p.identifier;
       command = ['docker', 'run', '-i', '--rm', ...rt, ...Object.keys(env).flatMap((k) => ['-e', k]), tagged, ...pk];
     }
-    return { input: { type: 'local', command, env }, remembered: answers.remembered, runtime };
+    return { input: { type: 'local', command, env }, remembered: answers.remembered, labels: answers.labels, runtime };
   }
   if (m?.[1] === 'remote') {
     const r = server.remotes?.[index];
@@ -298,7 +304,7 @@ export function buildConfig(server: ServerJson, optionId: string, values: FieldV
     if (why) throw new NotInstallableError(why);
     const url = checkRemoteUrl(fill(r.url, 'url', r, answers));
     const headers = keyValues(r.headers, 'header', answers);
-    return { input: { type: r.type === 'sse' ? 'sse' : 'http', url, headers }, remembered: answers.remembered, runtime: null };
+    return { input: { type: r.type === 'sse' ? 'sse' : 'http', url, headers }, remembered: answers.remembered, labels: answers.labels, runtime: null };
   }
   throw new NotInstallableError(`The entry has no option "${optionId.slice(0, 64)}".`);
 }

@@ -127,7 +127,7 @@ export class CatalogService {
     const built = buildConfig(e.server, option, values);
     this.checkRuntime(built.runtime);
     const view = await this.deps.host.add(serverName, built.input);
-    await this.store.setInstall(serverName, { registry_url: client.baseUrl, name, version: e.version, option, remembered: built.remembered, installed_at: Date.now() });
+    await this.store.setInstall(serverName, { registry_url: client.baseUrl, name, version: e.version, option, remembered: built.remembered, labels: built.labels, installed_at: Date.now() });
     return view;
   }
 
@@ -169,7 +169,7 @@ export class CatalogService {
     if (!option) throw new NotInstallableError('The new version no longer offers the way this server was installed.');
     if (!option.installable) throw new NotInstallableError(option.reason);
     if (option.kind === 'mcpb') throw new NotInstallableError('Bundles are not updated in place yet: remove this server and install the new version from the catalog.');
-    const carried = { ...carriedValues(current, option.fields, rec.remembered), ...values };
+    const carried = { ...carriedValues(current, option.fields, rec.remembered, rec.labels), ...values };
     const needs = neededFields(option.fields, carried);
     const newNames = new Set(option.fields.filter((f) => f.kind === 'env' || f.kind === 'header').map((f) => f.label));
     const dropped = CatalogService.definedNames(installed?.server ?? null, rec.option).filter((n) => !newNames.has(n) && !CatalogService.definedNames(latest.server, rec.option).includes(n));
@@ -242,11 +242,11 @@ export class CatalogService {
     const installed = await this.entry(client, rec.name, rec.version).catch(() => null);
     const p = this.plan(rec, serverName, installed, latest, values);
     const current = this.deps.config.get(serverName)!;
-    const carried = { ...carriedValues(current, p.option.installable ? p.option.fields : [], rec.remembered), ...values };
+    const carried = { ...carriedValues(current, p.option.installable ? p.option.fields : [], rec.remembered, rec.labels), ...values };
     const built = buildConfig(latest.server!, rec.option, carried);
     this.checkRuntime(built.runtime);
     const view = await this.deps.host.update(serverName, updatePatch(current, built.input, p.dropped));
-    await this.store.setInstall(serverName, { ...rec, version: latest.version, remembered: { ...rec.remembered, ...built.remembered }, installed_at: Date.now() });
+    await this.store.setInstall(serverName, { ...rec, version: latest.version, remembered: built.remembered, labels: built.labels, installed_at: Date.now() });
     return view;
   }
 }

@@ -22,6 +22,8 @@ const installSchema = z.object({
   version: z.string().max(255),
   option: z.string().max(64),
   remembered: z.record(z.string().max(256), z.union([z.string().max(4096), z.array(z.string().max(4096)).max(64)])),
+  /** The label of each remembered field, so an answer is carried only to the same flag or value hint. */
+  labels: z.record(z.string().max(256), z.string().max(256)).optional(),
   installed_at: z.number(),
 });
 /** Where one installed server came from. */
