@@ -17,6 +17,7 @@ import { detectLocalModels, type LocalProbe } from './chat/local-models.js';
 import { ConfigStore } from './mcp/config.js';
 import { McpHost } from './mcp/host.js';
 import { ServerStartGate } from './mcp/host/start-gate.js';
+import { CatalogService } from './mcp/catalog/service.js';
 import { UserRequestBroker } from './mcp/elicitation.js';
 import type { ElicitationAnswer } from './mcp/connection.js';
 import { SamplingService } from './chat/sampling.js';
@@ -81,6 +82,8 @@ export function resolveStateDir(fallback?: string): string {
 export class AppCore {
   readonly config: ConfigStore;
   readonly host: McpHost;
+  /** The server catalog: the MCP Registry, install from an entry, catalog diff. */
+  readonly catalog: CatalogService;
   /** The default model profile as the single model of earlier versions (sampling, current chat loop). */
   readonly settings: SettingsStore;
   /** Saved model profiles, each with its own API key. */
@@ -142,7 +145,12 @@ export class AppCore {
       openUrl: opts.openUrl ?? ((url, server) => this.emit('auth.openUrl', { server, url: url.href })),
       events: {
         changed: (view) => this.emit('servers.changed', view),
-        removed: (name) => this.emit('servers.removed', { name }),
+        removed: (name) => {
+          this.emit('servers.removed', { name });
+          // A removed server no longer came from the catalog (a new one of that name did not).
+          void this.catalog.store.setInstall(name, null).catch(() => undefined);
+          void this.catalog.bundles.forget(name).catch(() => undefined);
+        },
       },
     });
     this.serverStart = new ServerStartGate(() => this.host.startAll(), opts.serverStartFallbackMs);
@@ -152,6 +160,7 @@ export class AppCore {
       (server, uri) => this.emit('context.resourceUpdated', { server, uri }),
       opts.chooseSavePath ?? null,
     );
+    this.catalog = new CatalogService({ stateDir: opts.stateDir, host: this.host, config: this.config });
     this.permissions = new Permissions(opts.stateDir, this.host, {
       opened: (view) => this.emit('approvals.request', view),
       closed: (id, outcome) => this.emit('approvals.closed', { id, outcome }),

@@ -13,6 +13,10 @@ import { ProfileInputError, ProfileNotFoundError } from '../chat/profiles.js';
 import { testConnection } from '../chat/model-list.js';
 import { HostError } from '../mcp/host.js';
 import { UnknownElicitationError } from '../mcp/elicitation.js';
+import { CatalogInputError, NotInstallableError } from '../mcp/catalog/mapping.js';
+import { RegistryError } from '../mcp/catalog/registry.js';
+import { MissingRuntimeError } from '../mcp/catalog/runtime.js';
+import { BundleError } from '../mcp/catalog/bundle.js';
 import { ApprovalError } from '../chat/permissions/index.js';
 import {
   AuthorizationDeniedError,
@@ -106,6 +110,16 @@ export function createHandlers(core: AppCore, version = '0.1.0'): Handlers {
       core.permissions.broker.answer(id, { decision, ...(reason !== undefined ? { reason } : {}) }, args_sha256);
       return { ok: true as const };
     },
+    'catalog.getSettings': async () => ({ registry_url: await core.catalog.store.registryUrl() }),
+    'catalog.setSettings': async ({ registry_url }) => ({ registry_url: await core.catalog.store.setRegistryUrl(registry_url) }),
+    'catalog.search': ({ query, cursor, include_deprecated }) => core.catalog.search(query, cursor, include_deprecated ?? false),
+    'catalog.icon': async ({ url }) => ({ data_url: await core.catalog.icons.get(url) }),
+    'catalog.install': ({ name, version, option, server_name, values }) => core.catalog.install(name, version, option, server_name, values),
+    'catalog.diff': () => core.catalog.diff(),
+    'catalog.update': ({ server_name, values }) => core.catalog.update(server_name, values),
+    'catalog.bundleInspect': ({ data_base64 }) => core.catalog.bundles.inspect(Buffer.from(data_base64, 'base64')),
+    'catalog.fetchBundle': ({ name, version, option }) => core.catalog.fetchBundle(name, version, option),
+    'catalog.bundleInstall': ({ token, server_name, values }) => core.catalog.bundles.install(token, server_name, values),
   };
 }
 
@@ -126,6 +140,12 @@ export function toIpcError(err: unknown): IpcError {
   if (err instanceof ProfileInputError) return { code: 'invalid_input', message: err.message, field: err.field };
   if (err instanceof UnknownElicitationError) return { code: 'gone', message: err.message };
   if (err instanceof ApprovalError) return { code: err.code, message: err.message };
+  // The server catalog (main/mcp/catalog): messages are ours and carry no secret value.
+  if (err instanceof RegistryError) return err.kind === 'not_found' ? { code: 'not_found', message: err.message } : { code: 'registry_unavailable', message: bounded(err.message) };
+  if (err instanceof MissingRuntimeError) return { code: 'missing_runtime', message: err.message };
+  if (err instanceof NotInstallableError) return { code: 'not_installable', message: bounded(err.message) };
+  if (err instanceof BundleError) return { code: 'bundle_invalid', message: bounded(err.message) };
+  if (err instanceof CatalogInputError) return { code: 'invalid_input', message: bounded(err.message), ...(err.field ? { field: err.field } : {}) };
   // OAuth flow errors carry messages already scrubbed of secrets (main/mcp/oauth/errors.ts).
   if (err instanceof CancelledError) return { code: 'sign_in_cancelled', message: 'Sign-in was cancelled.' };
   if (err instanceof CallbackTimeoutError) return { code: 'sign_in_timeout', message: bounded(err.message) };

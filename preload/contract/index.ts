@@ -785,6 +785,121 @@ export interface ComposerEventPayloads {
 const composerEventTable: { [E in keyof ComposerEventPayloads]: true } = { 'context.resourceUpdated': true };
 
 // ---------------------------------------------------------------------------------------------
+// Server catalog (the MCP Registry, bundles, catalog diff; docs/ARCHITECTURE.md "Server catalog")
+// ---------------------------------------------------------------------------------------------
+
+/** One value an install asks for (a registry `Input`: argument, variable, env var or header). */
+export interface CatalogField {
+  /** Stable id within its option, e.g. `env:API_KEY`, `header:X-Key`, `arg:package:0`, `url:tenant`. */
+  id: string;
+  kind: 'argument' | 'env' | 'header' | 'variable' | 'url_variable' | 'user_config';
+  /** What to call it: the env/header name, the flag, the value hint or the variable name. */
+  label: string;
+  description: string | null;
+  required: boolean;
+  /** Goes to the secret store (never into mcp_servers.json, never shown again). */
+  secret: boolean;
+  format: 'string' | 'number' | 'boolean' | 'filepath';
+  default: string | null;
+  placeholder: string | null;
+  /** The value must be one of these. */
+  choices: string[] | null;
+  /** Takes several values (each becomes its own argument). */
+  repeated: boolean;
+}
+
+/** A way to install an entry: one of its packages or remotes. */
+export type CatalogOption =
+  | {
+      id: string;
+      kind: string;
+      label: string;
+      transport: 'stdio' | 'streamable-http' | 'sse';
+      installable: true;
+      /** The program the server runs with (`npx`, `uvx`, `docker`), or null for a remote. */
+      runtime: string | null;
+      fields: CatalogField[];
+    }
+  | { id: string; kind: string; label: string; transport: 'stdio' | 'streamable-http' | 'sse'; installable: false; reason: string };
+
+/** A registry entry as the Catalog screen shows it. */
+export interface CatalogEntryView {
+  name: string;
+  version: string;
+  title: string | null;
+  description: string;
+  /** The entry's icon URL (https, or http on loopback; fetch it with `catalog.icon`), or null. */
+  icon: string | null;
+  repository: string | null;
+  website: string | null;
+  status: 'active' | 'deprecated' | 'deleted';
+  status_message: string | null;
+  updated_at: string | null;
+  /** Transports offered, e.g. `npm`, `pypi`, `oci`, `streamable-http`. */
+  transports: string[];
+  /** Whether its server.json validated; when not, why it cannot be installed. */
+  state: { kind: 'valid'; options: CatalogOption[] } | { kind: 'invalid'; reason: string };
+  /** Servers installed from this entry (any version). */
+  installed_as: string[];
+}
+
+/** A page of the catalog: live from the registry, or from the disk cache when it could not be reached. */
+export interface CatalogPage {
+  registry_url: string;
+  source: { kind: 'registry' } | { kind: 'cache'; reason: string } | { kind: 'none'; reason: string };
+  /** When the shown data was fetched (ms since the epoch), or null with nothing to show. */
+  fetched_at: number | null;
+  entries: CatalogEntryView[];
+  next_cursor: string | null;
+  /** Entries the registry sent that had no usable name (not shown). */
+  skipped: number;
+}
+
+/** What an update would change (never a secret value). */
+export type CatalogChange =
+  | { kind: 'type'; before: string; after: string }
+  | { kind: 'command'; before: string; after: string }
+  | { kind: 'url'; before: string; after: string }
+  | { kind: 'env'; added: string[]; removed: string[] }
+  | { kind: 'headers'; added: string[]; removed: string[] };
+
+/** One installed catalog server compared with its registry entry. */
+export interface CatalogDiffItem {
+  server: string;
+  registry_name: string;
+  installed_version: string;
+  status: 'active' | 'deprecated' | 'deleted' | 'unknown';
+  status_message: string | null;
+  update:
+    | { kind: 'none' }
+    | { kind: 'available'; version: string; changes: CatalogChange[]; needs: CatalogField[] }
+    | { kind: 'blocked'; version: string; reason: string };
+}
+
+/** A bundle looked at before install: its manifest's name, version, and what it asks for. */
+export interface BundlePreview {
+  token: string;
+  name: string;
+  display_name: string | null;
+  version: string;
+  description: string;
+  runtime: string;
+  fields: CatalogField[];
+}
+
+const catalogValuesSchema = z
+  .record(z.string().max(256), z.union([z.string().max(LIMITS.secretValue), z.array(z.string().max(LIMITS.shortText)).max(64)]))
+  .refine((m) => Object.keys(m).length <= 512, 'Too many values');
+/** A registry server name (`namespace/name`). */
+export const registryNameSchema = z.string().min(3).max(200).regex(/^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/, 'Not a registry server name');
+/** The registry's base URL: https, or http to a loopback address. */
+export const registryUrlSchema = z
+  .string()
+  .max(2048)
+  .url()
+  .refine((u) => /^https:\/\//i.test(u) || /^http:\/\/(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?(\/|$)/i.test(u), 'The registry URL must use https (or http to this computer)');
+
+// ---------------------------------------------------------------------------------------------
 // Channels
 // ---------------------------------------------------------------------------------------------
 
@@ -926,6 +1041,33 @@ export const channels = {
     }),
     output: null as unknown as { ok: true },
   },
+  'catalog.getSettings': { input: empty, output: null as unknown as { registry_url: string } },
+  'catalog.setSettings': { input: z.strictObject({ registry_url: registryUrlSchema }), output: null as unknown as { registry_url: string } },
+  /** Search the registry (empty query: browse). Falls back to the disk cache when it cannot be reached. */
+  'catalog.search': {
+    input: z.strictObject({ query: z.string().max(200), cursor: z.string().max(2048).optional(), include_deprecated: z.boolean().optional() }),
+    output: null as unknown as CatalogPage,
+  },
+  /** A registry icon that a catalog answer named, fetched by main: a `data:` URL, or null. */
+  'catalog.icon': { input: z.strictObject({ url: z.string().min(1).max(2048) }), output: null as unknown as { data_url: string | null } },
+  /** Install one option of a registry entry as a server; `values` answer its fields (secrets go to the store). */
+  'catalog.install': {
+    input: z.strictObject({ name: registryNameSchema, version: z.string().min(1).max(255), option: z.string().min(1).max(64), server_name: serverNameSchema, values: catalogValuesSchema }),
+    output: null as unknown as ServerView,
+  },
+  /** Installed catalog servers against their registry entries. */
+  'catalog.diff': { input: empty, output: null as unknown as CatalogDiffItem[] },
+  /** Update an installed catalog server to its entry's latest version, keeping secrets whose names are unchanged. */
+  'catalog.update': { input: z.strictObject({ server_name: serverNameSchema, values: catalogValuesSchema.optional() }), output: null as unknown as ServerView },
+  /** Look at a `.mcpb` bundle (base64 of the file, ≤ 64 MB) before installing it. */
+  'catalog.bundleInspect': { input: z.strictObject({ data_base64: z.string().min(1).max(90_000_000) }), output: null as unknown as BundlePreview },
+  /** Download the bundle of an entry's `mcpb` package, check its SHA-256 and contents, and look at it like a file. */
+  'catalog.fetchBundle': { input: z.strictObject({ name: registryNameSchema, version: z.string().min(1).max(255), option: z.string().min(1).max(64) }), output: null as unknown as BundlePreview },
+  /** Install an inspected bundle under `server_name` with its `user_config` answers. */
+  'catalog.bundleInstall': {
+    input: z.strictObject({ token: z.string().min(1).max(128), server_name: serverNameSchema, values: catalogValuesSchema }),
+    output: null as unknown as ServerView,
+  },
 } as const;
 
 export type ChannelName = keyof typeof channels;
@@ -1008,6 +1150,10 @@ export type ErrorCode =
   | 'busy'
   | 'write_failed'
   | 'approval_invalid'
+  | 'registry_unavailable'
+  | 'missing_runtime'
+  | 'not_installable'
+  | 'bundle_invalid'
   | 'internal';
 
 /** A typed error: `field` names the offending input path when known (for inline form errors). */

@@ -13,6 +13,7 @@
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { startFakeModel, type FakeModel } from '../fixtures/fake-model.js';
+import { startRegistryFixture } from '../fixtures/registry-server.js';
 import { FS_SERVER, SCREENSHOTS, addLocalServer, commandLine, configureModel, expect, expectStatus, openApp, openChat, sendMessage, serverCard, tempDir, test } from './helpers.js';
 
 /**
@@ -82,6 +83,8 @@ const ALLOWED = [
   '{"servers": …}',
   '{"mcpServers": …}',
   'filesystem',
+  // The MCP Bundle file format.
+  '.mcpb',
 ];
 
 /** Every visible UI string on the page (text nodes, aria-label/placeholder/title, options of visible selects). */
@@ -211,6 +214,23 @@ test('switching to 简体中文 translates every visible string of the chat and 
     await settingsSection(page, '设置', '工具权限');
     await expect(page.getByRole('radio', { name: '每次工具调用都询问' })).toBeVisible();
     await expectAllChinese(page, data, 'settings-permissions');
+
+    // ---- Settings → 目录: the catalog from the local registry fixture (entries are data) ----------
+    const registry = await startRegistryFixture();
+    try {
+      await settingsSection(page, '设置', '目录');
+      await page.getByLabel('注册中心地址').fill(registry.url);
+      await page.getByRole('button', { name: '使用此注册中心' }).click();
+      await expect(page.getByTestId('catalog-source')).toBeVisible();
+      await page.getByLabel('显示已弃用的服务器').check();
+      await expect(page.locator('[data-name="io.github.example/old-tool"]')).toBeVisible();
+      await page.locator('[data-name="io.github.example/everything"]').getByRole('button', { name: '安装' }).click();
+      await page.getByRole('button', { name: '检查更新' }).click();
+      await expect(page.getByText('尚未从目录安装任何服务器。')).toBeVisible();
+      await expectAllChinese(page, data, 'settings-catalog');
+    } finally {
+      await registry.close();
+    }
 
     // ---- Back to English: the English labels return, unchanged -----------------------------------
     await settingsSection(page, '设置', '语言');

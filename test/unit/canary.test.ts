@@ -19,6 +19,8 @@ import { openSecretStore } from '../../main/secrets/index.js';
 import { redactConsole } from '../../main/secrets/redact.js';
 import type { KeytarLike } from '../../main/secrets/vault.js';
 import { startFakeModel, type FakeModel } from '../fixtures/fake-model.js';
+import { startRegistryFixture, type RegistryFixture } from '../fixtures/registry-server.js';
+import { goodBundle } from '../fixtures/bundles.js';
 import { makeTempDir, removeDir, ROOT, sdkCommand, waitFor } from './helpers.js';
 
 const RAW = path.join(ROOT, 'test', 'fixtures', 'raw-server.mjs');
@@ -75,6 +77,7 @@ let model: FakeModel;
 /** A remote "server" that echoes every request header back in a 500 error, plain and base64. */
 let echo: http.Server;
 let echoUrl = '';
+let registry: RegistryFixture;
 const seen: Array<{ where: string; text: string }> = [];
 const restore: Array<() => void> = [];
 
@@ -92,6 +95,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => echo.listen(0, '127.0.0.1', () => r()));
   echoUrl = `http://127.0.0.1:${(echo.address() as { port: number }).port}/mcp`;
+  registry = await startRegistryFixture();
   for (const stream of [process.stdout, process.stderr] as const) {
     const orig = stream.write.bind(stream);
     stream.write = ((chunk: unknown, ...rest: unknown[]) => {
@@ -117,6 +121,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await core?.shutdown();
   await model?.close();
+  await registry?.close();
   echo?.closeAllConnections();
   await new Promise((r) => echo?.close(r));
   restore.reverse().forEach((r) => r());
@@ -165,6 +170,8 @@ describe('no secret ever leaves main (canary)', () => {
     // The chat's own tool call below runs without a card (the approval path is driven above).
     await core.permissions.setMode('never_ask');
 
+    // A bundle looked at already, so bundleInstall can carry a canary as its sensitive answer.
+    const bundleToken = core.catalog.bundles.inspect(goodBundle()).token;
     const samples: Samples = {
       'app.info': [{}, { extra: CANARIES.env }],
       'app.secretsInfo': [{}],
@@ -262,6 +269,23 @@ describe('no secret ever leaves main (canary)', () => {
         { id: 'x', decision: 'maybe', reason: CANARIES.envNew },
       ],
       'servers.remove': [{ name: 'imp' }, { name: 'missing' }],
+      'catalog.getSettings': [{}],
+      'catalog.setSettings': [{ registry_url: registry.url }, { registry_url: `http://evil.example/${CANARIES.env}` }],
+      'catalog.search': [{ query: 'example' }, { query: CANARIES.env, include_deprecated: true }],
+      'catalog.icon': [{ url: 'https://example.com/everything.png' }, { url: `http://127.0.0.1:9/${CANARIES.env}` }],
+      'catalog.install': [
+        { name: 'io.github.example/everything', version: '1.0.0', option: 'package:0', server_name: 'cat', values: { 'env:EVERYTHING_TOKEN': CANARIES.env } },
+        { name: 'com.example/weather-remote', version: '2.0.0', option: 'remote:0', server_name: 'cat-remote', values: { 'url/base': 'http://127.0.0.1:9', 'header:X-Api-Key': CANARIES.header } },
+        { name: 'io.github.example/everything', version: '1.0.0', option: 'package:0', server_name: 'cat-bad', values: { 'env:EVERYTHING_TOKEN': CANARIES.envNew, 'arg:package:0': 'not-a-choice' } },
+      ],
+      'catalog.diff': [{}],
+      'catalog.update': [{ server_name: 'cat' }, { server_name: 'missing' }],
+      'catalog.bundleInspect': [{ data_base64: Buffer.from(goodBundle()).toString('base64') }, { data_base64: Buffer.from(CANARIES.env).toString('base64') }],
+      'catalog.fetchBundle': [{ name: 'io.github.example/nothing', version: '1.0.0', option: 'package:0' }, { name: 'io.github.example/everything', version: '1.0.0', option: 'package:0' }],
+      'catalog.bundleInstall': [
+        { token: bundleToken, server_name: 'bundle', values: { 'user_config:api_key': CANARIES.env } },
+        { token: 'no-such-token', server_name: 'bundle2', values: { 'user_config:api_key': CANARIES.envNew } },
+      ],
     };
     expect(Object.keys(samples).sort()).toEqual([...channelNames].sort());
     for (const channel of channelNames) {

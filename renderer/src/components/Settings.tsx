@@ -1,14 +1,15 @@
 import { useApp } from '../store';
 import { useTranslation } from '../i18n';
+import { CatalogPanel } from './Catalog';
 import { LanguageSettings } from './LanguageSettings';
 import { ModelSettings } from './ModelSettings';
 import { ServersPanel } from './Servers';
 import { PermissionSettings } from './ToolPermissions';
 
 /** The sections of Settings. */
-export type SettingsSection = 'servers' | 'model' | 'permissions' | 'language';
+export type SettingsSection = 'servers' | 'catalog' | 'model' | 'permissions' | 'language';
 
-/** Settings: MCP servers, Model, Tool permissions, Language. */
+/** Settings: MCP servers, Catalog, Model, Tool permissions, Language. */
 export function SettingsView({ section, onSection: setSection }: { section: SettingsSection; onSection: (s: SettingsSection) => void }) {
   const { t, i18n } = useTranslation();
   const secrets = useApp((s) => s.secrets);
@@ -36,6 +37,9 @@ export function SettingsView({ section, onSection: setSection }: { section: Sett
         <button className={section === 'servers' ? 'nav-item active' : 'nav-item'} onClick={() => setSection('servers')}>
           {t('settings.navServers')}
         </button>
+        <button className={section === 'catalog' ? 'nav-item active' : 'nav-item'} onClick={() => setSection('catalog')}>
+          {t('settings.navCatalog')}
+        </button>
         <button className={section === 'model' ? 'nav-item active' : 'nav-item'} onClick={() => setSection('model')}>
           {t('settings.navModel')}
         </button>
@@ -46,7 +50,7 @@ export function SettingsView({ section, onSection: setSection }: { section: Sett
           {t('settings.navLanguage')}
         </button>
       </aside>
-      <section className="settings-body">{section === 'servers' ? <ServersPanel /> : section === 'model' ? <ModelSettings /> : section === 'language' ? <LanguageSettings /> : <PermissionSettings />}</section>
+      <section className="settings-body">{section === 'servers' ? <ServersPanel /> : section === 'catalog' ? <CatalogPanel /> : section === 'model' ? <ModelSettings /> : section === 'language' ? <LanguageSettings /> : <PermissionSettings />}</section>
     </div>
     </div>
   );

@@ -1,17 +1,18 @@
 /**
  * Renderer state: one zustand store built from slices (servers, chat, conversations, settings,
- * approvals, composer). It holds only
+ * approvals, composer, catalog). It holds only
  * the masked views main sends.
  */
 import { create } from 'zustand';
 import { createApprovalsSlice, type ApprovalsSlice } from './approvals';
+import { createCatalogSlice, type CatalogSlice } from './catalog';
 import { createChatSlice, type ChatSlice } from './chat';
 import { createComposerSlice, type ComposerSlice } from './composer';
 import { createConversationsSlice, type ConversationsSlice } from './conversations';
 import { createServersSlice, type ServersSlice } from './servers';
 import { createSettingsSlice, type SettingsSlice } from './settings';
 
-export type AppState = ServersSlice & ChatSlice & ConversationsSlice & SettingsSlice & ApprovalsSlice & ComposerSlice;
+export type AppState = ServersSlice & ChatSlice & ConversationsSlice & SettingsSlice & ApprovalsSlice & ComposerSlice & CatalogSlice;
 
 export const useApp = create<AppState>()((...a) => ({
   ...createServersSlice(...a),
@@ -20,4 +21,5 @@ export const useApp = create<AppState>()((...a) => ({
   ...createSettingsSlice(...a),
   ...createApprovalsSlice(...a),
   ...createComposerSlice(...a),
+  ...createCatalogSlice(...a),
 }));

@@ -1,0 +1,121 @@
+/**
+ * The server catalog's one job here: the two steps of installing a bundle from the window —
+ * look at the file (checked, held in memory under a random token), then install it under a
+ * server name with the user's answers: unpack into `<state dir>/bundles/`, build the config, check
+ * its runtime, add it through the host (docs/ARCHITECTURE.md "Server catalog", bundles).
+ */
+import { randomBytes } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { BundlePreview, ServerView } from '../../../preload/contract/index.js';
+import type { McpHost } from '../host.js';
+import { BundleError, bundleConfig, inspectBundle, unpackBundle, verifySha256, type InspectedBundle } from './bundle.js';
+import type { FieldValues } from './mapping.js';
+import { checkRuntime } from './runtime.js';
+
+/** Largest bundle file accepted, bytes. */
+export const MAX_BUNDLE_BYTES = 64 * 1024 * 1024;
+/** Bundles looked at and not installed yet that are kept (the oldest is dropped). */
+const MAX_PENDING = 4;
+
+/**
+ * Download a registry entry's bundle (https, or http on loopback; at most 64 MB and 2 minutes)
+ * and check it against the entry's `fileSha256` before anything else looks at it.
+ * @throws BundleError
+ */
+export async function downloadBundle(url: string, sha256: string, fetchImpl: typeof fetch = globalThis.fetch, timeoutMs = 120_000): Promise<Uint8Array> {
+  const ctl = new AbortController();
+  const timer = setTimeout(() => ctl.abort(), timeoutMs);
+  try {
+    const res = await fetchImpl(url, { signal: ctl.signal }).catch((err: unknown) => {
+      throw new BundleError(`The bundle could not be downloaded: ${ctl.signal.aborted ? 'it took too long' : ((err as Error).message ?? 'network error').slice(0, 200)}.`);
+    });
+    if (!res.ok) throw new BundleError(`The bundle could not be downloaded: HTTP ${res.status}.`);
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    const reader = res.body?.getReader();
+    for (;;) {
+      const r = reader ? await reader.read().catch(() => { throw new BundleError('The bundle download broke off.'); }) : { done: true as const, value: undefined };
+      if (r.done) break;
+      size += r.value.byteLength;
+      if (size > MAX_BUNDLE_BYTES) {
+        ctl.abort();
+        throw new BundleError('The bundle is larger than 64 MB.');
+      }
+      chunks.push(r.value);
+    }
+    const bytes = new Uint8Array(Buffer.concat(chunks));
+    verifySha256(bytes, sha256);
+    return bytes;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+interface Pending {
+  bundle: InspectedBundle;
+  /** Set when the bundle came from a registry entry: recorded once it is installed. */
+  origin: unknown;
+}
+
+/** Looks at and installs bundles. */
+export class BundleInstaller {
+  private readonly pending = new Map<string, Pending>();
+
+  /**
+   * @param onInstalled called after a bundle that came from a registry entry was installed, with
+   *   the origin given to {@link inspect}
+   */
+  constructor(
+    private readonly stateDir: string,
+    private readonly host: Pick<McpHost, 'add'>,
+    private readonly resolve?: (command: string) => string | null,
+    private readonly onInstalled?: (server: string, origin: unknown) => Promise<void>,
+  ) {}
+
+  /**
+   * Delete the unpacked folders of server `serverName` (after it was removed). Only folders this
+   * installer made for that name (`<name>-<8 hex>`) are touched.
+   */
+  async forget(serverName: string): Promise<void> {
+    const root = path.join(this.stateDir, 'bundles');
+    const names = await fs.readdir(root).catch(() => [] as string[]);
+    const mine = new RegExp(`^${serverName.replace(/[.]/g, '\\.')}-[0-9a-f]{8}$`);
+    for (const n of names) if (mine.test(n)) await fs.rm(path.join(root, n), { recursive: true, force: true });
+  }
+
+  /** Check a bundle file and keep it for {@link install}. @throws BundleError */
+  inspect(bytes: Uint8Array, origin: unknown = null): BundlePreview {
+    if (bytes.byteLength > MAX_BUNDLE_BYTES) throw new BundleError('The bundle is larger than 64 MB.');
+    const b = inspectBundle(bytes);
+    const token = randomBytes(16).toString('hex');
+    this.pending.set(token, { bundle: b, origin });
+    for (const k of [...this.pending.keys()].slice(0, Math.max(0, this.pending.size - MAX_PENDING))) this.pending.delete(k);
+    const m = b.manifest;
+    return { token, name: m.name, display_name: m.display_name ?? null, version: m.version, description: m.description, runtime: b.command, fields: b.fields };
+  }
+
+  /**
+   * Install a bundle looked at before. Nothing is kept when the answers, the runtime or the add
+   * fail (the unpacked folder is removed again).
+   * @throws BundleError (unknown token), CatalogInputError, MissingRuntimeError, HostError
+   */
+  async install(token: string, serverName: string, values: FieldValues): Promise<ServerView> {
+    const p = this.pending.get(token);
+    if (!p) throw new BundleError('This bundle is no longer waiting to be installed; choose the file again.');
+    const b = p.bundle;
+    const dir = path.join(this.stateDir, 'bundles', `${serverName}-${randomBytes(4).toString('hex')}`);
+    await unpackBundle(b, dir);
+    try {
+      const input = await bundleConfig(b, dir, values);
+      if (input.type === 'local') checkRuntime(input.command[0]!, this.resolve);
+      const view = await this.host.add(serverName, input);
+      this.pending.delete(token);
+      if (p.origin !== null) await this.onInstalled?.(serverName, p.origin);
+      return view;
+    } catch (err) {
+      await fs.rm(dir, { recursive: true, force: true });
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,315 @@
+/**
+ * The server catalog's one job here: turn a validated `server.json` (./schema.ts) and the user's
+ * answers into a server config — pure, no I/O (docs/ARCHITECTURE.md "Server catalog").
+ *
+ * - Packages: npm → `npx -y <id>@<version>`, pypi → `uvx <id>==<version>`, oci → `docker run -i
+ *   --rm … <image>`, honouring `runtimeArguments`, `packageArguments` and `environmentVariables`.
+ *   Every argument value is its own argv entry (the host spawns without a shell).
+ * - Remotes: streamable-http → `http`, sse → `sse`; `{variables}` of the URL are filled from the
+ *   user's answers only, and the result must be https (or http to loopback).
+ * - Env vars and headers become the config's `env` / `headers`, whose values the config store
+ *   keeps in the secret store. A secret asked for on the command line cannot be kept secret, so
+ *   such an option is not installable.
+ */
+import { envNameSchema, headerNameSchema, type CatalogField, type CatalogOption, type ServerInput } from '../../../preload/contract/index.js';
+import type { KeyValueInput, RegistryArgument, RegistryInput, RegistryPackage, RegistryRemote, ServerJson } from './schema.js';
+
+/** The user's answers, by field id; a repeated field takes a list. */
+export type FieldValues = Record<string, string | string[]>;
+
+/** Thrown when the answers do not fit the fields; `field` is the offending field id. */
+export class CatalogInputError extends Error {
+  override name = 'CatalogInputError';
+  constructor(
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Thrown for an option that cannot be installed (the reason is for the user). */
+export class NotInstallableError extends Error {
+  override name = 'NotInstallableError';
+}
+
+/** The result of {@link buildConfig}. */
+export interface BuiltConfig {
+  /** What `servers.add` takes. */
+  input: ServerInput;
+  /** The answers worth remembering for an update: non-secret command-line and URL answers. */
+  remembered: FieldValues;
+  /** The label of each remembered field (a flag, value hint or variable name), by field id. */
+  labels: Record<string, string>;
+  /** The program that must be on PATH (`npx`, `uvx`, `docker`), or null for a remote. */
+  runtime: string | null;
+}
+
+const DEFAULT_REGISTRIES: Record<string, string[]> = {
+  npm: ['https://registry.npmjs.org'],
+  pypi: ['https://pypi.org'],
+  oci: ['https://docker.io', 'https://registry-1.docker.io', 'https://index.docker.io'],
+};
+
+const RUNTIMES: Record<string, string> = { npm: 'npx', pypi: 'uvx', oci: 'docker' };
+
+/** Package identifiers by type; none may start with `-` (it would read as an option). */
+const IDENTIFIERS: Record<string, RegExp> = {
+  npm: /^(@[a-z0-9~][a-z0-9._~-]*\/)?[a-z0-9~][a-z0-9._~-]*$/,
+  pypi: /^[A-Za-z0-9][A-Za-z0-9._-]*$/,
+  oci: /^[a-z0-9][a-z0-9._/-]*(:[A-Za-z0-9_][A-Za-z0-9._-]{0,127})?(@sha256:[a-f0-9]{64})?$/,
+};
+const VERSION = /^[A-Za-z0-9][A-Za-z0-9.+_-]*$/;
+
+function field(id: string, kind: CatalogField['kind'], label: string, i: RegistryInput, repeated = false): CatalogField {
+  return {
+    id,
+    kind,
+    label,
+    description: i.description ?? null,
+    required: i.isRequired === true,
+    secret: i.isSecret === true,
+    format: i.format ?? 'string',
+    default: i.default ?? null,
+    placeholder: i.placeholder ?? null,
+    choices: i.choices && i.choices.length ? [...i.choices] : null,
+    repeated,
+  };
+}
+
+/** Fields for the `{variables}` of an input with a fixed value. */
+function variableFields(owner: string, i: { variables?: Record<string, RegistryInput> | undefined }, kind: CatalogField['kind'] = 'variable'): CatalogField[] {
+  return Object.entries(i.variables ?? {}).map(([name, v]) => field(`${owner}/${name}`, kind, name, v));
+}
+
+function argLabel(a: RegistryArgument): string {
+  return a.type === 'named' ? a.name : (a.valueHint ?? 'argument');
+}
+
+/** The fields of one argument list (`arg:runtime:N` / `arg:package:N`). */
+function argumentFields(list: RegistryArgument[] | undefined, where: 'runtime' | 'package'): CatalogField[] {
+  const out: CatalogField[] = [];
+  (list ?? []).forEach((a, n) => {
+    const id = `arg:${where}:${n}`;
+    if (a.value !== undefined) out.push(...variableFields(id, a));
+    else out.push(field(id, 'argument', argLabel(a), a, a.isRepeated === true));
+  });
+  return out;
+}
+
+function keyValueFields(list: KeyValueInput[] | undefined, kind: 'env' | 'header'): CatalogField[] {
+  const out: CatalogField[] = [];
+  for (const kv of list ?? []) {
+    const id = `${kind}:${kv.name}`;
+    if (kv.value !== undefined) out.push(...variableFields(id, kv));
+    else out.push(field(id, kind, kv.name, kv));
+  }
+  return out;
+}
+
+/** An MCP Bundle package: downloaded from an https URL (or http on loopback) and checked against its `fileSha256`. */
+function whyNotBundle(p: RegistryPackage): string | null {
+  if (!p.fileSha256) return 'The bundle has no fileSha256, so its download could not be checked.';
+  let u: URL;
+  try {
+    u = new URL(p.identifier);
+  } catch {
+    return 'The bundle\u2019s download address is not a URL.';
+  }
+  if (!(u.protocol === 'https:' || (u.protocol === 'http:' && isLoopbackHost(u.hostname))) || u.username || u.password) return 'The bundle must be downloaded over https.';
+  if (p.transport.type !== 'stdio') return `This bundle runs its own ${p.transport.type} server; only stdio servers can be installed.`;
+  return null;
+}
+
+function whyNotPackage(p: RegistryPackage): string | null {
+  const runtime = RUNTIMES[p.registryType];
+  if (p.registryType === 'mcpb') return whyNotBundle(p);
+  if (!runtime) return `Packages of type "${p.registryType}" are not supported.`;
+  if (p.transport.type !== 'stdio') return `This package runs its own ${p.transport.type} server; only stdio packages can be installed.`;
+  if (p.registryBaseUrl && !DEFAULT_REGISTRIES[p.registryType]!.includes(p.registryBaseUrl.replace(/\/+$/, ''))) return `The package comes from ${p.registryBaseUrl}, which is not a supported ${p.registryType} registry.`;
+  if (!IDENTIFIERS[p.registryType]!.test(p.identifier)) return `"${p.identifier.slice(0, 100)}" is not a valid ${p.registryType} package name.`;
+  if (p.version !== undefined && (!VERSION.test(p.version) || p.version === 'latest')) return `"${p.version.slice(0, 100)}" is not an exact package version.`;
+  if (p.registryType !== 'oci' && p.version === undefined) return 'The package has no version.';
+  const secretArg = [...(p.runtimeArguments ?? []), ...(p.packageArguments ?? [])].find((a) => a.isSecret || Object.values(a.variables ?? {}).some((v) => v.isSecret));
+  if (secretArg) return `It asks for a secret on the command line (${argLabel(secretArg)}), which could not be kept out of the config file.`;
+  for (const e of p.environmentVariables ?? []) if (!envNameSchema.safeParse(e.name).success) return `"${e.name.slice(0, 100)}" is not a valid environment variable name.`;
+  return null;
+}
+
+function whyNotRemote(r: RegistryRemote): string | null {
+  const secretVar = Object.entries(r.variables ?? {}).find(([, v]) => v.isSecret);
+  if (secretVar) return `It asks for a secret in the server URL (${secretVar[0]}), which could not be kept out of the config file.`;
+  for (const h of r.headers ?? []) if (!headerNameSchema.safeParse(h.name).success) return `"${h.name.slice(0, 100)}" is not a valid header name.`;
+  return null;
+}
+
+function packageLabel(p: RegistryPackage): string {
+  return `${p.registryType} ${p.identifier}${p.version ? `@${p.version}` : ''}`;
+}
+
+/**
+ * The ways an entry can be installed: one option per package (`package:N`) and remote
+ * (`remote:N`), each installable with the fields to ask for, or not with the reason.
+ */
+export function installOptions(server: ServerJson): CatalogOption[] {
+  const out: CatalogOption[] = [];
+  (server.packages ?? []).forEach((p, n) => {
+    const base = { id: `package:${n}`, kind: p.registryType, label: packageLabel(p), transport: p.transport.type };
+    const why = whyNotPackage(p);
+    if (why) return out.push({ ...base, installable: false, reason: why });
+    // A bundle's own questions (its user_config) are known once it is downloaded and checked.
+    if (p.registryType === 'mcpb') return out.push({ ...base, label: `mcpb ${p.identifier}`, installable: true, runtime: null, fields: [] });
+    const fields = [...argumentFields(p.runtimeArguments, 'runtime'), ...argumentFields(p.packageArguments, 'package'), ...keyValueFields(p.environmentVariables, 'env')];
+    out.push({ ...base, installable: true, runtime: RUNTIMES[p.registryType]!, fields });
+  });
+  (server.remotes ?? []).forEach((r, n) => {
+    const base = { id: `remote:${n}`, kind: 'remote', label: `${r.type} ${r.url}`, transport: r.type };
+    const why = whyNotRemote(r);
+    if (why) return out.push({ ...base, installable: false, reason: why });
+    const fields = [...variableFields('url', r, 'url_variable'), ...keyValueFields(r.headers, 'header')];
+    out.push({ ...base, installable: true, runtime: null, fields });
+  });
+  return out;
+}
+
+/** Reads and checks answers against fields, remembering the non-secret ones. */
+class Answers {
+  readonly remembered: FieldValues = {};
+  readonly labels: Record<string, string> = {};
+  constructor(private readonly values: FieldValues) {}
+
+  /** The values of a field (empty list: not given and no default). @throws CatalogInputError */
+  many(f: CatalogField): string[] {
+    const raw = Object.prototype.hasOwnProperty.call(this.values, f.id) ? this.values[f.id] : undefined;
+    let list = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).filter((v) => v !== '');
+    if (!f.repeated && list.length > 1) throw new CatalogInputError(`${f.label} takes one value.`, f.id);
+    if (list.length === 0 && f.default !== null) list = [f.default];
+    if (list.length === 0 && f.required) throw new CatalogInputError(`${f.label} is required.`, f.id);
+    for (const v of list) this.check(f, v);
+    // Env and header values are secrets of the config (kept in the secret store), so only
+    // command-line and URL answers are remembered for an update.
+    const rememberable = f.id.startsWith('arg:') || f.id.startsWith('url/');
+    if (!f.secret && rememberable && list.length) {
+      this.remembered[f.id] = f.repeated ? list : list[0]!;
+      this.labels[f.id] = f.label;
+    }
+    return list;
+  }
+
+  one(f: CatalogField): string | undefined {
+    return this.many(f)[0];
+  }
+
+  private check(f: CatalogField, v: string): void {
+    if (f.choices && !f.choices.includes(v)) throw new CatalogInputError(`${f.label} must be one of: ${f.choices.join(', ')}.`, f.id);
+    if (f.format === 'number' && !/^-?\d+(\.\d+)?$/.test(v)) throw new CatalogInputError(`${f.label} must be a number.`, f.id);
+    if (f.format === 'boolean' && v !== 'true' && v !== 'false') throw new CatalogInputError(`${f.label} must be true or false.`, f.id);
+    if (/[\0\r\n]/.test(v)) throw new CatalogInputError(`${f.label} must be one line.`, f.id);
+  }
+}
+
+/** Replace `{name}` by the answer for `owner/name`; unknown names stay as they are (per the format). */
+function fill(template: string, owner: string, i: { variables?: Record<string, RegistryInput> | undefined }, answers: Answers): string {
+  const vars = i.variables ?? {};
+  return template.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (whole, name: string) => {
+    const v = vars[name];
+    if (!v) return whole;
+    return answers.one(field(`${owner}/${name}`, 'variable', name, v)) ?? '';
+  });
+}
+
+function argv(list: RegistryArgument[] | undefined, where: 'runtime' | 'package', answers: Answers): string[] {
+  const out: string[] = [];
+  (list ?? []).forEach((a, n) => {
+    const id = `arg:${where}:${n}`;
+    const values = a.value !== undefined ? [fill(a.value, id, a, answers)] : answers.many(field(id, 'argument', argLabel(a), a, a.isRepeated === true));
+    for (const v of values) {
+      if (a.type === 'positional') out.push(v);
+      else if ((a.format ?? 'string') === 'boolean' && a.value === undefined) {
+        if (v === 'true') out.push(a.name);
+      } else out.push(a.name, v);
+    }
+  });
+  return out;
+}
+
+function keyValues(list: KeyValueInput[] | undefined, kind: 'env' | 'header', answers: Answers): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const kv of list ?? []) {
+    const id = `${kind}:${kv.name}`;
+    const v = kv.value !== undefined ? fill(kv.value, id, kv, answers) : answers.one(field(id, kind, kv.name, kv));
+    if (v !== undefined && v !== '') out[kv.name] = v;
+  }
+  return out;
+}
+
+/** Whether `host` is a loopback address (127.0.0.0/8, ::1, localhost). */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+}
+
+/**
+ * Check a filled remote URL: absolute, https (or http to loopback), no credentials, nothing left
+ * unfilled. @throws CatalogInputError
+ */
+export function checkRemoteUrl(url: string): string {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new CatalogInputError('The server URL is not a valid URL after filling in its variables.', 'url');
+  }
+  if (/[{}\s]/.test(url)) throw new CatalogInputError('The server URL still has unfilled variables.', 'url');
+  if (u.username || u.password) throw new CatalogInputError('The server URL must not carry a user name or password.', 'url');
+  if (u.protocol === 'https:') return u.href;
+  if (u.protocol === 'http:' && isLoopbackHost(u.hostname)) return u.href;
+  throw new CatalogInputError('Only https URLs (or http to this computer) are accepted for a remote server.', 'url');
+}
+
+/**
+ * Build the config of option `optionId` of `server` from the user's answers.
+ * @throws NotInstallableError for an option that cannot be installed (or does not exist);
+ *   CatalogInputError (with the field id) for an answer that is missing or does not fit.
+ */
+export function buildConfig(server: ServerJson, optionId: string, values: FieldValues): BuiltConfig {
+  const m = /^(package|remote):(\d+)$/.exec(optionId);
+  const index = m ? Number(m[2]) : -1;
+  const answers = new Answers(values);
+  if (m?.[1] === 'package') {
+    const p = server.packages?.[index];
+    if (!p) throw new NotInstallableError(`The entry has no option "${optionId}".`);
+    const why = whyNotPackage(p);
+    if (why) throw new NotInstallableError(why);
+    if (p.registryType === 'mcpb') throw new NotInstallableError('This is an MCP Bundle: download and check it first, then install it with its own questions.');
+    const runtime = RUNTIMES[p.registryType]!;
+    const rt = argv(p.runtimeArguments, 'runtime', answers);
+    const pk = argv(p.packageArguments, 'package', answers);
+    const env = keyValues(p.environmentVariables, 'env', answers);
+    let command: string[];
+    if (p.registryType === 'npm') command = ['npx', ...rt, '-y', `${p.identifier}@${p.version}`, ...pk];
+    else if (p.registryType === 'pypi') command = ['uvx', ...rt, `${p.identifier}==${p.version}`, ...pk];
+    else {
+      // The image reads its environment from docker's own (`-e NAME` without a value), so
+      // values stay out of the command line.
+      const tagged = p.version && !/[:@]/.test(p.identifier.split('/').pop()!) ? `${p.identifier}:${p.version}` : p.identifier;
+      command = ['docker', 'run', '-i', '--rm', ...rt, ...Object.keys(env).flatMap((k) => ['-e', k]), tagged, ...pk];
+    }
+    return { input: { type: 'local', command, env }, remembered: answers.remembered, labels: answers.labels, runtime };
+  }
+  if (m?.[1] === 'remote') {
+    const r = server.remotes?.[index];
+    if (!r) throw new NotInstallableError(`The entry has no option "${optionId}".`);
+    const why = whyNotRemote(r);
+    if (why) throw new NotInstallableError(why);
+    const url = checkRemoteUrl(fill(r.url, 'url', r, answers));
+    const headers = keyValues(r.headers, 'header', answers);
+    return { input: { type: r.type === 'sse' ? 'sse' : 'http', url, headers }, remembered: answers.remembered, labels: answers.labels, runtime: null };
+  }
+  throw new NotInstallableError(`The entry has no option "${optionId.slice(0, 64)}".`);
+}
+
+/** The fields of an option that are secret (their values go to the secret store and are never remembered). */
+export function secretFieldIds(option: CatalogOption): string[] {
+  return option.installable ? option.fields.filter((f) => f.secret).map((f) => f.id) : [];
+}

@@ -1,0 +1,83 @@
+import type { CatalogField } from '../../../preload/contract/index.js';
+import { useTranslation } from '../i18n';
+
+/** Answers by field id, as the form holds them (a repeated field: one value per line). */
+export type FieldAnswers = Record<string, string>;
+
+/** The answers in the shape main takes: repeated fields become lists, empty answers are left out. */
+export function answersToValues(fields: CatalogField[], answers: FieldAnswers): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const f of fields) {
+    const v = answers[f.id] ?? '';
+    if (f.repeated) {
+      const list = v.split('\n').map((s) => s.trim()).filter(Boolean);
+      if (list.length) out[f.id] = list;
+    } else if (v !== '') out[f.id] = v;
+  }
+  return out;
+}
+
+/** Starting answers: each field's default. */
+export function defaultAnswers(fields: CatalogField[]): FieldAnswers {
+  return Object.fromEntries(fields.map((f) => [f.id, f.default ?? '']));
+}
+
+/** Required fields left empty (ids). */
+export function missingFields(fields: CatalogField[], answers: FieldAnswers): string[] {
+  return fields.filter((f) => f.required && !(answers[f.id] ?? '').trim()).map((f) => f.id);
+}
+
+/**
+ * The inputs of a registry entry's fields: a select for choices, a checkbox for booleans, a
+ * password input for secrets, a text area for repeated values. Labels are the registry's names.
+ */
+export function CatalogFieldInputs({ fields, answers, onChange, errors }: { fields: CatalogField[]; answers: FieldAnswers; onChange: (a: FieldAnswers) => void; errors: Record<string, string> }) {
+  const { t } = useTranslation();
+  const set = (id: string, v: string): void => onChange({ ...answers, [id]: v });
+  return (
+    <>
+      {fields.map((f) => {
+        const v = answers[f.id] ?? '';
+        const label = (
+          <span>
+            <span className="mono">{f.label}</span>
+            {f.required && <span className="muted"> ({t('catalog.required')})</span>}
+            {f.secret && <span className="muted"> — {t('catalog.secret')}</span>}
+          </span>
+        );
+        let input;
+        if (f.choices) {
+          input = (
+            <select value={v} onChange={(e) => set(f.id, e.target.value)}>
+              {!f.required && <option value="" />}
+              {f.choices.map((c) => (
+                <option key={c} value={c}>
+                  {c}
+                </option>
+              ))}
+            </select>
+          );
+        } else if (f.format === 'boolean') {
+          input = <input type="checkbox" checked={v === 'true'} onChange={(e) => set(f.id, e.target.checked ? 'true' : 'false')} />;
+        } else if (f.repeated) {
+          input = <textarea className="mono" rows={3} value={v} placeholder={f.placeholder ?? ''} onChange={(e) => set(f.id, e.target.value)} />;
+        } else {
+          input = <input className="mono" type={f.secret ? 'password' : f.format === 'number' ? 'number' : 'text'} autoComplete="off" value={v} placeholder={f.placeholder ?? ''} onChange={(e) => set(f.id, e.target.value)} />;
+        }
+        return (
+          <label className="field" key={f.id} data-testid={`catalog-field-${f.id}`}>
+            {label}
+            {input}
+            {f.description && <span className="hint" lang="en">{f.description}</span>}
+            {f.repeated && <span className="hint">{t('catalog.repeatedHint')}</span>}
+            {errors[f.id] && (
+              <span className="field-error" role="alert">
+                {errors[f.id]}
+              </span>
+            )}
+          </label>
+        );
+      })}
+    </>
+  );
+}

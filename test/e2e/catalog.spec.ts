@@ -1,0 +1,210 @@
+/**
+ * Settings → Catalog end to end (issue 14): the real core through the browser shell, real
+ * Chromium, the local registry fixture (test/fixtures/registry-server.ts) as the registry, the
+ * locally installed server-everything started through npx, the HTTP MCP fixture as a remote.
+ * Search, install an npm entry with a secret variable (it starts; the secret is in the store, not
+ * the config file), install a remote entry, see an update in the catalog diff and apply it,
+ * and browse offline from the cache. Bundles: a good .mcpb installed through the file picker
+ * starts and keeps its sensitive answer out of the config file; a malicious one dropped on the
+ * window is refused.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Page } from '@playwright/test';
+import { startHttpFixture, type HttpFixture } from '../fixtures/http-server.js';
+import { goodBundle, goodFiles, zipBundle } from '../fixtures/bundles.js';
+import { randomPng } from '../fixtures/png.js';
+import { everythingServer, remoteServer } from '../fixtures/registry-data.js';
+import { startRegistryFixture, type RegistryFixture } from '../fixtures/registry-server.js';
+import { SCREENSHOTS, expect, expectStatus, openApp, serverCard, tempDir, test } from './helpers.js';
+
+const TOKEN = 'evt_catalogE2E_7c1d9e0f2a3b4c5d';
+
+let registry: RegistryFixture;
+let remote: HttpFixture;
+test.beforeEach(async () => {
+  registry = await startRegistryFixture();
+  remote = await startHttpFixture();
+});
+test.afterEach(async () => {
+  await registry.close();
+  await remote.close();
+});
+
+async function openCatalog(page: Page): Promise<void> {
+  await page.getByRole('tab', { name: 'Settings' }).click();
+  await page.locator('.settings-nav').getByRole('button', { name: 'Catalog', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Catalog', exact: true })).toBeVisible();
+}
+
+async function search(page: Page, query: string): Promise<void> {
+  await page.getByLabel('Search the catalog').fill(query);
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+}
+
+test('search, install from the registry (npm with a secret, remote), update from the diff, offline from the cache', async ({ page, shell }) => {
+  test.setTimeout(120_000);
+  await openApp(page, shell.current);
+  await openCatalog(page);
+  await page.getByLabel('Registry URL').fill(registry.url);
+  await page.getByRole('button', { name: 'Use this registry' }).click();
+  await expect(page.getByTestId('catalog-source')).toHaveText(`From ${registry.url}, just now.`);
+
+  // Browse: active entries only; the invalid one says why it cannot be installed; icons are
+  // fetched by main and shown as data: URLs.
+  registry.files.set('icon.png', randomPng(1500));
+  registry.publish({ name: 'io.github.example/with-icon', title: 'With icon', description: 'Has an icon.', version: '1.0.0', icons: [{ src: `${registry.url}/files/icon.png`, mimeType: 'image/png' }], remotes: [{ type: 'sse', url: 'https://x.example.com/sse' }] });
+  await search(page, 'example');
+  await expect(page.locator('[data-name="io.github.example/with-icon"]').getByTestId('catalog-icon')).toHaveAttribute('src', /^data:image\/png;base64,/);
+  const entries = page.getByTestId('catalog-entry');
+  await expect(entries.filter({ hasText: 'Everything' })).toBeVisible();
+  await expect(page.locator('[data-name="io.github.example/old-tool"]')).toHaveCount(0);
+  await expect(page.locator('[data-name="io.github.example/broken"]').getByTestId('catalog-invalid')).toContainText('server.json does not validate');
+  await page.getByLabel('Show deprecated servers').check();
+  await expect(page.locator('[data-name="io.github.example/old-tool"]')).toContainText('deprecated');
+  await page.getByLabel('Show deprecated servers').uncheck();
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'catalog-results.png'), fullPage: true });
+
+  // Install the npm entry: the secret is asked for, nothing is saved until it is given.
+  await search(page, 'everything');
+  const everything = page.locator('[data-name="io.github.example/everything"]');
+  await everything.getByRole('button', { name: 'Install' }).click();
+  const form = everything.getByTestId('catalog-install-form');
+  await expect(form.getByLabel('Server name')).toHaveValue('everything');
+  await expect(form.getByLabel('EVERYTHING_TOKEN')).toHaveAttribute('type', 'password');
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'catalog-install-form.png'), fullPage: true });
+  await form.getByRole('button', { name: 'Install' }).click();
+  await expect(form.getByTestId('catalog-field-env:EVERYTHING_TOKEN').getByRole('alert')).toHaveText('Enter a value.');
+  await form.getByLabel('EVERYTHING_TOKEN').fill(TOKEN);
+  await form.getByRole('button', { name: 'Install' }).click();
+  await expect(everything.getByRole('status')).toHaveText('Installed "everything". It is starting in MCP servers.');
+
+  // Install the remote entry, pointed at the local HTTP MCP server.
+  await search(page, 'weather');
+  const weather = page.locator('[data-name="com.example/weather-remote"]');
+  await weather.getByRole('button', { name: 'Install' }).click();
+  const rform = weather.getByTestId('catalog-install-form');
+  await rform.getByLabel('base').fill('http://weather.example.com');
+  await rform.getByRole('button', { name: 'Install' }).click();
+  await expect(rform.getByRole('alert')).toContainText('Only https');
+  await rform.getByLabel('base').fill(remote.url.replace(/\/mcp$/, ''));
+  await rform.getByRole('button', { name: 'Install' }).click();
+  await expect(weather.getByRole('status')).toContainText('Installed "weather-remote"');
+
+  // Both start; the secret is in the secret store, not in mcp_servers.json, and never on the page.
+  await page.locator('.settings-nav').getByRole('button', { name: 'MCP servers', exact: true }).click();
+  await expectStatus(serverCard(page, 'everything'), 'ready', 60_000);
+  await expectStatus(serverCard(page, 'weather-remote'), 'ready', 60_000);
+  const config = readFileSync(path.join(shell.stateDir, 'mcp_servers.json'), 'utf8');
+  expect(config).not.toContain(TOKEN);
+  expect(JSON.parse(config).servers.everything.env.EVERYTHING_TOKEN).toHaveProperty('secret');
+  expect(readFileSync(path.join(shell.stateDir, 'secrets.json'), 'utf8')).toContain(TOKEN);
+  expect(await page.content()).not.toContain(TOKEN);
+
+  // A new version is published: the diff shows it and what it changes; one click applies it.
+  registry.publish(everythingServer('1.1.0'));
+  await openCatalogAgain(page);
+  await page.getByRole('button', { name: 'Check for updates' }).click();
+  const item = page.locator('[data-server="everything"]');
+  await expect(item).toContainText('New version 1.1.0');
+  await expect(item.getByTestId('catalog-changes')).toContainText('Adds environment variables: EVERYTHING_MODE');
+  await expect(page.locator('[data-server="weather-remote"]')).toContainText('up to date');
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'catalog-diff.png'), fullPage: true });
+  const keyBefore = JSON.parse(config).servers.everything.env.EVERYTHING_TOKEN.secret as string;
+  await item.getByRole('button', { name: 'Update to 1.1.0' }).click();
+  await expect(page.locator('[data-server="everything"]')).toContainText('up to date', { timeout: 60_000 });
+  const after = JSON.parse(readFileSync(path.join(shell.stateDir, 'mcp_servers.json'), 'utf8')).servers.everything;
+  expect(Object.keys(after.env).sort()).toEqual(['EVERYTHING_MODE', 'EVERYTHING_TOKEN']);
+  expect(after.env.EVERYTHING_TOKEN.secret).toBe(keyBefore);
+
+  // A new version of the remote asks for a new secret header: the diff asks for it, the update stores it.
+  const v3 = remoteServer('3.0.0');
+  v3.remotes = [{ type: 'streamable-http', url: '{base}/mcp', variables: { base: { isRequired: true } }, headers: [{ name: 'X-Tenant', description: 'Tenant key', isRequired: true, isSecret: true }] }];
+  registry.publish(v3);
+  await page.getByRole('button', { name: 'Check for updates' }).click();
+  const wr = page.locator('[data-server="weather-remote"]');
+  await expect(wr).toContainText('New version 3.0.0');
+  await expect(wr.getByTestId('catalog-changes')).toContainText('Adds headers: X-Tenant');
+  await wr.getByRole('button', { name: 'Update to 3.0.0' }).click();
+  await expect(wr.getByTestId('catalog-field-header:X-Tenant').getByRole('alert')).toHaveText('Enter a value.');
+  await wr.getByLabel('X-Tenant').fill('tenant-secret-0123456789');
+  await wr.getByRole('button', { name: 'Update to 3.0.0' }).click();
+  await expect(page.locator('[data-server="weather-remote"]')).toContainText('up to date', { timeout: 30_000 });
+  const headers = JSON.parse(readFileSync(path.join(shell.stateDir, 'mcp_servers.json'), 'utf8')).servers['weather-remote'].headers;
+  expect(Object.keys(headers)).toEqual(['X-Tenant']);
+  expect(readFileSync(path.join(shell.stateDir, 'secrets.json'), 'utf8')).toContain('tenant-secret-0123456789');
+
+  // Offline: the registry answers garbage; the cached results are shown and the screen says so.
+  registry.mode = 'garbage';
+  await search(page, 'everything');
+  await expect(page.getByTestId('catalog-offline')).toContainText('Offline: the registry could not be reached');
+  await expect(page.getByTestId('catalog-offline')).toContainText('did not answer with JSON');
+  await expect(page.locator('[data-name="io.github.example/everything"]')).toBeVisible();
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'catalog-offline.png'), fullPage: true });
+});
+
+async function openCatalogAgain(page: Page): Promise<void> {
+  await page.locator('.settings-nav').getByRole('button', { name: 'Catalog', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Catalog', exact: true })).toBeVisible();
+}
+
+test('install a .mcpb bundle from the file picker and from a registry entry (hash checked); a bundle with a link, dropped on the window, is refused', async ({ page, shell }) => {
+  test.setTimeout(60_000);
+  const dir = tempDir('bundle');
+  const good = path.join(dir, 'raw.mcpb');
+  writeFileSync(good, goodBundle());
+  await openApp(page, shell.current);
+  await openCatalog(page);
+  await page.getByLabel('Registry URL').fill(registry.url);
+  await page.getByRole('button', { name: 'Use this registry' }).click();
+  const box = page.getByTestId('bundle-install');
+  await box.getByLabel('Choose bundle file').setInputFiles(good);
+  const form = box.getByTestId('bundle-form');
+  await expect(form).toContainText('Raw bundle');
+  await expect(form).toContainText('Runs with node');
+  await expect(form.getByLabel('Server name')).toHaveValue('raw-bundle');
+  await expect(form.getByLabel('API key')).toHaveAttribute('type', 'password');
+  await form.getByLabel('API key').fill(TOKEN);
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'catalog-bundle.png'), fullPage: true });
+  await form.getByRole('button', { name: 'Install' }).click();
+  await expect(box.getByRole('status')).toHaveText('Installed "raw-bundle". It is starting in MCP servers.');
+  await page.locator('.settings-nav').getByRole('button', { name: 'MCP servers', exact: true }).click();
+  await expectStatus(serverCard(page, 'raw-bundle'), 'ready');
+  expect(readFileSync(path.join(shell.stateDir, 'mcp_servers.json'), 'utf8')).not.toContain(TOKEN);
+  expect(readFileSync(path.join(shell.stateDir, 'secrets.json'), 'utf8')).toContain(TOKEN);
+
+  // A bundle with a symbolic link, dropped on the window: refused with the reason.
+  await openCatalogAgain(page);
+  const evil = zipBundle({ ...goodFiles(), 'server/link': [new TextEncoder().encode('/etc/passwd'), { os: 3, attrs: (0o120777 << 16) >>> 0 }] });
+  const data = Buffer.from(evil).toString('base64');
+  await page.evaluate((b64) => {
+    const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+    const dt = new DataTransfer();
+    dt.items.add(new File([bytes], 'evil.mcpb', { type: 'application/zip' }));
+    window.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, cancelable: true }));
+  }, data);
+  await expect(page.getByTestId('bundle-error')).toContainText('is a symbolic link; links are not allowed');
+
+  // A registry entry whose package is a bundle: downloaded, checked against its fileSha256, installed.
+  const bytes = goodBundle();
+  registry.files.set('raw.mcpb', bytes);
+  registry.publish({
+    name: 'io.github.example/raw-bundle',
+    description: 'A bundle from the registry.',
+    version: '1.2.3',
+    packages: [{ registryType: 'mcpb', identifier: `${registry.url}/files/raw.mcpb`, version: '1.2.3', fileSha256: createHash('sha256').update(bytes).digest('hex'), transport: { type: 'stdio' } }],
+  });
+  await page.getByLabel('Search the catalog').fill('raw-bundle');
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  const entry = page.locator('[data-name="io.github.example/raw-bundle"]');
+  await entry.getByRole('button', { name: 'Install' }).click();
+  await entry.getByRole('button', { name: 'Download and check the bundle' }).click();
+  const rform = entry.getByTestId('bundle-form');
+  await rform.getByLabel('Server name').fill('raw-from-registry');
+  await rform.getByLabel('API key').fill(TOKEN);
+  await rform.getByRole('button', { name: 'Install' }).click();
+  await expect(entry.getByRole('status')).toHaveText('Installed "raw-from-registry". It is starting in MCP servers.');
+  await page.getByRole('button', { name: 'Check for updates' }).click();
+  await expect(page.locator('[data-server="raw-from-registry"]')).toContainText('up to date');
+});
