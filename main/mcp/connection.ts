@@ -135,6 +135,8 @@ export async function collectPages<T>(
 }
 
 const STDERR_TAIL = 20;
+/** Most times a dropped `subscriptions/listen` stream is opened again per session. */
+const MAX_RELISTENS = 5;
 /** Most pages one listing follows. */
 const MAX_LIST_PAGES = 100;
 
@@ -489,6 +491,32 @@ export class McpConnection {
       resources.initial(() => this.refreshResources(timeoutMs)).catch((err: Error) => this.note('lifecycle', `listing resources failed: ${err.message}`)),
       prompts.initial(() => this.refreshPrompts(timeoutMs)).catch((err: Error) => this.note('lifecycle', `listing prompts failed: ${err.message}`)),
     ]);
+    if (era === 'modern') await this.listenForChanges(client, timeoutMs);
+  }
+
+  /**
+   * 2026-07-28: list_changed notifications come only on a `subscriptions/listen` stream the
+   * client opened (MCP spec 2026-07-28 "Subscriptions"); the SDK dispatches them to the handlers
+   * registered above. Asks for every list the server offers; a stream the server drops is opened
+   * again (at most {@link MAX_RELISTENS} times per session). Never throws: without the stream the
+   * lists are still correct as of the last listing.
+   */
+  private async listenForChanges(client: Client, timeoutMs: number, attempt = 0): Promise<void> {
+    const caps = client.getServerCapabilities() ?? {};
+    const filter = { ...(caps.tools ? { toolsListChanged: true } : {}), ...(caps.resources ? { resourcesListChanged: true } : {}), ...(caps.prompts ? { promptsListChanged: true } : {}) };
+    if (Object.keys(filter).length === 0 || this.closing || this.client !== client) return;
+    try {
+      const subscription = await client.listen(filter, { timeout: timeoutMs });
+      this.note('lifecycle', `listening for list changes (${Object.keys(subscription.honoredFilter).join(', ') || 'nothing honored'})`);
+      void subscription.closed.then((how) => {
+        if (how !== 'remote' || this.closing || this.client !== client) return;
+        if (attempt + 1 > MAX_RELISTENS) return void this.note('lifecycle', 'the list-change stream closed again; not reopening it');
+        this.note('lifecycle', 'the list-change stream closed; opening it again');
+        setTimeout(() => void this.listenForChanges(client, timeoutMs, attempt + 1), 1000).unref();
+      });
+    } catch (err) {
+      this.note('lifecycle', `listening for list changes failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
   }
 
   /**
