@@ -46,7 +46,10 @@ function fingerprint(config: ServerConfig): string {
 
 /**
  * Era verdicts per server configuration, for one app session (owned by the host, shared by every
- * connection of every server; nothing is persisted). Only legacy verdicts are kept.
+ * connection of every server; nothing is persisted). Only legacy verdicts are kept: they become
+ * the SDK's `connect(transport, { prior: { kind: 'legacy' } })`, which skips the
+ * `server/discover` probe (MCP spec 2026-07-28 "Lifecycle: Version Negotiation") and goes
+ * straight to `initialize` (2025-11-25 "Lifecycle: Initialization").
  */
 export class EraMemory {
   private readonly legacy = new Set<string>();
