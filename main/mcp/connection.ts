@@ -325,7 +325,7 @@ export class McpConnection {
     // fields the user left out (SEP-1034) when `applyDefaults` is declared.
     const sample = this.sample;
     const client = new Client(CLIENT_INFO, {
-      versionNegotiation: versionNegotiation(timeoutMs),
+      versionNegotiation: versionNegotiation(this.config.type, timeoutMs),
       capabilities: {
         ...(elicit ? { elicitation: { form: { applyDefaults: true } } } : {}),
         ...(sample ? { sampling: {} } : {}),

@@ -118,6 +118,16 @@ describe('protocol eras', () => {
     expect(f.methods).toContain('subscriptions/listen');
   });
 
+  it('a 2026-07-28 stdio server slower to start than the probe still works, on the 2025 handshake', async () => {
+    // Probe: half of the 3 s start timeout; the server reads its first line after 2 s.
+    const slow = localServer(['bash', '-c', `sleep 2; exec "${process.execPath}" "${MODERN_STDIO}"`], { timeout_seconds: 3 });
+    const c = connect(slow);
+    await c.start();
+    expect(c.error).toBeNull();
+    expect(c.protocol?.era).toBe('legacy');
+    expect(textOf(await c.callTool('era', {}))).toBe('legacy');
+  });
+
   it('a modern-only HTTP server stays reachable, a modern-only stdio server too', async () => {
     const f = await startModernHttpFixture({ legacy: 'reject' });
     closers.push(() => f.close());
