@@ -4,7 +4,6 @@
  */
 import { Client } from '@modelcontextprotocol/client';
 import type { CallToolResult, CompleteRequest, CompleteResult, CreateMessageResult, ElicitResult, GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplateType as ResourceTemplate, Tool, Transport } from '@modelcontextprotocol/client';
-import { z } from 'zod';
 import type { ErrorKind, LogEntry, ServerIssue, ServerStatus } from '../../preload/contract/index.js';
 import type { ServerConfig } from './config.js';
 import { createRemoteTransport, createStdioTransport, type ServerEnvironment } from './transports.js';
@@ -13,17 +12,9 @@ import type { PersistentOAuthProvider } from './oauth/provider.js';
 import { createOAuthRemoteTransport } from './oauth/transport.js';
 import type { ProcessLedger } from './process-ledger.js';
 import { checkTools } from './tool-check.js';
+import { collectPages, ToolsPageSchema } from './lists.js';
 import { classifyStartFailure, isLegacySseCandidate, isLocalProbeFailure, isSessionExpired, TimeoutError } from './failures.js';
 import { versionNegotiation, type EraMemory, type NegotiatedProtocol } from './negotiation.js';
-
-/**
- * One `tools/list` page, checked loosely (MCP spec "Tools: Listing Tools"): each tool needs a
- * string `name`; the rest of a tool is checked by the app one tool at a time.
- */
-const ToolsPageSchema = z.looseObject({
-  tools: z.array(z.looseObject({ name: z.string() })),
-  nextCursor: z.string().optional(),
-});
 
 /** The app's identity sent in `initialize` (MCP spec "Lifecycle"). */
 export const CLIENT_INFO = { name: 'openprogram-desktop', version: '0.1.0' };
@@ -97,46 +88,13 @@ export class NotConnectedError extends Error {
   override name = 'NotConnectedError';
 }
 
-/** Why a listing stopped before the server's last page (MCP spec "Pagination"). */
-export type ListStop = 'repeated_cursor' | 'too_many_pages';
-
-/**
- * Guarded pagination (MCP spec "Utilities: Pagination"): follows `nextCursor` page by page. A
- * missing or empty-string cursor is the end. Items whose `key` was already listed are dropped; a
- * cursor seen before, or a page that brings nothing new (a server that ignores the cursor), stops
- * the walk with what was listed so far (`stopped: 'repeated_cursor'`), as does page `maxPages`
- * (`'too_many_pages'`). @throws the error of a failed page.
- */
-export async function collectPages<T>(
-  fetchPage: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string | undefined | null }>,
-  maxPages = 100,
-  key: (item: T) => unknown = (item) => item,
-): Promise<{ items: T[]; stopped: ListStop | null }> {
-  const items: T[] = [];
-  const keys = new Set<unknown>();
-  const cursors = new Set<string>();
-  let cursor: string | undefined;
-  for (let page = 0; page < maxPages; page++) {
-    const r = await fetchPage(cursor);
-    let fresh = 0;
-    for (const item of r.items) {
-      const k = key(item);
-      if (keys.has(k)) continue;
-      keys.add(k);
-      items.push(item);
-      fresh++;
-    }
-    if (r.nextCursor === undefined || r.nextCursor === null || r.nextCursor === '') return { items, stopped: null };
-    if (cursors.has(r.nextCursor) || (page > 0 && fresh === 0)) return { items, stopped: 'repeated_cursor' };
-    cursors.add(r.nextCursor);
-    cursor = r.nextCursor;
-  }
-  return { items, stopped: 'too_many_pages' };
-}
-
 const STDERR_TAIL = 20;
+/** Most times a dropped `subscriptions/listen` stream is opened again per session. */
+const MAX_RELISTENS = 5;
 /** Most pages one listing follows. */
 const MAX_LIST_PAGES = 100;
+
+export { collectPages, type ListStop } from './lists.js';
 
 /** Options for a tool call. */
 export interface CallOptions {
@@ -367,7 +325,7 @@ export class McpConnection {
     // fields the user left out (SEP-1034) when `applyDefaults` is declared.
     const sample = this.sample;
     const client = new Client(CLIENT_INFO, {
-      versionNegotiation: versionNegotiation(timeoutMs),
+      versionNegotiation: versionNegotiation(this.config.type, timeoutMs),
       capabilities: {
         ...(elicit ? { elicitation: { form: { applyDefaults: true } } } : {}),
         ...(sample ? { sampling: {} } : {}),
@@ -489,6 +447,32 @@ export class McpConnection {
       resources.initial(() => this.refreshResources(timeoutMs)).catch((err: Error) => this.note('lifecycle', `listing resources failed: ${err.message}`)),
       prompts.initial(() => this.refreshPrompts(timeoutMs)).catch((err: Error) => this.note('lifecycle', `listing prompts failed: ${err.message}`)),
     ]);
+    if (era === 'modern') await this.listenForChanges(client, timeoutMs);
+  }
+
+  /**
+   * 2026-07-28: list_changed notifications come only on a `subscriptions/listen` stream the
+   * client opened (MCP spec 2026-07-28 "Subscriptions"); the SDK dispatches them to the handlers
+   * registered above. Asks for every list the server offers; a stream the server drops is opened
+   * again (at most {@link MAX_RELISTENS} times per session). Never throws: without the stream the
+   * lists are still correct as of the last listing.
+   */
+  private async listenForChanges(client: Client, timeoutMs: number, attempt = 0): Promise<void> {
+    const caps = client.getServerCapabilities() ?? {};
+    const filter = { ...(caps.tools ? { toolsListChanged: true } : {}), ...(caps.resources ? { resourcesListChanged: true } : {}), ...(caps.prompts ? { promptsListChanged: true } : {}) };
+    if (Object.keys(filter).length === 0 || this.closing || this.client !== client) return;
+    try {
+      const subscription = await client.listen(filter, { timeout: timeoutMs });
+      this.note('lifecycle', `listening for list changes (${Object.keys(subscription.honoredFilter).join(', ') || 'nothing honored'})`);
+      void subscription.closed.then((how) => {
+        if (how !== 'remote' || this.closing || this.client !== client) return;
+        if (attempt + 1 > MAX_RELISTENS) return void this.note('lifecycle', 'the list-change stream closed again; not reopening it');
+        this.note('lifecycle', 'the list-change stream closed; opening it again');
+        setTimeout(() => void this.listenForChanges(client, timeoutMs, attempt + 1), 1000).unref();
+      });
+    } catch (err) {
+      this.note('lifecycle', `listening for list changes failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
   }
 
   /**

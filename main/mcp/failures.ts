@@ -132,8 +132,10 @@ export function isLocalProbeFailure(err: unknown): boolean {
 }
 
 /**
- * Classify why a server did not start (the OAuth states `needs_auth` / `needs_reauth` are decided
- * before, by the OAuth flow). One row per kind:
+ * Classify why a server did not start — spawning (MCP spec "Transports: stdio"), reaching it
+ * ("Transports: Streamable HTTP"), or the handshake and first listing ("Lifecycle:
+ * Initialization", 2026-07-28 "Version Negotiation"). The OAuth states `needs_auth` /
+ * `needs_reauth` are decided before, by the OAuth flow. One row per kind:
  * - `spawn_failed`: CommandNotFoundError; a spawn system error (ENOENT, EACCES, …);
  * - `timeout`: our TimeoutError; SdkError RequestTimeout;
  * - `auth_failed`: HTTP 401/403 (SdkHttpError, SseError), SdkError ClientHttpAuthentication /

@@ -17,17 +17,16 @@ import { createHash } from 'node:crypto';
 import type { ClientOptions, PriorDiscovery } from '@modelcontextprotocol/client';
 import type { ServerConfig } from './config.js';
 
-/** Longest the `server/discover` probe may take before a stdio server counts as legacy, in ms. */
-export const PROBE_TIMEOUT_MS = 5000;
-
 /**
  * The `versionNegotiation` client option (MCP spec 2026-07-28 "Lifecycle: Version Negotiation"):
- * `auto` with a probe bounded by {@link PROBE_TIMEOUT_MS} or the server's start timeout,
- * whichever is shorter. On HTTP a probe timeout is an outage (the connection fails, typed); on
- * stdio it means a legacy server that ignores unknown requests.
+ * `auto`. On stdio a silent probe means a legacy server that ignores unknown requests, so the
+ * probe gets half the start timeout — long enough for a server that is merely slow to start
+ * (`npx` fetching a package), leaving the other half for `initialize`. Over HTTP silence is an
+ * outage; the probe has the whole start timeout (the SDK's default: the `connect()` timeout).
  */
-export function versionNegotiation(startTimeoutMs: number): NonNullable<ClientOptions['versionNegotiation']> {
-  return { mode: 'auto', probe: { timeoutMs: Math.max(100, Math.min(PROBE_TIMEOUT_MS, Math.floor(startTimeoutMs / 2))) } };
+export function versionNegotiation(type: ServerConfig['type'], startTimeoutMs: number): NonNullable<ClientOptions['versionNegotiation']> {
+  if (type !== 'local') return { mode: 'auto' };
+  return { mode: 'auto', probe: { timeoutMs: Math.max(100, Math.floor(startTimeoutMs / 2)) } };
 }
 
 /** The negotiated era of a ready connection, as the server view shows it. */
@@ -46,7 +45,10 @@ function fingerprint(config: ServerConfig): string {
 
 /**
  * Era verdicts per server configuration, for one app session (owned by the host, shared by every
- * connection of every server; nothing is persisted). Only legacy verdicts are kept.
+ * connection of every server; nothing is persisted). Only legacy verdicts are kept: they become
+ * the SDK's `connect(transport, { prior: { kind: 'legacy' } })`, which skips the
+ * `server/discover` probe (MCP spec 2026-07-28 "Lifecycle: Version Negotiation") and goes
+ * straight to `initialize` (2025-11-25 "Lifecycle: Initialization").
  */
 export class EraMemory {
   private readonly legacy = new Set<string>();

@@ -10,7 +10,7 @@ import type { LocalServerConfig, RemoteServerConfig } from '../../main/mcp/confi
 import { McpConnection } from '../../main/mcp/connection.js';
 import { EraMemory } from '../../main/mcp/negotiation.js';
 import { startModernHttpFixture } from '../fixtures/modern-http-server.js';
-import { bashCommand, localServer, ROOT, sdkCommand } from './helpers.js';
+import { bashCommand, localServer, ROOT, sdkCommand, waitFor } from './helpers.js';
 
 const MODERN_STDIO = path.join(ROOT, 'test', 'fixtures', 'modern-stdio-server.mjs');
 const RAW = path.join(ROOT, 'test', 'fixtures', 'raw-server.mjs');
@@ -48,7 +48,7 @@ describe('protocol eras', () => {
     expect(c.protocol).toEqual({ era: 'modern', version: '2026-07-28' });
     expect(f.methods[0]).toBe('server/discover');
     expect(f.methods).not.toContain('initialize');
-    expect(c.tools.map((t) => t.name).sort()).toEqual(['ask', 'echo', 'era', 'roots', 'summarize']);
+    expect(c.tools.map((t) => t.name).sort()).toEqual(['ask', 'echo', 'era', 'grow', 'roots', 'summarize']);
     expect(textOf(await c.callTool('echo', { text: 'hé "x"' }))).toBe('hé "x"');
     expect(textOf(await c.callTool('era', {}))).toBe('modern');
   });
@@ -102,6 +102,30 @@ describe('protocol eras', () => {
     expect(c.error).toBeNull();
     expect(c.status).toBe('ready');
     expect(c.protocol?.era).toBe('legacy');
+  });
+
+  it('2026-07-28 list changes arrive on a subscriptions/listen stream, over HTTP and stdio', async () => {
+    const f = await startModernHttpFixture();
+    closers.push(() => f.close());
+    for (const config of [remote(f.url), localServer([process.execPath, MODERN_STDIO])]) {
+      const c = connect(config);
+      await c.start();
+      expect(c.protocol?.era).toBe('modern');
+      expect(c.tools.map((t) => t.name)).not.toContain('grown');
+      await c.callTool('grow', {});
+      expect(await waitFor(() => c.tools.some((t) => t.name === 'grown'), 5000), config.type).toBe(true);
+    }
+    expect(f.methods).toContain('subscriptions/listen');
+  });
+
+  it('a 2026-07-28 stdio server slower to start than the probe still works, on the 2025 handshake', async () => {
+    // Probe: half of the 3 s start timeout; the server reads its first line after 2 s.
+    const slow = localServer(['bash', '-c', `sleep 2; exec "${process.execPath}" "${MODERN_STDIO}"`], { timeout_seconds: 3 });
+    const c = connect(slow);
+    await c.start();
+    expect(c.error).toBeNull();
+    expect(c.protocol?.era).toBe('legacy');
+    expect(textOf(await c.callTool('era', {}))).toBe('legacy');
   });
 
   it('a modern-only HTTP server stays reachable, a modern-only stdio server too', async () => {
