@@ -18,6 +18,7 @@ import { McpHost } from './mcp/host.js';
 import { UserRequestBroker } from './mcp/elicitation.js';
 import type { ElicitationAnswer } from './mcp/connection.js';
 import { SamplingService } from './chat/sampling.js';
+import { ProtocolService } from './mcp/protocol/service.js';
 import { Permissions } from './chat/permissions/index.js';
 import { adoptLoginShellPath } from './mcp/transports.js';
 import { FALLBACK_FILE, LazySecretStore, openSecretStore } from './secrets/index.js';
@@ -59,6 +60,8 @@ export interface CoreOptions {
    * on 127.0.0.1:1234, or `OPENPROGRAM_LOCAL_MODEL_PROBES`; see ./chat/local-models.ts).
    */
   localModelProbes?: LocalProbe[];
+  /** Asks the user for a folder (Electron: the system folder picker), for root folders. */
+  chooseFolder?: () => Promise<string | null>;
 }
 
 /** The state dir: `OPENPROGRAM_STATE_DIR`, else the given default, else `~/.openprogram`. */
@@ -82,6 +85,8 @@ export class AppCore {
   readonly conversationsWarning: string | null;
   /** Pending server requests for user input (elicitation). */
   readonly elicitation: UserRequestBroker<Omit<EventPayloads['elicitation.request'], 'id'>, ElicitationAnswer>;
+  /** Roots, URL elicitation, server log levels (main/mcp/protocol). */
+  readonly protocol: ProtocolService;
   /** Sampling requests: user approval, then the configured model. */
   readonly sampling: SamplingService;
   /** Tool permissions: mode, approval broker, grants, and the gate the agent calls. */
@@ -115,18 +120,29 @@ export class AppCore {
       (e) => this.emit('sampling.request', e),
       (id) => this.emit('sampling.closed', { id }),
     );
+    const openUrl = opts.openUrl ?? ((url: URL, server: string) => this.emit('auth.openUrl', { server, url: url.href }));
+    this.protocol = new ProtocolService({
+      stateDir: opts.stateDir,
+      config: this.config,
+      emit: (event, payload) => this.emit(event, payload),
+      openUrl,
+      ...(opts.chooseFolder ? { chooseFolder: opts.chooseFolder } : {}),
+    });
     this.host = new McpHost(this.config, {
       elicit: (server, form, signal) => this.elicitation.ask({ server, message: form.message, requested_schema: form.requestedSchema }, signal),
       sample: (server, req, signal) => this.sampling.sample(server, req, signal),
       concurrency: opts.concurrency,
       secrets: this.secrets,
       processes: this.processes,
-      openUrl: opts.openUrl ?? ((url, server) => this.emit('auth.openUrl', { server, url: url.href })),
+      openUrl,
+      protocol: this.protocol.hooks(),
       events: {
         changed: (view) => this.emit('servers.changed', view),
         removed: (name) => this.emit('servers.removed', { name }),
+        log: (name, entry) => this.emit('servers.log', { name, entry }),
       },
     });
+    this.protocol.attach(this.host);
     this.permissions = new Permissions(opts.stateDir, this.host, {
       opened: (view) => this.emit('approvals.request', view),
       closed: (id, outcome) => this.emit('approvals.closed', { id, outcome }),
@@ -199,7 +215,8 @@ export class AppCore {
     await removeStaleTemps(inState(CONFIG_FILE), inState(SETTINGS_FILE), inState(FALLBACK_FILE), inState(LEDGER_FILE));
     // Open the secret store in the background (keychain probe); nothing here waits for it.
     if (this.rawSecrets instanceof LazySecretStore) this.rawSecrets.ready().catch(() => undefined);
-    await Promise.all([this.config.load(), adoptLoginShellPath(), this.processes.reapLeftovers()]);
+    const [, , , rootsWarning] = await Promise.all([this.config.load(), adoptLoginShellPath(), this.processes.reapLeftovers(), this.protocol.start()]);
+    if (rootsWarning) this.emit('app.warning', { message: rootsWarning });
     if (this.config.warning) this.emit('app.warning', { message: this.config.warning });
     if (this.conversationsWarning) this.emit('app.warning', { message: this.conversationsWarning });
     this.host.startAll();
@@ -210,6 +227,7 @@ export class AppCore {
     const stopped = this.chat.stopAll();
     this.permissions.broker.cancelAll();
     this.elicitation.cancelAll();
+    this.protocol.urls.cancelAll();
     this.sampling.broker.cancelAll();
     await Promise.all([this.host.shutdown(), stopped]);
     await this.processes.flush();

@@ -98,6 +98,12 @@ export function createHandlers(core: AppCore, version = '0.1.0'): Handlers {
       core.permissions.broker.answer(id, { decision, ...(reason !== undefined ? { reason } : {}) }, args_sha256);
       return { ok: true as const };
     },
+    // Protocol features (main/mcp/protocol/service.ts).
+    'servers.setLogLevel': ({ name, level }) => core.protocol.setLogLevel(name, level),
+    'elicitation.respondUrl': async ({ id, action }) => ({ ok: true as const, ...(await core.protocol.urls.respond(id, action)) }),
+    'roots.getDefault': () => core.protocol.defaultRoots(),
+    'roots.setDefault': ({ roots }) => core.protocol.setDefaultRoots(roots),
+    'roots.pickFolder': () => core.protocol.pickFolder(),
   };
 }
 

@@ -16,6 +16,7 @@ import type { OAuthSignIns } from './oauth/flow.js';
 import type { PersistentOAuthProvider } from './oauth/provider.js';
 import { MemorySecretStore, type SecretStore } from '../secrets/store.js';
 import type { ProcessLedger } from './process-ledger.js';
+import type { HostProtocol } from './protocol/service.js';
 import { capCallResult } from './result-limits.js';
 import type { ToolSetting } from './tool-settings.js';
 import { HostError, noSuchServer, ToolDisabledError } from './host/errors.js';
@@ -50,6 +51,8 @@ export interface HostOptions {
   sample?: SampleHandler;
   /** Records stdio servers' process groups (see `ProcessLedger`). Absent: not recorded. */
   processes?: ProcessLedger;
+  /** Roots and URL elicitation (main/mcp/protocol/service.ts). Absent: not declared. */
+  protocol?: HostProtocol;
 }
 
 /** The registry of all servers of one profile. */
@@ -76,6 +79,7 @@ export class McpHost {
       elicit: opts.elicit ?? null,
       sample: opts.sample ?? null,
       processes: opts.processes ?? null,
+      protocol: opts.protocol ?? null,
     });
     this.management = new ServerManagement(this.rt);
     this.transfer = new ServerTransfer(this.rt, this.management);

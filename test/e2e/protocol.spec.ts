@@ -1,0 +1,66 @@
+/**
+ * Protocol features in the real UI (Chromium through the browser shell; docs/ARCHITECTURE.md
+ * "Protocol features"): server-everything's simulated logging reaches the Logs view live (no
+ * refresh) and the level selector is offered; a URL elicitation shows the asking server and the
+ * link's host, and Decline reaches the server.
+ */
+import path from 'node:path';
+import { startFakeModel, type FakeModel } from '../fixtures/fake-model.js';
+import { ROOT, SCREENSHOTS, addLocalServer, commandLine, configureModel, expect, expectStatus, openApp, openChat, openSettings, sendMessage, serverCard, setApprovalMode, test } from './helpers.js';
+
+const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+const FIXTURE = path.join(ROOT, 'test/fixtures/protocol-server.mjs');
+let model: FakeModel;
+test.beforeEach(async () => {
+  model = await startFakeModel();
+});
+test.afterEach(async () => {
+  await model.close();
+});
+
+test("server-everything's simulated logging appears in Logs without a refresh; the level selector is there", async ({ page, shell }) => {
+  test.setTimeout(90_000);
+  await openApp(page, shell.current);
+  await configureModel(page, { baseUrl: model.baseUrl, model: 'fake' });
+  await setApprovalMode(page, 'Never ask');
+  const card = await addLocalServer(page, { name: 'ev', command: commandLine([process.execPath, EVERYTHING, 'stdio']) });
+  await expectStatus(card, 'ready');
+  // Start the simulated logging through the chat (the model calls the tool).
+  await openChat(page);
+  await sendMessage(page, 'call ev__toggle-simulated-logging {}');
+  await expect(page.getByTestId('tool-card').last().getByTestId('tool-result')).toContainText('Started simulated', { timeout: 15_000 });
+  await openSettings(page, 'MCP servers');
+  await serverCard(page, 'ev').getByRole('button', { name: 'Logs', exact: true }).click();
+  const logs = serverCard(page, 'ev').getByTestId('server-logs');
+  await expect(logs).toContainText('[server]', { timeout: 15_000 });
+  const level = serverCard(page, 'ev').getByLabel('Server log level');
+  await expect(level).toBeVisible();
+  await level.selectOption('debug');
+  await expect(level).toHaveValue('debug');
+  // No refresh button, no reload: the next simulated message (every 5 s) is pushed into the open view.
+  await expect(serverCard(page, 'ev').getByRole('button', { name: 'Refresh' })).toHaveCount(0);
+  const count = async (): Promise<number> => ((await logs.textContent()) ?? '').split('\n').filter((l) => l.includes('[server]')).length;
+  const before = await count();
+  await expect.poll(count, { timeout: 20_000 }).toBeGreaterThan(before);
+  await expect(logs).toContainText('log level set to debug');
+  await serverCard(page, 'ev').screenshot({ path: path.join(SCREENSHOTS, 'protocol-logs.png') });
+});
+
+test('a URL elicitation names the server and the host; Decline reaches the server', async ({ page, shell }) => {
+  await openApp(page, shell.current);
+  await configureModel(page, { baseUrl: model.baseUrl, model: 'fake' });
+  await setApprovalMode(page, 'Never ask');
+  await expectStatus(await addLocalServer(page, { name: 'fx', command: commandLine([process.execPath, FIXTURE]) }), 'ready');
+  await openChat(page);
+  await sendMessage(page, 'call fx__open_link {"url":"https://pay.example.com/checkout?order=7","message":"Pay for order 7"}');
+  const dialog = page.getByRole('dialog', { name: 'Link from fx' });
+  await expect(dialog).toBeVisible({ timeout: 15_000 });
+  await expect(dialog).toContainText('fx asks you to open a link');
+  await expect(dialog.getByTestId('url-host')).toHaveText('pay.example.com');
+  await expect(dialog.getByTestId('url-full')).toHaveText('https://pay.example.com/checkout?order=7');
+  await expect(dialog).toContainText('Pay for order 7');
+  await dialog.screenshot({ path: path.join(SCREENSHOTS, 'protocol-url-elicitation.png') });
+  await dialog.getByRole('button', { name: 'Decline' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId('tool-card').last().getByTestId('tool-result')).toContainText('"action":"decline"', { timeout: 15_000 });
+});
