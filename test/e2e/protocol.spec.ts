@@ -64,3 +64,35 @@ test('a URL elicitation names the server and the host; Decline reaches the serve
   await expect(dialog).toBeHidden();
   await expect(page.getByTestId('tool-card').last().getByTestId('tool-result')).toContainText('"action":"decline"', { timeout: 15_000 });
 });
+
+test('roots given in the UI: server-filesystem without directory arguments reads inside them and not outside', async ({ page, shell }) => {
+  const { mkdtempSync, writeFileSync, mkdirSync } = await import('node:fs');
+  const os = await import('node:os');
+  const base = mkdtempSync(path.join(os.tmpdir(), 'op-e2e-roots-'));
+  const inside = path.join(base, 'inside');
+  const outside = path.join(base, 'outside');
+  mkdirSync(inside);
+  mkdirSync(outside);
+  writeFileSync(path.join(inside, 'note.txt'), 'hello from inside');
+  writeFileSync(path.join(outside, 'secret.txt'), 'must not be read');
+  await openApp(page, shell.current);
+  await configureModel(page, { baseUrl: model.baseUrl, model: 'fake' });
+  await setApprovalMode(page, 'Never ask');
+  await openSettings(page, 'MCP servers');
+  const roots = page.getByTestId('default-roots');
+  await roots.getByLabel('Folder path').fill(inside);
+  await roots.getByRole('button', { name: 'Add folder' }).click();
+  await roots.getByRole('button', { name: 'Save folders' }).click();
+  await expect(roots.getByRole('status')).toHaveText('Saved; the servers were told.');
+  const card = await addLocalServer(page, { name: 'fs', command: commandLine([process.execPath, path.join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js')]) });
+  await expectStatus(card, 'ready');
+  await card.getByTestId('server-roots').locator('summary').click();
+  await expect(card.getByTestId('server-roots')).toContainText(inside);
+  await page.getByRole('region', { name: 'Root folders' }).screenshot({ path: path.join(SCREENSHOTS, 'protocol-default-roots.png') });
+  await openChat(page);
+  await sendMessage(page, `call fs__read_text_file ${JSON.stringify({ path: path.join(inside, 'note.txt') })}`);
+  await expect(page.getByTestId('tool-card').last()).toContainText('hello from inside', { timeout: 15_000 });
+  await sendMessage(page, `call fs__read_text_file ${JSON.stringify({ path: path.join(outside, 'secret.txt') })}`);
+  await expect(page.getByTestId('tool-card').last()).toContainText(/denied|outside allowed/i, { timeout: 15_000 });
+  await expect(page.getByTestId('tool-card').last()).not.toContainText('must not be read');
+});

@@ -10,6 +10,7 @@ import { AuthFields, authInput, emptyAuth, type AuthFormState } from './AuthFiel
 import { ServerToolsPanel } from './ToolPermissions';
 import { ServerLogs } from './ServerLogs';
 import { ProtocolBadges, ServerIcon } from './ProtocolBadges';
+import { ServerRoots } from './Roots';
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const SERVER_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
@@ -266,6 +267,7 @@ export function ServerCard({ server }: { server: ServerView }) {
       </div>
       <div className="server-meta mono">{server.type === 'local' ? joinCommandLine(server.command) : server.url}</div>
       <ProtocolBadges server={server} />
+      <ServerRoots server={server} />
       {Object.keys({ ...server.env, ...server.headers }).length > 0 && (
         <div className="server-meta">
           {server.type === 'local' ? t('servers.env') : t('servers.headers')}:{' '}

@@ -4,6 +4,7 @@ import { LanguageSettings } from './LanguageSettings';
 import { ModelSettings } from './ModelSettings';
 import { ServersPanel } from './Servers';
 import { PermissionSettings } from './ToolPermissions';
+import { DefaultRoots } from './Roots';
 
 /** The sections of Settings. */
 export type SettingsSection = 'servers' | 'model' | 'permissions' | 'language';
@@ -46,7 +47,12 @@ export function SettingsView({ section, onSection: setSection }: { section: Sett
           {t('settings.navLanguage')}
         </button>
       </aside>
-      <section className="settings-body">{section === 'servers' ? <ServersPanel /> : section === 'model' ? <ModelSettings /> : section === 'language' ? <LanguageSettings /> : <PermissionSettings />}</section>
+      <section className="settings-body">{section === 'servers' ? (
+          <>
+            <ServersPanel />
+            <DefaultRoots />
+          </>
+        ) : section === 'model' ? <ModelSettings /> : section === 'language' ? <LanguageSettings /> : <PermissionSettings />}</section>
     </div>
     </div>
   );
