@@ -17,6 +17,7 @@ import type { PersistentOAuthProvider } from './oauth/provider.js';
 import { MemorySecretStore, type SecretStore } from '../secrets/store.js';
 import type { ProcessLedger } from './process-ledger.js';
 import type { HostProtocol } from './protocol/service.js';
+import { META_SERVER, MetaTools } from './protocol/meta-tools.js';
 import { capCallResult } from './result-limits.js';
 import type { ToolSetting } from './tool-settings.js';
 import { HostError, noSuchServer, ToolDisabledError } from './host/errors.js';
@@ -60,6 +61,8 @@ export class McpHost {
   private readonly rt: ServerRuntime;
   private readonly management: ServerManagement;
   private readonly transfer: ServerTransfer;
+  /** The host's own tools for the model (./protocol/meta-tools.ts). */
+  private readonly meta: MetaTools;
   private startup: Promise<void> | null = null;
   private readonly concurrency: number;
 
@@ -82,6 +85,7 @@ export class McpHost {
       protocol: opts.protocol ?? null,
     });
     this.management = new ServerManagement(this.rt);
+    this.meta = new MetaTools((name) => this.rt.conns.get(name), () => this.rt.store.names());
     this.transfer = new ServerTransfer(this.rt, this.management);
   }
 
@@ -317,6 +321,8 @@ export class McpHost {
     const tool = this.rt.tools.byName(namespaced);
     if (!tool) throw new HostError('not_found', `No tool named "${namespaced}".`);
     if (this.rt.store.toolSetting(tool.server, tool.original_name)?.enabled === false) throw new ToolDisabledError(tool.server, tool.original_name);
+    // The host's own tools (resources and prompts of ready servers; ./protocol/meta-tools.ts).
+    if (tool.server === META_SERVER) return capCallResult(await this.meta.call(tool.original_name, args, opts.signal));
     const conn = this.rt.conns.get(tool.server);
     if (!conn) throw new HostError('not_found', `Server "${tool.server}" is not running.`);
     // Every result is capped in total size (all blocks, images included) before anyone sees it.
