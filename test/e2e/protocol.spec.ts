@@ -96,3 +96,30 @@ test('roots given in the UI: server-filesystem without directory arguments reads
   await expect(page.getByTestId('tool-card').last()).toContainText(/denied|outside allowed/i, { timeout: 15_000 });
   await expect(page.getByTestId('tool-card').last()).not.toContainText('must not be read');
 });
+
+test('icons load anonymously and only from allowed sources; a structured tool result is laid out as fields', async ({ page, shell }) => {
+  await openApp(page, shell.current);
+  await configureModel(page, { baseUrl: model.baseUrl, model: 'fake' });
+  await setApprovalMode(page, 'Never ask');
+  const card = await addLocalServer(page, { name: 'fx', command: commandLine([process.execPath, FIXTURE]) });
+  await expectStatus(card, 'ready');
+  await card.getByRole('button', { name: 'Tools', exact: true }).click();
+  const icon = card.getByTestId('tool-open_link').getByTestId('mcp-icon');
+  await expect(icon).toBeVisible();
+  await expect(icon).toHaveAttribute('src', /^data:image\/png;base64,/);
+  await expect(icon).toHaveAttribute('referrerpolicy', 'no-referrer');
+  await expect(icon).toHaveAttribute('crossorigin', 'anonymous');
+  expect(await icon.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1); // it really loaded (CSP allows data: images)
+  // The flood tool declares only a file: and an http: icon: none is shown.
+  await expect(card.getByTestId('tool-flood').getByTestId('mcp-icon')).toHaveCount(0);
+  await card.screenshot({ path: path.join(SCREENSHOTS, 'protocol-icons.png') });
+  await openChat(page);
+  await sendMessage(page, 'call fx__weather {}');
+  const structured = page.getByTestId('tool-card').last().getByTestId('structured-result');
+  await expect(structured).toBeVisible({ timeout: 15_000 });
+  await expect(structured.locator('dt', { hasText: 'temperature' })).toBeVisible();
+  await expect(structured.locator('dd').first()).toHaveText('21');
+  await expect(structured.locator('dd').nth(1)).toHaveText('Sunny <b>bold</b>'); // data stays text
+  await expect(structured.locator('b')).toHaveCount(0);
+  await page.getByTestId('tool-card').last().screenshot({ path: path.join(SCREENSHOTS, 'protocol-structured.png') });
+});

@@ -6,6 +6,7 @@
  */
 import { useState } from 'react';
 import type { IconView, ServerView } from '../../../preload/contract/index.js';
+import { useApp } from '../store';
 import { useTranslation } from '../i18n';
 
 /** One declared icon, 16 px, fetched anonymously; nothing is shown when it fails to load. */
@@ -32,6 +33,13 @@ export function Icon({ icon, name, size = 16 }: { icon: IconView | null | undefi
 /** The server's own icon (from its `serverInfo`), when it declares one. */
 export function ServerIcon({ server }: { server: ServerView }) {
   return <Icon icon={server.protocol?.icon} name={server.name} />;
+}
+
+/** The icon of a tool on an approval card: the tool's own, else its server's. */
+export function ApprovalIcon({ server, tool }: { server: string; tool: string }) {
+  const view = useApp((s) => s.servers[server]);
+  const icon = view?.protocol?.tool_icons[tool] ?? view?.protocol?.icon ?? null;
+  return <Icon icon={icon} name={tool} size={20} />;
 }
 
 /** Facts about the live session worth a badge: the legacy SSE fallback of an `http` server. */

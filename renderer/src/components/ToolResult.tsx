@@ -7,6 +7,7 @@
 import type { ContentView } from '../../../preload/contract/index.js';
 import { looksLikeMarkdown } from '../markdown-limits';
 import { Markdown } from './Markdown';
+import { parseStructured, StructuredResult } from './StructuredResult';
 import { formatNumber, useTranslation } from '../i18n';
 
 /** The latest progress of a running call (numbers as the server sent them). */
@@ -55,7 +56,12 @@ export function ToolResult({ content, progress }: { content: ContentView[]; prog
     <div className="tool-result">
       {progress && <ToolProgressBar progress={progress} />}
       {content.map((c, i) => {
-        if (c.type === 'text') return looksLikeMarkdown(c.text) ? <Markdown key={i} text={c.text} /> : <pre key={i} className="tool-text">{c.text}</pre>;
+        if (c.type === 'text') {
+          // JSON (a tool's structured output) is laid out as a table or fields (./StructuredResult.tsx).
+          const structured = parseStructured(c.text);
+          if (structured !== null) return <StructuredResult key={i} value={structured} raw={c.text} />;
+          return looksLikeMarkdown(c.text) ? <Markdown key={i} text={c.text} /> : <pre key={i} className="tool-text">{c.text}</pre>;
+        }
         if (!IMAGE_TYPE.test(c.mimeType))
           return (
             <div key={i} className="muted small">
