@@ -9,7 +9,7 @@ import { ImportExport } from './ImportExport';
 import { AuthFields, authInput, emptyAuth, type AuthFormState } from './AuthFields';
 import { ServerToolsPanel } from './ToolPermissions';
 import { ServerLogs } from './ServerLogs';
-import { ProtocolBadges, ServerIcon } from './ProtocolBadges';
+import { Icon, ProtocolBadges, ServerIcon } from './ProtocolBadges';
 import { ServerRoots } from './Roots';
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -327,6 +327,7 @@ export function ServerCard({ server }: { server: ServerView }) {
               <summary>{t('servers.resources', { count: server.resources.length })}</summary>
               {server.resources.map((r) => (
                 <div key={r.uri} className="small">
+                  <Icon icon={server.protocol?.resource_icons[r.uri]} name={r.name} />
                   <span className="mono">{r.uri}</span> <span className="muted">{r.name}{r.description ? ` — ${r.description}` : ''}</span>
                 </div>
               ))}
@@ -337,6 +338,7 @@ export function ServerCard({ server }: { server: ServerView }) {
               <summary>{t('servers.prompts', { count: server.prompts.length })}</summary>
               {server.prompts.map((p) => (
                 <div key={p.name} className="small">
+                  <Icon icon={server.protocol?.prompt_icons[p.name]} name={p.name} />
                   <span className="mono">{p.name}</span>
                   {p.arguments.length > 0 && <span className="muted"> ({p.arguments.map((a) => `${a.name}${a.required ? '' : '?'}`).join(', ')})</span>}{' '}
                   <span className="muted">{p.description}</span>
