@@ -139,7 +139,7 @@ export class AppCore {
       events: {
         changed: (view) => this.emit('servers.changed', view),
         removed: (name) => this.emit('servers.removed', { name }),
-        log: (name, entry) => this.emit('servers.log', { name, entry }),
+        log: (name, entries) => this.emit('servers.log', { name, entries }),
       },
     });
     this.protocol.attach(this.host);

@@ -723,8 +723,11 @@ export const protocolChannels = {
 
 /** Events of the protocol features (part of {@link EventPayloads}). */
 export interface ProtocolEventPayloads {
-  /** A new entry in a server's log (pushed as it happens; server log notifications are rate-limited). */
-  'servers.log': { name: string; entry: LogEntry };
+  /**
+   * New entries of a server's log, oldest first, pushed as they happen (batched at most every
+   * 50 ms; server log notifications are rate-limited, see docs/ARCHITECTURE.md "Protocol features").
+   */
+  'servers.log': { name: string; entries: LogEntry[] };
   /** A server asks the user to open a URL; answer with `elicitation.respondUrl`. */
   'elicitation.urlRequest': UrlElicitationRequest;
   /** A pending URL request was withdrawn (the server cancelled, the connection ended, or it timed out). */

@@ -18,14 +18,17 @@ const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-ev
 const FIXTURE = path.join(ROOT, 'test/fixtures/protocol-server.mjs');
 let dir: string;
 let core: AppCore;
-let logs: EventPayloads['servers.log'][];
+let logs: Array<{ name: string; entry: LogEntry }>;
 
 beforeEach(async () => {
   dir = makeTempDir('op-logs-');
   core = new AppCore({ stateDir: dir, shell: 'browser', secrets: new MemorySecretStore() });
   logs = [];
   core.subscribe((event, payload) => {
-    if (event === 'servers.log') logs.push(payload as EventPayloads['servers.log']);
+    if (event === 'servers.log') {
+      const p = payload as EventPayloads['servers.log'];
+      for (const entry of p.entries) logs.push({ name: p.name, entry });
+    }
   });
   await core.start();
 });
@@ -46,7 +49,7 @@ describe('server logs', () => {
     expect(view.protocol.logging).toEqual({ supported: true, level: null });
     expect(view.protocol.transport).toBe('stdio');
     // Lifecycle lines are pushed too (the view never needs a refresh).
-    expect(logs.some((l) => l.name === 'ev' && l.entry.source === 'lifecycle' && l.entry.text.includes('ready'))).toBe(true);
+    expect(await waitFor(() => logs.some((l) => l.name === 'ev' && l.entry.source === 'lifecycle' && l.entry.text.includes('ready')), 5000)).toBe(true);
     const d = createDispatcher(core);
     const set = await d.invoke('servers.setLogLevel', { name: 'ev', level: 'debug' });
     expect(set).toMatchObject({ ok: true, value: { protocol: { logging: { supported: true, level: 'debug' } } } });
@@ -103,5 +106,14 @@ describe('LiveLogRing and formatLogMessage', () => {
     ring.push('server', 'b'); // over the burst: dropped
     expect(ring.all().filter((e) => e.source === 'server').map((e) => e.text)).toEqual(['a']);
     expect(LOG_RATE.burst).toBeGreaterThan(0);
+  });
+
+  it('pushes kept entries in batches, in order, none twice', async () => {
+    const got: LogEntry[][] = [];
+    const ring = new LiveLogRing((entries) => got.push(entries));
+    for (let i = 0; i < 120; i++) ring.push('stderr', `line ${i}`);
+    expect(await waitFor(() => got.flat().length === 120, 5000)).toBe(true);
+    expect(got.flat().map((e) => e.text)).toEqual(Array.from({ length: 120 }, (_, i) => `line ${i}`));
+    expect(got.length).toBeLessThan(120);
   });
 });

@@ -24,8 +24,8 @@ export interface HostEvents {
   changed(view: ServerView): void;
   removed(name: string): void;
   toolsChanged(tools: RegisteredTool[]): void;
-  /** A new entry in a server's log (main/mcp/protocol/log-feed.ts). */
-  log(name: string, entry: LogEntry): void;
+  /** New entries in a server's log, oldest first (main/mcp/protocol/log-feed.ts). */
+  log(name: string, entries: LogEntry[]): void;
 }
 
 /** What the runtime is built from. */
@@ -106,7 +106,7 @@ export class ServerRuntime {
 
   private logRing(name: string): LogRing {
     let ring = this.logRings.get(name);
-    if (!ring) this.logRings.set(name, (ring = new LiveLogRing((entry) => this.events.log?.(name, entry))));
+    if (!ring) this.logRings.set(name, (ring = new LiveLogRing((entries) => this.events.log?.(name, entries))));
     return ring;
   }
 

@@ -13,6 +13,8 @@ export const LOG_RATE = { perSecond: 20, burst: 60 } as const;
 
 /** Longest text of one entry, as the ring keeps it (characters). */
 const MAX_TEXT = 4096;
+/** How long new entries are gathered before they are pushed as one batch (ms). */
+export const LOG_BATCH_MS = 50;
 
 /** A server's log that pushes every entry to `listener` and rate-limits `server` entries. */
 export class LiveLogRing extends LogRing {
@@ -20,17 +22,21 @@ export class LiveLogRing extends LogRing {
   private refilledAt = Date.now();
   private dropped = 0;
   private noticeTimer: NodeJS.Timeout | null = null;
+  /** Entries kept but not pushed yet (at most the ring's size), and the timer that pushes them. */
+  private pending: LogEntry[] = [];
+  private batchTimer: NodeJS.Timeout | null = null;
 
   /**
-   * @param listener receives each entry as it is kept (never a dropped one)
+   * @param listener receives the entries kept since the last call, oldest first, at most every
+   *   {@link LOG_BATCH_MS} ms (never a dropped one)
    * @param rate the limit for the server's own log notifications
    */
   constructor(
-    private readonly listener: (entry: LogEntry) => void,
+    private readonly listener: (entries: LogEntry[]) => void,
     private readonly rate: { perSecond: number; burst: number } = LOG_RATE,
-    max?: number,
+    private readonly maxPending = 500,
   ) {
-    super(max);
+    super();
     this.tokens = rate.burst;
   }
 
@@ -56,10 +62,25 @@ export class LiveLogRing extends LogRing {
 
   private keep(source: LogEntry['source'], text: string, origin: number): void {
     super.push(source, text, origin);
+    this.pending.push({ ts: Date.now(), source, text: text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}…` : text });
+    // A window that missed more than the ring holds reloads the log anyway; only the newest go live.
+    if (this.pending.length > this.maxPending) this.pending.splice(0, this.pending.length - this.maxPending);
+    if (!this.batchTimer) {
+      this.batchTimer = setTimeout(() => this.flushBatch(), LOG_BATCH_MS);
+      this.batchTimer.unref?.();
+    }
+  }
+
+  /** Push the gathered entries now. */
+  private flushBatch(): void {
+    this.batchTimer = null;
+    const batch = this.pending;
+    this.pending = [];
+    if (batch.length === 0) return;
     try {
-      this.listener({ ts: Date.now(), source, text: text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}…` : text });
+      this.listener(batch);
     } catch {
-      // A broken listener must not lose the entry for the Logs view's next load.
+      // A broken listener must not lose the entries for the Logs view's next load.
     }
   }
 

@@ -32,8 +32,8 @@ export function ServerLogs({ server }: { server: ServerView }) {
     let live = true;
     const off = on('servers.log', (e) => {
       if (e.name !== name) return;
-      if (early) early.push(e.entry);
-      else setEntries((cur) => [...(cur ?? []), e.entry].slice(-MAX_SHOWN));
+      if (early) early.push(...e.entries);
+      else setEntries((cur) => [...(cur ?? []), ...e.entries].slice(-MAX_SHOWN));
     });
     void call('servers.logs', { name }).then(
       (snapshot) => {
