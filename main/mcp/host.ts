@@ -18,6 +18,7 @@ import { MemorySecretStore, type SecretStore } from '../secrets/store.js';
 import type { ProcessLedger } from './process-ledger.js';
 import type { HostProtocol } from './protocol/service.js';
 import { META_SERVER, MetaTools } from './protocol/meta-tools.js';
+import { askRequiredUrls } from './protocol/url-elicitation.js';
 import { capCallResult } from './result-limits.js';
 import type { ToolSetting } from './tool-settings.js';
 import { HostError, noSuchServer, ToolDisabledError } from './host/errors.js';
@@ -63,6 +64,8 @@ export class McpHost {
   private readonly transfer: ServerTransfer;
   /** The host's own tools for the model (./protocol/meta-tools.ts). */
   private readonly meta: MetaTools;
+  /** Roots and URL elicitation hooks (./protocol/service.ts), or null. */
+  private readonly protocol: HostProtocol | null;
   private startup: Promise<void> | null = null;
   private readonly concurrency: number;
 
@@ -85,6 +88,7 @@ export class McpHost {
       protocol: opts.protocol ?? null,
     });
     this.management = new ServerManagement(this.rt);
+    this.protocol = opts.protocol ?? null;
     this.meta = new MetaTools((name) => this.rt.conns.get(name), () => this.rt.store.names());
     this.transfer = new ServerTransfer(this.rt, this.management);
   }
@@ -326,7 +330,13 @@ export class McpHost {
     const conn = this.rt.conns.get(tool.server);
     if (!conn) throw new HostError('not_found', `Server "${tool.server}" is not running.`);
     // Every result is capped in total size (all blocks, images included) before anyone sees it.
-    return capCallResult(await conn.callTool(tool.original_name, args, opts));
+    try {
+      return capCallResult(await conn.callTool(tool.original_name, args, opts));
+    } catch (err) {
+      // A tool that needs a URL interaction first (-32042): the user is asked, then the error goes on.
+      if (this.protocol) await askRequiredUrls(this.protocol, tool.server, err, opts.signal ?? new AbortController().signal);
+      throw err;
+    }
   }
 
   // ---- shutdown ------------------------------------------------------------------------------

@@ -112,3 +112,43 @@ describe('URL elicitation', () => {
     expect(opened).toEqual([]);
   });
 });
+
+describe('URL elicitation with server-everything', () => {
+  it('the server sees the url capability (it registers trigger-url-elicitation) and gets the user’s decline', async () => {
+    const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+    await core.host.add('ev', { type: 'local', command: [process.execPath, EVERYTHING, 'stdio'] });
+    expect(await waitFor(() => core.host.view('ev').status === 'ready', 20_000)).toBe(true);
+    expect(core.host.view('ev').tools.map((t) => t.original_name)).toContain('trigger-url-elicitation');
+    const call = core.host.callTool('ev__trigger-url-elicitation', { url: 'https://example.com/approve', message: 'Approve it' });
+    expect(await waitFor(() => requests.some((r) => r.server === 'ev'), 10_000)).toBe(true);
+    const req = requests.find((r) => r.server === 'ev')!;
+    expect(req).toMatchObject({ url: 'https://example.com/approve', host: 'example.com', message: 'Approve it' });
+    await createDispatcher(core).invoke('elicitation.respondUrl', { id: req.id, action: 'decline' });
+    const r = (await call) as { content: Array<{ text?: string }> };
+    expect(r.content.map((c) => c.text ?? '').join(' ')).toMatch(/declin/i);
+    expect(opened).toEqual([]);
+  });
+});
+
+describe('URL elicitation, error path (-32042)', () => {
+  it('a call that needs a URL interaction first asks the user, opens on accept, and the retry goes through', async () => {
+    const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+    await core.host.add('ev', { type: 'local', command: [process.execPath, EVERYTHING, 'stdio'] });
+    expect(await waitFor(() => core.host.view('ev').status === 'ready', 20_000)).toBe(true);
+    const d = createDispatcher(core);
+    const args = { url: 'https://example.com/after', message: 'Then this', errorPath: true };
+    const first = core.host.callTool('ev__trigger-url-elicitation', args);
+    expect(await waitFor(() => requests.length === 1, 10_000)).toBe(true);
+    expect(requests[0]).toMatchObject({ server: 'ev', url: 'https://modelcontextprotocol.io/', host: 'modelcontextprotocol.io' });
+    await d.invoke('elicitation.respondUrl', { id: requests[0]!.id, action: 'accept' });
+    await expect(first).rejects.toThrow(/browser-based authorization/);
+    expect(opened).toEqual([{ url: 'https://modelcontextprotocol.io/', server: 'ev' }]);
+    // The retry takes the request path: the tool's own URL, answered with decline.
+    const retry = core.host.callTool('ev__trigger-url-elicitation', args);
+    expect(await waitFor(() => requests.length === 2, 10_000)).toBe(true);
+    expect(requests[1]).toMatchObject({ url: 'https://example.com/after' });
+    await d.invoke('elicitation.respondUrl', { id: requests[1]!.id, action: 'decline' });
+    await retry;
+    expect(opened).toHaveLength(1);
+  });
+});

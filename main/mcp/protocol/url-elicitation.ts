@@ -6,10 +6,11 @@
  * browser), and only when it is `https:` or `http:` to this machine (docs/ARCHITECTURE.md
  * "Protocol features").
  */
+import { UrlElicitationRequiredError } from '@modelcontextprotocol/client';
 import type { UrlElicitationRequest } from '../../../preload/contract/index.js';
 import { UnknownElicitationError, UserRequestBroker } from '../elicitation.js';
 import { isSafeAuthorizationUrl } from '../oauth/url-safety.js';
-import type { UrlElicitationParams } from './hooks.js';
+import type { ProtocolHooks, UrlElicitationParams } from './hooks.js';
 
 /** The user's answer, as the server gets it. */
 export type UrlAction = 'accept' | 'decline' | 'cancel';
@@ -107,5 +108,28 @@ export class UrlElicitations {
   cancelAll(): void {
     this.broker.cancelAll();
     this.urls.clear();
+  }
+}
+
+/** Most URL interactions one `-32042` error may ask for. */
+const MAX_REQUIRED_URLS = 3;
+
+/**
+ * The error path of URL elicitation (MCP 2025-11-25: a request fails with `-32042`
+ * URLElicitationRequired, listing the URL interactions it needs first): ask the user about each
+ * one, as for an `elicitation/create` request, before the call's error goes back to the caller (the
+ * model can retry once the user finished). Anything else is ignored. Never throws.
+ */
+export async function askRequiredUrls(hooks: Pick<ProtocolHooks, 'urlElicit'>, server: string, err: unknown, signal: AbortSignal): Promise<void> {
+  if (!(err instanceof UrlElicitationRequiredError)) return;
+  for (const e of err.elicitations.slice(0, MAX_REQUIRED_URLS)) {
+    if (signal.aborted) return;
+    const p = e as Partial<UrlElicitationParams>;
+    if (typeof p.url !== 'string') continue;
+    try {
+      await hooks.urlElicit(server, { url: p.url, message: typeof p.message === 'string' ? p.message : '', elicitationId: typeof p.elicitationId === 'string' ? p.elicitationId : '' }, signal);
+    } catch {
+      // Too many dialogs waiting, or the user's browser could not be opened: the call fails anyway.
+    }
   }
 }
