@@ -6,7 +6,8 @@
  */
 import path from 'node:path';
 import { startFakeModel, type FakeModel } from '../fixtures/fake-model.js';
-import { ROOT, SCREENSHOTS, addLocalServer, commandLine, configureModel, expect, expectStatus, openApp, openChat, openSettings, sendMessage, serverCard, setApprovalMode, test } from './helpers.js';
+import { startHttpFixture } from '../fixtures/http-server.js';
+import { ROOT, SCREENSHOTS, addLocalServer, openAddServerForm, commandLine, configureModel, expect, expectStatus, openApp, openChat, openSettings, sendMessage, serverCard, setApprovalMode, test } from './helpers.js';
 
 const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const FIXTURE = path.join(ROOT, 'test/fixtures/protocol-server.mjs');
@@ -122,4 +123,23 @@ test('icons load anonymously and only from allowed sources; a structured tool re
   await expect(structured.locator('dd').nth(1)).toHaveText('Sunny <b>bold</b>'); // data stays text
   await expect(structured.locator('b')).toHaveCount(0);
   await page.getByTestId('tool-card').last().screenshot({ path: path.join(SCREENSHOTS, 'protocol-structured.png') });
+});
+
+test('an http server that only speaks legacy SSE says so on its card', async ({ page, shell }) => {
+  const sse = await startHttpFixture({ mode: 'sse' });
+  try {
+    await openApp(page, shell.current);
+    await openSettings(page, 'MCP servers');
+    const form = await openAddServerForm(page);
+    await form.getByLabel('Server name').fill('old');
+    await form.getByLabel('Server type').selectOption({ label: 'Remote URL (Streamable HTTP)' });
+    await form.getByLabel('URL').fill(sse.url);
+    await form.getByRole('button', { name: 'Add server' }).click();
+    const card = serverCard(page, 'old');
+    await expectStatus(card, 'ready');
+    await expect(card.getByTestId('sse-fallback')).toHaveText('Legacy SSE fallback');
+    await card.screenshot({ path: path.join(SCREENSHOTS, 'protocol-sse-fallback.png') });
+  } finally {
+    await sse.close();
+  }
 });
