@@ -67,7 +67,7 @@ test('a URL elicitation names the server and the host; Decline reaches the serve
 });
 
 test('roots given in the UI: server-filesystem without directory arguments reads inside them and not outside', async ({ page, shell }) => {
-  const { mkdtempSync, writeFileSync, mkdirSync } = await import('node:fs');
+  const { mkdtempSync, writeFileSync, mkdirSync, rmSync } = await import('node:fs');
   const os = await import('node:os');
   const base = mkdtempSync(path.join(os.tmpdir(), 'op-e2e-roots-'));
   const inside = path.join(base, 'inside');
@@ -96,6 +96,22 @@ test('roots given in the UI: server-filesystem without directory arguments reads
   await sendMessage(page, `call fs__read_text_file ${JSON.stringify({ path: path.join(outside, 'secret.txt') })}`);
   await expect(page.getByTestId('tool-card').last()).toContainText(/denied|outside allowed/i, { timeout: 15_000 });
   await expect(page.getByTestId('tool-card').last()).not.toContainText('must not be read');
+  // The server's own folders: only the other folder now (no restart needed).
+  await openSettings(page, 'MCP servers');
+  const own = serverCard(page, 'fs').getByTestId('server-roots');
+  if (!(await own.getByLabel('Use its own folders').isVisible())) await own.locator('summary').click();
+  await own.getByLabel('Use its own folders').check();
+  const editor = own.getByTestId('server-roots-editor');
+  await editor.getByRole('button', { name: `Remove folder ${inside}` }).click();
+  await editor.getByLabel('Folder path').fill(outside);
+  await editor.getByRole('button', { name: 'Add folder' }).click();
+  await editor.getByRole('button', { name: 'Save folders' }).click();
+  await expect(editor.getByRole('status')).toHaveText('Saved; the servers were told.');
+  await serverCard(page, 'fs').screenshot({ path: path.join(SCREENSHOTS, 'protocol-server-roots.png') });
+  await openChat(page);
+  await sendMessage(page, `call fs__read_text_file ${JSON.stringify({ path: path.join(outside, 'secret.txt') })}`);
+  await expect(page.getByTestId('tool-card').last()).toContainText('must not be read', { timeout: 15_000 });
+  rmSync(base, { recursive: true, force: true });
 });
 
 test('icons load anonymously and only from allowed sources; a structured tool result is laid out as fields', async ({ page, shell }) => {
