@@ -11,6 +11,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AppCore } from '../../main/core.js';
 import { createDispatcher } from '../../main/ipc/dispatch.js';
 import { normalizeRoots, RootsInputError, toRootEntries } from '../../main/mcp/protocol/roots.js';
+import { ConfigError, parseServerEntry } from '../../main/mcp/config.js';
+import { applyPatch } from '../../main/mcp/config/patch.js';
 import { MemorySecretStore } from '../../main/secrets/store.js';
 import { descendantPids, makeTempDir, removeDir, ROOT, waitFor, waitNoChildren } from './helpers.js';
 
@@ -110,5 +112,25 @@ describe('roots with server-filesystem (no directory arguments)', () => {
     expect(normalizeRoots(['/a/b/../c', '/a/c'])).toEqual(['/a/c']);
     expect(() => normalizeRoots(['a'])).toThrow(RootsInputError);
     expect(toRootEntries(['/tmp/my dir'])).toEqual([{ uri: 'file:///tmp/my%20dir', name: 'my dir' }]);
+  });
+
+  it('the config entry: roots load normalized, bad ones are a ConfigError on the roots field, PATCH keeps/replaces/clears', () => {
+    const cfg = parseServerEntry({ type: 'local', command: ['x'], roots: ['/a/./b', '/a/b'] });
+    expect(cfg.roots).toEqual(['/a/b']);
+    expect(parseServerEntry({ type: 'local', command: ['x'] }).roots).toBeUndefined();
+    for (const bad of [['rel'], '/not-a-list', [3]]) {
+      let err: unknown;
+      try {
+        parseServerEntry({ type: 'local', command: ['x'], roots: bad });
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(ConfigError);
+      expect((err as ConfigError).field).toBe('roots');
+    }
+    expect(applyPatch(cfg, { timeout_seconds: 5 }).roots).toEqual(['/a/b']);
+    expect(applyPatch(cfg, { roots: ['/c'] }).roots).toEqual(['/c']);
+    expect(applyPatch(cfg, { roots: null }).roots).toBeUndefined();
+    expect(() => applyPatch(cfg, { roots: ['c'] })).toThrow(ConfigError);
   });
 });
