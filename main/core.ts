@@ -137,8 +137,14 @@ export class AppCore {
       openUrl,
       protocol: this.protocol.hooks(),
       events: {
-        changed: (view) => this.emit('servers.changed', view),
-        removed: (name) => this.emit('servers.removed', { name }),
+        changed: (view) => {
+          this.emit('servers.changed', view);
+          this.protocol.onServerChanged(view);
+        },
+        removed: (name) => {
+          this.emit('servers.removed', { name });
+          this.protocol.onServerRemoved(name);
+        },
         log: (name, entries) => this.emit('servers.log', { name, entries }),
       },
     });

@@ -59,6 +59,11 @@ describe('server logs', () => {
     expect(serverEntries('ev')[0]!.text).toMatch(/^(debug|info|notice|warning|error|critical|alert|emergency): .*level.message/i);
     // The same entries are in the server's log for a later load.
     expect(core.host.logs('ev').some((e) => e.source === 'server')).toBe(true);
+    // The chosen level is sent again when the server starts again.
+    const before = core.host.connection('ev');
+    await core.host.restart('ev');
+    expect(await waitFor(() => core.host.connection('ev') !== before && core.host.view('ev').status === 'ready', 20_000)).toBe(true);
+    expect(await waitFor(() => core.host.view('ev').protocol.logging.level === 'debug', 10_000)).toBe(true);
   });
 
   it('a server without the logging capability refuses a level with a typed error', async () => {

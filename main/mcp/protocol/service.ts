@@ -35,6 +35,10 @@ export class ProtocolService {
   readonly defaults: DefaultRootsStore;
   readonly urls: UrlElicitations;
   private host: McpHost | null = null;
+  /** The log level the user chose per server, re-sent when the server starts again. */
+  private readonly levels = new Map<string, LoggingLevel>();
+  /** Servers whose chosen level is being re-sent now. */
+  private readonly reapplying = new Set<string>();
 
   constructor(private readonly opts: ProtocolServiceOptions) {
     this.defaults = new DefaultRootsStore(opts.stateDir);
@@ -106,9 +110,36 @@ export class ProtocolService {
     if (!conn || conn.status !== 'ready') throw new HostError('invalid_input', `Server "${name}" is not ready.`);
     if (!conn.supportsLogging) throw new HostError('invalid_input', `Server "${name}" does not support setting a log level.`);
     await conn.setLoggingLevel(level);
+    this.levels.set(name, level);
     const view = host.view(name);
     this.opts.emit('servers.changed', view);
     return view;
+  }
+
+  /**
+   * Follow a server's view: a server that became ready again (a restart, a crash recovery, an
+   * edit) gets the log level the user chose for it; a removed server's choice is forgotten.
+   * Failures are written to the server's log by the connection and otherwise ignored.
+   */
+  onServerChanged(view: ServerView): void {
+    const level = this.levels.get(view.name);
+    const host = this.host;
+    if (!level || !host || view.status !== 'ready' || !view.protocol.logging.supported || view.protocol.logging.level !== null || this.reapplying.has(view.name)) return;
+    const conn = host.connection(view.name);
+    if (!conn) return;
+    this.reapplying.add(view.name);
+    void conn
+      .setLoggingLevel(level)
+      .then(() => {
+        if (this.opts.config.has(view.name)) this.opts.emit('servers.changed', host.view(view.name));
+      })
+      .catch(() => undefined)
+      .finally(() => this.reapplying.delete(view.name));
+  }
+
+  /** Forget what was chosen for a removed server. */
+  onServerRemoved(name: string): void {
+    this.levels.delete(name);
   }
 
   /** Ask the user for a folder. @returns its path, or null (cancelled, or no picker here). */
