@@ -21,6 +21,7 @@ import { CatalogService } from './mcp/catalog/service.js';
 import { UserRequestBroker } from './mcp/elicitation.js';
 import type { ElicitationAnswer } from './mcp/connection.js';
 import { SamplingService } from './chat/sampling.js';
+import { ProtocolService } from './mcp/protocol/service.js';
 import { Permissions } from './chat/permissions/index.js';
 import { ServerEnvironment } from './mcp/transports.js';
 import { FALLBACK_FILE, LazySecretStore, openSecretStore } from './secrets/index.js';
@@ -71,6 +72,8 @@ export interface CoreOptions {
    * on 127.0.0.1:1234, or `OPENPROGRAM_LOCAL_MODEL_PROBES`; see ./chat/local-models.ts).
    */
   localModelProbes?: LocalProbe[];
+  /** Asks the user for a folder (Electron: the system folder picker), for root folders. */
+  chooseFolder?: () => Promise<string | null>;
 }
 
 /** The state dir: `OPENPROGRAM_STATE_DIR`, else the given default, else `~/.openprogram`. */
@@ -96,6 +99,8 @@ export class AppCore {
   readonly conversationsWarning: string | null;
   /** Pending server requests for user input (elicitation). */
   readonly elicitation: UserRequestBroker<Omit<EventPayloads['elicitation.request'], 'id'>, ElicitationAnswer>;
+  /** Roots, URL elicitation, server log levels (main/mcp/protocol). */
+  readonly protocol: ProtocolService;
   /** Sampling requests: user approval, then the configured model. */
   readonly sampling: SamplingService;
   /** Tool permissions: mode, approval broker, grants, and the gate the agent calls. */
@@ -135,6 +140,14 @@ export class AppCore {
       (e) => this.emit('sampling.request', e),
       (id) => this.emit('sampling.closed', { id }),
     );
+    const openUrl = opts.openUrl ?? ((url: URL, server: string) => this.emit('auth.openUrl', { server, url: url.href }));
+    this.protocol = new ProtocolService({
+      stateDir: opts.stateDir,
+      config: this.config,
+      emit: (event, payload) => this.emit(event, payload),
+      openUrl,
+      ...(opts.chooseFolder ? { chooseFolder: opts.chooseFolder } : {}),
+    });
     this.host = new McpHost(this.config, {
       elicit: (server, form, signal) => this.elicitation.ask({ server, message: form.message, requested_schema: form.requestedSchema }, signal),
       sample: (server, req, signal) => this.sampling.sample(server, req, signal),
@@ -142,17 +155,24 @@ export class AppCore {
       secrets: this.secrets,
       processes: this.processes,
       environment: this.environment,
-      openUrl: opts.openUrl ?? ((url, server) => this.emit('auth.openUrl', { server, url: url.href })),
+      openUrl,
+      protocol: this.protocol.hooks(),
       events: {
-        changed: (view) => this.emit('servers.changed', view),
+        changed: (view) => {
+          this.emit('servers.changed', view);
+          this.protocol.onServerChanged(view);
+        },
         removed: (name) => {
           this.emit('servers.removed', { name });
+          this.protocol.onServerRemoved(name);
           // A removed server no longer came from the catalog (a new one of that name did not).
           void this.catalog.store.setInstall(name, null).catch(() => undefined);
           void this.catalog.bundles.forget(name).catch(() => undefined);
         },
+        log: (name, entries) => this.emit('servers.log', { name, entries }),
       },
     });
+    this.protocol.attach(this.host);
     this.serverStart = new ServerStartGate(() => this.host.startAll(), opts.serverStartFallbackMs);
     if (opts.startServers !== 'after-ui') this.serverStart.uiReady();
     this.context = new ContextService(
@@ -234,7 +254,8 @@ export class AppCore {
     await removeStaleTemps(inState(CONFIG_FILE), inState(SETTINGS_FILE), inState(FALLBACK_FILE), inState(LEDGER_FILE));
     // Open the secret store in the background (keychain probe); nothing here waits for it.
     if (this.rawSecrets instanceof LazySecretStore) this.rawSecrets.ready().catch(() => undefined);
-    await Promise.all([this.config.load(), this.environment.adoptLoginShellPath(), this.processes.reapLeftovers()]);
+    const [, , , rootsWarning] = await Promise.all([this.config.load(), this.environment.adoptLoginShellPath(), this.processes.reapLeftovers(), this.protocol.start()]);
+    if (rootsWarning) this.emit('app.warning', { message: rootsWarning });
     if (this.config.warning) this.emit('app.warning', { message: this.config.warning });
     if (this.conversationsWarning) this.emit('app.warning', { message: this.conversationsWarning });
     this.serverStart.configLoaded();
@@ -254,6 +275,7 @@ export class AppCore {
     const stopped = this.chat.stopAll();
     this.permissions.broker.cancelAll();
     this.elicitation.cancelAll();
+    this.protocol.urls.cancelAll();
     this.sampling.broker.cancelAll();
     await Promise.all([this.host.shutdown(), stopped]);
     await this.processes.flush();

@@ -1,7 +1,9 @@
 /**
  * The renderer's Content-Security-Policy, used by the Electron session and the browser shell:
  * only our own scripts, no inline script, no eval, no plugins, no framing, connections to our own
- * origin only (the browser shell's WebSocket).
+ * origin only (the browser shell's WebSocket). Images: our own, `data:`, and `https:` — for the
+ * icons MCP servers declare (main/mcp/protocol/icons.ts keeps only https: and data: images; the
+ * window loads them without credentials or referrer). Markdown images are never loaded.
  */
 export const RENDERER_CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'";
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: https:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'";

@@ -67,6 +67,13 @@ const core = new AppCore({
     const r = win ? await dialog.showSaveDialog(win, options) : await dialog.showSaveDialog(options);
     return r.canceled || !r.filePath ? null : r.filePath;
   },
+  // Root folders (MCP "Roots") are picked in the system folder dialog.
+  chooseFolder: async () => {
+    const options = { properties: ['openDirectory' as const, 'createDirectory' as const] };
+    const win = appShell.win;
+    const r = win ? await dialog.showOpenDialog(win, options) : await dialog.showOpenDialog(options);
+    return r.canceled || !r.filePaths[0] ? null : r.filePaths[0];
+  },
 });
 // The app's log passes through the same redaction as everything else that leaves main.
 redactConsole(core.redactor);

@@ -120,6 +120,12 @@ export function createHandlers(core: AppCore, version = '0.1.0'): Handlers {
     'catalog.bundleInspect': ({ data_base64 }) => core.catalog.bundles.inspect(Buffer.from(data_base64, 'base64')),
     'catalog.fetchBundle': ({ name, version, option }) => core.catalog.fetchBundle(name, version, option),
     'catalog.bundleInstall': ({ token, server_name, values }) => core.catalog.bundles.install(token, server_name, values),
+    // Protocol features (main/mcp/protocol/service.ts).
+    'servers.setLogLevel': ({ name, level }) => core.protocol.setLogLevel(name, level),
+    'elicitation.respondUrl': async ({ id, action }) => ({ ok: true as const, ...(await core.protocol.urls.respond(id, action)) }),
+    'roots.getDefault': () => core.protocol.defaultRoots(),
+    'roots.setDefault': ({ roots }) => core.protocol.setDefaultRoots(roots),
+    'roots.pickFolder': () => core.protocol.pickFolder(),
   };
 }
 

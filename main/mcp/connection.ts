@@ -3,8 +3,10 @@
  * (`starting → ready | error`, `→ closed`). Calls are not serialized: JSON-RPC ids multiplex them.
  */
 import { Client } from '@modelcontextprotocol/client';
-import type { CallToolResult, CompleteRequest, CompleteResult, CreateMessageResult, ElicitResult, GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplateType as ResourceTemplate, Tool, Transport } from '@modelcontextprotocol/client';
-import type { ErrorKind, LogEntry, ServerIssue, ServerStatus } from '../../preload/contract/index.js';
+import type { CallToolResult, ClientCapabilities, CompleteRequest, CompleteResult, CreateMessageResult, ElicitResult, GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplateType as ResourceTemplate, Tool, Transport } from '@modelcontextprotocol/client';
+import type { ErrorKind, LogEntry, LoggingLevel, ServerIssue, ServerStatus, TransportKind } from '../../preload/contract/index.js';
+import type { ProtocolHooks, UrlElicitationParams } from './protocol/hooks.js';
+import { formatLogMessage } from './protocol/log-format.js';
 import type { ServerConfig } from './config.js';
 import { createRemoteTransport, createStdioTransport, type ServerEnvironment } from './transports.js';
 import { classifyAuthFailure, refreshIfNeeded } from './oauth/flow.js';
@@ -329,6 +331,7 @@ export class McpConnection {
       capabilities: {
         ...(elicit ? { elicitation: { form: { applyDefaults: true } } } : {}),
         ...(sample ? { sampling: {} } : {}),
+        ...this.protocolCapabilities(),
       },
     });
     if (sample) {
@@ -342,11 +345,13 @@ export class McpConnection {
     if (elicit) {
       client.setRequestHandler('elicitation/create', async (req, ctx) => {
         const params = req.params as { message: string; requestedSchema?: Record<string, unknown> };
+        if ((req.params as { mode?: string }).mode === 'url') return this.answerUrlElicitation(req.params as unknown as UrlElicitationParams, ctx.mcpReq.signal);
         this.note('lifecycle', 'the server asks the user for input (elicitation)');
         const answer = await elicit(this.name, { message: params.message, requestedSchema: params.requestedSchema ?? { type: 'object', properties: {} } }, ctx.mcpReq.signal);
         return answer as ElicitResult;
       });
     }
+    this.installProtocolHandlers(client);
     client.onerror = (err) => {
       // Protocol-level oddities (unknown response ids, dropped oversized messages, an optional GET
       // stream the server does not offer) are logged, not fatal.
@@ -652,6 +657,91 @@ export class McpConnection {
     this.note('lifecycle', 'closing');
     await this.closeTransport();
     await this.startPromise?.catch(() => undefined);
+  }
+
+  // --- roots, logging level, URL elicitation (protocol) ---
+  // The client features of main/mcp/protocol (docs/ARCHITECTURE.md "Protocol features").
+
+  /** Roots and URL elicitation hooks (main/mcp/protocol/hooks.ts); null = not declared. */
+  protocolHooks: ProtocolHooks | null = null;
+  /** The level last set with `logging/setLevel` on this session; null = the server's own. */
+  loggingLevel: LoggingLevel | null = null;
+
+  /** Capabilities of the protocol features: roots with `listChanged`, elicitation's URL mode. */
+  private protocolCapabilities(): ClientCapabilities {
+    if (!this.protocolHooks) return {};
+    return {
+      roots: { listChanged: true },
+      ...(this.elicit ? { elicitation: { form: { applyDefaults: true }, url: {} } } : {}),
+    };
+  }
+
+  /**
+   * Route the server's log notifications to this server's log (rate-limited there), and roots
+   * requests and elicitation completions to the hooks. `roots/list` arrives as a request on
+   * 2025 revisions and inside an `input_required` result on 2026-07-28; the SDK routes both here.
+   */
+  private installProtocolHandlers(client: Client): void {
+    client.setNotificationHandler('notifications/message', (n) => this.note('server', formatLogMessage(n.params)));
+    const hooks = this.protocolHooks;
+    if (!hooks) return;
+    client.setRequestHandler('roots/list', async () => {
+      const roots = hooks.roots(this.name);
+      this.note('lifecycle', `the server asked for its roots (${roots.length})`);
+      return { roots };
+    });
+    client.setNotificationHandler('notifications/elicitation/complete', (n) => {
+      this.note('lifecycle', 'the server says a URL interaction finished');
+      hooks.elicitationComplete(this.name, n.params.elicitationId);
+    });
+  }
+
+  /** A URL-mode `elicitation/create`: the user decides in a dialog; the server gets the action. */
+  private async answerUrlElicitation(params: UrlElicitationParams, signal: AbortSignal): Promise<ElicitResult> {
+    this.note('lifecycle', 'the server asks the user to open a URL (URL elicitation)');
+    if (!this.protocolHooks) return { action: 'decline' };
+    return { action: await this.protocolHooks.urlElicit(this.name, params, signal) };
+  }
+
+  /** The transport of the live session, or null when not connected. */
+  get transportKind(): TransportKind | null {
+    if (!this.client || this.status !== 'ready') return null;
+    if (this.config.type === 'local') return 'stdio';
+    return this.config.type === 'sse' || this.useLegacySse ? 'legacy_sse' : 'streamable_http';
+  }
+
+  /** The `icons` the server declares in its `serverInfo` (MCP spec 2025-11-25 "Icons"), unchecked. */
+  get serverIcons(): unknown {
+    return (this.client?.getServerVersion() as { icons?: unknown } | undefined)?.icons;
+  }
+
+  /** Whether the ready server declares the `logging` capability. */
+  get supportsLogging(): boolean {
+    return this.status === 'ready' && !!this.client?.getServerCapabilities()?.logging;
+  }
+
+  /**
+   * Send `logging/setLevel` (MCP spec "Utilities: Logging").
+   * @throws NotConnectedError when not ready; the SDK's error when the server lacks `logging`.
+   */
+  async setLoggingLevel(level: LoggingLevel): Promise<void> {
+    const client = this.client;
+    if (!client || this.status !== 'ready') throw new NotConnectedError(`Server "${this.name}" is not ready (${this.status}).`);
+    await client.setLoggingLevel(level, { timeout: this.config.timeout_seconds * 1000 });
+    this.loggingLevel = level;
+    this.note('lifecycle', `log level set to ${level}`);
+  }
+
+  /** Tell the server its roots changed (`notifications/roots/list_changed`); nothing when not connected. */
+  async notifyRootsChanged(): Promise<void> {
+    const client = this.client;
+    if (!client || !this.protocolHooks || this.status !== 'ready') return;
+    try {
+      await client.sendRootsListChanged();
+      this.note('lifecycle', 'told the server its roots changed');
+    } catch (err) {
+      this.note('lifecycle', `could not tell the server its roots changed: ${(err as Error).message}`);
+    }
   }
 
   // --- prompts, completion and resource reads (composer; docs/ARCHITECTURE.md "Prompts and resources in chat") ---

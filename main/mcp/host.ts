@@ -18,6 +18,9 @@ import type { PersistentOAuthProvider } from './oauth/provider.js';
 import { ServerEnvironment } from './transports.js';
 import { MemorySecretStore, type SecretStore } from '../secrets/store.js';
 import type { ProcessLedger } from './process-ledger.js';
+import type { HostProtocol } from './protocol/service.js';
+import { META_SERVER, MetaTools } from './protocol/meta-tools.js';
+import { askRequiredUrls } from './protocol/url-elicitation.js';
 import { capCallResult } from './result-limits.js';
 import type { ToolSetting } from './tool-settings.js';
 import { HostError, noSuchServer, ToolDisabledError } from './host/errors.js';
@@ -54,6 +57,8 @@ export interface HostOptions {
   processes?: ProcessLedger;
   /** The environment stdio servers inherit. Absent: this process's environment. */
   environment?: ServerEnvironment;
+  /** Roots and URL elicitation (main/mcp/protocol/service.ts). Absent: not declared. */
+  protocol?: HostProtocol;
 }
 
 /** The registry of all servers of one profile. */
@@ -61,6 +66,10 @@ export class McpHost {
   private readonly rt: ServerRuntime;
   private readonly management: ServerManagement;
   private readonly transfer: ServerTransfer;
+  /** The host's own tools for the model (./protocol/meta-tools.ts). */
+  private readonly meta: MetaTools;
+  /** Roots and URL elicitation hooks (./protocol/service.ts), or null. */
+  private readonly protocol: HostProtocol | null;
   private startup: Promise<void> | null = null;
   private readonly concurrency: number;
 
@@ -81,8 +90,11 @@ export class McpHost {
       sample: opts.sample ?? null,
       processes: opts.processes ?? null,
       environment: opts.environment ?? new ServerEnvironment(),
+      protocol: opts.protocol ?? null,
     });
     this.management = new ServerManagement(this.rt);
+    this.protocol = opts.protocol ?? null;
+    this.meta = new MetaTools((name) => this.rt.conns.get(name), () => this.rt.store.names());
     this.transfer = new ServerTransfer(this.rt, this.management);
   }
 
@@ -318,10 +330,18 @@ export class McpHost {
     const tool = this.rt.tools.byName(namespaced);
     if (!tool) throw new HostError('not_found', `No tool named "${namespaced}".`);
     if (this.rt.store.toolSetting(tool.server, tool.original_name)?.enabled === false) throw new ToolDisabledError(tool.server, tool.original_name);
+    // The host's own tools (resources and prompts of ready servers; ./protocol/meta-tools.ts).
+    if (tool.server === META_SERVER) return capCallResult(await this.meta.call(tool.original_name, args, opts.signal));
     const conn = this.rt.conns.get(tool.server);
     if (!conn) throw new HostError('not_found', `Server "${tool.server}" is not running.`);
     // Every result is capped in total size (all blocks, images included) before anyone sees it.
-    return capCallResult(await conn.callTool(tool.original_name, args, opts));
+    try {
+      return capCallResult(await conn.callTool(tool.original_name, args, opts));
+    } catch (err) {
+      // A tool that needs a URL interaction first (-32042): the user is asked, then the error goes on.
+      if (this.protocol) await askRequiredUrls(this.protocol, tool.server, err, opts.signal ?? new AbortController().signal);
+      throw err;
+    }
   }
 
   // ---- shutdown ------------------------------------------------------------------------------

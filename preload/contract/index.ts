@@ -176,6 +176,8 @@ export const serverPatchSchema = z.strictObject({
   enabled: z.boolean().optional(),
   timeout_seconds: timeoutSchema.optional(),
   tools: toolSettingsPatchSchema.optional(),
+  /** The server's own root folders (absolute paths, MCP "Roots"): absent → keep, a list → replace, `null` → follow the default. */
+  roots: z.array(z.string().min(1).max(LIMITS.shortText)).max(64).nullable().optional(),
 });
 export type ServerPatch = z.infer<typeof serverPatchSchema>;
 
@@ -301,7 +303,8 @@ export type ApprovalClosedOutcome = 'answered' | 'cancelled' | 'timed_out';
 export interface LogEntry {
   /** Milliseconds since the Unix epoch. */
   ts: number;
-  source: 'stderr' | 'stdout' | 'lifecycle';
+  /** `server`: the server's own log notification (MCP `notifications/message`), as `level logger: data`. */
+  source: 'stderr' | 'stdout' | 'lifecycle' | 'server';
   text: string;
 }
 
@@ -339,6 +342,8 @@ export interface ServerView {
   server_info: { name: string; version: string; protocol_version: string | null } | null;
   /** Automatic restarts after crashes: attempts so far, when the next one runs, whether it gave up. */
   recovery: { attempts: number; next_retry_at: number | null; gave_up: boolean };
+  /** Transport, logging, roots and icons (see {@link ServerProtocolView}). */
+  protocol: ServerProtocolView;
 }
 
 /** Model provider kinds: any OpenAI-compatible Chat Completions endpoint, or Anthropic's Messages API. */
@@ -900,6 +905,101 @@ export const registryUrlSchema = z
   .refine((u) => /^https:\/\//i.test(u) || /^http:\/\/(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?(\/|$)/i.test(u), 'The registry URL must use https (or http to this computer)');
 
 // ---------------------------------------------------------------------------------------------
+// Protocol features beyond tools: server logs, URL elicitation, roots, icons
+// (docs/ARCHITECTURE.md "Protocol features")
+// ---------------------------------------------------------------------------------------------
+
+/** MCP log severities, lowest first (MCP spec "Utilities: Logging", RFC 5424 names). */
+export const loggingLevels = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
+export type LoggingLevel = (typeof loggingLevels)[number];
+
+/**
+ * An icon a server declares for itself, a tool, a prompt or a resource (MCP spec 2025-11-25
+ * "Icons"). Main keeps only `https:` URLs and `data:` images, so `src` is one of those.
+ */
+export interface IconView {
+  src: string;
+  mime_type: string | null;
+}
+
+/** How a session is carried: stdio, Streamable HTTP, or the legacy HTTP+SSE transport. */
+export type TransportKind = 'stdio' | 'streamable_http' | 'legacy_sse';
+
+/** A server's protocol features as the window shows them. */
+export interface ServerProtocolView {
+  /** The transport of the live session; null while not connected. */
+  transport: TransportKind | null;
+  /** An `http` server that answered only the legacy HTTP+SSE transport (MCP spec "Backwards Compatibility"). */
+  sse_fallback: boolean;
+  /** Whether the server declares `logging`, and the level last set on this session (null: the server's own). */
+  logging: { supported: boolean; level: LoggingLevel | null };
+  /** The server's own folders (null: it follows the default) and the folders it is given now. */
+  roots: { own: string[] | null; effective: string[] };
+  /** The server's icon (from its `serverInfo`), when it declares a usable one. */
+  icon: IconView | null;
+  /** Icons by tool name, prompt name and resource URI (only items that declare a usable one). */
+  tool_icons: Record<string, IconView>;
+  prompt_icons: Record<string, IconView>;
+  resource_icons: Record<string, IconView>;
+}
+
+/** A server asks the user to open a URL (MCP spec 2025-11-25 "Elicitation", URL mode). */
+export interface UrlElicitationRequest {
+  id: string;
+  server: string;
+  message: string;
+  /** The full URL (already checked: https:, or http: to loopback). */
+  url: string;
+  /** The URL's host (with port), shown prominently. */
+  host: string;
+}
+
+/** A root folder as the user gives it: an absolute path. */
+export const rootPathSchema = z.string().min(1).max(LIMITS.shortText);
+
+/** Channels of the protocol features (spread into {@link channels}). */
+export const protocolChannels = {
+  /** Send `logging/setLevel` to a ready server that declares `logging`. */
+  'servers.setLogLevel': {
+    input: z.strictObject({ name: serverNameSchema, level: z.enum(loggingLevels) }),
+    output: null as unknown as ServerView,
+  },
+  /** Answer a URL elicitation: `accept` opens the URL in the system browser, then tells the server. */
+  'elicitation.respondUrl': {
+    input: z.strictObject({ id: z.string().min(1).max(128), action: z.enum(['accept', 'decline', 'cancel']) }),
+    output: null as unknown as { ok: true; opened: boolean },
+  },
+  /** The default root folders (for servers without their own); `can_pick`: a folder picker exists. */
+  'roots.getDefault': { input: z.strictObject({}), output: null as unknown as { roots: string[]; can_pick: boolean } },
+  /** Replace the default root folders; servers that follow it are told (`notifications/roots/list_changed`). */
+  'roots.setDefault': { input: z.strictObject({ roots: z.array(rootPathSchema).max(64) }), output: null as unknown as { roots: string[] } },
+  /** Ask the user for a folder (Electron's folder picker); `path: null` when cancelled. */
+  'roots.pickFolder': { input: z.strictObject({}), output: null as unknown as { path: string | null } },
+} as const;
+
+/** Events of the protocol features (part of {@link EventPayloads}). */
+export interface ProtocolEventPayloads {
+  /**
+   * New entries of a server's log, oldest first, pushed as they happen (batched at most every
+   * 50 ms; server log notifications are rate-limited, see docs/ARCHITECTURE.md "Protocol features").
+   */
+  'servers.log': { name: string; entries: LogEntry[] };
+  /** A server asks the user to open a URL; answer with `elicitation.respondUrl`. */
+  'elicitation.urlRequest': UrlElicitationRequest;
+  /** A pending URL request was withdrawn (the server cancelled, the connection ended, or it timed out). */
+  'elicitation.urlClosed': { id: string };
+  /** A server says an out-of-band interaction finished (`notifications/elicitation/complete`). */
+  'elicitation.urlComplete': { server: string; elicitation_id: string };
+}
+
+const protocolEventTable: { [E in keyof ProtocolEventPayloads]: true } = {
+  'servers.log': true,
+  'elicitation.urlRequest': true,
+  'elicitation.urlClosed': true,
+  'elicitation.urlComplete': true,
+};
+
+// ---------------------------------------------------------------------------------------------
 // Channels
 // ---------------------------------------------------------------------------------------------
 
@@ -1068,6 +1168,7 @@ export const channels = {
     input: z.strictObject({ token: z.string().min(1).max(128), server_name: serverNameSchema, values: catalogValuesSchema }),
     output: null as unknown as ServerView,
   },
+  ...protocolChannels,
 } as const;
 
 export type ChannelName = keyof typeof channels;
@@ -1076,7 +1177,7 @@ export type ChannelOutput<C extends ChannelName> = (typeof channels)[C]['output'
 export const channelNames = Object.keys(channels) as ChannelName[];
 
 /** Every event channel (main → renderer) and its payload type. */
-export interface EventPayloads extends ComposerEventPayloads {
+export interface EventPayloads extends ComposerEventPayloads, ProtocolEventPayloads {
   'servers.changed': ServerView;
   'servers.removed': { name: string };
   'chat.event': ChatEvent;
@@ -1122,6 +1223,7 @@ const eventTable: { [E in EventName]: true } = {
   'sampling.closed': true,
   'approvals.request': true,
   'approvals.closed': true,
+  ...protocolEventTable,
 };
 /** Every event name, derived from {@link EventPayloads} (see `eventTable`). */
 export const eventNames = Object.keys(eventTable) as EventName[];

@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './components/App';
 import './styles.css';
 import './conversations.css';
+import './protocol.css';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -251,6 +251,11 @@ describe('no secret ever leaves main (canary)', () => {
       'sampling.respond': [{ id: 'nope', approve: true }, { id: 'x', approve: 'yes' }],
       'permissions.getMode': [{}, { extra: CANARIES.env }],
       'permissions.setMode': [{ mode: 'ask_all' }, { mode: 'bogus' }],
+      'servers.setLogLevel': [{ name: 'local', level: 'debug' }, { name: 'missing', level: 'info' }, { name: 'local', level: 'loud' as 'info' }],
+      'elicitation.respondUrl': [{ id: 'nope', action: 'accept' }],
+      'roots.getDefault': [{}],
+      'roots.setDefault': [{ roots: ['/tmp'] }, { roots: ['relative/x'] }, { roots: [] }],
+      'roots.pickFolder': [{}],
       'servers.setToolSettings': [
         { name: 'local', tool: 'env_check', settings: { approval: 'always_allow' } },
         { name: 'local', tool: 'env_check', settings: { approval: null, enabled: 'no' } }, // invalid

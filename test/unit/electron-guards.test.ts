@@ -98,6 +98,10 @@ describe('preload', () => {
       'approvals.request': 0,
       'approvals.closed': 0,
       'context.resourceUpdated': 0,
+      'servers.log': 0,
+      'elicitation.urlRequest': 0,
+      'elicitation.urlClosed': 0,
+      'elicitation.urlComplete': 0,
     };
     for (const e of Object.keys(all)) exposed!.on(e as EventName, () => undefined);
     expect(subscribed.sort()).toEqual(Object.keys(all).sort());

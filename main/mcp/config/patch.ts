@@ -6,6 +6,7 @@
 import type { AuthPatch, ServerPatch } from '../../../preload/contract/index.js';
 import { applyToolSettingsPatch, type ToolSettingsMap } from '../tool-settings.js';
 import { ConfigError, withToolSettings, type AuthConfig, type ServerConfig } from './schema.js';
+import { normalizeRoots, RootsInputError } from '../protocol/roots.js';
 
 /**
  * Apply an auth PATCH: `token` / `client_secret` follow the secret rules (absent → keep, `""` →
@@ -50,9 +51,18 @@ export function mergeSecretMap(stored: Record<string, string>, patch: Record<str
  * @throws ConfigError when the patch does not fit the server's type (e.g. `url` on a local server).
  */
 export function applyPatch(cfg: ServerConfig, patch: ServerPatch): ServerConfig {
+  // `roots`: absent → keep, a list → replace (normalized), `null` → follow the default roots.
+  let roots: string[] | undefined;
+  try {
+    roots = patch.roots === undefined ? cfg.roots : patch.roots === null ? undefined : normalizeRoots(patch.roots);
+  } catch (err) {
+    if (err instanceof RootsInputError) throw new ConfigError(`roots: ${err.message}`, 'roots');
+    throw err;
+  }
   const common = {
     enabled: patch.enabled ?? cfg.enabled,
     timeout_seconds: patch.timeout_seconds ?? cfg.timeout_seconds,
+    ...(roots ? { roots: [...roots] } : {}),
   };
   // `tools` follows the tool-settings PATCH rules (main/mcp/tool-settings.ts applyToolSettingsPatch).
   let tools: ToolSettingsMap;

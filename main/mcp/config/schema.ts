@@ -7,6 +7,7 @@
 import { envNameSchema, headerNameSchema, serverNameSchema, serverUrlSchema, type AuthInput, type ServerInput } from '../../../preload/contract/index.js';
 import { toolSettingsOfEntry, ToolSettingsError, type ToolSettingsMap } from '../tool-settings.js';
 import { isSecretRef, type RefCollector } from './secret-refs.js';
+import { normalizeRoots, RootsInputError } from '../protocol/roots.js';
 
 /** A stdio server launched as a child process. `command[0]` is the program, the rest its args. */
 export interface LocalServerConfig {
@@ -19,6 +20,8 @@ export interface LocalServerConfig {
   timeout_seconds: number;
   /** Per-tool choices (enabled, approval), by the tool's real name; absent = all defaults. */
   tools?: ToolSettingsMap;
+  /** The server's own root folders (absolute paths, MCP "Roots"); absent = the default roots. */
+  roots?: string[];
 }
 
 /**
@@ -43,6 +46,8 @@ export interface RemoteServerConfig {
   timeout_seconds: number;
   /** Per-tool choices (enabled, approval), by the tool's real name; absent = all defaults. */
   tools?: ToolSettingsMap;
+  /** The server's own root folders (absolute paths, MCP "Roots"); absent = the default roots. */
+  roots?: string[];
 }
 
 /** One server's stored configuration (full values; never sent to the renderer). */
@@ -111,7 +116,19 @@ export function parseServerEntry(raw: unknown, refs?: RefCollector): ServerConfi
     if (err instanceof ToolSettingsError) throw new ConfigError(err.message);
     throw err;
   }
-  return withToolSettings(cfg, tools);
+  const out = withToolSettings(cfg, tools);
+  // The server's own root folders (main/mcp/protocol/roots.ts); absent = the default roots.
+  const roots = (raw as { roots?: unknown }).roots;
+  if (roots !== undefined && roots !== null) {
+    if (!Array.isArray(roots)) throw new ConfigError('roots must be a list of folder paths', 'roots');
+    try {
+      out.roots = normalizeRoots(roots as string[]);
+    } catch (err) {
+      if (err instanceof RootsInputError) throw new ConfigError(`roots: ${err.message}`, 'roots');
+      throw err;
+    }
+  }
+  return out;
 }
 
 /** `cfg` with `tools` set, or without the key when the map is empty (the file stays minimal). */

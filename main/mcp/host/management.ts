@@ -96,6 +96,20 @@ export class ServerManagement {
       // Per-tool settings only: nothing about the connection changes, so no restart.
       return this.patchToolSettings(name, patch.tools ?? {});
     }
+    if (patch.roots !== undefined && Object.keys(patch).every((k) => k === 'roots')) {
+      // Root folders only (main/mcp/protocol/roots.ts): the session is told, not restarted.
+      this.bump(name);
+      const saved = await this.rt.store.modify(name, (cfg) => {
+        const out = { ...cfg };
+        if (next.roots) out.roots = [...next.roots];
+        else delete out.roots;
+        return out;
+      });
+      if (!saved) throw noSuchServer(name);
+      await this.rt.conns.get(name)?.notifyRootsChanged();
+      this.rt.emitChanged(name);
+      return this.rt.view(name);
+    }
     loadable(next);
     const generation = this.bump(name);
     if (!next.enabled) {

@@ -4,7 +4,9 @@
  * providers and the change events that follow from it. The management actions
  * (./management.ts), the startup queue (./startup.ts) and the façade (../host.ts) act through it.
  */
-import type { ServerView } from '../../../preload/contract/index.js';
+import type { LogEntry, ServerView } from '../../../preload/contract/index.js';
+import { LiveLogRing } from '../protocol/log-feed.js';
+import type { HostProtocol } from '../protocol/service.js';
 import type { RegisteredTool } from '../adapter.js';
 import type { ConfigStore, ServerConfig } from '../config.js';
 import { LogRing, McpConnection, type ElicitHandler, type SampleHandler } from '../connection.js';
@@ -23,6 +25,8 @@ export interface HostEvents {
   changed(view: ServerView): void;
   removed(name: string): void;
   toolsChanged(tools: RegisteredTool[]): void;
+  /** New entries in a server's log, oldest first (main/mcp/protocol/log-feed.ts). */
+  log(name: string, entries: LogEntry[]): void;
 }
 
 /** What the runtime is built from. */
@@ -36,6 +40,8 @@ export interface RuntimeDeps {
   processes: ProcessLedger | null;
   /** The environment stdio servers inherit (the login shell's PATH on macOS). */
   environment: ServerEnvironment;
+  /** Roots and URL elicitation (main/mcp/protocol); null = not declared. */
+  protocol: HostProtocol | null;
 }
 
 /** The running servers of one host. */
@@ -76,7 +82,7 @@ export class ServerRuntime {
     const cfg = this.store.get(name);
     if (!cfg) throw noSuchServer(name);
     const conn = this.conns.get(name);
-    return toView(name, cfg, conn, this.tools.ofServer(name), this.tools.warnings(name), this.recovery.view(name), this.oauth.authStatus(name, conn));
+    return toView(name, cfg, conn, this.tools.ofServer(name), this.tools.warnings(name), this.recovery.view(name), this.oauth.authStatus(name, conn), this.deps.protocol?.defaultRoots() ?? []);
   }
 
   /** Announce a server's current view (nothing for a server no longer configured). */
@@ -105,7 +111,7 @@ export class ServerRuntime {
 
   private logRing(name: string): LogRing {
     let ring = this.logRings.get(name);
-    if (!ring) this.logRings.set(name, (ring = new LogRing()));
+    if (!ring) this.logRings.set(name, (ring = new LiveLogRing((entries) => this.events.log?.(name, entries))));
     return ring;
   }
 
@@ -125,6 +131,7 @@ export class ServerRuntime {
     conn.processes = this.deps.processes;
     conn.eras = this.eras;
     conn.environment = this.deps.environment;
+    conn.protocolHooks = this.deps.protocol;
     return conn;
   }
 

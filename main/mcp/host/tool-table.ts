@@ -6,6 +6,7 @@
 import { buildToolTable, type RegisteredTool, type ToolTable } from '../adapter.js';
 import type { ConfigStore } from '../config.js';
 import type { McpConnection } from '../connection.js';
+import { META_SERVER, metaToolsFor } from '../protocol/meta-tools.js';
 
 /** The registered tools and the offered ones; rebuilt when a server's status or tools change. */
 export class ToolRegistry {
@@ -61,7 +62,11 @@ export class ToolRegistry {
         for (const t of c.tools) all.push({ server: name, name: t.name, description: t.description, inputSchema: t.inputSchema as Record<string, unknown>, title: t.title, annotations: t.annotations });
       }
     }
-    this.table = buildToolTable(all);
+    // The host's own tools (../protocol/meta-tools.ts) are named first, so a server tool that
+    // would take one of their names gets the hash suffix and the warning, never the reverse.
+    const meta = shuttingDown ? [] : metaToolsFor([...conns.values()]);
+    this.table = buildToolTable([...meta, ...all]);
+    for (const t of this.table.tools.slice(0, meta.length)) t.server = META_SERVER;
     this.refreshOffered();
     if (this.table.tools.map((t) => t.name).join('\n') !== before) this.onChanged(this.table.tools);
   }

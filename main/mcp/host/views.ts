@@ -9,6 +9,7 @@ import type { ServerConfig } from '../config.js';
 import { maskMap, maskSecret } from '../../secrets/mask.js';
 import type { McpConnection } from '../connection.js';
 import type { ToolSetting, ToolSettingsMap } from '../tool-settings.js';
+import { protocolView } from '../protocol/view.js';
 
 /** Whether a tool is enabled under a server's per-tool settings (absent = enabled). */
 export function isToolEnabled(settings: ToolSettingsMap | undefined, tool: string): boolean {
@@ -54,6 +55,7 @@ export function toView(
   warnings: string[],
   recovery: ServerView['recovery'] = { attempts: 0, next_retry_at: null, gave_up: false },
   auth: AuthStatus | null = null,
+  defaultRoots: readonly string[] = [],
 ): ServerView {
   const status = !cfg.enabled ? 'disabled' : conn ? conn.status : 'starting';
   return {
@@ -104,5 +106,6 @@ export function toView(
     stderr_tail: conn?.stderrTail() ?? [],
     server_info: conn?.serverInfo ? { ...conn.serverInfo, protocol_version: conn.protocol?.version ?? null } : null,
     recovery,
+    protocol: protocolView(cfg, conn, defaultRoots),
   };
 }

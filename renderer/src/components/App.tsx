@@ -8,6 +8,7 @@ import { ConversationList } from './ConversationList';
 import { PendingApprovals } from './ApprovalCard';
 import { SettingsView, type SettingsSection } from './Settings';
 import { ElicitationDialogs } from './Elicitation';
+import { UrlElicitationDialogs } from './UrlElicitation';
 import { SamplingDialogs } from './Sampling';
 
 /** The app frame: tabs, warnings banner, and the event subscriptions that feed the store. */
@@ -122,6 +123,7 @@ export function App() {
         </div>
       ))}
       <ElicitationDialogs />
+      <UrlElicitationDialogs />
       <SamplingDialogs />
       <ResourceViewer />
       {/* Tool calls waiting for approval in other conversations (the open one shows each card in its tool call). */}

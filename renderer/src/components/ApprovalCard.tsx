@@ -3,6 +3,7 @@ import type { ApprovalDecision, ApprovalView, ToolAnnotations } from '../../../p
 import { useApp } from '../store';
 import { t as translate, useTranslation } from '../i18n';
 import { Fill } from '../i18n/Fill';
+import { ApprovalIcon } from './ProtocolBadges';
 
 /** Plain-language labels for the MCP tool annotations (hints the server declares itself), in the current language. */
 export function annotationBadges(a: ToolAnnotations): Array<{ key: string; label: string; tone: 'ok' | 'warn' | 'muted' }> {
@@ -64,6 +65,7 @@ export function ApprovalCard({ approval, onAnswer }: { approval: ApprovalView; o
   return (
     <section className="approval-card" data-testid="approval-card" data-approval-id={approval.id} aria-label={t('approval.label', { tool: approval.tool, server: approval.server })}>
       <div className="approval-head">
+        <ApprovalIcon server={approval.server} tool={approval.tool} />
         <strong>{approval.title ?? approval.tool}</strong>
         <span className="muted">
           <Fill k="approval.wantsToRun" slots={{ tool: <span className="mono">{approval.tool}</span>, server: <span className="mono">{approval.server}</span> }} />

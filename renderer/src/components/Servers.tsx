@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'react';
-import type { LogEntry, ServerView } from '../../../preload/contract/index.js';
+import { useState } from 'react';
+import type { ServerView } from '../../../preload/contract/index.js';
 import { ApiError, call } from '../api';
 import { CommandLineError, joinCommandLine, splitCommandLine } from '../commandLine';
 import { useApp } from '../store';
@@ -8,6 +8,9 @@ import { EditServerForm } from './EditServer';
 import { ImportExport } from './ImportExport';
 import { AuthFields, authInput, emptyAuth, type AuthFormState } from './AuthFields';
 import { ServerToolsPanel } from './ToolPermissions';
+import { ServerLogs } from './ServerLogs';
+import { Icon, ProtocolBadges, ServerIcon } from './ProtocolBadges';
+import { ServerRoots } from './Roots';
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const SERVER_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
@@ -193,26 +196,6 @@ export function AddServerForm({ onDone }: { onDone: () => void }) {
   );
 }
 
-function Logs({ name }: { name: string }) {
-  const { t } = useTranslation();
-  const [entries, setEntries] = useState<LogEntry[] | null>(null);
-  const load = () => call('servers.logs', { name }).then(setEntries, () => setEntries([]));
-  useEffect(() => {
-    void call('servers.logs', { name }).then(setEntries, () => setEntries([]));
-  }, [name]);
-  if (entries === null) return <div className="muted">{t('common.loading')}</div>;
-  return (
-    <div className="logs">
-      <div className="row">
-        <button onClick={() => void load()}>{t('common.refresh')}</button>
-      </div>
-      <pre className="log-lines" data-testid="server-logs">
-        {entries.length === 0 ? t('servers.noLogs') : entries.map((e) => `${formatTime(e.ts)} [${e.source}] ${e.text}`).join('\n')}
-      </pre>
-    </div>
-  );
-}
-
 /** One server: status, tools, errors, actions. */
 export function ServerCard({ server }: { server: ServerView }) {
   const { t } = useTranslation();
@@ -236,6 +219,7 @@ export function ServerCard({ server }: { server: ServerView }) {
     <div className="server-card" data-testid={`server-${server.name}`} data-status={server.status}>
       <div className="server-head">
         <span className={`status-dot ${server.status}`} />
+        <ServerIcon server={server} />
         <strong className="server-name">{server.name}</strong>
         <span className={`badge ${server.status}`} data-testid="server-status">
           {t(`servers.status.${server.status}`)}
@@ -282,6 +266,8 @@ export function ServerCard({ server }: { server: ServerView }) {
         </button>
       </div>
       <div className="server-meta mono">{server.type === 'local' ? joinCommandLine(server.command) : server.url}</div>
+      <ProtocolBadges server={server} />
+      <ServerRoots server={server} />
       {Object.keys({ ...server.env, ...server.headers }).length > 0 && (
         <div className="server-meta">
           {server.type === 'local' ? t('servers.env') : t('servers.headers')}:{' '}
@@ -354,6 +340,7 @@ export function ServerCard({ server }: { server: ServerView }) {
               <summary>{t('servers.resources', { count: server.resources.length })}</summary>
               {server.resources.map((r) => (
                 <div key={r.uri} className="small">
+                  <Icon icon={server.protocol?.resource_icons[r.uri]} name={r.name} />
                   <span className="mono">{r.uri}</span> <span className="muted">{r.name}{r.description ? ` — ${r.description}` : ''}</span>
                 </div>
               ))}
@@ -364,6 +351,7 @@ export function ServerCard({ server }: { server: ServerView }) {
               <summary>{t('servers.prompts', { count: server.prompts.length })}</summary>
               {server.prompts.map((p) => (
                 <div key={p.name} className="small">
+                  <Icon icon={server.protocol?.prompt_icons[p.name]} name={p.name} />
                   <span className="mono">{p.name}</span>
                   {p.arguments.length > 0 && <span className="muted"> ({p.arguments.map((a) => `${a.name}${a.required ? '' : '?'}`).join(', ')})</span>}{' '}
                   <span className="muted">{p.description}</span>
@@ -373,7 +361,7 @@ export function ServerCard({ server }: { server: ServerView }) {
           )}
         </div>
       )}
-      {panel === 'logs' && <Logs name={server.name} />}
+      {panel === 'logs' && <ServerLogs server={server} />}
       {editing && <EditServerForm server={server} onDone={() => setEditing(false)} />}
     </div>
   );

@@ -5,6 +5,7 @@ import { LanguageSettings } from './LanguageSettings';
 import { ModelSettings } from './ModelSettings';
 import { ServersPanel } from './Servers';
 import { PermissionSettings } from './ToolPermissions';
+import { DefaultRoots } from './Roots';
 
 /** The sections of Settings. */
 export type SettingsSection = 'servers' | 'catalog' | 'model' | 'permissions' | 'language';
@@ -50,7 +51,12 @@ export function SettingsView({ section, onSection: setSection }: { section: Sett
           {t('settings.navLanguage')}
         </button>
       </aside>
-      <section className="settings-body">{section === 'servers' ? <ServersPanel /> : section === 'catalog' ? <CatalogPanel /> : section === 'model' ? <ModelSettings /> : section === 'language' ? <LanguageSettings /> : <PermissionSettings />}</section>
+      <section className="settings-body">{section === 'servers' ? (
+          <>
+            <ServersPanel />
+            <DefaultRoots />
+          </>
+        ) : section === 'catalog' ? <CatalogPanel /> : section === 'model' ? <ModelSettings /> : section === 'language' ? <LanguageSettings /> : <PermissionSettings />}</section>
     </div>
     </div>
   );

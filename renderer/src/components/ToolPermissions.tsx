@@ -4,6 +4,7 @@ import { call } from '../api';
 import { useApp } from '../store';
 import { useTranslation } from '../i18n';
 import { AnnotationBadges } from './ApprovalCard';
+import { Icon } from './ProtocolBadges';
 
 
 
@@ -52,6 +53,7 @@ export function ServerToolsPanel({ server }: { server: ServerView }) {
           </label>
           <div className="tool-row-main">
             <span className="tool-row-name">
+              <Icon icon={server.protocol?.tool_icons[tool.original_name]} name={tool.original_name} />
               <span className="mono">{tool.original_name}</span>
               {tool.title && tool.title !== tool.original_name && <span className="muted"> — {tool.title}</span>}
               <span className="muted small mono" title={t('toolPerms.modelName')}>

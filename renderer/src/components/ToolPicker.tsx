@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useApp } from '../store';
 import { useTranslation } from '../i18n';
+import { ServerIcon } from './ProtocolBadges';
 
 /**
  * The composer's tool picker: which servers' tools the model gets in this conversation (all ready
@@ -55,6 +56,7 @@ export function ToolPicker() {
           {servers.map((v) => (
             <label key={v!.name} className="check">
               <input type="checkbox" checked={chosen(v!.name)} onChange={() => toggle(v!.name)} aria-label={t('toolPicker.useServer', { server: v!.name })} />
+              <ServerIcon server={v!} />
               <span className="mono">{v!.name}</span> <span className="muted small">{t('toolPicker.toolCount', { count: v!.tool_count })}</span>
             </label>
           ))}

@@ -10,6 +10,7 @@ import { looksLikeMarkdown } from '../markdown-limits';
 import { Markdown } from './Markdown';
 import { ResourceLink } from './ResourceViewer';
 import { resourceUriOfText } from '../resource-links';
+import { parseStructured, StructuredResult } from './StructuredResult';
 import { formatNumber, useTranslation } from '../i18n';
 
 /** The latest progress of a running call (numbers as the server sent them). */
@@ -63,7 +64,12 @@ export function ToolResult({ content, progress, server }: { content: ContentView
           const uri = resourceUriOfText(c.text);
           if (uri) return <ResourceLink key={i} server={server} uri={uri} prefix={c.text.trim().startsWith('[resource link:') ? '[resource link:' : '[resource:'} />;
         }
-        if (c.type === 'text') return looksLikeMarkdown(c.text) ? <Markdown key={i} text={c.text} /> : <pre key={i} className="tool-text">{c.text}</pre>;
+        if (c.type === 'text') {
+          // JSON (a tool's structured output) is laid out as a table or fields (./StructuredResult.tsx).
+          const structured = parseStructured(c.text);
+          if (structured !== null) return <StructuredResult key={i} value={structured} raw={c.text} />;
+          return looksLikeMarkdown(c.text) ? <Markdown key={i} text={c.text} /> : <pre key={i} className="tool-text">{c.text}</pre>;
+        }
         if (!IMAGE_TYPE.test(c.mimeType))
           return (
             <div key={i} className="muted small">

@@ -1,0 +1,166 @@
+/**
+ * Root folders (MCP "Roots"): the folders servers may work in. The default list (Settings → MCP
+ * servers) goes to every server without its own; a server card can give that server its own
+ * list. Folders come from the system folder picker where there is one (Electron) or a path field
+ * (the browser shell). Main checks every path (absolute, no control characters) and tells the
+ * servers when their folders change (docs/ARCHITECTURE.md "Protocol features").
+ */
+import { useEffect, useState } from 'react';
+import type { ServerView } from '../../../preload/contract/index.js';
+import { call } from '../api';
+import { useApp } from '../store';
+import { useTranslation } from '../i18n';
+
+/** An editable list of folders with a picker or a path field, and a Save button. */
+function RootsEditor({ initial, canPick, onSave, testId }: { initial: string[]; canPick: boolean; onSave: (roots: string[]) => Promise<void>; testId: string }) {
+  const { t } = useTranslation();
+  const [roots, setRoots] = useState<string[]>(initial);
+  const [draft, setDraft] = useState('');
+  const [status, setStatus] = useState<{ kind: 'saved' } | { kind: 'error'; message: string } | null>(null);
+  useEffect(() => setRoots(initial), [initial.join('\n')]);
+
+  const add = (p: string) => {
+    const v = p.trim();
+    if (!v || roots.includes(v)) return;
+    setRoots([...roots, v]);
+    setDraft('');
+    setStatus(null);
+  };
+  const pick = async () => {
+    const r = await call('roots.pickFolder', {});
+    if (r.path) add(r.path);
+  };
+  const save = async () => {
+    setStatus(null);
+    try {
+      await onSave(roots);
+      setStatus({ kind: 'saved' });
+    } catch (err) {
+      setStatus({ kind: 'error', message: (err as Error).message });
+    }
+  };
+
+  return (
+    <div data-testid={testId}>
+      <div className="roots-list">
+        {roots.length === 0 && <span className="muted small">{t('protocol.rootsNone')}</span>}
+        {roots.map((r) => (
+          <div key={r} className="root-row">
+            <span className="mono">{r}</span>
+            <button type="button" className="link" aria-label={t('protocol.rootsRemove', { path: r })} onClick={() => setRoots(roots.filter((x) => x !== r))}>
+              {t('common.remove')}
+            </button>
+          </div>
+        ))}
+      </div>
+      <div className="row">
+        {canPick && (
+          <button type="button" onClick={() => void pick()}>
+            {t('protocol.rootsChoose')}
+          </button>
+        )}
+        <input
+          aria-label={t('protocol.rootsPath')}
+          className="mono"
+          placeholder={t('protocol.rootsPathPlaceholder')}
+          value={draft}
+          onChange={(e) => setDraft(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') {
+              e.preventDefault();
+              add(draft);
+            }
+          }}
+        />
+        <button type="button" onClick={() => add(draft)} disabled={!draft.trim()}>
+          {t('protocol.rootsAdd')}
+        </button>
+        <button type="button" className="primary" onClick={() => void save()}>
+          {t('protocol.rootsSave')}
+        </button>
+      </div>
+      {status?.kind === 'saved' && <div role="status">{t('protocol.rootsSaved')}</div>}
+      {status?.kind === 'error' && (
+        <div className="field-error" role="alert">
+          {status.message}
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** Settings → MCP servers: the default root folders. */
+export function DefaultRoots() {
+  const { t } = useTranslation();
+  const [state, setState] = useState<{ roots: string[]; can_pick: boolean } | null>(null);
+  useEffect(() => {
+    void call('roots.getDefault', {}).then(setState, () => setState({ roots: [], can_pick: false }));
+  }, []);
+  if (!state) return null;
+  return (
+    <div className="panel" aria-label={t('protocol.rootsTitle')} role="region">
+      <h3>{t('protocol.rootsTitle')}</h3>
+      <p className="muted small">{t('protocol.rootsHint')}</p>
+      <RootsEditor
+        testId="default-roots"
+        initial={state.roots}
+        canPick={state.can_pick}
+        onSave={async (roots) => setState({ ...state, roots: (await call('roots.setDefault', { roots })).roots })}
+      />
+    </div>
+  );
+}
+
+/** A server card's root folders: the default ones, or its own list. */
+export function ServerRoots({ server }: { server: ServerView }) {
+  const { t } = useTranslation();
+  const upsert = useApp((s) => s.upsertServer);
+  const [canPick, setCanPick] = useState(false);
+  const roots = server.protocol.roots;
+  const [own, setOwn] = useState(roots.own !== null);
+  useEffect(() => setOwn(roots.own !== null), [roots.own === null]);
+  useEffect(() => {
+    void call('roots.getDefault', {}).then((r) => setCanPick(r.can_pick), () => undefined);
+  }, []);
+  const [error, setError] = useState<string | null>(null);
+  const useDefault = async () => {
+    setError(null);
+    try {
+      upsert(await call('servers.update', { name: server.name, patch: { roots: null } }));
+      setOwn(false);
+    } catch (err) {
+      setError((err as Error).message);
+    }
+  };
+  return (
+    <details className="tool-item" data-testid="server-roots">
+      <summary>
+        {t('protocol.rootsServerTitle')} ({roots.effective.length}){roots.own === null ? ` · ${t('protocol.rootsFollowDefault')}` : ''}
+      </summary>
+      <label className="check">
+        <input type="radio" name={`roots-${server.name}`} checked={!own} onChange={() => void useDefault()} /> {t('protocol.rootsFollowDefault')}
+      </label>
+      <label className="check">
+        <input type="radio" name={`roots-${server.name}`} checked={own} onChange={() => setOwn(true)} /> {t('protocol.rootsOwn')}
+      </label>
+      {own ? (
+        <RootsEditor
+          testId="server-roots-editor"
+          initial={roots.own ?? roots.effective}
+          canPick={canPick}
+          onSave={async (list) => upsert(await call('servers.update', { name: server.name, patch: { roots: list } }))}
+        />
+      ) : (
+        <div className="small">
+          <span className="muted">{t('protocol.rootsNow')}: </span>
+          <span className="mono">{roots.effective.join(', ') || t('protocol.rootsNone')}</span>
+        </div>
+      )}
+      {error && (
+        <div className="field-error" role="alert">
+          {error}
+        </div>
+      )}
+    </details>
+  );
+}
