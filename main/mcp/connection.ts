@@ -3,7 +3,7 @@
  * (`starting → ready | error`, `→ closed`). Calls are not serialized: JSON-RPC ids multiplex them.
  */
 import { Client, SdkHttpError, SseError } from '@modelcontextprotocol/client';
-import type { CallToolResult, CreateMessageResult, ElicitResult, Prompt, Resource, Tool, Transport } from '@modelcontextprotocol/client';
+import type { CallToolResult, ClientOptions, CreateMessageResult, ElicitResult, Prompt, Resource, Tool, Transport } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import type { ErrorKind, LogEntry, ServerStatus } from '../../preload/contract/index.js';
 import type { ServerConfig } from './config.js';
@@ -177,6 +177,8 @@ export class McpConnection {
   sample: SampleHandler | null = null;
   /** Records a stdio server's process group, so a crash of the app cannot orphan it. */
   processes: ProcessLedger | null = null;
+  /** Extra SDK `ClientOptions` (e.g. `versionNegotiation`); capabilities are always this class's own. */
+  clientOptions: Omit<ClientOptions, 'capabilities'> = {};
 
   /** OAuth: when the current access token expires (ms epoch), when known. */
   oauthExpiresAt: number | null = null;
@@ -315,6 +317,7 @@ export class McpConnection {
     // fields the user left out (SEP-1034) when `applyDefaults` is declared.
     const sample = this.sample;
     const client = new Client(CLIENT_INFO, {
+      ...this.clientOptions,
       capabilities: {
         ...(elicit ? { elicitation: { form: { applyDefaults: true } } } : {}),
         ...(sample ? { sampling: {} } : {}),
@@ -516,6 +519,9 @@ export class McpConnection {
       return (await call(client)) as CallToolResult;
     } catch (err) {
       if (this.config.type === 'local' || this.closing) throw err;
+      // OAuth: the grant was revoked (refresh rejected, nothing to retry with): the server needs
+      // a sign-in, and its tools leave the model's list until then (docs/ARCHITECTURE.md "OAuth").
+      if (this.oauth && this.client === client && this.noteAuthLost(err)) throw err;
       // Retry once on a fresh session: when this call hit the expired session itself, or when it
       // was cut off by another caller replacing the expired session.
       if (isSessionExpired(err)) await this.reopenSession();
@@ -526,6 +532,21 @@ export class McpConnection {
   }
 
   private lastExit: { code: number | null; signal: string | null } | null = null;
+
+  /**
+   * OAuth: when `err` says the stored sign-in is gone (`classifyAuthFailure`), turn this ready
+   * server to `needs_auth` (error_kind `needs_auth` / `needs_reauth`) with no tools, and close
+   * its session. @returns whether it did.
+   */
+  private noteAuthLost(err: unknown): boolean {
+    const kind = this.oauth ? classifyAuthFailure(err, this.oauth) : null;
+    if (!kind || this.status !== 'ready') return false;
+    this.note('lifecycle', `a request was refused: ${kind.replace('_', ' ')}`);
+    this.tools = [];
+    this.setState('needs_auth', kind === 'needs_auth' ? 'This server needs you to sign in.' : 'The sign-in expired or was revoked; sign in again.', kind);
+    void this.closeTransport();
+    return true;
+  }
 
   /**
    * OAuth: refresh the access token in the background shortly before it expires (so concurrent
