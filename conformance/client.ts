@@ -39,7 +39,7 @@ import type { AuthorizationServerMetadata, OAuthClientInformationMixed, OAuthCli
 import { CLIENT_INFO, McpConnection, collectPages, type ElicitHandler } from '../main/mcp/connection.js';
 import type { RemoteServerConfig } from '../main/mcp/config.js';
 import { MemorySecretStore } from '../main/secrets/store.js';
-import { PersistentOAuthProvider, type PreRegisteredClient } from '../main/mcp/oauth/provider.js';
+import { createOAuthProvider } from '../main/mcp/oauth/provider-factory.js';
 import { OAuthSignIns, classifyAuthFailure } from '../main/mcp/oauth/flow.js';
 import { createOAuthRemoteTransport } from '../main/mcp/oauth/transport.js';
 import { createGuardedFetch } from '../main/mcp/oauth/safe-fetch.js';
@@ -73,9 +73,16 @@ function exampleArgs(tool: Tool): Record<string, unknown> {
   return out;
 }
 
+/**
+ * Both protocol eras: the connection probes with `server/discover` (2026-07-28) and falls back to
+ * `initialize` (2025-era servers), as the app's connections do.
+ */
+const NEGOTIATE: McpConnection['clientOptions'] = { versionNegotiation: { mode: 'auto' } };
+
 /** Plain scenarios: the app's McpConnection, then call every tool like the agent would. */
 async function runPlain(url: string): Promise<void> {
   const conn = new McpConnection(SERVER_NAME, { type: 'http', url, headers: {}, auth: { kind: 'none' }, enabled: true, timeout_seconds: TIMEOUT_MS / 1000 });
+  conn.clientOptions = NEGOTIATE;
   conn.elicit = acceptAsShown;
   try {
     await conn.start();
@@ -124,7 +131,7 @@ interface Session {
 
 async function open(url: string, provider: OAuthClientProvider): Promise<Session> {
   const transport = createOAuthRemoteTransport({ type: 'http', url, headers: {} }, provider);
-  const client = new Client(CLIENT_INFO, { capabilities: {} });
+  const client = new Client(CLIENT_INFO, { capabilities: {}, ...NEGOTIATE });
   try {
     await client.connect(transport, { timeout: TIMEOUT_MS });
   } catch (err) {
@@ -153,29 +160,27 @@ async function useTools(session: Session): Promise<void> {
  * refused for scope → sign in again (step-up) → a new McpConnection.
  */
 async function runOAuth(url: string, ctx: Record<string, unknown> | null): Promise<void> {
-  const preRegistered: PreRegisteredClient | undefined =
-    ctx && typeof ctx.client_id === 'string' ? { client_id: ctx.client_id, ...(typeof ctx.client_secret === 'string' ? { client_secret: ctx.client_secret } : {}) } : undefined;
+  const clientId = ctx && typeof ctx.client_id === 'string' ? ctx.client_id : undefined;
+  const clientSecret = ctx && typeof ctx.client_secret === 'string' ? ctx.client_secret : undefined;
   // What Settings → Add server → Authorization "OAuth sign-in (browser)" stores.
   const config: RemoteServerConfig = {
     type: 'http',
     url,
     headers: {},
-    auth: { kind: 'oauth', ...(preRegistered ?? {}) },
+    auth: { kind: 'oauth', ...(clientId ? { client_id: clientId } : {}), ...(clientSecret ? { client_secret: clientSecret } : {}) },
     enabled: true,
     timeout_seconds: TIMEOUT_MS / 1000,
   };
   const scope = config.auth.kind === 'oauth' ? config.auth.scope : undefined;
-  // As McpHost.providerFor builds it (plus the suite's CIMD URL).
-  const provider = new PersistentOAuthProvider({
-    serverName: SERVER_NAME,
+  // The app's one provider factory (as the host builds it), plus the suite's CIMD URL.
+  const provider = createOAuthProvider(SERVER_NAME, config, {
     store: new MemorySecretStore(),
     openUrl: headlessOpen,
     clientName: CLIENT_INFO.name,
-    scope,
-    preRegistered,
-    clientMetadataUrl: preRegistered ? undefined : CIMD_CLIENT_METADATA_URL,
-    onStateChange: (s) => log(`auth state: ${s}`),
+    clientMetadataUrl: CIMD_CLIENT_METADATA_URL,
+    onStateChange: (_server, s) => log(`auth state: ${s}`),
   });
+  if (!provider) throw new Error('the OAuth config did not produce a provider');
   const signIns = new OAuthSignIns();
   let signInsDone = 0;
   // McpHost.signIn: one sign-in per server, then the server is started again.
@@ -188,6 +193,7 @@ async function runOAuth(url: string, ctx: Record<string, unknown> | null): Promi
 
   for (;;) {
     const conn = new McpConnection(SERVER_NAME, config, undefined, undefined, provider);
+    conn.clientOptions = NEGOTIATE;
     conn.elicit = acceptAsShown;
     try {
       await conn.start();
