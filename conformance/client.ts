@@ -56,19 +56,28 @@ function log(msg: string): void {
   process.stderr.write(`[openprogram-conformance] ${msg}\n`);
 }
 
-/** Arguments an agent might send: a value of the right type for every required property. */
+/**
+ * Arguments an agent might send: a value of the right type for every property the schema names
+ * (optional ones too, as a model filling a form would — except optional flags, which are left to
+ * the server's default). Strings carry a non-ASCII character and a space, so parameters mirrored
+ * into `Mcp-Param-*` headers exercise the Base64 form (SEP-2243).
+ */
 function exampleArgs(tool: Tool): Record<string, unknown> {
   const schema = tool.inputSchema as { properties?: Record<string, { type?: string; enum?: unknown[]; default?: unknown }>; required?: string[] };
   const out: Record<string, unknown> = {};
-  for (const name of schema.required ?? []) {
+  const names = new Set([...(schema.required ?? []), ...Object.keys(schema.properties ?? {})]);
+  const required = new Set(schema.required ?? []);
+  for (const name of names) {
     const p = schema.properties?.[name] ?? {};
+    if (!required.has(name) && p.type === 'boolean') continue;
     if (p.default !== undefined) out[name] = p.default;
     else if (p.enum?.length) out[name] = p.enum[0];
     else if (p.type === 'number' || p.type === 'integer') out[name] = 2;
     else if (p.type === 'boolean') out[name] = true;
     else if (p.type === 'array') out[name] = [];
     else if (p.type === 'object') out[name] = {};
-    else out[name] = 'conformance';
+    else if (p.type === 'null') out[name] = null;
+    else out[name] = 'conformance – Grüße';
   }
   return out;
 }

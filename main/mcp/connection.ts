@@ -13,6 +13,7 @@ import type { PersistentOAuthProvider } from './oauth/provider.js';
 import { createOAuthRemoteTransport } from './oauth/transport.js';
 import type { ProcessLedger } from './process-ledger.js';
 import { boundToolSchemas } from './adapter.js';
+import { invalidHeaderDeclaration } from './tool-headers.js';
 
 /**
  * One `tools/list` page, checked loosely (MCP spec "Tools: Listing Tools"): each tool needs a
@@ -478,8 +479,17 @@ export class McpConnection {
       return { items: res.tools as unknown as Tool[], nextCursor: res.nextCursor };
     }, timeoutMs);
     const bounded = boundToolSchemas(r.items);
+    // SEP-2243: over HTTP on 2026-07-28 a tool with invalid x-mcp-header declarations is excluded.
+    const headerWarnings: string[] = [];
+    if (this.config.type !== 'local' && this.client?.getProtocolEra() === 'modern') {
+      bounded.tools = bounded.tools.filter((t) => {
+        const why = invalidHeaderDeclaration(t.inputSchema);
+        if (why) headerWarnings.push(`The tool "${t.name}" is not offered: ${why}.`);
+        return !why;
+      });
+    }
     this.tools = bounded.tools;
-    this.warnings = [...(r.warning ? [r.warning] : []), ...bounded.warnings];
+    this.warnings = [...(r.warning ? [r.warning] : []), ...bounded.warnings, ...headerWarnings];
   }
 
   /**
