@@ -34,15 +34,14 @@
  */
 // The SDK is imported from the app's node_modules (not this folder's copy, which the suite
 // brings along), so `instanceof` checks agree with the app code.
-import { Client, ClientCredentialsProvider, PrivateKeyJwtProvider, discoverOAuthServerInfo, fetchToken } from '../node_modules/@modelcontextprotocol/client/dist/index.mjs';
-import type { AuthorizationServerMetadata, OAuthClientInformationMixed, OAuthClientMetadata, OAuthClientProvider, OAuthTokens, Tool } from '../node_modules/@modelcontextprotocol/client/dist/index.mjs';
+import { Client, ClientCredentialsProvider, CrossAppAccessProvider, DpopSession, PrivateKeyJwtProvider, requestJwtAuthorizationGrant } from '../node_modules/@modelcontextprotocol/client/dist/index.mjs';
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthClientProvider, OAuthTokens, Tool } from '../node_modules/@modelcontextprotocol/client/dist/index.mjs';
 import { CLIENT_INFO, McpConnection, collectPages, type ElicitHandler } from '../main/mcp/connection.js';
 import type { RemoteServerConfig } from '../main/mcp/config.js';
 import { MemorySecretStore } from '../main/secrets/store.js';
 import { createOAuthProvider } from '../main/mcp/oauth/provider-factory.js';
 import { OAuthSignIns, classifyAuthFailure } from '../main/mcp/oauth/flow.js';
 import { createOAuthRemoteTransport } from '../main/mcp/oauth/transport.js';
-import { createGuardedFetch } from '../main/mcp/oauth/safe-fetch.js';
 import { InteractionRequiredError } from '../main/mcp/oauth/errors.js';
 
 /** SEP-991 client id document URL the suite's CIMD scenario expects clients to present. */
@@ -168,7 +167,7 @@ async function useTools(session: Session): Promise<void> {
  * never opens a browser) → `needs_auth` → sign in → a new McpConnection → call the tools; a call
  * refused for scope → sign in again (step-up) → a new McpConnection.
  */
-async function runOAuth(url: string, ctx: Record<string, unknown> | null): Promise<void> {
+async function runOAuth(url: string, scenario: string, ctx: Record<string, unknown> | null): Promise<void> {
   const clientId = ctx && typeof ctx.client_id === 'string' ? ctx.client_id : undefined;
   const clientSecret = ctx && typeof ctx.client_secret === 'string' ? ctx.client_secret : undefined;
   // What Settings → Add server → Authorization "OAuth sign-in (browser)" stores.
@@ -190,6 +189,9 @@ async function runOAuth(url: string, ctx: Record<string, unknown> | null): Promi
     onStateChange: (_server, s) => log(`auth state: ${s}`),
   });
   if (!provider) throw new Error('the OAuth config did not produce a provider');
+  // DPoP scenarios (SEP-1932, extension): the same provider, sender-constrained with a key of
+  // this run (the app itself does not enable DPoP; see PersistentOAuthProvider.useDpop).
+  if (scenario.startsWith('auth/dpop')) provider.useDpop(await DpopSession.create());
   const signIns = new OAuthSignIns();
   let signInsDone = 0;
   // McpHost.signIn: one sign-in per server, then the server is started again.
@@ -277,34 +279,47 @@ class GrantProvider implements OAuthClientProvider {
   }
 }
 
-const TOKEN_EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
 const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 
 /**
- * Enterprise-managed authorization (SEP-990, extension): RFC 8693 token exchange of the IdP's ID
- * token for an ID-JAG at the IdP, then an RFC 7523 JWT-bearer grant at the MCP server's AS.
- * Discovery and both token requests are the SDK's (`discoverOAuthServerInfo`, `fetchToken`, and
- * `auth()` inside the app's transport); only the grant parameters are ours.
+ * Enterprise-managed authorization (SEP-990, extension): the SDK's `CrossAppAccessProvider` —
+ * RFC 8693 exchange of the IdP's ID token for an ID-JAG at the IdP (`requestJwtAuthorizationGrant`),
+ * then the RFC 7523 JWT-bearer grant at the MCP server's authorization server — over the app's
+ * transport.
  */
-async function runCrossAppAccess(url: string, ctx: Record<string, unknown>): Promise<void> {
-  const fetchFn = createGuardedFetch();
-  const info = await discoverOAuthServerInfo(url, { fetchFn });
-  const resource = info.resourceMetadata?.resource ?? url;
-  const audience = info.authorizationServerMetadata?.issuer ?? info.authorizationServerUrl;
-  const idpTokenEndpoint = String(ctx.idp_token_endpoint);
-  const idpMetadata = { issuer: String(ctx.idp_issuer), authorization_endpoint: idpTokenEndpoint, token_endpoint: idpTokenEndpoint, response_types_supported: [] } as AuthorizationServerMetadata;
-  const exchange = new GrantProvider({ client_id: String(ctx.idp_client_id) }, () =>
-    new URLSearchParams({
-      grant_type: TOKEN_EXCHANGE,
-      requested_token_type: 'urn:ietf:params:oauth:token-type:id-jag',
-      audience,
-      subject_token: String(ctx.idp_id_token),
-      subject_token_type: 'urn:ietf:params:oauth:token-type:id_token',
-    }),
-  );
-  const jag = await fetchToken(exchange, String(ctx.idp_issuer), { metadata: idpMetadata, resource, fetchFn });
-  const bearer = new GrantProvider({ client_id: String(ctx.client_id), client_secret: String(ctx.client_secret) }, () => new URLSearchParams({ grant_type: JWT_BEARER, assertion: jag.access_token }));
-  const session = await open(url, bearer);
+async function runEnterpriseManaged(url: string, ctx: Record<string, unknown>): Promise<void> {
+  const provider = new CrossAppAccessProvider({
+    clientId: String(ctx.client_id),
+    clientSecret: String(ctx.client_secret),
+    assertion: async (c) =>
+      (
+        await requestJwtAuthorizationGrant({
+          tokenEndpoint: String(ctx.idp_token_endpoint),
+          audience: c.authorizationServerUrl,
+          resource: c.resourceUrl,
+          idToken: String(ctx.idp_id_token),
+          clientId: String(ctx.idp_client_id),
+          ...(c.scope ? { scope: c.scope } : {}),
+          fetchFn: c.fetchFn,
+        })
+      ).jwtAuthGrant,
+  });
+  const session = await open(url, provider);
+  try {
+    await useTools(session);
+  } finally {
+    await session.close();
+  }
+}
+
+/**
+ * Workload identity federation (SEP-1933, extension): the RFC 7523 JWT-bearer grant with the
+ * workload's JWT as the assertion, sent by the SDK's `auth()` inside the app's transport. A
+ * refused grant is reported, never retried with another grant type.
+ */
+async function runWorkloadIdentity(url: string, ctx: Record<string, unknown>): Promise<void> {
+  const provider = new GrantProvider({ client_id: String(ctx.client_id) }, () => new URLSearchParams({ grant_type: JWT_BEARER, assertion: String(ctx.valid_jwt) }));
+  const session = await open(url, provider);
   try {
     await useTools(session);
   } finally {
@@ -319,8 +334,9 @@ async function main(): Promise<void> {
   const ctx = process.env.MCP_CONFORMANCE_CONTEXT ? (JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT) as Record<string, unknown>) : null;
   log(`scenario ${scenario || '(none)'}`);
   if (scenario.startsWith('auth/client-credentials-') && ctx) return runClientCredentials(url, scenario, ctx);
-  if (scenario === 'auth/cross-app-access-complete-flow' && ctx) return runCrossAppAccess(url, ctx);
-  if (scenario.startsWith('auth/')) return runOAuth(url, ctx);
+  if (scenario === 'auth/enterprise-managed-authorization' && ctx) return runEnterpriseManaged(url, ctx);
+  if (scenario === 'auth/wif-jwt-bearer' && ctx) return runWorkloadIdentity(url, ctx);
+  if (scenario.startsWith('auth/')) return runOAuth(url, scenario, ctx);
   return runPlain(url);
 }
 

@@ -33,7 +33,7 @@
  * and tokens are never offered to the new server.
  */
 import { randomBytes } from 'node:crypto';
-import type { OAuthClientInformationContext, OAuthClientProvider, OAuthDiscoveryState, OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/client';
+import type { DpopSession, OAuthClientInformationContext, OAuthClientProvider, OAuthDiscoveryState, OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/client';
 import type { SecretStore } from '../../secrets/store.js';
 import { CancelledError, InteractionRequiredError, UnsafeUrlError } from './errors.js';
 import type { OAuthChallenge } from './safe-fetch.js';
@@ -486,6 +486,26 @@ export class PersistentOAuthProvider implements OAuthClientProvider {
     this.setState('needs_auth');
   }
 
+  // ---- DPoP (RFC 9449) -------------------------------------------------------------------------
+
+  private dpopSession: DpopSession | undefined;
+
+  /**
+   * Sender-constrain tokens with DPoP (RFC 9449, SEP-1932) using `session`'s key: the SDK then
+   * signs a proof into token requests and presents `token_type: DPoP` tokens with the `DPoP`
+   * scheme and a fresh proof per request. The app does not call this (the key would have to be
+   * kept in the secret store to outlive the process, or every restart would need a new sign-in);
+   * the conformance client does.
+   */
+  useDpop(session: DpopSession): void {
+    this.dpopSession = session;
+  }
+
+  /** The DPoP session, when {@link useDpop} was called (SDK `OAuthClientProvider.dpop`). */
+  dpop(): DpopSession | undefined {
+    return this.dpopSession;
+  }
+
   // ---- challenge hints -----------------------------------------------------------------------
 
   /** Record the `WWW-Authenticate` challenge of a 401/403 from the MCP endpoint (no secrets). */
@@ -627,6 +647,11 @@ export class SignInView implements OAuthClientProvider {
   /** This sign-in's PKCE verifier. @throws Error when none was saved. */
   codeVerifier(): Promise<string> {
     return this.steps.verifier();
+  }
+
+  /** See {@link PersistentOAuthProvider.dpop}. */
+  dpop(): DpopSession | undefined {
+    return this.base.dpop();
   }
 
   /** See {@link PersistentOAuthProvider.saveDiscoveryState}. */
