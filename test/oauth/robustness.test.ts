@@ -138,4 +138,25 @@ describe('a revoked grant', () => {
     // Whichever noticed first (the call or the background refresh), nothing is offered or called.
     if (err === null) expect(host.view('remote').status).toBe('needs_auth');
   });
+
+  it('a call refused after the revocation turns the server to needs_auth even when no refresh timer runs', async () => {
+    const store = new MemorySecretStore();
+    const browser = headlessBrowser();
+    const provider = new PersistentOAuthProvider({ serverName: 'srv', store, openUrl: browser.open });
+    await new OAuthSignIns().signIn({ provider, serverUrl: world.mcpUrl });
+    // As from an authorization server that sends no expires_in: nothing to schedule a refresh by.
+    const t = JSON.parse((await store.get('oauth:srv:tokens'))!) as Record<string, unknown>;
+    delete t.expires_at;
+    await store.set('oauth:srv:tokens', JSON.stringify(t));
+    const conn = new McpConnection('srv', cfg(world.mcpUrl), undefined, undefined, provider);
+    await conn.start();
+    expect(conn.status).toBe('ready');
+    await world.revokeAllGrants();
+    await sleep(3200); // the JWT access token expires at the MCP server
+    await expect(conn.callTool('whoami', {})).rejects.toThrow();
+    expect(conn.status).toBe('needs_auth');
+    expect(conn.errorKind).toBe('needs_reauth');
+    expect(conn.tools).toEqual([]);
+    await conn.close();
+  });
 });
