@@ -46,7 +46,7 @@ import {
   UnsafeUrlError,
   redact,
 } from './errors.js';
-import { newState, type OpenUrl, type PersistentOAuthProvider } from './provider.js';
+import { newState, type OpenUrl, type PersistentOAuthProvider, type RefreshOutcome } from './provider.js';
 import { createGuardedFetch } from './safe-fetch.js';
 import { classifyHost } from './url-safety.js';
 
@@ -165,14 +165,6 @@ export class OAuthSignIns {
   }
 }
 
-/** The app-wide sign-in registry. */
-export const signIns = new OAuthSignIns();
-
-/** Run (or join) a sign-in through the app-wide registry; see {@link OAuthSignIns.signIn}. */
-export function signIn(opts: SignInOptions): Promise<SignInResult> {
-  return signIns.signIn(opts);
-}
-
 async function collectSecrets(provider: PersistentOAuthProvider, extra: Array<string | undefined>): Promise<string[]> {
   const out = extra.filter((s): s is string => !!s);
   try {
@@ -204,7 +196,7 @@ async function runSignIn(opts: SignInOptions, signal: AbortSignal): Promise<Sign
   });
   aborted.catch(() => undefined);
   const step = <T>(p: Promise<T>): Promise<T> => Promise.race([p, aborted]);
-  const fetchFn = createGuardedFetch({ base: opts.fetch, signal, allowPrivateHosts: [serverUrl.hostname] });
+  const fetchFn = createGuardedFetch({ base: opts.fetch, signal, allowPrivateHosts: [serverUrl.hostname], refreshGrants: provider.refreshGrants });
 
   try {
     if (opts.forceNew) await provider.invalidateCredentials('tokens');
@@ -334,18 +326,9 @@ function classifySdkError(err: unknown, secrets: string[]): Error | null {
   return null;
 }
 
-/** Result of {@link refreshIfNeeded}. */
-export type RefreshOutcome =
-  /** The access token is valid for longer than the margin (or has no known expiry). */
-  | 'fresh'
-  /** A refresh succeeded and new tokens are stored. */
-  | 'refreshed'
-  /** No tokens are stored: sign in first. */
-  | 'needs_auth'
-  /** The refresh was rejected (or there is no refresh token): sign in again. */
-  | 'needs_reauth';
+export type { RefreshOutcome } from './provider.js';
 
-const refreshing = new WeakMap<PersistentOAuthProvider, Promise<RefreshOutcome>>();
+
 
 /**
  * Refresh the access token ahead of expiry, in the background (never opens a browser): when it
@@ -357,7 +340,7 @@ const refreshing = new WeakMap<PersistentOAuthProvider, Promise<RefreshOutcome>>
  * @throws OAuthFlowError for a failure that may pass (network, 5xx); tokens are kept then.
  */
 export function refreshIfNeeded(provider: PersistentOAuthProvider, serverUrl: string | URL, opts: { marginMs?: number; fetch?: FetchLike; now?: () => number } = {}): Promise<RefreshOutcome> {
-  const running = refreshing.get(provider);
+  const running = provider.pendingRefresh;
   if (running) return running;
   const p = (async (): Promise<RefreshOutcome> => {
     const t = await provider.storedTokens();
@@ -368,7 +351,7 @@ export function refreshIfNeeded(provider: PersistentOAuthProvider, serverUrl: st
     if (provider.interactive) return 'fresh';
     const url = new URL(String(serverUrl));
     try {
-      const r = await auth(provider, { serverUrl: url, fetchFn: createGuardedFetch({ base: opts.fetch, allowPrivateHosts: [url.hostname] }) });
+      const r = await auth(provider, { serverUrl: url, fetchFn: createGuardedFetch({ base: opts.fetch, allowPrivateHosts: [url.hostname], refreshGrants: provider.refreshGrants }) });
       if (r === 'AUTHORIZED') return 'refreshed';
       if (provider.authState === 'needs_reauth' || provider.authState === 'needs_auth') return 'needs_reauth';
       throw new OAuthFlowError('The token could not be refreshed right now.');
@@ -378,8 +361,10 @@ export function refreshIfNeeded(provider: PersistentOAuthProvider, serverUrl: st
       const secrets = await collectSecrets(provider, []);
       throw new OAuthFlowError(`Refreshing the sign-in failed: ${redact((err as Error)?.message ?? String(err), secrets)}`, (err as Error)?.name);
     }
-  })().finally(() => refreshing.delete(provider));
-  refreshing.set(provider, p);
+  })().finally(() => {
+    if (provider.pendingRefresh === p) provider.pendingRefresh = null;
+  });
+  provider.pendingRefresh = p;
   return p;
 }
 

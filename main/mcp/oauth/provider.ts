@@ -36,7 +36,7 @@ import { randomBytes } from 'node:crypto';
 import type { DpopSession, OAuthClientInformationContext, OAuthClientProvider, OAuthDiscoveryState, OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/client';
 import type { SecretStore } from '../../secrets/store.js';
 import { CancelledError, InteractionRequiredError, UnsafeUrlError } from './errors.js';
-import type { OAuthChallenge } from './safe-fetch.js';
+import { RefreshGrantCache, type OAuthChallenge } from './safe-fetch.js';
 import { assertSafeAuthorizationServerMetadata, describeUrl, isSafeAuthorizationUrl } from './url-safety.js';
 
 /** Where the browser is sent. Must not block on the user; must not use a shell. */
@@ -77,6 +77,17 @@ export interface PersistentOAuthProviderOptions {
   /** Clock in ms since the epoch (tests). */
   now?: () => number;
 }
+
+/** Result of a background refresh (flow.ts `refreshIfNeeded`). */
+export type RefreshOutcome =
+  /** The access token is valid for longer than the margin (or has no known expiry). */
+  | 'fresh'
+  /** A refresh succeeded and new tokens are stored. */
+  | 'refreshed'
+  /** No tokens are stored: sign in first. */
+  | 'needs_auth'
+  /** The refresh was rejected (or there is no refresh token): sign in again. */
+  | 'needs_reauth';
 
 /** Stored form of the tokens: the SDK's `OAuthTokens` with `expires_in` turned into `expires_at`. */
 export interface StoredTokens extends Omit<OAuthTokens, 'expires_in'> {
@@ -145,6 +156,10 @@ export class PersistentOAuthProvider implements OAuthClientProvider {
   private state_: OAuthAuthState = 'unknown';
   private challenge: OAuthChallenge | undefined;
   private readonly now: () => number;
+  /** This server's refresh grants, shared by every guarded fetch of the server (safe-fetch.ts). */
+  readonly refreshGrants = new RefreshGrantCache();
+  /** The background refresh running for this server, if any (flow.ts `refreshIfNeeded`). */
+  pendingRefresh: Promise<RefreshOutcome> | null = null;
 
   /** @throws Error when `serverName` is empty or `preRegistered.client_id` is empty. */
   constructor(private readonly opts: PersistentOAuthProviderOptions) {
