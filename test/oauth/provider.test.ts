@@ -95,11 +95,16 @@ describe('PersistentOAuthProvider', () => {
     await provider.endInteractive();
   });
 
-  it('pre-registered clients are returned as configured and never stored', async () => {
+  it('pre-registered clients are returned as configured; only their issuer stamp is stored, never the secret', async () => {
     const { store, provider } = make({ preRegistered: { client_id: 'pre', client_secret: 'pre-secret-value', redirect_uri: 'http://127.0.0.1:7777/callback' } });
     expect(await provider.clientInformation()).toEqual({ client_id: 'pre', client_secret: 'pre-secret-value' });
     await provider.saveClientInformation({ client_id: 'pre', client_secret: 'pre-secret-value', issuer: 'https://as' } as never);
-    expect(await store.get('oauth:srv:client')).toBeUndefined();
+    const raw = (await store.get('oauth:srv:client'))!;
+    expect(raw).not.toContain('pre-secret-value');
+    expect(JSON.parse(raw)).toMatchObject({ kind: 'pre', info: { client_id: 'pre', issuer: 'https://as' } });
+    expect(await provider.clientInformation({ issuer: 'https://as' })).toEqual({ client_id: 'pre', client_secret: 'pre-secret-value', issuer: 'https://as' });
+    // The server moved to another authorization server: the user's client is not sent there.
+    expect(await provider.clientFor({ issuer: 'https://other-as' })).toBeUndefined();
     expect(provider.redirectUrl).toBe('http://127.0.0.1:7777/callback');
   });
 

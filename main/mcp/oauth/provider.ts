@@ -100,8 +100,11 @@ export interface StoredTokens extends Omit<OAuthTokens, 'expires_in'> {
 /** Stored client registration. */
 export interface StoredClient {
   v: 1;
-  /** `dynamic` = RFC 7591 registration; `cimd` = URL-based client id (SEP-991). */
-  kind: 'dynamic' | 'cimd';
+  /**
+   * `dynamic` = RFC 7591 registration; `cimd` = URL-based client id (SEP-991); `pre` = only the
+   * issuer stamp of the user's own client (its id and issuer — the secret stays in the config).
+   */
+  kind: 'dynamic' | 'cimd' | 'pre';
   /** Client information exactly as the SDK handed it to `saveClientInformation` (incl. `issuer`). */
   info: OAuthClientInformationMixed;
   /** The redirect URI the registration was made with (its loopback port is reused). */
@@ -275,8 +278,13 @@ export class PersistentOAuthProvider implements OAuthClientProvider {
    */
   async clientFor(ctx?: OAuthClientInformationContext): Promise<OAuthClientInformationMixed | undefined> {
     const pre = this.opts.preRegistered;
-    if (pre) return { client_id: pre.client_id, ...(pre.client_secret ? { client_secret: pre.client_secret } : {}) };
     const rec = await this.storedClient();
+    if (pre && (!rec || rec.kind === 'pre')) {
+      // The user's client, stamped with the authorization server it was first used at (SEP-2352).
+      const issuer = rec?.kind === 'pre' && rec.info.client_id === pre.client_id ? rec.info.issuer : undefined;
+      const info = { client_id: pre.client_id, ...(pre.client_secret ? { client_secret: pre.client_secret } : {}), ...(issuer ? { issuer } : {}) };
+      return sameIssuer(info, ctx) ? info : undefined;
+    }
     if (!rec || !sameIssuer(rec.info, ctx)) return undefined;
     return rec.info;
   }
@@ -293,7 +301,15 @@ export class PersistentOAuthProvider implements OAuthClientProvider {
   /** {@link saveClientInformation} recording `redirectUri` as the one the registration was made with. */
   async saveClientWith(info: OAuthClientInformationMixed, redirectUri: string | undefined): Promise<void> {
     const pre = this.opts.preRegistered;
-    if (pre && info.client_id === pre.client_id) return;
+    if (pre && info.client_id === pre.client_id) {
+      // Keep only the issuer stamp; the client's secret stays in the server's config.
+      const issuer = (info as { issuer?: unknown }).issuer;
+      if (typeof issuer !== 'string') return;
+      const stamp: StoredClient = { v: 1, kind: 'pre', info: { client_id: pre.client_id, issuer } as OAuthClientInformationMixed, saved_at: this.now() };
+      await this.opts.store.set(this.key('client'), JSON.stringify(stamp));
+      this.clientCache = stamp;
+      return;
+    }
     const rec: StoredClient = {
       v: 1,
       kind: this.opts.clientMetadataUrl && info.client_id === this.opts.clientMetadataUrl ? 'cimd' : 'dynamic',
