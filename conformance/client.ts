@@ -10,7 +10,7 @@
  * `auth/*` scenarios, i.e. exactly what the host runs for a remote server whose Authorization is
  * "OAuth sign-in": a `RemoteServerConfig` with `auth.kind = 'oauth'` (plus the pre-registered
  * client when the scenario supplies one) and a `PersistentOAuthProvider` over a
- * `MemorySecretStore`, built like `McpHost.providerFor`; `McpConnection` then connects through
+ * `MemorySecretStore`, built by the app's one factory (`createOAuthProvider`); `McpConnection` then connects through
  * `createOAuthRemoteTransport` and reports `needs_auth` / `needs_reauth`. Signing in is the host's
  * flow: `OAuthSignIns.signIn({provider, serverUrl, scope})` (loopback callback, PKCE, SDK
  * `auth()`), then a fresh `McpConnection` — as `McpHost.signIn` relaunches the server. Two
@@ -25,12 +25,12 @@
  * dialog) that accepts the form as shown, so the connection declares form elicitation with
  * `applyDefaults` and the SDK fills in the schema defaults (SEP-1034).
  *
- * The suite's `extension` scenarios are machine-to-machine grants the app does not offer in its
- * settings: client credentials (the SDK's `ClientCredentialsProvider` / `PrivateKeyJwtProvider`)
- * and SEP-990 enterprise-managed authorization (SDK `discoverOAuthServerInfo` + `fetchToken` with
- * our grant parameters). `McpConnection` takes only the app's `PersistentOAuthProvider` (its
- * background refresh reads the stored tokens), so these run an SDK `Client` set up like
- * `McpConnection`'s over the same `createOAuthRemoteTransport` and guarded fetch.
+ * The suite's `extension` scenarios are grants the app does not offer in its settings: client
+ * credentials (the SDK's `ClientCredentialsProvider` / `PrivateKeyJwtProvider`), SEP-990
+ * enterprise-managed authorization (the SDK's `CrossAppAccessProvider`), workload identity (an
+ * RFC 7523 JWT-bearer grant) — these run an SDK `Client` set up like `McpConnection`'s over the
+ * same `createOAuthRemoteTransport` — and DPoP, which runs the interactive path above with
+ * `PersistentOAuthProvider.useDpop`.
  */
 // The SDK is imported from the app's node_modules (not this folder's copy, which the suite
 // brings along), so `instanceof` checks agree with the app code.
