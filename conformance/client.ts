@@ -10,7 +10,7 @@
  * `auth/*` scenarios, i.e. exactly what the host runs for a remote server whose Authorization is
  * "OAuth sign-in": a `RemoteServerConfig` with `auth.kind = 'oauth'` (plus the pre-registered
  * client when the scenario supplies one) and a `PersistentOAuthProvider` over a
- * `MemorySecretStore`, built like `McpHost.providerFor`; `McpConnection` then connects through
+ * `MemorySecretStore`, built by the app's one factory (`createOAuthProvider`); `McpConnection` then connects through
  * `createOAuthRemoteTransport` and reports `needs_auth` / `needs_reauth`. Signing in is the host's
  * flow: `OAuthSignIns.signIn({provider, serverUrl, scope})` (loopback callback, PKCE, SDK
  * `auth()`), then a fresh `McpConnection` — as `McpHost.signIn` relaunches the server. Two
@@ -25,24 +25,23 @@
  * dialog) that accepts the form as shown, so the connection declares form elicitation with
  * `applyDefaults` and the SDK fills in the schema defaults (SEP-1034).
  *
- * The suite's `extension` scenarios are machine-to-machine grants the app does not offer in its
- * settings: client credentials (the SDK's `ClientCredentialsProvider` / `PrivateKeyJwtProvider`)
- * and SEP-990 enterprise-managed authorization (SDK `discoverOAuthServerInfo` + `fetchToken` with
- * our grant parameters). `McpConnection` takes only the app's `PersistentOAuthProvider` (its
- * background refresh reads the stored tokens), so these run an SDK `Client` set up like
- * `McpConnection`'s over the same `createOAuthRemoteTransport` and guarded fetch.
+ * The suite's `extension` scenarios are grants the app does not offer in its settings: client
+ * credentials (the SDK's `ClientCredentialsProvider` / `PrivateKeyJwtProvider`), SEP-990
+ * enterprise-managed authorization (the SDK's `CrossAppAccessProvider`), workload identity (an
+ * RFC 7523 JWT-bearer grant) — these run an SDK `Client` set up like `McpConnection`'s over the
+ * same `createOAuthRemoteTransport` — and DPoP, which runs the interactive path above with
+ * `PersistentOAuthProvider.useDpop`.
  */
 // The SDK is imported from the app's node_modules (not this folder's copy, which the suite
 // brings along), so `instanceof` checks agree with the app code.
-import { Client, ClientCredentialsProvider, PrivateKeyJwtProvider, discoverOAuthServerInfo, fetchToken } from '../node_modules/@modelcontextprotocol/client/dist/index.mjs';
-import type { AuthorizationServerMetadata, OAuthClientInformationMixed, OAuthClientMetadata, OAuthClientProvider, OAuthTokens, Tool } from '../node_modules/@modelcontextprotocol/client/dist/index.mjs';
+import { Client, ClientCredentialsProvider, CrossAppAccessProvider, DpopSession, PrivateKeyJwtProvider, requestJwtAuthorizationGrant } from '../node_modules/@modelcontextprotocol/client/dist/index.mjs';
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthClientProvider, OAuthTokens, Tool } from '../node_modules/@modelcontextprotocol/client/dist/index.mjs';
 import { CLIENT_INFO, McpConnection, collectPages, type ElicitHandler } from '../main/mcp/connection.js';
 import type { RemoteServerConfig } from '../main/mcp/config.js';
 import { MemorySecretStore } from '../main/secrets/store.js';
-import { PersistentOAuthProvider, type PreRegisteredClient } from '../main/mcp/oauth/provider.js';
+import { createOAuthProvider } from '../main/mcp/oauth/provider-factory.js';
 import { OAuthSignIns, classifyAuthFailure } from '../main/mcp/oauth/flow.js';
 import { createOAuthRemoteTransport } from '../main/mcp/oauth/transport.js';
-import { createGuardedFetch } from '../main/mcp/oauth/safe-fetch.js';
 import { InteractionRequiredError } from '../main/mcp/oauth/errors.js';
 
 /** SEP-991 client id document URL the suite's CIMD scenario expects clients to present. */
@@ -56,26 +55,42 @@ function log(msg: string): void {
   process.stderr.write(`[openprogram-conformance] ${msg}\n`);
 }
 
-/** Arguments an agent might send: a value of the right type for every required property. */
+/**
+ * Arguments an agent might send: a value of the right type for every property the schema names
+ * (optional ones too, as a model filling a form would — except optional flags, which are left to
+ * the server's default). Strings carry a non-ASCII character and a space, so parameters mirrored
+ * into `Mcp-Param-*` headers exercise the Base64 form (SEP-2243).
+ */
 function exampleArgs(tool: Tool): Record<string, unknown> {
   const schema = tool.inputSchema as { properties?: Record<string, { type?: string; enum?: unknown[]; default?: unknown }>; required?: string[] };
   const out: Record<string, unknown> = {};
-  for (const name of schema.required ?? []) {
+  const names = new Set([...(schema.required ?? []), ...Object.keys(schema.properties ?? {})]);
+  const required = new Set(schema.required ?? []);
+  for (const name of names) {
     const p = schema.properties?.[name] ?? {};
+    if (!required.has(name) && p.type === 'boolean') continue;
     if (p.default !== undefined) out[name] = p.default;
     else if (p.enum?.length) out[name] = p.enum[0];
     else if (p.type === 'number' || p.type === 'integer') out[name] = 2;
     else if (p.type === 'boolean') out[name] = true;
     else if (p.type === 'array') out[name] = [];
     else if (p.type === 'object') out[name] = {};
-    else out[name] = 'conformance';
+    else if (p.type === 'null') out[name] = null;
+    else out[name] = 'conformance – Grüße';
   }
   return out;
 }
 
+/**
+ * Both protocol eras: the connection probes with `server/discover` (2026-07-28) and falls back to
+ * `initialize` (2025-era servers), as the app's connections do.
+ */
+const NEGOTIATE: McpConnection['clientOptions'] = { versionNegotiation: { mode: 'auto' } };
+
 /** Plain scenarios: the app's McpConnection, then call every tool like the agent would. */
 async function runPlain(url: string): Promise<void> {
   const conn = new McpConnection(SERVER_NAME, { type: 'http', url, headers: {}, auth: { kind: 'none' }, enabled: true, timeout_seconds: TIMEOUT_MS / 1000 });
+  conn.clientOptions = NEGOTIATE;
   conn.elicit = acceptAsShown;
   try {
     await conn.start();
@@ -124,7 +139,7 @@ interface Session {
 
 async function open(url: string, provider: OAuthClientProvider): Promise<Session> {
   const transport = createOAuthRemoteTransport({ type: 'http', url, headers: {} }, provider);
-  const client = new Client(CLIENT_INFO, { capabilities: {} });
+  const client = new Client(CLIENT_INFO, { capabilities: {}, ...NEGOTIATE });
   try {
     await client.connect(transport, { timeout: TIMEOUT_MS });
   } catch (err) {
@@ -152,30 +167,31 @@ async function useTools(session: Session): Promise<void> {
  * never opens a browser) → `needs_auth` → sign in → a new McpConnection → call the tools; a call
  * refused for scope → sign in again (step-up) → a new McpConnection.
  */
-async function runOAuth(url: string, ctx: Record<string, unknown> | null): Promise<void> {
-  const preRegistered: PreRegisteredClient | undefined =
-    ctx && typeof ctx.client_id === 'string' ? { client_id: ctx.client_id, ...(typeof ctx.client_secret === 'string' ? { client_secret: ctx.client_secret } : {}) } : undefined;
+async function runOAuth(url: string, scenario: string, ctx: Record<string, unknown> | null): Promise<void> {
+  const clientId = ctx && typeof ctx.client_id === 'string' ? ctx.client_id : undefined;
+  const clientSecret = ctx && typeof ctx.client_secret === 'string' ? ctx.client_secret : undefined;
   // What Settings → Add server → Authorization "OAuth sign-in (browser)" stores.
   const config: RemoteServerConfig = {
     type: 'http',
     url,
     headers: {},
-    auth: { kind: 'oauth', ...(preRegistered ?? {}) },
+    auth: { kind: 'oauth', ...(clientId ? { client_id: clientId } : {}), ...(clientSecret ? { client_secret: clientSecret } : {}) },
     enabled: true,
     timeout_seconds: TIMEOUT_MS / 1000,
   };
   const scope = config.auth.kind === 'oauth' ? config.auth.scope : undefined;
-  // As McpHost.providerFor builds it (plus the suite's CIMD URL).
-  const provider = new PersistentOAuthProvider({
-    serverName: SERVER_NAME,
+  // The app's one provider factory (as the host builds it), plus the suite's CIMD URL.
+  const provider = createOAuthProvider(SERVER_NAME, config, {
     store: new MemorySecretStore(),
     openUrl: headlessOpen,
     clientName: CLIENT_INFO.name,
-    scope,
-    preRegistered,
-    clientMetadataUrl: preRegistered ? undefined : CIMD_CLIENT_METADATA_URL,
-    onStateChange: (s) => log(`auth state: ${s}`),
+    clientMetadataUrl: CIMD_CLIENT_METADATA_URL,
+    onStateChange: (_server, s) => log(`auth state: ${s}`),
   });
+  if (!provider) throw new Error('the OAuth config did not produce a provider');
+  // DPoP scenarios (SEP-1932, extension): the same provider, sender-constrained with a key of
+  // this run (the app itself does not enable DPoP; see PersistentOAuthProvider.useDpop).
+  if (scenario.startsWith('auth/dpop')) provider.useDpop(await DpopSession.create());
   const signIns = new OAuthSignIns();
   let signInsDone = 0;
   // McpHost.signIn: one sign-in per server, then the server is started again.
@@ -188,6 +204,7 @@ async function runOAuth(url: string, ctx: Record<string, unknown> | null): Promi
 
   for (;;) {
     const conn = new McpConnection(SERVER_NAME, config, undefined, undefined, provider);
+    conn.clientOptions = NEGOTIATE;
     conn.elicit = acceptAsShown;
     try {
       await conn.start();
@@ -262,34 +279,47 @@ class GrantProvider implements OAuthClientProvider {
   }
 }
 
-const TOKEN_EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
 const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 
 /**
- * Enterprise-managed authorization (SEP-990, extension): RFC 8693 token exchange of the IdP's ID
- * token for an ID-JAG at the IdP, then an RFC 7523 JWT-bearer grant at the MCP server's AS.
- * Discovery and both token requests are the SDK's (`discoverOAuthServerInfo`, `fetchToken`, and
- * `auth()` inside the app's transport); only the grant parameters are ours.
+ * Enterprise-managed authorization (SEP-990, extension): the SDK's `CrossAppAccessProvider` —
+ * RFC 8693 exchange of the IdP's ID token for an ID-JAG at the IdP (`requestJwtAuthorizationGrant`),
+ * then the RFC 7523 JWT-bearer grant at the MCP server's authorization server — over the app's
+ * transport.
  */
-async function runCrossAppAccess(url: string, ctx: Record<string, unknown>): Promise<void> {
-  const fetchFn = createGuardedFetch();
-  const info = await discoverOAuthServerInfo(url, { fetchFn });
-  const resource = info.resourceMetadata?.resource ?? url;
-  const audience = info.authorizationServerMetadata?.issuer ?? info.authorizationServerUrl;
-  const idpTokenEndpoint = String(ctx.idp_token_endpoint);
-  const idpMetadata = { issuer: String(ctx.idp_issuer), authorization_endpoint: idpTokenEndpoint, token_endpoint: idpTokenEndpoint, response_types_supported: [] } as AuthorizationServerMetadata;
-  const exchange = new GrantProvider({ client_id: String(ctx.idp_client_id) }, () =>
-    new URLSearchParams({
-      grant_type: TOKEN_EXCHANGE,
-      requested_token_type: 'urn:ietf:params:oauth:token-type:id-jag',
-      audience,
-      subject_token: String(ctx.idp_id_token),
-      subject_token_type: 'urn:ietf:params:oauth:token-type:id_token',
-    }),
-  );
-  const jag = await fetchToken(exchange, String(ctx.idp_issuer), { metadata: idpMetadata, resource, fetchFn });
-  const bearer = new GrantProvider({ client_id: String(ctx.client_id), client_secret: String(ctx.client_secret) }, () => new URLSearchParams({ grant_type: JWT_BEARER, assertion: jag.access_token }));
-  const session = await open(url, bearer);
+async function runEnterpriseManaged(url: string, ctx: Record<string, unknown>): Promise<void> {
+  const provider = new CrossAppAccessProvider({
+    clientId: String(ctx.client_id),
+    clientSecret: String(ctx.client_secret),
+    assertion: async (c) =>
+      (
+        await requestJwtAuthorizationGrant({
+          tokenEndpoint: String(ctx.idp_token_endpoint),
+          audience: c.authorizationServerUrl,
+          resource: c.resourceUrl,
+          idToken: String(ctx.idp_id_token),
+          clientId: String(ctx.idp_client_id),
+          ...(c.scope ? { scope: c.scope } : {}),
+          fetchFn: c.fetchFn,
+        })
+      ).jwtAuthGrant,
+  });
+  const session = await open(url, provider);
+  try {
+    await useTools(session);
+  } finally {
+    await session.close();
+  }
+}
+
+/**
+ * Workload identity federation (SEP-1933, extension): the RFC 7523 JWT-bearer grant with the
+ * workload's JWT as the assertion, sent by the SDK's `auth()` inside the app's transport. A
+ * refused grant is reported, never retried with another grant type.
+ */
+async function runWorkloadIdentity(url: string, ctx: Record<string, unknown>): Promise<void> {
+  const provider = new GrantProvider({ client_id: String(ctx.client_id) }, () => new URLSearchParams({ grant_type: JWT_BEARER, assertion: String(ctx.valid_jwt) }));
+  const session = await open(url, provider);
   try {
     await useTools(session);
   } finally {
@@ -304,8 +334,9 @@ async function main(): Promise<void> {
   const ctx = process.env.MCP_CONFORMANCE_CONTEXT ? (JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT) as Record<string, unknown>) : null;
   log(`scenario ${scenario || '(none)'}`);
   if (scenario.startsWith('auth/client-credentials-') && ctx) return runClientCredentials(url, scenario, ctx);
-  if (scenario === 'auth/cross-app-access-complete-flow' && ctx) return runCrossAppAccess(url, ctx);
-  if (scenario.startsWith('auth/')) return runOAuth(url, ctx);
+  if (scenario === 'auth/enterprise-managed-authorization' && ctx) return runEnterpriseManaged(url, ctx);
+  if (scenario === 'auth/wif-jwt-bearer' && ctx) return runWorkloadIdentity(url, ctx);
+  if (scenario.startsWith('auth/')) return runOAuth(url, scenario, ctx);
   return runPlain(url);
 }
 

@@ -1,7 +1,8 @@
 // Runs the official MCP conformance client suite against ./client.ts (the app's own MCP client
 // code) and prints the per-scenario table. Needs Node >= 22: `npm run suite` puts the `node`
 // package's binary (a dependency of this folder) first on PATH.
-// Usage: npm --prefix conformance run suite [-- --suite auth | --scenario initialize]
+// Usage: npm --prefix conformance run suite              (both revisions' required client scenarios)
+//        npm --prefix conformance run suite -- --scenario auth/scope-step-up [--spec-version 2026-07-28]
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -38,7 +39,6 @@ await build({
 const env = { ...process.env, NODE_COMPILE_CACHE: path.join(root, '.tmp', 'conformance-compile-cache') };
 spawnSync(process.execPath, [outfile], { env, stdio: 'ignore' });
 const args = process.argv.slice(2);
-const selection = args.length ? args : ['--suite', 'all'];
 const command = `${process.execPath} ${outfile}`;
 const cli = path.join(here, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
 const run = (sel, outDir) =>
@@ -67,17 +67,37 @@ function unhappyScenarios(outDir) {
   return [...bad];
 }
 
-const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-const outDir = path.join(here, 'results', `run-${stamp}`);
-let status = run(selection, outDir);
-// The suite runs every scenario at once. On a small machine the one scenario that measures
-// milliseconds (sse-retry: reconnect after the server's `retry: 500`) can then be late through
-// CPU contention alone; if that is the only complaint, measure it again on its own.
-if (status !== 0 && !args.length) {
-  const bad = unhappyScenarios(outDir);
-  if (bad.length === 1 && bad[0] === 'sse-retry') {
-    console.log('\nsse-retry was the only scenario with a complaint while all scenarios ran at once; measuring it alone:\n');
-    status = run(['--scenario', 'sse-retry'], path.join(here, 'results', `run-${stamp}-sse-retry`));
+/** The spec revisions whose required client scenarios `npm run conformance` runs, newest first. */
+const REVISIONS = ['2026-07-28', '2025-11-25'];
+
+/** Run one selection; if sse-retry was the only complaint of a whole set, measure it again alone. */
+function runSet(sel, label) {
+  const outDir = path.join(here, 'results', `run-${stamp}-${label}`);
+  let status = run(sel, outDir);
+  // The suite runs every scenario at once. On a small machine the one scenario that measures
+  // milliseconds (sse-retry: reconnect after the server's `retry: 500`) can then be late through
+  // CPU contention alone; if that is the only complaint, measure it again on its own.
+  if (status !== 0 && sel[0] === '--requirements') {
+    const bad = unhappyScenarios(outDir);
+    if (bad.length === 1 && bad[0] === 'sse-retry') {
+      console.log('\nsse-retry was the only scenario with a complaint while all scenarios ran at once; measuring it alone:\n');
+      status = run(['--scenario', 'sse-retry', '--spec-version', sel[1]], path.join(here, 'results', `run-${stamp}-${label}-sse-retry`));
+    }
   }
+  return status;
+}
+
+const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+let status = 0;
+if (args.length) status = runSet(args, 'custom');
+else {
+  const outcome = [];
+  for (const rev of REVISIONS) {
+    console.log(`\n===== Client scenarios required by ${rev} (--requirements ${rev}) =====\n`);
+    const s = runSet(['--requirements', rev], rev);
+    outcome.push(`${rev}: ${s === 0 ? 'every scored scenario passed' : `FAILED (exit ${s})`}`);
+    if (s !== 0) status = s;
+  }
+  console.log(`\n${outcome.join('\n')}`);
 }
 process.exit(status);

@@ -3,7 +3,7 @@
  * (`starting → ready | error`, `→ closed`). Calls are not serialized: JSON-RPC ids multiplex them.
  */
 import { Client } from '@modelcontextprotocol/client';
-import type { CallToolResult, ClientCapabilities, CompleteRequest, CompleteResult, CreateMessageResult, ElicitResult, GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplateType as ResourceTemplate, Tool, Transport } from '@modelcontextprotocol/client';
+import type { CallToolResult, ClientCapabilities, ClientOptions, CompleteRequest, CompleteResult, CreateMessageResult, ElicitResult, GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplateType as ResourceTemplate, Tool, Transport } from '@modelcontextprotocol/client';
 import type { ErrorKind, LogEntry, LoggingLevel, ServerIssue, ServerStatus, TransportKind } from '../../preload/contract/index.js';
 import type { ProtocolHooks, UrlElicitationParams } from './protocol/hooks.js';
 import { formatLogMessage } from './protocol/log-format.js';
@@ -17,6 +17,7 @@ import { checkTools } from './tool-check.js';
 import { collectPages, ToolsPageSchema } from './lists.js';
 import { classifyStartFailure, isLegacySseCandidate, isLocalProbeFailure, isSessionExpired, TimeoutError } from './failures.js';
 import { versionNegotiation, type EraMemory, type NegotiatedProtocol } from './negotiation.js';
+import { invalidHeaderDeclaration } from './tool-headers.js';
 
 /** The app's identity sent in `initialize` (MCP spec "Lifecycle"). */
 export const CLIENT_INFO = { name: 'openprogram-desktop', version: '0.1.0' };
@@ -170,6 +171,8 @@ export class McpConnection {
   eras: EraMemory | null = null;
   /** The negotiated protocol era and revision, once connected. */
   protocol: NegotiatedProtocol | null = null;
+  /** Extra SDK `ClientOptions` (e.g. `versionNegotiation`); capabilities are always this class's own. */
+  clientOptions: Omit<ClientOptions, 'capabilities'> = {};
 
   /** OAuth: when the current access token expires (ms epoch), when known. */
   oauthExpiresAt: number | null = null;
@@ -328,6 +331,7 @@ export class McpConnection {
     const sample = this.sample;
     const client = new Client(CLIENT_INFO, {
       versionNegotiation: versionNegotiation(this.config.type, timeoutMs),
+      ...this.clientOptions,
       capabilities: {
         ...(elicit ? { elicitation: { form: { applyDefaults: true } } } : {}),
         ...(sample ? { sampling: {} } : {}),
@@ -532,7 +536,16 @@ export class McpConnection {
       return { items: res.tools, nextCursor: res.nextCursor };
     }, (t) => t.name, timeoutMs);
     const checked = checkTools(listed);
-    for (const issue of checked.issues) if (issue.kind !== 'list_stopped') this.note('lifecycle', `tool "${issue.tool}" ${issue.kind === 'tool_rejected' ? 'left out' : 'offered without its schema'}: ${issue.reason}`);
+    // SEP-2243: over HTTP on 2026-07-28 a tool with invalid x-mcp-header declarations is left out.
+    if (this.config.type !== 'local' && this.client?.getProtocolEra() === 'modern') {
+      checked.tools = checked.tools.filter((t) => {
+        const why = invalidHeaderDeclaration(t.inputSchema);
+        if (why) checked.issues.push({ kind: 'tool_rejected', tool: t.name, reason: 'invalid_header' });
+        if (why) this.note('lifecycle', `tool "${t.name}" left out: ${why}`);
+        return !why;
+      });
+    }
+    for (const issue of checked.issues) if (issue.kind !== 'list_stopped' && issue.reason !== 'invalid_header') this.note('lifecycle', `tool "${issue.tool}" ${issue.kind === 'tool_rejected' ? 'left out' : 'offered without its schema'}: ${issue.reason}`);
     this.tools = checked.tools;
     this.listIssues.tools = [...this.listIssues.tools.filter((i) => i.kind === 'list_stopped'), ...checked.issues];
   }
@@ -579,6 +592,9 @@ export class McpConnection {
       return (await call(client)) as CallToolResult;
     } catch (err) {
       if (this.config.type === 'local' || this.closing) throw err;
+      // OAuth: the grant was revoked (refresh rejected, nothing to retry with): the server needs
+      // a sign-in, and its tools leave the model's list until then (docs/ARCHITECTURE.md "OAuth").
+      if (this.oauth && this.client === client && this.noteAuthLost(err)) throw err;
       // Retry once on a fresh session: when this call hit the expired session itself, or when it
       // was cut off by another caller replacing the expired session.
       if (isSessionExpired(err)) await this.reopenSession();
@@ -589,6 +605,21 @@ export class McpConnection {
   }
 
   private lastExit: { code: number | null; signal: string | null } | null = null;
+
+  /**
+   * OAuth: when `err` says the stored sign-in is gone (`classifyAuthFailure`), turn this ready
+   * server to `needs_auth` (error_kind `needs_auth` / `needs_reauth`) with no tools, and close
+   * its session. @returns whether it did.
+   */
+  private noteAuthLost(err: unknown): boolean {
+    const kind = this.oauth ? classifyAuthFailure(err, this.oauth) : null;
+    if (!kind || this.status !== 'ready') return false;
+    this.note('lifecycle', `a request was refused: ${kind.replace('_', ' ')}`);
+    this.tools = [];
+    this.setState('needs_auth', kind === 'needs_auth' ? 'This server needs you to sign in.' : 'The sign-in expired or was revoked; sign in again.', kind);
+    void this.closeTransport();
+    return true;
+  }
 
   /**
    * OAuth: refresh the access token in the background shortly before it expires (so concurrent

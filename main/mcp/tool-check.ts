@@ -57,7 +57,7 @@ export function checkTools(raw: ReadonlyArray<Record<string, unknown> & { name: 
   const issues: ServerIssue[] = [];
   for (const t of raw) {
     const name = t.name.slice(0, MAX_ISSUE_NAME);
-    const rejected = (reason: 'not_object' | 'invalid_schema') => issues.push({ kind: 'tool_rejected', tool: name, reason });
+    const rejected = (reason: Extract<ServerIssue, { kind: 'tool_rejected' }>['reason']) => issues.push({ kind: 'tool_rejected', tool: name, reason });
     if (exceedsDepth(t.inputSchema, MAX_SCHEMA_DEPTH) || exceedsDepth(t.outputSchema, MAX_SCHEMA_DEPTH)) {
       issues.push({ kind: 'tool_schema_dropped', tool: name, reason: 'too_deep' });
       const { outputSchema: _dropped, ...rest } = t;

@@ -207,7 +207,7 @@ export type ErrorKind = 'spawn_failed' | 'timeout' | 'exited' | 'protocol' | 'ne
  * Tool names are the server's (cut to 128 characters). docs/ARCHITECTURE.md "Tool schemas".
  */
 export type ServerIssue =
-  | { kind: 'tool_rejected'; tool: string; reason: 'not_object' | 'invalid_schema' }
+  | { kind: 'tool_rejected'; tool: string; reason: 'not_object' | 'invalid_schema' | 'invalid_header' }
   | { kind: 'tool_schema_dropped'; tool: string; reason: 'too_deep' }
   | { kind: 'list_stopped'; list: 'tools' | 'resources' | 'prompts'; reason: 'repeated_cursor' | 'too_many_pages' };
 

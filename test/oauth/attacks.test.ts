@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PersistentOAuthProvider } from '../../main/mcp/oauth/provider.js';
 import { OAuthSignIns } from '../../main/mcp/oauth/flow.js';
-import { OAuthFetchRefusedError, UnsafeUrlError } from '../../main/mcp/oauth/errors.js';
+import { OAuthFetchRefusedError, UnsafeUrlError, IssuerMismatchSignInError } from '../../main/mcp/oauth/errors.js';
 import { createGuardedFetch } from '../../main/mcp/oauth/safe-fetch.js';
 import { MemorySecretStore } from '../../main/secrets/store.js';
 import { startMetadataServer, startWorld, type World } from '../fixtures/oauth/world.js';
@@ -73,7 +73,11 @@ describe('hostile authorization servers', () => {
 
   it('issuer mismatch and a plain-http remote token endpoint → refused', async () => {
     const a = await evilAs(() => ({ issuer: 'https://someone-else.example.com' }));
-    expect((await attempt(a.mcpUrl)).err).toBeInstanceOf(UnsafeUrlError);
+    const mixUp = await attempt(a.mcpUrl);
+    // RFC 8414 §3.3 (the SDK's check, mapped to our typed error): nothing opened.
+    expect(mixUp.err).toBeInstanceOf(IssuerMismatchSignInError);
+    expect((mixUp.err as IssuerMismatchSignInError).kind).toBe('metadata');
+    expect(mixUp.openUrl).not.toHaveBeenCalled();
     await a.close();
     const b = await evilAs(() => ({ token_endpoint: 'http://tokens.example.com/token' }));
     const r = await attempt(b.mcpUrl);

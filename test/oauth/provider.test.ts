@@ -41,21 +41,29 @@ describe('PersistentOAuthProvider', () => {
 
   it('interactive mode: stores the registration with its redirect URI and the verifier under the state; opens once', async () => {
     const { store, provider, openUrl } = make();
-    provider.beginInteractive('http://127.0.0.1:5555/callback', 'state-A');
-    expect(provider.redirectUrl).toBe('http://127.0.0.1:5555/callback');
-    expect(provider.clientMetadata.redirect_uris).toEqual(['http://127.0.0.1:5555/callback']);
-    expect(provider.clientMetadata.token_endpoint_auth_method).toBe('none');
-    expect(provider.state()).toBe('state-A');
-    expect(await provider.clientInformation()).toBeUndefined();
-    await provider.saveClientInformation({ client_id: 'c1', issuer: 'https://as.example.com' } as never);
+    const view = provider.beginInteractive('http://127.0.0.1:5555/callback', 'state-A');
+    expect(view.redirectUrl).toBe('http://127.0.0.1:5555/callback');
+    expect(view.clientMetadata.redirect_uris).toEqual(['http://127.0.0.1:5555/callback']);
+    expect(view.clientMetadata.token_endpoint_auth_method).toBe('none');
+    expect(view.state()).toBe('state-A');
+    expect(await view.clientInformation()).toBeUndefined();
+    // Meanwhile the provider itself stays in background mode (another connection's 401).
+    expect(provider.state()).not.toBe('state-A');
+    await expect(provider.clientInformation()).rejects.toBeInstanceOf(InteractionRequiredError);
+    await view.saveClientInformation({ client_id: 'c1', issuer: 'https://as.example.com' } as never);
     const rec = JSON.parse((await store.get('oauth:srv:client'))!);
     expect(rec).toMatchObject({ kind: 'dynamic', redirect_uri: 'http://127.0.0.1:5555/callback', info: { client_id: 'c1', issuer: 'https://as.example.com' } });
-    await provider.saveCodeVerifier('verifier-1');
-    await provider.saveCodeVerifier('verifier-2');
+    await view.saveCodeVerifier('verifier-1');
+    await view.saveCodeVerifier('verifier-2');
+    // A background request cannot replace or delete the sign-in's verifier.
+    await provider.saveCodeVerifier('background-verifier');
+    await provider.invalidateCredentials('verifier');
     expect(JSON.parse((await store.get('oauth:srv:pkce'))!)['state-A'].verifier).toBe('verifier-1');
-    expect(await provider.codeVerifier()).toBe('verifier-1');
-    await provider.redirectToAuthorization(new URL('https://as.example.com/authorize?x=1'));
-    await provider.redirectToAuthorization(new URL('https://as.example.com/authorize?x=2'));
+    expect(await view.codeVerifier()).toBe('verifier-1');
+    await provider.redirectToAuthorization(new URL('https://as.example.com/authorize?x=0'));
+    expect(openUrl).not.toHaveBeenCalled();
+    await view.redirectToAuthorization(new URL('https://as.example.com/authorize?x=1'));
+    await view.redirectToAuthorization(new URL('https://as.example.com/authorize?x=2'));
     expect(openUrl).toHaveBeenCalledTimes(1);
     await provider.endInteractive();
     expect(await store.get('oauth:srv:pkce')).toBeUndefined();
@@ -65,35 +73,38 @@ describe('PersistentOAuthProvider', () => {
 
   it('refuses unsafe authorization URLs and honours cancellation', async () => {
     const { provider, openUrl } = make();
-    provider.beginInteractive('http://127.0.0.1:1/callback', 's');
-    await expect(provider.redirectToAuthorization(new URL('file:///etc/passwd'))).rejects.toBeInstanceOf(UnsafeUrlError);
-    await expect(provider.redirectToAuthorization(new URL('javascript:alert(1)'))).rejects.toBeInstanceOf(UnsafeUrlError);
-    await expect(provider.redirectToAuthorization(new URL('http://evil.example.com/authorize'))).rejects.toBeInstanceOf(UnsafeUrlError);
+    const view = provider.beginInteractive('http://127.0.0.1:1/callback', 's');
+    await expect(view.redirectToAuthorization(new URL('file:///etc/passwd'))).rejects.toBeInstanceOf(UnsafeUrlError);
+    await expect(view.redirectToAuthorization(new URL('javascript:alert(1)'))).rejects.toBeInstanceOf(UnsafeUrlError);
+    await expect(view.redirectToAuthorization(new URL('http://evil.example.com/authorize'))).rejects.toBeInstanceOf(UnsafeUrlError);
     provider.cancelInteractive();
-    await expect(provider.redirectToAuthorization(new URL('https://as.example.com/a'))).rejects.toBeInstanceOf(CancelledError);
+    await expect(view.redirectToAuthorization(new URL('https://as.example.com/a'))).rejects.toBeInstanceOf(CancelledError);
     expect(openUrl).not.toHaveBeenCalled();
     await provider.endInteractive();
   });
 
   it('prunes stale verifiers', async () => {
     const { store, provider, tick } = make();
-    provider.beginInteractive('http://127.0.0.1:1/callback', 'old');
-    await provider.saveCodeVerifier('v-old');
+    await provider.beginInteractive('http://127.0.0.1:1/callback', 'old').saveCodeVerifier('v-old');
     provider.cancelInteractive();
     // Simulate a crash: the session is gone but the entry stays.
     (provider as unknown as { session: null }).session = null;
     tick(PKCE_TTL_MS + 1);
-    provider.beginInteractive('http://127.0.0.1:1/callback', 'new');
-    await provider.saveCodeVerifier('v-new');
+    await provider.beginInteractive('http://127.0.0.1:1/callback', 'new').saveCodeVerifier('v-new');
     expect(Object.keys(JSON.parse((await store.get('oauth:srv:pkce'))!))).toEqual(['new']);
     await provider.endInteractive();
   });
 
-  it('pre-registered clients are returned as configured and never stored', async () => {
+  it('pre-registered clients are returned as configured; only their issuer stamp is stored, never the secret', async () => {
     const { store, provider } = make({ preRegistered: { client_id: 'pre', client_secret: 'pre-secret-value', redirect_uri: 'http://127.0.0.1:7777/callback' } });
     expect(await provider.clientInformation()).toEqual({ client_id: 'pre', client_secret: 'pre-secret-value' });
     await provider.saveClientInformation({ client_id: 'pre', client_secret: 'pre-secret-value', issuer: 'https://as' } as never);
-    expect(await store.get('oauth:srv:client')).toBeUndefined();
+    const raw = (await store.get('oauth:srv:client'))!;
+    expect(raw).not.toContain('pre-secret-value');
+    expect(JSON.parse(raw)).toMatchObject({ kind: 'pre', info: { client_id: 'pre', issuer: 'https://as' } });
+    expect(await provider.clientInformation({ issuer: 'https://as' })).toEqual({ client_id: 'pre', client_secret: 'pre-secret-value', issuer: 'https://as' });
+    // The server moved to another authorization server: the user's client is not sent there.
+    expect(await provider.clientFor({ issuer: 'https://other-as' })).toBeUndefined();
     expect(provider.redirectUrl).toBe('http://127.0.0.1:7777/callback');
   });
 
@@ -127,5 +138,21 @@ describe('PersistentOAuthProvider', () => {
     expect((await provider.discoveryState())?.authorizationServerMetadata?.token_endpoint).toBe('https://as.example.com/token');
     // The registration asks for what the AS supports.
     expect(provider.clientMetadata.token_endpoint_auth_method).toBe('client_secret_post');
+  });
+
+  it('credentials are bound to the authorization server that issued them (SEP-2352)', async () => {
+    const { provider } = make();
+    const view = provider.beginInteractive('http://127.0.0.1:5555/callback', 'st');
+    await view.saveClientInformation({ client_id: 'as1-client', issuer: 'https://as1.example' } as never);
+    await view.saveTokens({ access_token: 'as1-access-token', token_type: 'Bearer', refresh_token: 'as1-refresh-token', issuer: 'https://as1.example' } as never);
+    // The same authorization server, or no ctx (the per-request Authorization header): offered.
+    expect((await view.clientInformation({ issuer: 'https://as1.example' }))?.client_id).toBe('as1-client');
+    expect((await provider.tokens({ issuer: 'https://as1.example' }))?.access_token).toBe('as1-access-token');
+    expect((await provider.tokens())?.access_token).toBe('as1-access-token');
+    // The server moved to another authorization server: nothing of the old one is offered.
+    expect(await view.clientInformation({ issuer: 'https://as2.example' })).toBeUndefined();
+    expect(await provider.tokens({ issuer: 'https://as2.example' })).toBeUndefined();
+    await provider.endInteractive();
+    await expect(provider.clientInformation({ issuer: 'https://as2.example' })).rejects.toMatchObject({ kind: 'needs_reauth' });
   });
 });

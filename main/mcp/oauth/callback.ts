@@ -186,7 +186,13 @@ export async function startCallbackServer(opts: CallbackServerOptions): Promise<
     if (error !== null) {
       const code = OAUTH_ERROR_CODE.test(error) ? error : 'invalid_response';
       send(res, 200, 'Sign-in not completed', `The sign-in was not completed. You can close this tab and return to ${app}.`);
-      void finish({ err: new AuthorizationDeniedError(code) }, res);
+      // RFC 6749 §4.1.2.1: error_description is printable ASCII except `"` and `\`; anything
+      // else is dropped, and it is cut to 300 characters. The flow checks `iss` (RFC 9207) before
+      // showing any of it.
+      const rawDesc = url.searchParams.get('error_description');
+      const desc = rawDesc && /^[\x20-\x21\x23-\x5b\x5d-\x7e]+$/.test(rawDesc) ? rawDesc.slice(0, 300) : undefined;
+      const iss = url.searchParams.get('iss') ?? undefined;
+      void finish({ err: new AuthorizationDeniedError(code, desc, iss) }, res);
       return;
     }
     const code = url.searchParams.get('code');

@@ -33,8 +33,54 @@ export class PortInUseError extends Error {
  */
 export class AuthorizationDeniedError extends Error {
   override name = 'AuthorizationDeniedError';
-  constructor(readonly code: string) {
-    super(`The authorization server refused the sign-in (${code}).`);
+  /**
+   * @param code the OAuth `error` code
+   * @param description the `error_description` (printable ASCII, bounded), when the server sent one
+   * @param iss the callback's `iss` (RFC 9207), checked by the flow before this is shown
+   */
+  constructor(
+    readonly code: string,
+    readonly description?: string,
+    readonly iss?: string,
+  ) {
+    super(`The authorization server refused the sign-in: ${description ? `${description} (${code})` : code}.`);
+  }
+}
+
+/**
+ * The authorization server refused a request of the sign-in (token, registration) with an OAuth
+ * error (RFC 6749 §5.2, RFC 7591 §3.2.2). The message always names the error: its description
+ * when the server gave one, else the `error` code.
+ */
+export class OAuthServerRefusedError extends Error {
+  override name = 'OAuthServerRefusedError';
+  /**
+   * @param code the OAuth `error` code, e.g. `invalid_grant`
+   * @param step what was refused, e.g. "the token request"
+   * @param description the server's `error_description`, if any (already scrubbed of secrets)
+   */
+  constructor(
+    readonly code: string,
+    step: string,
+    readonly description?: string,
+  ) {
+    super(`The authorization server refused ${step}: ${description && description !== code ? `${description} (${code})` : code}.`);
+  }
+}
+
+/**
+ * Authorization-server mix-up (RFC 9207, RFC 8414 §3.3): the callback's `iss`, or the issuer in
+ * the metadata, is not the authorization server this sign-in started with. Nothing was exchanged;
+ * the received values (attacker-controlled) are not in the message.
+ */
+export class IssuerMismatchSignInError extends Error {
+  override name = 'IssuerMismatchSignInError';
+  constructor(readonly kind: 'metadata' | 'authorization_response') {
+    super(
+      kind === 'metadata'
+        ? "The authorization server's metadata names a different issuer than the server it was fetched from; sign-in refused."
+        : 'The sign-in came back from a different authorization server than the one it started at (issuer mismatch); sign-in refused.',
+    );
   }
 }
 

@@ -19,7 +19,18 @@
  * `refreshAuthorization`). {@link refreshIfNeeded} refreshes ahead of expiry so that live
  * connections rarely see a 401 at all.
  */
-import { auth, UnauthorizedError } from '@modelcontextprotocol/client';
+import {
+  auth,
+  AuthorizationServerMismatchError,
+  computeScopeUnion,
+  InsecureTokenEndpointError,
+  isStrictScopeSuperset,
+  IssuerMismatchError,
+  OAuthError,
+  RegistrationRejectedError,
+  UnauthorizedError,
+  validateAuthorizationResponseIssuer,
+} from '@modelcontextprotocol/client';
 import type { FetchLike } from '@modelcontextprotocol/client';
 import { CALLBACK_PATH, DEFAULT_CALLBACK_TIMEOUT_MS, startCallbackServer, type CallbackServer } from './callback.js';
 import {
@@ -27,13 +38,15 @@ import {
   CallbackTimeoutError,
   CancelledError,
   InteractionRequiredError,
+  IssuerMismatchSignInError,
   OAuthFetchRefusedError,
   OAuthFlowError,
+  OAuthServerRefusedError,
   PortInUseError,
   UnsafeUrlError,
   redact,
 } from './errors.js';
-import { newState, type OpenUrl, type PersistentOAuthProvider } from './provider.js';
+import { newState, type OpenUrl, type PersistentOAuthProvider, type RefreshOutcome } from './provider.js';
 import { createGuardedFetch } from './safe-fetch.js';
 import { classifyHost } from './url-safety.js';
 
@@ -84,7 +97,7 @@ function loopbackPort(uri: string): number | null {
   }
 }
 
-const SAFE_ERRORS = [CancelledError, CallbackTimeoutError, AuthorizationDeniedError, UnsafeUrlError, OAuthFetchRefusedError, PortInUseError, InteractionRequiredError, OAuthFlowError];
+const SAFE_ERRORS = [CancelledError, CallbackTimeoutError, AuthorizationDeniedError, UnsafeUrlError, OAuthFetchRefusedError, PortInUseError, InteractionRequiredError, OAuthFlowError, OAuthServerRefusedError, IssuerMismatchSignInError];
 
 /** One sign-in per server name at a time; joins, cancels, and cancels all on shutdown. */
 export class OAuthSignIns {
@@ -160,7 +173,8 @@ async function collectSecrets(provider: PersistentOAuthProvider, extra: Array<st
     const c = await provider.storedClient();
     if (c && 'client_secret' in c.info && c.info.client_secret) out.push(c.info.client_secret);
     if (provider.preRegistered?.client_secret) out.push(provider.preRegistered.client_secret);
-    if (provider.interactive) out.push(await provider.codeVerifier().catch(() => ''));
+    const view = provider.signInView;
+    if (view) out.push(await view.codeVerifier().catch(() => ''));
   } catch {
     // best effort
   }
@@ -182,7 +196,7 @@ async function runSignIn(opts: SignInOptions, signal: AbortSignal): Promise<Sign
   });
   aborted.catch(() => undefined);
   const step = <T>(p: Promise<T>): Promise<T> => Promise.race([p, aborted]);
-  const fetchFn = createGuardedFetch({ base: opts.fetch, signal, allowPrivateHosts: [serverUrl.hostname] });
+  const fetchFn = createGuardedFetch({ base: opts.fetch, signal, allowPrivateHosts: [serverUrl.hostname], refreshGrants: provider.refreshGrants });
 
   try {
     if (opts.forceNew) await provider.invalidateCredentials('tokens');
@@ -221,28 +235,47 @@ async function runSignIn(opts: SignInOptions, signal: AbortSignal): Promise<Sign
     }
     redirectUri ??= cb.redirectUri;
 
-    provider.beginInteractive(redirectUri, state, opts.openUrl);
+    const view = provider.beginInteractive(redirectUri, state, opts.openUrl);
     const challenge = provider.lastChallenge();
-    const scope = opts.scope ?? challenge?.scope;
+    // Scope (MCP spec "Scope Selection Strategy", SEP-2350 step-up): what the user configured,
+    // what was asked for before, and what the server's last challenge names, as one union, so
+    // a step-up never loses scope already granted.
+    const stored = await step(provider.storedTokens());
+    const scope = computeScopeUnion(opts.scope, stored?.scope, challenge?.scope);
+    // A refresh cannot widen a grant (RFC 6749 §6): a step-up to more scope needs the browser.
+    const forceReauthorization = challenge?.error === 'insufficient_scope' && isStrictScopeSuperset(scope, stored?.scope);
     const rmu = opts.resourceMetadataUrl ?? challenge?.resourceMetadataUrl;
-    const authOptions = { serverUrl, scope, resourceMetadataUrl: rmu ? new URL(String(rmu)) : undefined, fetchFn };
+    // Discover afresh: the server may have moved to another authorization server since the last
+    // sign-in (SEP-2352); credentials stamped with the old issuer are then not offered to it.
+    await step(provider.invalidateCredentials('discovery'));
+    const authOptions = { serverUrl, scope, resourceMetadataUrl: rmu ? new URL(String(rmu)) : undefined, fetchFn, ...(forceReauthorization ? { forceReauthorization } : {}) };
 
-    const first = await step(auth(provider, authOptions));
+    const first = await step(auth(view, authOptions));
     if (first === 'AUTHORIZED') return { openedBrowser: false, redirectUri };
     if (!provider.browserOpened) throw new OAuthFlowError('The sign-in page could not be opened.');
 
-    const answer = await step(cb.result);
+    let answer;
+    try {
+      answer = await step(cb.result);
+    } catch (err) {
+      // RFC 9207 §2.4: an error response is believed (and shown) only when its `iss` is the
+      // authorization server this sign-in started at.
+      if (err instanceof AuthorizationDeniedError) checkCallbackIssuer(err.iss, await provider.discoveryState());
+      throw err;
+    }
     code = answer.code;
     // RFC 9207 §2.4: the SDK checks the callback's `iss` against the recorded issuer.
-    const second = await step(auth(provider, { ...authOptions, authorizationCode: code, ...(answer.iss ? { iss: answer.iss } : {}) }));
+    const second = await step(auth(view, { ...authOptions, authorizationCode: code, ...(answer.iss ? { iss: answer.iss } : {}) }));
     if (second !== 'AUTHORIZED') throw new OAuthFlowError('The authorization server did not issue tokens.');
     return { openedBrowser: true, redirectUri };
   } catch (err) {
     if (signal.aborted && !(err instanceof CancelledError)) throw new CancelledError();
     if (isSafeError(err)) throw err;
     const secrets = await collectSecrets(provider, [code]);
+    const typed = classifySdkError(err, secrets);
+    if (typed) throw typed;
     const e = err as Error;
-    throw new OAuthFlowError(`Sign-in failed: ${redact(e?.message ?? String(err), secrets)}`, e?.name);
+    throw new OAuthFlowError(`Sign-in failed: ${redact(e?.message || e?.name || String(err), secrets)}`, e?.name);
   } finally {
     provider.cancelInteractive();
     await cb?.close();
@@ -250,18 +283,52 @@ async function runSignIn(opts: SignInOptions, signal: AbortSignal): Promise<Sign
   }
 }
 
-/** Result of {@link refreshIfNeeded}. */
-export type RefreshOutcome =
-  /** The access token is valid for longer than the margin (or has no known expiry). */
-  | 'fresh'
-  /** A refresh succeeded and new tokens are stored. */
-  | 'refreshed'
-  /** No tokens are stored: sign in first. */
-  | 'needs_auth'
-  /** The refresh was rejected (or there is no refresh token): sign in again. */
-  | 'needs_reauth';
+/**
+ * RFC 9207 §2.4 for an error response: with an `iss`, it must be the recorded issuer; without
+ * one, the authorization server must not have promised to send it.
+ * @throws IssuerMismatchSignInError
+ */
+function checkCallbackIssuer(iss: string | undefined, discovery: { authorizationServerMetadata?: { issuer?: string; authorization_response_iss_parameter_supported?: boolean } } | undefined): void {
+  const md = discovery?.authorizationServerMetadata;
+  try {
+    validateAuthorizationResponseIssuer({ iss, expectedIssuer: md?.issuer, issParameterSupported: md?.authorization_response_iss_parameter_supported === true });
+  } catch {
+    throw new IssuerMismatchSignInError('authorization_response');
+  }
+}
 
-const refreshing = new WeakMap<PersistentOAuthProvider, Promise<RefreshOutcome>>();
+/**
+ * The app's typed error for an SDK OAuth error, or null: mix-up defenses → IssuerMismatchSignInError;
+ * an OAuth error response (token endpoint, registration) → OAuthServerRefusedError, whose
+ * message names the `error` code when there is no description; a non-TLS token endpoint →
+ * UnsafeUrlError; a changed authorization server mid-sign-in → OAuthFlowError.
+ */
+function classifySdkError(err: unknown, secrets: string[]): Error | null {
+  if (err instanceof IssuerMismatchError) return new IssuerMismatchSignInError(err.kind);
+  if (err instanceof AuthorizationServerMismatchError) return new OAuthFlowError('The server moved to another authorization server during the sign-in; sign in again.', err.name);
+  if (err instanceof InsecureTokenEndpointError) return new UnsafeUrlError('The token endpoint does not use https; credentials are not sent there.');
+  if (err instanceof OAuthError) {
+    const code = /^[A-Za-z0-9_.-]{1,64}$/.test(err.code) ? err.code : 'server_error';
+    return new OAuthServerRefusedError(code, 'a request of the sign-in', err.message ? redact(err.message, secrets, 300) : undefined);
+  }
+  if (err instanceof RegistrationRejectedError) {
+    let code = `HTTP ${err.status}`;
+    let description: string | undefined;
+    try {
+      const body = JSON.parse(err.body) as { error?: unknown; error_description?: unknown };
+      if (typeof body.error === 'string' && /^[A-Za-z0-9_.-]{1,64}$/.test(body.error)) code = body.error;
+      if (typeof body.error_description === 'string') description = redact(body.error_description, secrets, 300);
+    } catch {
+      // not an RFC 7591 error body: the status says why
+    }
+    return new OAuthServerRefusedError(code, 'the client registration', description);
+  }
+  return null;
+}
+
+export type { RefreshOutcome } from './provider.js';
+
+
 
 /**
  * Refresh the access token ahead of expiry, in the background (never opens a browser): when it
@@ -273,7 +340,7 @@ const refreshing = new WeakMap<PersistentOAuthProvider, Promise<RefreshOutcome>>
  * @throws OAuthFlowError for a failure that may pass (network, 5xx); tokens are kept then.
  */
 export function refreshIfNeeded(provider: PersistentOAuthProvider, serverUrl: string | URL, opts: { marginMs?: number; fetch?: FetchLike; now?: () => number } = {}): Promise<RefreshOutcome> {
-  const running = refreshing.get(provider);
+  const running = provider.pendingRefresh;
   if (running) return running;
   const p = (async (): Promise<RefreshOutcome> => {
     const t = await provider.storedTokens();
@@ -284,7 +351,7 @@ export function refreshIfNeeded(provider: PersistentOAuthProvider, serverUrl: st
     if (provider.interactive) return 'fresh';
     const url = new URL(String(serverUrl));
     try {
-      const r = await auth(provider, { serverUrl: url, fetchFn: createGuardedFetch({ base: opts.fetch, allowPrivateHosts: [url.hostname] }) });
+      const r = await auth(provider, { serverUrl: url, fetchFn: createGuardedFetch({ base: opts.fetch, allowPrivateHosts: [url.hostname], refreshGrants: provider.refreshGrants }) });
       if (r === 'AUTHORIZED') return 'refreshed';
       if (provider.authState === 'needs_reauth' || provider.authState === 'needs_auth') return 'needs_reauth';
       throw new OAuthFlowError('The token could not be refreshed right now.');
@@ -294,8 +361,10 @@ export function refreshIfNeeded(provider: PersistentOAuthProvider, serverUrl: st
       const secrets = await collectSecrets(provider, []);
       throw new OAuthFlowError(`Refreshing the sign-in failed: ${redact((err as Error)?.message ?? String(err), secrets)}`, (err as Error)?.name);
     }
-  })().finally(() => refreshing.delete(provider));
-  refreshing.set(provider, p);
+  })().finally(() => {
+    if (provider.pendingRefresh === p) provider.pendingRefresh = null;
+  });
+  provider.pendingRefresh = p;
   return p;
 }
 

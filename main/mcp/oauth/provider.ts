@@ -18,15 +18,25 @@
  *   `needs_reauth` instead and the SDK throws `UnauthorizedError`. With nothing registered yet,
  *   `clientInformation()` throws {@link InteractionRequiredError} so no registration is made with
  *   a redirect URI we will not listen on.
- * - **interactive**: set by the sign-in flow (`flow.ts`) for one sign-in, with the loopback
- *   redirect URI and the expected `state`. `redirectToAuthorization` then hands the URL — after
- *   {@link isSafeAuthorizationUrl} passed — to the injected `openUrl`, at most once per sign-in.
+ * - **interactive**: a {@link SignInView} that the sign-in flow (`flow.ts`) gets from
+ *   {@link PersistentOAuthProvider.beginInteractive} for one sign-in, with the loopback redirect
+ *   URI and the expected `state`, and hands to the SDK's `auth()`. Its `redirectToAuthorization`
+ *   hands the URL — after {@link isSafeAuthorizationUrl} passed — to the injected `openUrl`, at
+ *   most once per sign-in. The provider itself stays in background mode meanwhile, so a
+ *   connection of the same server that gets a 401 (or reconnects) while the user is in the
+ *   browser cannot register a second client, overwrite the sign-in's PKCE verifier or open a
+ *   second page: one registration and one flow per server (docs/ARCHITECTURE.md "OAuth").
+ *
+ * Credentials are bound to the authorization server that issued them (SEP-2352): the SDK stamps
+ * `issuer` on what it saves, we store the objects verbatim, and a read whose `ctx.issuer` names
+ * another authorization server (the server moved to a new one) gets nothing — the old client id
+ * and tokens are never offered to the new server.
  */
 import { randomBytes } from 'node:crypto';
-import type { OAuthClientProvider, OAuthDiscoveryState, OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/client';
+import type { DpopSession, OAuthClientInformationContext, OAuthClientProvider, OAuthDiscoveryState, OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/client';
 import type { SecretStore } from '../../secrets/store.js';
 import { CancelledError, InteractionRequiredError, UnsafeUrlError } from './errors.js';
-import type { OAuthChallenge } from './safe-fetch.js';
+import { RefreshGrantCache, type OAuthChallenge } from './safe-fetch.js';
 import { assertSafeAuthorizationServerMetadata, describeUrl, isSafeAuthorizationUrl } from './url-safety.js';
 
 /** Where the browser is sent. Must not block on the user; must not use a shell. */
@@ -68,6 +78,17 @@ export interface PersistentOAuthProviderOptions {
   now?: () => number;
 }
 
+/** Result of a background refresh (flow.ts `refreshIfNeeded`). */
+export type RefreshOutcome =
+  /** The access token is valid for longer than the margin (or has no known expiry). */
+  | 'fresh'
+  /** A refresh succeeded and new tokens are stored. */
+  | 'refreshed'
+  /** No tokens are stored: sign in first. */
+  | 'needs_auth'
+  /** The refresh was rejected (or there is no refresh token): sign in again. */
+  | 'needs_reauth';
+
 /** Stored form of the tokens: the SDK's `OAuthTokens` with `expires_in` turned into `expires_at`. */
 export interface StoredTokens extends Omit<OAuthTokens, 'expires_in'> {
   /** Absolute expiry of the access token, ms since the epoch; absent when the AS gave no `expires_in`. */
@@ -79,8 +100,11 @@ export interface StoredTokens extends Omit<OAuthTokens, 'expires_in'> {
 /** Stored client registration. */
 export interface StoredClient {
   v: 1;
-  /** `dynamic` = RFC 7591 registration; `cimd` = URL-based client id (SEP-991). */
-  kind: 'dynamic' | 'cimd';
+  /**
+   * `dynamic` = RFC 7591 registration; `cimd` = URL-based client id (SEP-991); `pre` = only the
+   * issuer stamp of the user's own client (its id and issuer — the secret stays in the config).
+   */
+  kind: 'dynamic' | 'cimd' | 'pre';
   /** Client information exactly as the SDK handed it to `saveClientInformation` (incl. `issuer`). */
   info: OAuthClientInformationMixed;
   /** The redirect URI the registration was made with (its loopback port is reused). */
@@ -97,6 +121,7 @@ export const PKCE_TTL_MS = 30 * 60 * 1000;
 /** Redirect URI used only to build URLs that are never opened (background mode, nothing stored). */
 const PLACEHOLDER_REDIRECT = 'http://127.0.0.1/callback';
 
+/** One sign-in's own state (see {@link SignInView}). */
 interface InteractiveSession {
   redirectUrl: string;
   state: string;
@@ -127,12 +152,17 @@ export function newState(): string {
  */
 export class PersistentOAuthProvider implements OAuthClientProvider {
   private session: InteractiveSession | null = null;
+  private view: SignInView | null = null;
   private discoveryCache: OAuthDiscoveryState | undefined;
   private clientCache: StoredClient | undefined;
   private hadTokens = false;
   private state_: OAuthAuthState = 'unknown';
   private challenge: OAuthChallenge | undefined;
   private readonly now: () => number;
+  /** This server's refresh grants, shared by every guarded fetch of the server (safe-fetch.ts). */
+  readonly refreshGrants = new RefreshGrantCache();
+  /** The background refresh running for this server, if any (flow.ts `refreshIfNeeded`). */
+  pendingRefresh: Promise<RefreshOutcome> | null = null;
 
   /** @throws Error when `serverName` is empty or `preRegistered.client_id` is empty. */
   constructor(private readonly opts: PersistentOAuthProviderOptions) {
@@ -178,7 +208,6 @@ export class PersistentOAuthProvider implements OAuthClientProvider {
    * registration (or the pre-registered client) uses; otherwise a placeholder that is never opened.
    */
   get redirectUrl(): string {
-    if (this.session) return this.session.redirectUrl;
     return this.opts.preRegistered?.redirect_uri ?? this.clientCache?.redirect_uri ?? PLACEHOLDER_REDIRECT;
   }
 
@@ -193,6 +222,11 @@ export class PersistentOAuthProvider implements OAuthClientProvider {
    * method is `none` unless the AS metadata (already discovered when this is read) lacks it.
    */
   get clientMetadata(): OAuthClientMetadata {
+    return this.metadataFor(this.redirectUrl);
+  }
+
+  /** {@link clientMetadata} for a given redirect URI (the sign-in's loopback callback). */
+  metadataFor(redirectUrl: string): OAuthClientMetadata {
     const supported = this.discoveryCache?.authorizationServerMetadata?.token_endpoint_auth_methods_supported;
     let method = 'none';
     if (supported && supported.length && !supported.includes('none')) {
@@ -200,7 +234,7 @@ export class PersistentOAuthProvider implements OAuthClientProvider {
     }
     const md: OAuthClientMetadata = {
       client_name: this.opts.clientName ?? 'OpenProgram Desktop',
-      redirect_uris: [this.redirectUrl],
+      redirect_uris: [redirectUrl],
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
       token_endpoint_auth_method: method,
@@ -210,9 +244,9 @@ export class PersistentOAuthProvider implements OAuthClientProvider {
     return Object.assign(md, { application_type: 'native' });
   }
 
-  /** The OAuth `state` of the sign-in in progress (a fresh random value in background mode). */
+  /** A fresh random OAuth `state` (background mode: the URL it goes into is never opened). */
   state(): string {
-    return this.session ? this.session.state : newState();
+    return newState();
   }
 
   // ---- client registration -------------------------------------------------------------------
@@ -229,17 +263,30 @@ export class PersistentOAuthProvider implements OAuthClientProvider {
    * @throws InteractionRequiredError in background mode when there is none (a registration needs
    *   the loopback redirect URI of a sign-in).
    */
-  async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
+  async clientInformation(ctx?: OAuthClientInformationContext): Promise<OAuthClientInformationMixed | undefined> {
+    const info = await this.clientFor(ctx);
+    if (info) return info;
+    const kind = this.hadTokens ? 'needs_reauth' : 'needs_auth';
+    this.setState(kind);
+    throw new InteractionRequiredError(kind);
+  }
+
+  /**
+   * The pre-registered client, else the stored registration when it belongs to `ctx.issuer`
+   * (SEP-2352: a registration stamped with another authorization server's issuer is not ours to
+   * offer), else undefined.
+   */
+  async clientFor(ctx?: OAuthClientInformationContext): Promise<OAuthClientInformationMixed | undefined> {
     const pre = this.opts.preRegistered;
-    if (pre) return { client_id: pre.client_id, ...(pre.client_secret ? { client_secret: pre.client_secret } : {}) };
     const rec = await this.storedClient();
-    if (rec) return rec.info;
-    if (!this.session) {
-      const kind = this.hadTokens ? 'needs_reauth' : 'needs_auth';
-      this.setState(kind);
-      throw new InteractionRequiredError(kind);
+    if (pre && (!rec || rec.kind === 'pre')) {
+      // The user's client, stamped with the authorization server it was first used at (SEP-2352).
+      const issuer = rec?.kind === 'pre' && rec.info.client_id === pre.client_id ? rec.info.issuer : undefined;
+      const info = { client_id: pre.client_id, ...(pre.client_secret ? { client_secret: pre.client_secret } : {}), ...(issuer ? { issuer } : {}) };
+      return sameIssuer(info, ctx) ? info : undefined;
     }
-    return undefined;
+    if (!rec || !sameIssuer(rec.info, ctx)) return undefined;
+    return rec.info;
   }
 
   /**
@@ -248,13 +295,26 @@ export class PersistentOAuthProvider implements OAuthClientProvider {
    * credentials live in the server config; the SDK only asks to stamp them with the issuer).
    */
   async saveClientInformation(info: OAuthClientInformationMixed): Promise<void> {
+    await this.saveClientWith(info, this.clientCache?.redirect_uri);
+  }
+
+  /** {@link saveClientInformation} recording `redirectUri` as the one the registration was made with. */
+  async saveClientWith(info: OAuthClientInformationMixed, redirectUri: string | undefined): Promise<void> {
     const pre = this.opts.preRegistered;
-    if (pre && info.client_id === pre.client_id) return;
+    if (pre && info.client_id === pre.client_id) {
+      // Keep only the issuer stamp; the client's secret stays in the server's config.
+      const issuer = (info as { issuer?: unknown }).issuer;
+      if (typeof issuer !== 'string') return;
+      const stamp: StoredClient = { v: 1, kind: 'pre', info: { client_id: pre.client_id, issuer } as OAuthClientInformationMixed, saved_at: this.now() };
+      await this.opts.store.set(this.key('client'), JSON.stringify(stamp));
+      this.clientCache = stamp;
+      return;
+    }
     const rec: StoredClient = {
       v: 1,
       kind: this.opts.clientMetadataUrl && info.client_id === this.opts.clientMetadataUrl ? 'cimd' : 'dynamic',
       info,
-      redirect_uri: this.session?.redirectUrl ?? this.clientCache?.redirect_uri,
+      redirect_uri: redirectUri,
       saved_at: this.now(),
     };
     await this.opts.store.set(this.key('client'), JSON.stringify(rec));
@@ -274,9 +334,15 @@ export class PersistentOAuthProvider implements OAuthClientProvider {
    * (seconds left, never negative). An expired access token is still returned; the server answers
    * 401 and the SDK refreshes with the refresh token.
    */
-  async tokens(): Promise<OAuthTokens | undefined> {
+  async tokens(ctx?: OAuthClientInformationContext): Promise<OAuthTokens | undefined> {
     const t = await this.storedTokens();
     if (!t) return undefined;
+    // SEP-2352: tokens of another authorization server are not offered to this one. Without a
+    // ctx (the transport's per-request Authorization header) the stored set is the answer.
+    if (!sameIssuer(t, ctx)) {
+      this.hadTokens = true;
+      return undefined;
+    }
     this.hadTokens = true;
     if (this.state_ === 'unknown') this.setState('authorized');
     const { expires_at, saved_at: _saved, ...rest } = t;
@@ -310,9 +376,13 @@ export class PersistentOAuthProvider implements OAuthClientProvider {
    * never opened, so nothing is stored. Within one sign-in the first verifier wins (it belongs to
    * the one URL that is opened). Entries older than {@link PKCE_TTL_MS} are dropped.
    */
-  async saveCodeVerifier(codeVerifier: string): Promise<void> {
-    const s = this.session;
-    if (!s || s.verifierSaved) return;
+  async saveCodeVerifier(_codeVerifier: string): Promise<void> {
+    // Background mode: the URL this verifier belongs to is never opened.
+  }
+
+  /** Save `codeVerifier` for the sign-in `s` (first one wins; stale entries pruned). */
+  private async saveVerifierFor(s: InteractiveSession, codeVerifier: string): Promise<void> {
+    if (s.verifierSaved) return;
     const now = this.now();
     const map: StoredPkce = {};
     for (const [k, v] of Object.entries(await this.readPkce())) if (v && now - v.created_at < PKCE_TTL_MS) map[k] = v;
@@ -326,8 +396,11 @@ export class PersistentOAuthProvider implements OAuthClientProvider {
    * @throws Error when no sign-in is in progress or nothing was saved for its `state`.
    */
   async codeVerifier(): Promise<string> {
-    const s = this.session;
-    if (!s) throw new Error('No sign-in is in progress, so there is no PKCE verifier.');
+    throw new Error('No sign-in is in progress here, so there is no PKCE verifier.');
+  }
+
+  /** The verifier saved for the sign-in `s`. @throws Error when none was saved. */
+  private async verifierFor(s: InteractiveSession): Promise<string> {
     const v = (await this.readPkce())[s.state];
     if (!v) throw new Error('No PKCE verifier was saved for this sign-in.');
     return v.verifier;
@@ -349,15 +422,15 @@ export class PersistentOAuthProvider implements OAuthClientProvider {
    * @throws UnsafeUrlError for a URL that fails the check (nothing is opened);
    *   CancelledError when the sign-in was cancelled.
    */
-  async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
-    const s = this.session;
-    if (!s) {
-      // Background: never open anything. If a refresh token is still stored, the refresh failed
-      // for a passing reason (the SDK drops tokens the server rejected), so the state stays.
-      const t = await this.storedTokens();
-      if (!t?.refresh_token) this.setState(this.hadTokens || t ? 'needs_reauth' : 'needs_auth');
-      return;
-    }
+  async redirectToAuthorization(_authorizationUrl: URL): Promise<void> {
+    // Background: never open anything. If a refresh token is still stored, the refresh failed
+    // for a passing reason (the SDK drops tokens the server rejected), so the state stays.
+    const t = await this.storedTokens();
+    if (!t?.refresh_token) this.setState(this.hadTokens || t ? 'needs_reauth' : 'needs_auth');
+  }
+
+  /** Hand `authorizationUrl` to the sign-in `s`'s browser (checked; once). */
+  private async openFor(s: InteractiveSession, authorizationUrl: URL): Promise<void> {
     if (s.cancelled) throw new CancelledError();
     if (s.opened) return;
     if (!isSafeAuthorizationUrl(authorizationUrl)) {
@@ -409,6 +482,15 @@ export class PersistentOAuthProvider implements OAuthClientProvider {
    * `verifier`; `discovery`.
    */
   async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
+    await this.invalidateWith(scope, false);
+  }
+
+  /**
+   * {@link invalidateCredentials}; `fromSignIn` = asked by the sign-in's own `auth()`. A
+   * background request (another connection's 401) never deletes the PKCE verifier of a sign-in
+   * that is waiting for the browser.
+   */
+  async invalidateWith(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery', fromSignIn: boolean): Promise<void> {
     const st = this.opts.store;
     if (scope === 'all' || scope === 'tokens') {
       if ((await st.get(this.key('tokens'))) !== undefined) this.hadTokens = true;
@@ -418,7 +500,7 @@ export class PersistentOAuthProvider implements OAuthClientProvider {
       await st.delete(this.key('client'));
       this.clientCache = undefined;
     }
-    if (scope === 'all' || scope === 'verifier') {
+    if ((scope === 'all' || scope === 'verifier') && (fromSignIn || !this.session)) {
       await st.delete(this.key('pkce'));
       if (this.session) this.session.verifierSaved = false;
     }
@@ -433,6 +515,26 @@ export class PersistentOAuthProvider implements OAuthClientProvider {
     await this.invalidateCredentials('all');
     this.hadTokens = false;
     this.setState('needs_auth');
+  }
+
+  // ---- DPoP (RFC 9449) -------------------------------------------------------------------------
+
+  private dpopSession: DpopSession | undefined;
+
+  /**
+   * Sender-constrain tokens with DPoP (RFC 9449, SEP-1932) using `session`'s key: the SDK then
+   * signs a proof into token requests and presents `token_type: DPoP` tokens with the `DPoP`
+   * scheme and a fresh proof per request. The app does not call this (the key would have to be
+   * kept in the secret store to outlive the process, or every restart would need a new sign-in);
+   * the conformance client does.
+   */
+  useDpop(session: DpopSession): void {
+    this.dpopSession = session;
+  }
+
+  /** The DPoP session, when {@link useDpop} was called (SDK `OAuthClientProvider.dpop`). */
+  dpop(): DpopSession | undefined {
+    return this.dpopSession;
   }
 
   // ---- challenge hints -----------------------------------------------------------------------
@@ -455,15 +557,28 @@ export class PersistentOAuthProvider implements OAuthClientProvider {
   }
 
   /**
-   * Enter interactive mode for one sign-in.
+   * Start one sign-in and get the provider the flow hands to the SDK's `auth()` for it (see
+   * {@link SignInView}); this provider stays in background mode.
    * @param redirectUrl the loopback callback URL that is listening
    * @param state the OAuth `state` the callback expects
    * @param openUrl overrides the provider's `openUrl` for this sign-in
    * @throws Error when a sign-in is already in progress on this provider
    */
-  beginInteractive(redirectUrl: string, state: string, openUrl?: OpenUrl): void {
+  beginInteractive(redirectUrl: string, state: string, openUrl?: OpenUrl): SignInView {
     if (this.session) throw new Error('A sign-in is already in progress for this server.');
-    this.session = { redirectUrl, state, openUrl: openUrl ?? this.opts.openUrl, opened: false, verifierSaved: false, cancelled: false };
+    const s: InteractiveSession = { redirectUrl, state, openUrl: openUrl ?? this.opts.openUrl, opened: false, verifierSaved: false, cancelled: false };
+    this.session = s;
+    this.view = new SignInView(this, s, {
+      saveVerifier: (v) => this.saveVerifierFor(s, v),
+      verifier: () => this.verifierFor(s),
+      open: (url) => this.openFor(s, url),
+    });
+    return this.view;
+  }
+
+  /** The sign-in in progress, if any. */
+  get signInView(): SignInView | null {
+    return this.view;
   }
 
   /** Whether the current sign-in has handed a URL to the browser. */
@@ -480,6 +595,108 @@ export class PersistentOAuthProvider implements OAuthClientProvider {
   async endInteractive(): Promise<void> {
     const s = this.session;
     this.session = null;
+    this.view = null;
     if (s) await this.dropVerifier(s.state);
+  }
+}
+
+/** Whether a stored credential may be offered for `ctx` (SEP-2352): unstamped, no ctx, or the same issuer. */
+function sameIssuer(stored: { issuer?: unknown }, ctx: OAuthClientInformationContext | undefined): boolean {
+  return !ctx || typeof stored.issuer !== 'string' || stored.issuer === ctx.issuer;
+}
+
+/** The provider-internal steps of one sign-in that a {@link SignInView} calls. */
+interface SignInSteps {
+  saveVerifier(v: string): Promise<void>;
+  verifier(): Promise<string>;
+  open(url: URL): Promise<void>;
+}
+
+/**
+ * The provider of one sign-in (interactive mode): the same stored state as its
+ * {@link PersistentOAuthProvider} (tokens, registration, discovery), plus this sign-in's loopback
+ * redirect URI, `state`, PKCE verifier and browser hand-off. Only the flow's own `auth()` calls
+ * see it; connections keep using the background provider.
+ */
+export class SignInView implements OAuthClientProvider {
+  constructor(
+    private readonly base: PersistentOAuthProvider,
+    private readonly session: Readonly<InteractiveSession>,
+    private readonly steps: SignInSteps,
+  ) {}
+
+  /** The loopback callback of this sign-in. */
+  get redirectUrl(): string {
+    return this.session.redirectUrl;
+  }
+
+  /** The client ID metadata document URL (SEP-991), when configured. */
+  get clientMetadataUrl(): string | undefined {
+    return this.base.clientMetadataUrl;
+  }
+
+  /** RFC 7591 metadata with this sign-in's redirect URI. */
+  get clientMetadata(): OAuthClientMetadata {
+    return this.base.metadataFor(this.session.redirectUrl);
+  }
+
+  /** This sign-in's `state`. */
+  state(): string {
+    return this.session.state;
+  }
+
+  /** The client for `ctx.issuer`, or undefined so the SDK registers (or uses the CIMD URL). */
+  clientInformation(ctx?: OAuthClientInformationContext): Promise<OAuthClientInformationMixed | undefined> {
+    return this.base.clientFor(ctx);
+  }
+
+  /** Store the registration with this sign-in's redirect URI. */
+  saveClientInformation(info: OAuthClientInformationMixed): Promise<void> {
+    return this.base.saveClientWith(info, this.session.redirectUrl);
+  }
+
+  /** See {@link PersistentOAuthProvider.tokens}. */
+  tokens(ctx?: OAuthClientInformationContext): Promise<OAuthTokens | undefined> {
+    return this.base.tokens(ctx);
+  }
+
+  /** See {@link PersistentOAuthProvider.saveTokens}. */
+  saveTokens(tokens: OAuthTokens): Promise<void> {
+    return this.base.saveTokens(tokens);
+  }
+
+  /** Hand the checked URL to the browser, once. @throws UnsafeUrlError, CancelledError */
+  redirectToAuthorization(url: URL): Promise<void> {
+    return this.steps.open(url);
+  }
+
+  /** Save this sign-in's PKCE verifier under its `state` (the first one wins). */
+  saveCodeVerifier(v: string): Promise<void> {
+    return this.steps.saveVerifier(v);
+  }
+
+  /** This sign-in's PKCE verifier. @throws Error when none was saved. */
+  codeVerifier(): Promise<string> {
+    return this.steps.verifier();
+  }
+
+  /** See {@link PersistentOAuthProvider.dpop}. */
+  dpop(): DpopSession | undefined {
+    return this.base.dpop();
+  }
+
+  /** See {@link PersistentOAuthProvider.saveDiscoveryState}. */
+  saveDiscoveryState(state: OAuthDiscoveryState): Promise<void> {
+    return this.base.saveDiscoveryState(state);
+  }
+
+  /** See {@link PersistentOAuthProvider.discoveryState}. */
+  discoveryState(): Promise<OAuthDiscoveryState | undefined> {
+    return this.base.discoveryState();
+  }
+
+  /** See {@link PersistentOAuthProvider.invalidateCredentials}. */
+  invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
+    return this.base.invalidateWith(scope, true);
   }
 }

@@ -36,6 +36,8 @@ export interface GuardedFetchOptions {
   signal?: AbortSignal;
   /** Host names allowed even though they are private addresses (the MCP server's own host). */
   allowPrivateHosts?: Iterable<string>;
+  /** The server's refresh-grant cache (its provider's); default: one for this fetch only. */
+  refreshGrants?: RefreshGrantCache;
 }
 
 const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
@@ -59,9 +61,6 @@ interface GrantResult {
   url: string;
 }
 
-/** In-flight and just-finished refresh grants by hash(token endpoint, refresh token). */
-const refreshGrants = new Map<string, Promise<GrantResult>>();
-
 function refreshGrantKey(url: URL, init: RequestInit | undefined): string | null {
   if ((init?.method ?? 'GET').toUpperCase() !== 'POST') return null;
   const body = init?.body;
@@ -80,26 +79,36 @@ function reuseMs(res: Response, body: string): number {
   }
 }
 
-/** Run `send` once per refresh token (see {@link REFRESH_REUSE_MS}); every caller gets its own copy of the response. */
-async function oncePerRefreshToken(key: string, send: () => Promise<Response>): Promise<Response> {
-  let pending = refreshGrants.get(key);
-  if (!pending) {
-    const p = send().then((res) => ({ res, url: res.url }));
-    refreshGrants.set(key, p);
-    p.then(
-      async ({ res }) => {
-        const keep = reuseMs(res, await res.clone().text());
-        const t = setTimeout(() => refreshGrants.get(key) === p && refreshGrants.delete(key), keep);
-        t.unref?.();
-      },
-      () => refreshGrants.get(key) === p && refreshGrants.delete(key),
-    );
-    pending = p;
+/**
+ * In-flight and just-finished refresh grants by hash(token endpoint, refresh token), so one
+ * refresh token is sent at most once (see {@link REFRESH_REUSE_MS}). One per server: its OAuth
+ * provider owns it, and every guarded fetch of that server (transports, sign-in, background
+ * refresh) is given it.
+ */
+export class RefreshGrantCache {
+  private readonly grants = new Map<string, Promise<GrantResult>>();
+
+  /** Run `send` once per refresh-token key; every caller gets its own copy of the response. */
+  async once(key: string, send: () => Promise<Response>): Promise<Response> {
+    let pending = this.grants.get(key);
+    if (!pending) {
+      const p = send().then((res) => ({ res, url: res.url }));
+      this.grants.set(key, p);
+      p.then(
+        async ({ res }) => {
+          const keep = reuseMs(res, await res.clone().text());
+          const t = setTimeout(() => this.grants.get(key) === p && this.grants.delete(key), keep);
+          t.unref?.();
+        },
+        () => this.grants.get(key) === p && this.grants.delete(key),
+      );
+      pending = p;
+    }
+    const { res, url } = await pending;
+    const copy = res.clone();
+    Object.defineProperty(copy, 'url', { value: url });
+    return copy;
   }
-  const { res, url } = await pending;
-  const copy = res.clone();
-  Object.defineProperty(copy, 'url', { value: url });
-  return copy;
 }
 
 function checkTarget(url: URL, allowed: Set<string>): void {
@@ -172,9 +181,10 @@ export function createGuardedFetch(opts: GuardedFetchOptions = {}): FetchLike {
     }
     return limitBody(res, max, describeUrl(url));
   };
+  const grants = opts.refreshGrants ?? new RefreshGrantCache();
   return async (input, init) => {
     const key = refreshGrantKey(new URL(String(input)), init);
-    return key ? oncePerRefreshToken(key, () => send(input, init)) : send(input, init);
+    return key ? grants.once(key, () => send(input, init)) : send(input, init);
   };
 }
 

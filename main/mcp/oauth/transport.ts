@@ -8,7 +8,7 @@
 import { SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { OAuthClientProvider, FetchLike, Transport } from '@modelcontextprotocol/client';
 import type { RemoteServerConfig } from '../config.js';
-import { createTransportFetch, type OAuthChallenge } from './safe-fetch.js';
+import { createTransportFetch, type OAuthChallenge, type RefreshGrantCache } from './safe-fetch.js';
 
 /** Options of {@link createOAuthRemoteTransport}. */
 export interface OAuthTransportOptions {
@@ -19,7 +19,7 @@ export interface OAuthTransportOptions {
 }
 
 /** A provider that may want to hear about challenges (our `PersistentOAuthProvider` does). */
-export type ChallengeAwareProvider = OAuthClientProvider & { noteChallenge?(c: OAuthChallenge): void };
+export type ChallengeAwareProvider = OAuthClientProvider & { noteChallenge?(c: OAuthChallenge): void; readonly refreshGrants?: RefreshGrantCache };
 
 /**
  * Create (not start) a remote transport that authenticates with `provider`.
@@ -33,6 +33,7 @@ export function createOAuthRemoteTransport(cfg: Pick<RemoteServerConfig, 'type' 
     base: opts.fetch,
     maxResponseBytes: opts.maxResponseBytes,
     stripHeaders: Object.keys(cfg.headers),
+    ...(provider.refreshGrants ? { refreshGrants: provider.refreshGrants } : {}),
     onChallenge: (c) => provider.noteChallenge?.(c),
   });
   if (cfg.type === 'sse') return new SSEClientTransport(url, { requestInit, authProvider: provider, fetch: fetchFn });

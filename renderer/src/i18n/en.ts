@@ -323,6 +323,7 @@ export const en = {
     issue: {
       not_object: 'The tool “{{tool}}” was left out: its input schema is not an object schema.',
       invalid_schema: 'The tool “{{tool}}” was left out: its input schema is malformed.',
+      invalid_header: 'The tool “{{tool}}” was left out: its x-mcp-header declarations are invalid (MCP 2026-07-28).',
       too_deep: 'The tool “{{tool}}” is offered without its input schema: the schema is nested too deeply.',
       repeated_cursor: 'Listing {{list}} stopped early: the server repeated a page cursor. What was listed is kept.',
       too_many_pages: 'Listing {{list}} stopped after too many pages. What was listed is kept.',

@@ -323,6 +323,7 @@ export const zhCN: Strings = {
     issue: {
       not_object: '已略过工具“{{tool}}”：它的输入模式不是对象模式。',
       invalid_schema: '已略过工具“{{tool}}”：它的输入模式格式有误。',
+      invalid_header: '已略过工具“{{tool}}”：它的 x-mcp-header 声明无效（MCP 2026-07-28）。',
       too_deep: '工具“{{tool}}”不带输入模式提供：该模式嵌套过深。',
       repeated_cursor: '列出{{list}}时提前停止：服务器重复了分页游标。已列出的内容保留。',
       too_many_pages: '列出{{list}}时页数过多，已停止。已列出的内容保留。',
