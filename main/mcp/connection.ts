@@ -237,6 +237,9 @@ export class McpConnection {
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new TimeoutError(`The server did not finish starting within ${this.config.timeout_seconds} s.`)), timeoutMs);
     });
+    // OAuth: when the stored access token had expired, the SDK refreshes it while connecting;
+    // the server's log says so (a changed `saved_at` after the handshake).
+    const savedBefore = this.oauth && this.config.type !== 'local' ? ((await this.oauth.storedTokens().catch(() => undefined))?.saved_at ?? null) : null;
     try {
       try {
         try {
@@ -266,6 +269,10 @@ export class McpConnection {
       this.serverInfo = v ? { name: v.name, version: v.version } : null;
       this.note('lifecycle', `ready with ${this.tools.length} tools`);
       this.readyAt = Date.now();
+      if (savedBefore !== null) {
+        const savedAfter = (await this.oauth?.storedTokens().catch(() => undefined))?.saved_at ?? null;
+        if (savedAfter !== null && savedAfter !== savedBefore) this.note('lifecycle', 'access token refreshed while connecting');
+      }
       await this.scheduleRefresh();
       this.setState('ready');
     } catch (err) {
