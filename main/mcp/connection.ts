@@ -2,6 +2,7 @@
  * One MCP server: its transport, one persistent SDK `Client` session, and a small state machine
  * (`starting → ready | error`, `→ closed`). Calls are not serialized: JSON-RPC ids multiplex them.
  */
+import { APPS_CLIENT_CAPABILITIES } from './apps/tool-ui.js';
 import { Client } from '@modelcontextprotocol/client';
 import type { CallToolResult, CompleteRequest, CompleteResult, CreateMessageResult, ElicitResult, GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplateType as ResourceTemplate, Tool, Transport } from '@modelcontextprotocol/client';
 import { z } from 'zod';
@@ -371,6 +372,8 @@ export class McpConnection {
       capabilities: {
         ...(elicit ? { elicitation: { form: { applyDefaults: true } } } : {}),
         ...(sample ? { sampling: {} } : {}),
+        // MCP Apps (main/mcp/apps/): this host renders `ui://` views.
+        ...APPS_CLIENT_CAPABILITIES,
       },
     });
     if (sample) {

@@ -785,6 +785,61 @@ export interface ComposerEventPayloads {
 const composerEventTable: { [E in keyof ComposerEventPayloads]: true } = { 'context.resourceUpdated': true };
 
 // ---------------------------------------------------------------------------------------------
+// MCP Apps (docs/ARCHITECTURE.md "MCP Apps"): a tool's interactive view beside its call
+// ---------------------------------------------------------------------------------------------
+
+/** A view's declared network origins, as main accepted them (ext-apps `McpUiResourceCsp`). */
+export interface AppViewCsp {
+  connectDomains?: string[];
+  resourceDomains?: string[];
+  frameDomains?: string[];
+  baseUriDomains?: string[];
+}
+
+/** A device permission a view may ask for (ext-apps `McpUiResourcePermissions`). */
+export type AppViewPermission = 'camera' | 'microphone' | 'geolocation' | 'clipboardWrite';
+
+/**
+ * The view of one tool call. `none`: the tool declares no view. `unavailable`: it cannot be shown
+ * now (`not_connected`: the server is not running; `unknown_tool`: the server no longer lists the
+ * tool; `no_sandbox`: this shell serves no view origin; `read_failed` / `bad_resource`: the
+ * server's `ui://` resource could not be read or is not `text/html;profile=mcp-app`). `ready`:
+ * the document, and the sandbox page (on its own origin) that will hold it.
+ */
+export type AppViewLoad =
+  | { kind: 'none' }
+  | { kind: 'unavailable'; reason: 'not_connected' | 'unknown_tool' | 'no_sandbox' | 'read_failed' | 'bad_resource' }
+  | {
+      kind: 'ready';
+      resource_uri: string;
+      html: string;
+      sandbox_url: string;
+      sandbox_origin: string;
+      csp: AppViewCsp;
+      permissions: AppViewPermission[];
+      prefers_border: boolean | null;
+      tool: { name: string; title: string | null; description: string | null; input_schema: Record<string, unknown> };
+    };
+
+/** MCP Apps channels (spread into `channels`). The results are MCP JSON as the server sent it. */
+const appsChannels = {
+  /** The view of a tool call (reads the tool's `ui://` resource from its server). */
+  'apps.view': { input: z.strictObject({ server: serverNameSchema, tool: toolNameSchema }), output: null as unknown as AppViewLoad },
+  /** A view's `tools/call`: its own server only, tools with "app" visibility, through the permissions. */
+  'apps.callTool': {
+    input: z.strictObject({
+      conversation_id: conversationIdSchema,
+      server: serverNameSchema,
+      tool: toolNameSchema,
+      arguments: z.record(z.string().max(256), z.unknown()).refine((v) => JSON.stringify(v).length <= 1_000_000, 'Arguments too large'),
+    }),
+    output: null as unknown as Record<string, unknown>,
+  },
+  /** A view's `resources/read`: its own server only. */
+  'apps.readResource': { input: z.strictObject({ server: serverNameSchema, uri: resourceUriSchema }), output: null as unknown as Record<string, unknown> },
+} as const;
+
+// ---------------------------------------------------------------------------------------------
 // Channels
 // ---------------------------------------------------------------------------------------------
 
@@ -794,6 +849,7 @@ const byName = z.strictObject({ name: serverNameSchema });
 /** Every invoke channel: its input schema and (type-level) output. */
 export const channels = {
   ...composerChannels,
+  ...appsChannels,
   'app.info': { input: empty, output: null as unknown as AppInfo },
   'app.secretsInfo': { input: empty, output: null as unknown as SecretsInfo },
   'servers.list': { input: empty, output: null as unknown as ServerView[] },
