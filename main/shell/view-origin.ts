@@ -39,8 +39,10 @@ export async function startViewOrigin(hostOrigin: string, bindHost = '127.0.0.1'
   return {
     origin: `http://127.0.0.1:${port}`,
     async close() {
-      await new Promise<void>((r) => server.close(() => r()));
+      const closed = new Promise<void>((r) => server.close(() => r()));
+      // Keep-alive connections of the frames would hold close() open.
       server.closeAllConnections?.();
+      await closed;
     },
   };
 }
