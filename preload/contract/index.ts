@@ -536,6 +536,11 @@ export type TranscriptItem =
       progress: ToolProgress | null;
       /** How the permissions decided (null until they have). */
       permission: PermissionRecord | null;
+      /**
+       * The result's `structuredContent` (MCP "Structured content"), kept for the tool's MCP App
+       * view when it fits `MAX_STRUCTURED_CHARS` as JSON; absent otherwise and in older entries.
+       */
+      structured_content?: unknown;
     }
   | { kind: 'notice'; id: string; ts: number; run_id: string | null; tone: 'info' | 'error'; text: string };
 

@@ -41,10 +41,12 @@ export function hostContext(view: ReadyView, item: ToolItem, width: number, loca
 }
 
 /** A saved tool result as MCP `CallToolResult` content (ext-apps `ui/notifications/tool-result`). */
-export function toolResultOf(item: ToolItem): { content: Array<{ type: 'text'; text: string } | { type: 'image'; data: string; mimeType: string }>; isError?: boolean } {
+export function toolResultOf(item: ToolItem): { content: Array<{ type: 'text'; text: string } | { type: 'image'; data: string; mimeType: string }>; isError?: boolean; structuredContent?: Record<string, unknown> } {
   const content = item.content.map((c: ContentView) => (c.type === 'text' ? { type: 'text' as const, text: c.text } : { type: 'image' as const, data: c.data, mimeType: c.mimeType }));
   if (item.state === 'error' && content.length === 0 && item.error) content.push({ type: 'text', text: item.error });
-  return item.state === 'error' ? { content, isError: true } : { content };
+  const s = item.structured_content;
+  const structured = typeof s === 'object' && s !== null && !Array.isArray(s) ? { structuredContent: s as Record<string, unknown> } : {};
+  return item.state === 'error' ? { content, isError: true, ...structured } : { content, ...structured };
 }
 
 /**
