@@ -109,6 +109,7 @@ test('a hostile view reaches neither the app, its origin, another server nor a m
   await expect(probe('parent-api')).toHaveText('parent-api: blocked');
   await expect(probe('top-api')).toHaveText('top-api: blocked');
   await expect(probe('top-document')).toHaveText('top-document: blocked');
+  await expect(probe('top-token')).toHaveText('top-token: blocked');
   await expect(probe('fetch-app')).toHaveText('fetch-app: blocked');
   await expect(probe('socket-app')).toHaveText('socket-app: blocked');
   await expect(probe('other-server-tool')).toHaveText('other-server-tool: refused');

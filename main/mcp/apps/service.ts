@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { CallToolResult, ReadResourceResult, Tool } from '@modelcontextprotocol/client';
 import type { AppViewLoad } from '../../../preload/contract/index.js';
 import type { PermissionGate } from '../../chat/permissions/index.js';
-import type { McpConnection } from '../connection.js';
+import { NotConnectedError, type McpConnection } from '../connection.js';
 import type { RegisteredTool } from '../adapter.js';
 import { HostError } from '../host/errors.js';
 import { capCallResult } from '../result-limits.js';
@@ -35,6 +35,14 @@ export class AppRequestRefusedError extends HostError {
   constructor(message: string) {
     super('forbidden', message);
   }
+}
+
+/** A server's failure on a view's request as a typed error (never classified by its text). */
+function asTyped(err: unknown, server: string): Error {
+  if (err instanceof HostError) return err;
+  if (err instanceof NotConnectedError) return new HostError('conflict', `Server "${server}" is not ready.`);
+  const msg = err instanceof Error ? err.message : String(err);
+  return new HostError('invalid_input', `Server "${server}" refused the request: ${msg.slice(0, 500)}`);
 }
 
 /** The app core's MCP Apps service. */
@@ -120,7 +128,7 @@ export class AppsService {
     if (!registered) throw new AppRequestRefusedError(`The tool "${tool}" is not registered.`);
     const auth = await this.gate.authorize({ conversation_id: conversationId, run_id: 'app-view', call_id: `app-${randomUUID()}`, namespacedTool: registered.name, args, signal });
     if (!auth.allowed) throw new AppRequestRefusedError(auth.message);
-    const result = capCallResult(await conn.callTool(tool, args, { signal }));
+    const result = capCallResult(await conn.callTool(tool, args, { signal }).catch((err: unknown) => Promise.reject(asTyped(err, server))));
     if (JSON.stringify(result).length > MAX_VIEW_REPLY_CHARS) throw new AppRequestRefusedError('The tool result is too large for the view.');
     return result;
   }
@@ -128,7 +136,7 @@ export class AppsService {
   /** A resource read from a view, from its own server only. @throws as {@link callTool}. */
   async readResource(server: string, uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
     const conn = this.ready(server);
-    const read = await conn.readResource(uri, signal);
+    const read = await conn.readResource(uri, signal).catch((err: unknown) => Promise.reject(asTyped(err, server)));
     if (JSON.stringify(read).length > MAX_VIEW_REPLY_CHARS) throw new AppRequestRefusedError('The resource is too large for the view.');
     return read;
   }

@@ -141,7 +141,6 @@ function AppFrame({ item, view, granted, onClosed }: { item: ToolItem; view: Rea
       if (b) void b.teardownResource({}, { timeout: TEARDOWN_WAIT_MS }).catch(() => undefined).finally(() => void b.close());
     };
     // The bridge lives as long as the frame; later result changes are sent below.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [view]);
 
   // A result that arrives after the view started (the call was still running).
