@@ -169,11 +169,13 @@ export class AppCore {
       chat: (e) => this.emit('chat.event', e),
       changed: (s) => this.emit('conversations.changed', s),
     });
+    this.chat.extraSystem = (id) => this.apps.modelContext(id);
     this.conversations = new ConversationService(
       this.conversationStore,
       this.chat,
       (id) => {
         this.permissions.grants.clear(id);
+        this.apps.forget(id);
         this.emit('conversations.removed', { id });
       },
       (s) => this.emit('conversations.changed', s),

@@ -840,6 +840,14 @@ const appsChannels = {
     }),
     output: null as unknown as Record<string, unknown>,
   },
+  /**
+   * A view's `ui/update-model-context`: text the model gets in later turns of this conversation
+   * (kept in memory per view — the tool call `call_id` — each update replacing the last).
+   */
+  'apps.updateModelContext': {
+    input: z.strictObject({ conversation_id: conversationIdSchema, server: serverNameSchema, call_id: z.string().min(1).max(256), text: z.string().max(16_384) }),
+    output: null as unknown as { kept: boolean },
+  },
   /** A view's `resources/read`: its own server only. */
   'apps.readResource': { input: z.strictObject({ server: serverNameSchema, uri: resourceUriSchema }), output: null as unknown as Record<string, unknown> },
 } as const;

@@ -122,7 +122,9 @@ test('a hostile view reaches neither the app, its origin, another server nor a m
   expect(offered.some((n) => n.endsWith('app_only'))).toBe(false);
   expect(offered.some((n) => n.endsWith('model_only'))).toBe(true);
 
-  // The app goes on working.
+  // The app goes on working, and what the view put in the model's context reaches the model.
+  await expect(probe('model-context')).toHaveText('model-context: kept');
   await sendMessage(page, 'still there?');
   await expect(page.getByTestId('msg-assistant').last()).toHaveText('echo: still there?');
+  expect(JSON.stringify(model.requests[model.requests.length - 1]!.body)).toContain('probe-context-marker');
 });

@@ -45,9 +45,14 @@ function asTyped(err: unknown, server: string): Error {
   return new HostError('invalid_input', `Server "${server}" refused the request: ${msg.slice(0, 500)}`);
 }
 
+/** Most views per conversation whose model context is kept (the oldest update is dropped). */
+export const MAX_CONTEXT_VIEWS = 16;
+
 /** The app core's MCP Apps service. */
 export class AppsService {
   private sandboxOrigin: string | null = null;
+  /** `ui/update-model-context` per conversation: `call_id` → `{server, text}`, in update order. */
+  private readonly modelContexts = new Map<string, Map<string, { server: string; text: string }>>();
 
   constructor(
     private readonly host: AppsHost,
@@ -131,6 +136,33 @@ export class AppsService {
     const result = capCallResult(await conn.callTool(tool, args, { signal }).catch((err: unknown) => Promise.reject(asTyped(err, server))));
     if (JSON.stringify(result).length > MAX_VIEW_REPLY_CHARS) throw new AppRequestRefusedError('The tool result is too large for the view.');
     return result;
+  }
+
+  /**
+   * Keep a view's model context (ext-apps `ui/update-model-context`) for the conversation's later
+   * turns; an update replaces the view's last one, empty text removes it. In memory only.
+   */
+  updateModelContext(conversationId: string, server: string, callId: string, text: string): { kept: boolean } {
+    const views = this.modelContexts.get(conversationId) ?? new Map<string, { server: string; text: string }>();
+    views.delete(callId);
+    if (text.trim()) views.set(callId, { server, text });
+    while (views.size > MAX_CONTEXT_VIEWS) views.delete(views.keys().next().value!);
+    if (views.size) this.modelContexts.set(conversationId, views);
+    else this.modelContexts.delete(conversationId);
+    return { kept: text.trim().length > 0 };
+  }
+
+  /** What the views of a conversation told the model, as system text (null when nothing). */
+  modelContext(conversationId: string): string | null {
+    const views = this.modelContexts.get(conversationId);
+    if (!views?.size) return null;
+    const parts = [...views.values()].map((v) => `[App view of server "${v.server}"]\n${v.text}`);
+    return `Context from interactive app views in this conversation:\n\n${parts.join('\n\n')}`;
+  }
+
+  /** Forget a conversation's view context (the conversation was removed). */
+  forget(conversationId: string): void {
+    this.modelContexts.delete(conversationId);
   }
 
   /** A resource read from a view, from its own server only. @throws as {@link callTool}. */

@@ -70,7 +70,7 @@ export async function connectBridge(opts: {
   const bridge = new AppBridge(
     null,
     { name: 'OpenProgram', version: opts.version },
-    { openLinks: {}, serverTools: {}, serverResources: {}, message: { text: {} }, sandbox: { csp: view.csp, permissions: Object.fromEntries(opts.granted.map((p) => [p, {}])) } },
+    { openLinks: {}, serverTools: {}, serverResources: {}, message: { text: {} }, updateModelContext: { text: {} }, sandbox: { csp: view.csp, permissions: Object.fromEntries(opts.granted.map((p) => [p, {}])) } },
     { hostContext: opts.context },
   );
   bridge.onsandboxready = () => {
@@ -92,6 +92,16 @@ export async function connectBridge(opts: {
       .trim();
     if (!text) return { isError: true };
     return (await handlers.sendMessage(text.slice(0, 100_000))) ? {} : { isError: true };
+  };
+  bridge.onupdatemodelcontext = async (params) => {
+    const text = [
+      ...(params.content ?? []).filter((c): c is { type: 'text'; text: string } => c.type === 'text').map((c) => c.text),
+      ...(params.structuredContent ? [JSON.stringify(params.structuredContent)] : []),
+    ]
+      .join('\n')
+      .slice(0, 16_384);
+    await call('apps.updateModelContext', { conversation_id: opts.conversationId, server: item.server, call_id: item.call_id, text });
+    return {};
   };
   bridge.onopenlink = async ({ url }) => ((await handlers.openLink(url)) ? {} : { isError: true });
   bridge.onsizechange = ({ height }) => {
