@@ -128,3 +128,47 @@ test('a hostile view reaches neither the app, its origin, another server nor a m
   await expect(page.getByTestId('msg-assistant').last()).toHaveText('echo: still there?');
   expect(JSON.stringify(model.requests[model.requests.length - 1]!.body)).toContain('probe-context-marker');
 });
+
+test('declared device permissions reach the frame only after the user agrees; links open only after consent', async ({ page, shell }) => {
+  await openApp(page, shell.current);
+  await configureModel(page, { baseUrl: model.baseUrl, model: 'fake-apps' });
+  await expectStatus(await addLocalServer(page, { name: 'evil', command: HOSTILE }), 'ready');
+  await expectStatus(await addLocalServer(page, { name: 'clock', command: appServer('server-basic-react') }), 'ready');
+  await setApprovalMode(page, 'Never ask');
+  await openChat(page);
+
+  // The camera view: nothing is framed until the user answers.
+  await sendMessage(page, 'call __camera');
+  const consent = page.getByTestId('app-view-consent');
+  await expect(consent).toContainText('camera');
+  await expect(page.getByTestId('app-view-frame')).toHaveCount(0);
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'apps-permission-consent.png'), fullPage: true });
+  await consent.getByRole('button', { name: 'Show without them' }).click();
+  await expect(page.getByTestId('app-view-frame')).toHaveAttribute('allow', '');
+  await expect(view(page).locator('#cam')).toHaveText('camera view');
+  // Reopened (reload): asked again; Allow grants exactly what was declared.
+  await page.reload();
+  await page.getByTestId('app-view-consent').getByRole('button', { name: 'Allow' }).click();
+  await expect(page.getByTestId('app-view-frame')).toHaveAttribute('allow', 'camera');
+
+  // basic-react's Open Link: a consent bar first; Cancel opens nothing, Open opens a new window.
+  await sendMessage(page, 'call get-time');
+  const v = view(page, 1);
+  await expect(v.locator('code')).toHaveText(/^\d{4}-/, { timeout: 20_000 });
+  await v.getByRole('button', { name: 'Open Link' }).click();
+  const bar = page.getByTestId('app-view-link');
+  await expect(bar).toContainText('https://modelcontextprotocol.io/');
+  let popups = 0;
+  page.on('popup', () => popups++);
+  await bar.getByRole('button', { name: 'Cancel' }).click();
+  await expect(bar).toHaveCount(0);
+  expect(popups).toBe(0);
+  await v.getByRole('button', { name: 'Open Link' }).click();
+  // (This machine has no network: the new window's request for the link is what shows it opened.)
+  const asked: string[] = [];
+  page.context().on('request', (r) => asked.push(r.url()));
+  const popup = page.waitForEvent('popup');
+  await page.getByTestId('app-view-link').getByRole('button', { name: 'Open', exact: true }).click();
+  await popup;
+  await expect.poll(() => asked.some((u) => u.startsWith('https://modelcontextprotocol.io/'))).toBe(true);
+});
