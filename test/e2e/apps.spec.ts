@@ -117,7 +117,9 @@ test('a hostile view reaches neither the app, its origin, another server nor a m
   // The positive control: a tool with "app" visibility runs for the view.
   await expect(probe('app-only-tool')).toContainText('app-only ran');
 
-  // The model was never offered the app-only tool, but was offered the others.
+  // The model was never offered the app-only tool, but was offered the others (the header counts
+  // get-time, probe, model_only and camera — not app_only).
+  await expect(page.getByText('4 tools available')).toBeVisible();
   const offered = model.requests.flatMap((r) => (r.body.tools ?? []).map((t) => t.function.name));
   expect(offered.some((n) => n.endsWith('app_only'))).toBe(false);
   expect(offered.some((n) => n.endsWith('model_only'))).toBe(true);

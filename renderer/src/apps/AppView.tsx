@@ -143,6 +143,30 @@ function AppFrame({ item, view, granted, onClosed }: { item: ToolItem; view: Rea
     // The bridge lives as long as the frame; later result changes are sent below.
   }, [view]);
 
+  // Host context changes the view is told about (ext-apps `ui/notifications/host-context-changed`):
+  // display mode, theme, container width.
+  useEffect(() => {
+    void bridgeRef.current?.sendHostContextChange({ displayMode: mode });
+  }, [mode]);
+  useEffect(() => {
+    const frame = frameRef.current;
+    const media = typeof matchMedia === 'function' ? matchMedia('(prefers-color-scheme: light)') : null;
+    const onTheme = (): void => void bridgeRef.current?.sendHostContextChange({ theme: media?.matches ? 'light' : 'dark' });
+    media?.addEventListener('change', onTheme);
+    let lastWidth = 0;
+    const resize = new ResizeObserver((entries) => {
+      const width = Math.round(entries[0]?.contentRect.width ?? 0);
+      if (!width || width === lastWidth) return;
+      lastWidth = width;
+      void bridgeRef.current?.sendHostContextChange({ containerDimensions: { width, maxHeight: MAX_HEIGHT } });
+    });
+    if (frame) resize.observe(frame);
+    return () => {
+      media?.removeEventListener('change', onTheme);
+      resize.disconnect();
+    };
+  }, []);
+
   // A result that arrives after the view started (the call was still running).
   const resultSent = useRef(item.state === 'ok' || item.state === 'error');
   useEffect(() => {
