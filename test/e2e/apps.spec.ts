@@ -129,6 +129,14 @@ test('a hostile view reaches neither the app, its origin, another server nor a m
   await sendMessage(page, 'still there?');
   await expect(page.getByTestId('msg-assistant').last()).toHaveText('echo: still there?');
   expect(JSON.stringify(model.requests[model.requests.length - 1]!.body)).toContain('probe-context-marker');
+
+  // Close view: the view gets its teardown before it is removed (it answers after leaving a mark).
+  await page.getByTestId('app-view').getByRole('button', { name: 'Close view' }).click();
+  await expect(page.getByRole('button', { name: 'Show app view' })).toBeVisible();
+  await expect(page.getByTestId('app-view-frame')).toHaveCount(0);
+  await sendMessage(page, 'after close');
+  await expect(page.getByTestId('msg-assistant').last()).toHaveText('echo: after close');
+  expect(JSON.stringify(model.requests[model.requests.length - 1]!.body)).toContain('teardown-seen-marker');
 });
 
 test('declared device permissions reach the frame only after the user agrees; links open only after consent', async ({ page, shell }) => {
