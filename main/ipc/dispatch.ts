@@ -76,7 +76,7 @@ export function createHandlers(core: AppCore, version = '0.1.0'): Handlers {
     'context.unsubscribe': ({ server, uri }) => core.context.unsubscribe(server, uri),
     // MCP Apps (main/mcp/apps/).
     'apps.view': ({ server, tool }) => core.apps.loadView(server, tool),
-    'apps.callTool': async ({ conversation_id, server, tool, arguments: args }) => (await core.apps.callTool(conversation_id, server, tool, args)) as Record<string, unknown>,
+    'apps.callTool': async ({ conversation_id, server, view_call_id, tool, arguments: args }) => (await core.apps.callTool(conversation_id, server, view_call_id, tool, args)) as Record<string, unknown>,
     'apps.updateModelContext': ({ conversation_id, server, call_id, text }) => core.apps.updateModelContext(conversation_id, server, call_id, text),
     'apps.readResource': async ({ server, uri }) => (await core.apps.readResource(server, uri)) as Record<string, unknown>,
     'conversations.setToolServers': ({ id, servers }) => core.conversations.setToolServers(id, servers),

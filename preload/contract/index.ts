@@ -835,6 +835,8 @@ const appsChannels = {
     input: z.strictObject({
       conversation_id: conversationIdSchema,
       server: serverNameSchema,
+      /** The tool call whose view asks (its approval card shows in that view). */
+      view_call_id: z.string().min(1).max(128),
       tool: toolNameSchema,
       arguments: z.record(z.string().max(256), z.unknown()).refine((v) => JSON.stringify(v).length <= 1_000_000, 'Arguments too large'),
     }),

@@ -182,3 +182,26 @@ test('declared device permissions reach the frame only after the user agrees; li
   await popup;
   await expect.poll(() => asked.some((u) => u.startsWith('https://modelcontextprotocol.io/'))).toBe(true);
 });
+
+test("a view's tool call asks through the same approval card as the model's, shown in the view", async ({ page, shell }) => {
+  await openApp(page, shell.current);
+  await configureModel(page, { baseUrl: model.baseUrl, model: 'fake-apps' });
+  await expectStatus(await addLocalServer(page, { name: 'clock', command: appServer('server-basic-react') }), 'ready');
+  await openChat(page);
+  // Default mode: get-time declares no read-only hint, so the model's call asks first.
+  await sendMessage(page, 'call get-time');
+  await page.getByTestId('tool-card').getByTestId('approval-card').getByRole('button', { name: 'Allow once' }).click();
+  const v = view(page);
+  await expect(v.locator('code')).toHaveText(/^\d{4}-/, { timeout: 20_000 });
+  const first = await v.locator('code').textContent();
+  await page.waitForTimeout(1100);
+  // The view's own call: the card appears in the view, and nothing runs before the answer.
+  await v.getByRole('button', { name: 'Get Server Time' }).click();
+  const card = page.getByTestId('app-view').getByTestId('approval-card');
+  await expect(card).toContainText('get-time');
+  await expect(v.locator('code')).toHaveText(first!);
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'apps-view-approval.png'), fullPage: true });
+  await card.getByRole('button', { name: 'Allow once' }).click();
+  await expect(v.locator('code')).not.toHaveText(first!, { timeout: 10_000 });
+  await expect(card).toHaveCount(0);
+});

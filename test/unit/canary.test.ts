@@ -196,7 +196,7 @@ describe('no secret ever leaves main (canary)', () => {
       'context.subscribe': [{ server: 'local', uri: 'x://y' }],
       'context.unsubscribe': [{ server: 'local', uri: 'x://y' }],
       'apps.view': [{ server: 'local', tool: 'env_check' }, { server: 'missing', tool: 'x' }],
-      'apps.callTool': [{ conversation_id: 'c1', server: 'local', tool: 'no_such_tool', arguments: { token: CANARIES.env } }],
+      'apps.callTool': [{ conversation_id: 'c1', server: 'local', view_call_id: 'call-1', tool: 'no_such_tool', arguments: { token: CANARIES.env } }],
       'apps.updateModelContext': [{ conversation_id: 'c1', server: 'local', call_id: 'x', text: 'hello' }],
       'apps.readResource': [{ server: 'local', uri: 'x://y' }, { server: 'missing', uri: 'ui://z' }],
       'servers.signIn': [{ name: 'oauth' }, { name: 'local' }, { name: 'missing' }],

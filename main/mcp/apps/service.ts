@@ -45,6 +45,9 @@ function asTyped(err: unknown, server: string): Error {
   return new HostError('invalid_input', `Server "${server}" refused the request: ${msg.slice(0, 500)}`);
 }
 
+/** The `run_id` of approvals for tool calls a view makes. */
+export const VIEW_RUN_ID = 'app-view';
+
 /** Most views per conversation whose model context is kept (the oldest update is dropped). */
 export const MAX_CONTEXT_VIEWS = 16;
 
@@ -121,17 +124,18 @@ export class AppsService {
   /**
    * A tool call from a view (`tools/call` over the app bridge), to the view's own server only:
    * the tool must be listed there with `"app"` visibility, and the permission gate decides as for
-   * the model's calls (an approval card when the mode asks). @throws AppRequestRefusedError when a
-   * guard refuses; HostError when the server is not running.
+   * the model's calls (an approval card when the mode asks; its `run_id` is {@link VIEW_RUN_ID} and
+   * its `call_id` `app:<viewCallId>:<uuid>`, so the window shows it in that view). @throws
+   * AppRequestRefusedError when a guard refuses; HostError when the server is not running.
    */
-  async callTool(conversationId: string, server: string, tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult> {
+  async callTool(conversationId: string, server: string, viewCallId: string, tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult> {
     const conn = this.ready(server);
     const t = this.listedTool(conn, tool);
     if (!t) throw new AppRequestRefusedError(`The view may call only its own server's tools; "${server}" has no tool "${tool}".`);
     if (!visibleToApp(t)) throw new AppRequestRefusedError(`The tool "${tool}" is not visible to views.`);
     const registered = this.host.allTools().find((r) => r.server === server && r.original_name === tool);
     if (!registered) throw new AppRequestRefusedError(`The tool "${tool}" is not registered.`);
-    const auth = await this.gate.authorize({ conversation_id: conversationId, run_id: 'app-view', call_id: `app-${randomUUID()}`, namespacedTool: registered.name, args, signal });
+    const auth = await this.gate.authorize({ conversation_id: conversationId, run_id: VIEW_RUN_ID, call_id: `app:${viewCallId}:${randomUUID()}`, namespacedTool: registered.name, args, signal });
     if (!auth.allowed) throw new AppRequestRefusedError(auth.message);
     const result = capCallResult(await conn.callTool(tool, args, { signal }).catch((err: unknown) => Promise.reject(asTyped(err, server))));
     if (JSON.stringify(result).length > MAX_VIEW_REPLY_CHARS) throw new AppRequestRefusedError('The tool result is too large for the view.');

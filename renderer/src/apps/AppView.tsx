@@ -12,6 +12,7 @@ import { call } from '../api';
 import { useTranslation } from '../i18n';
 import { useApp } from '../store';
 import { safeExternalUrl } from '../safe-url';
+import { ApprovalCard } from '../components/ApprovalCard';
 import { connectBridge, hostContext, toolResultOf } from './bridge';
 import './apps.css';
 
@@ -91,6 +92,10 @@ function AppFrame({ item, view, granted, onClosed }: { item: ToolItem; view: Rea
   const [mode, setMode] = useState<'inline' | 'fullscreen'>('inline');
   const [link, setLink] = useState<{ url: string; answer: (open: boolean) => void } | null>(null);
   const conversationId = useApp((s) => s.conversationId);
+  // Approvals main holds for tool calls this view made (main/mcp/apps/service.ts `callTool`).
+  const approvalOrder = useApp((s) => s.approvalOrder);
+  const approvalMap = useApp((s) => s.approvals);
+  const approvals = approvalOrder.map((id) => approvalMap[id]).filter((a) => a && a.run_id === 'app-view' && a.call_id.startsWith(`app:${item.call_id}:`));
 
   useEffect(() => {
     const frame = frameRef.current;
@@ -216,6 +221,7 @@ function AppFrame({ item, view, granted, onClosed }: { item: ToolItem; view: Rea
           </button>
         </div>
       )}
+      {approvals.map((a) => a && <ApprovalCard key={a.id} approval={a} />)}
       <iframe
         ref={frameRef}
         title={t('apps.label', { tool: view.tool.title ?? view.tool.name })}

@@ -82,7 +82,7 @@ export async function connectBridge(opts: {
     else if (item.state === 'cancelled' || item.state === 'interrupted') void bridge.sendToolCancelled({ reason: item.state });
   };
   bridge.oncalltool = async (params) =>
-    (await call('apps.callTool', { conversation_id: opts.conversationId, server: item.server, tool: params.name, arguments: (params.arguments ?? {}) as Record<string, unknown> })) as Awaited<ReturnType<NonNullable<AppBridge['oncalltool']>>>;
+    (await call('apps.callTool', { conversation_id: opts.conversationId, server: item.server, view_call_id: item.call_id, tool: params.name, arguments: (params.arguments ?? {}) as Record<string, unknown> })) as Awaited<ReturnType<NonNullable<AppBridge['oncalltool']>>>;
   bridge.onreadresource = async (params) => (await call('apps.readResource', { server: item.server, uri: params.uri })) as Awaited<ReturnType<NonNullable<AppBridge['onreadresource']>>>;
   bridge.onmessage = async (params) => {
     const text = params.content
