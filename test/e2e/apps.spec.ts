@@ -65,6 +65,11 @@ test('basic-react: the view shows the tool result, its button calls the server, 
   await page.reload();
   await expect(page.getByTestId('app-view-frame')).toHaveCount(1);
   await expect(view(page).locator('code')).toHaveText(resultText, { timeout: 20_000 });
+  // And after the app itself restarts (the server starts again; the view reads its resource anew).
+  await shell.restart();
+  await openApp(page, shell.current);
+  await expect(page.getByTestId('app-view-frame')).toHaveCount(1, { timeout: 30_000 });
+  await expect(view(page).locator('code')).toHaveText(resultText, { timeout: 30_000 });
 });
 
 /** The tool's result as the fake model repeated it (`Tool result: <text>`). */

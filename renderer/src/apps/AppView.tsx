@@ -41,21 +41,27 @@ export function AppViewSlot({ item }: { item: ToolItem }) {
   const { t } = useTranslation();
   const [state, setState] = useState<ViewState>({ kind: 'loading' });
   const eligible = SHOWN_STATES.has(item.state);
+  // A reopened conversation may show before its server is up again: load once it is ready.
+  // Once a view is had, server status changes do not reload it.
+  const serverReady = useApp((s) => s.servers[item.server]?.status === 'ready');
+  const loaded = useRef(false);
   useEffect(() => {
-    if (!eligible) return;
+    if (!eligible || loaded.current) return;
     let live = true;
     call('apps.view', { server: item.server, tool: item.original_name }).then(
       (load) => {
         if (!live) return;
-        if (load.kind !== 'ready') setState(load);
-        else setState(load.permissions.length ? { kind: 'consent', view: load } : { kind: 'shown', view: load, granted: [] });
+        if (load.kind === 'none') loaded.current = true;
+        if (load.kind !== 'ready') return setState(load);
+        loaded.current = true;
+        setState(load.permissions.length ? { kind: 'consent', view: load } : { kind: 'shown', view: load, granted: [] });
       },
       () => live && setState({ kind: 'unavailable', reason: 'read_failed' }),
     );
     return () => {
       live = false;
     };
-  }, [eligible, item.server, item.original_name]);
+  }, [eligible, item.server, item.original_name, serverReady]);
 
   if (!eligible || state.kind === 'none' || state.kind === 'loading') return null;
   if (state.kind === 'unavailable')
