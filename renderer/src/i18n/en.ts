@@ -505,7 +505,6 @@ export const en = {
   },
   apps: {
     label: 'App view of {{tool}}',
-    loading: 'Loading the app view…',
     unavailable_not_connected: 'The app view is unavailable: its server is not running.',
     unavailable_unknown_tool: 'The app view is unavailable: the server no longer lists this tool.',
     unavailable_no_sandbox: 'The app view cannot be shown in this window.',

@@ -505,7 +505,6 @@ export const zhCN: Strings = {
   },
   apps: {
     label: '{{tool}} 的应用视图',
-    loading: '正在加载应用视图…',
     unavailable_not_connected: '应用视图不可用：其服务器未在运行。',
     unavailable_unknown_tool: '应用视图不可用：服务器已不再列出此工具。',
     unavailable_no_sandbox: '此窗口无法显示应用视图。',
