@@ -32,6 +32,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { benchConversations } from './conversations.js';
 import { benchStreaming } from './streaming.js';
+import { benchApps } from './apps.js';
 import {
   ROOT,
   cpuSnapshot,
@@ -568,6 +569,15 @@ async function main(): Promise<void> {
         const r = await benchConversations(log);
         rows.push(...r.rows);
         report.conversations = r.report;
+      },
+    ],
+    [
+      'apps',
+      async () => {
+        ensureRenderer();
+        const r = await benchApps(log);
+        rows.push(...r.rows);
+        report.apps = r.report;
       },
     ],
     [

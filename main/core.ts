@@ -11,6 +11,7 @@ import { openConversationDatabase } from './chat/conversations/database.js';
 import { ConversationService, type ChooseSavePath } from './chat/conversations/service.js';
 import { ConversationStore } from './chat/conversations/store.js';
 import { ContextService } from './chat/context/service.js';
+import { AppsService } from './mcp/apps/service.js';
 import { SettingsStore } from './chat/settings.js';
 import { ProfileStore } from './chat/profiles.js';
 import { detectLocalModels, type LocalProbe } from './chat/local-models.js';
@@ -107,6 +108,8 @@ export class AppCore {
   readonly permissions: Permissions;
   /** Prompts and resources for the composer and the resource viewer (main/chat/context/). */
   readonly context: ContextService;
+  /** MCP Apps: tools' interactive views (main/mcp/apps/). */
+  readonly apps: AppsService;
   /**
    * The secret store every part of main uses (may still be opening; see `secretsInfo()`). Every
    * value read or written through it is learnt by {@link redactor}.
@@ -185,6 +188,7 @@ export class AppCore {
       opened: (view) => this.emit('approvals.request', view),
       closed: (id, outcome) => this.emit('approvals.closed', { id, outcome }),
     });
+    this.apps = new AppsService(this.host, this.permissions.gate);
     const opened = openConversationDatabase(opts.stateDir);
     this.conversationsWarning = opened.warning;
     this.conversationStore = new ConversationStore(opened.db, Date.now, (item) => this.redactor.redactDeep(item));
@@ -194,11 +198,13 @@ export class AppCore {
       chat: (e) => this.emit('chat.event', e),
       changed: (s) => this.emit('conversations.changed', s),
     });
+    this.chat.extraSystem = (id) => this.apps.modelContext(id);
     this.conversations = new ConversationService(
       this.conversationStore,
       this.chat,
       (id) => {
         this.permissions.grants.clear(id);
+        this.apps.forget(id);
         this.emit('conversations.removed', { id });
       },
       (s) => this.emit('conversations.changed', s),

@@ -3,12 +3,13 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, BrowserWindow, dialog, ipcMain, session, shell } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, protocol, session, shell } from 'electron';
 import { eventNames } from '../preload/contract/index.js';
 import { AppCore, resolveStateDir } from './core.js';
 import { createDispatcher } from './ipc/dispatch.js';
 import { denyAllPermissions, hardenWebContents, ourUrlPredicate, registerIpc, sendEvent, windowOptions } from './ipc/electron.js';
-import { RENDERER_CSP } from './csp.js';
+import { rendererCspWithViews } from './csp.js';
+import { isViewUrl, serveViewOrigin, VIEW_ORIGIN, VIEW_SCHEME_PRIVILEGES } from './ipc/electron-views.js';
 import { redactConsole } from './secrets/redact.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -50,6 +51,9 @@ class AppShell {
   }
 }
 
+// MCP App views: their own scheme, hence their own origin (./ipc/electron-views.ts).
+protocol.registerSchemesAsPrivileged([VIEW_SCHEME_PRIVILEGES]);
+
 const appShell = new AppShell();
 app.on('second-instance', () => appShell.focus());
 
@@ -81,8 +85,12 @@ const dispatcher = createDispatcher(core, (channel, err) => console.error(`[ipc]
 
 app.whenReady().then(async () => {
   session.defaultSession.webRequest.onHeadersReceived((details, cb) => {
-    cb({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [RENDERER_CSP] } });
+    // The view origin's pages keep the CSP built for each view (main/mcp/apps/csp.ts).
+    if (isViewUrl(details.url)) return cb({ responseHeaders: details.responseHeaders });
+    cb({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [rendererCspWithViews(VIEW_ORIGIN)] } });
   });
+  serveViewOrigin(protocol, rendererUrl ? new URL(rendererUrl).origin : 'file://');
+  core.apps.setSandboxOrigin(VIEW_ORIGIN);
   denyAllPermissions(session.defaultSession);
   registerIpc(ipcMain, dispatcher, () => appShell.win?.webContents ?? null, isOurUrl);
   core.subscribe((event, payload) => {

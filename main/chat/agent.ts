@@ -87,6 +87,12 @@ export class ChatService {
     private readonly events: ChatEvents,
   ) {}
 
+  /**
+   * Extra system text for a conversation's runs (MCP Apps: what its views put in the model's
+   * context, main/mcp/apps/service.ts `modelContext`). Set by the app core; null = none.
+   */
+  extraSystem: ((conversationId: string) => string | null) | null = null;
+
   /** Whether a conversation has a run now. */
   isRunning(conversationId: string): boolean {
     return this.runs.has(conversationId);
@@ -249,7 +255,7 @@ export class ChatService {
         throw new ToolBudgetError(`Not sent: your servers offer ${what}. Pick fewer servers with Tools next to the message box, or turn off tools you do not need (Settings → MCP servers → Tools). Largest: ${top}.`);
       }
       const toolTokens = Math.ceil(offered.reduce((n, t) => n + toolBytes(t), 0) / 4);
-      const system = profile.system_prompt ?? undefined;
+      const system = [profile.system_prompt, this.extraSystem?.(rec.conversationId)].filter((s): s is string => !!s).join('\n\n') || undefined;
       const budgetTokens = profile.context_window - answerReserveTokens(profile.context_window) - toolTokens - Math.ceil((system?.length ?? 0) / 4);
       const contextBudget = Math.max(1024, budgetTokens);
       const fitted = fitToContextWindow(history, contextBudget);

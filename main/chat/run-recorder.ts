@@ -12,6 +12,19 @@ type AssistantItem = Extract<TranscriptItem, { kind: 'assistant' }>;
 type ToolItem = Extract<TranscriptItem, { kind: 'tool' }>;
 
 /** Records one run of one conversation. */
+/** Largest `structuredContent` saved with a tool entry (for its MCP App view), as JSON characters. */
+export const MAX_STRUCTURED_CHARS = 256 * 1024;
+
+/** Whether a result's structured content is saved: present and at most `MAX_STRUCTURED_CHARS`. */
+function keepStructured(value: unknown): boolean {
+  if (value === undefined || value === null) return false;
+  try {
+    return JSON.stringify(value).length <= MAX_STRUCTURED_CHARS;
+  } catch {
+    return false;
+  }
+}
+
 export class RunRecorder {
   private answer: AssistantItem | null = null;
   private readonly tools = new Map<string, ToolItem>();
@@ -90,7 +103,7 @@ export class RunRecorder {
    */
   toolEnd(
     callId: string,
-    outcome: { state: 'ok' | 'error' | 'denied' | 'cancelled'; content: ContentView[]; error: string | null; duration_ms: number },
+    outcome: { state: 'ok' | 'error' | 'denied' | 'cancelled'; content: ContentView[]; error: string | null; duration_ms: number; structured_content?: unknown },
     permission?: PermissionRecord,
   ): void {
     const item = this.tools.get(callId);
@@ -104,6 +117,7 @@ export class RunRecorder {
       error: outcome.error === null ? null : truncateText(outcome.error, MODEL_RESULT_LIMIT),
       duration_ms: outcome.duration_ms,
       progress: null,
+      ...(keepStructured(outcome.structured_content) ? { structured_content: outcome.structured_content } : {}),
     };
     this.tools.set(callId, next);
     this.replace(next);

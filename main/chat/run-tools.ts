@@ -65,9 +65,11 @@ export function buildRunTools(host: McpHost, gate: PermissionGate, tools: readon
           // The duration shown is the call's own, not the time the approval waited for the user.
           started = performance.now();
           let converted;
+          let structured: unknown;
           try {
             const result = await host.callTool(t.name, args, { signal, onProgress: (p) => rec.toolProgress(toolCallId, p) });
             converted = convertCallResult(result);
+            structured = result.structuredContent;
           } catch (err) {
             const cancelled = ctx.signal.aborted || own.signal.aborted;
             const msg = cancelled ? CANCELLED_RESULT : (err as Error).message;
@@ -76,10 +78,10 @@ export function buildRunTools(host: McpHost, gate: PermissionGate, tools: readon
           }
           if (converted.isError) {
             const msg = contentToText(converted.content) || 'The tool reported an error.';
-            rec.toolEnd(toolCallId, { state: 'error', content: converted.content, error: msg, duration_ms: elapsed() });
+            rec.toolEnd(toolCallId, { state: 'error', content: converted.content, error: msg, duration_ms: elapsed(), structured_content: structured });
             throw new ToolResultError(truncateText(msg, MODEL_RESULT_LIMIT));
           }
-          rec.toolEnd(toolCallId, { state: 'ok', content: converted.content, error: null, duration_ms: elapsed() });
+          rec.toolEnd(toolCallId, { state: 'ok', content: converted.content, error: null, duration_ms: elapsed(), structured_content: structured });
           return converted.content;
         } finally {
           ctx.calls.delete(toolCallId);

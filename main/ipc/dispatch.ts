@@ -78,6 +78,11 @@ export function createHandlers(core: AppCore, version = '0.1.0'): Handlers {
     'context.save': ({ server, uri }) => core.context.save(server, uri),
     'context.subscribe': ({ server, uri }) => core.context.subscribe(server, uri),
     'context.unsubscribe': ({ server, uri }) => core.context.unsubscribe(server, uri),
+    // MCP Apps (main/mcp/apps/).
+    'apps.view': ({ server, tool }) => core.apps.loadView(server, tool),
+    'apps.callTool': async ({ conversation_id, server, view_call_id, tool, arguments: args }) => (await core.apps.callTool(conversation_id, server, view_call_id, tool, args)) as Record<string, unknown>,
+    'apps.updateModelContext': ({ conversation_id, server, call_id, text }) => core.apps.updateModelContext(conversation_id, server, call_id, text),
+    'apps.readResource': async ({ server, uri }) => (await core.apps.readResource(server, uri)) as Record<string, unknown>,
     'conversations.setToolServers': ({ id, servers }) => core.conversations.setToolServers(id, servers),
     'conversations.setProfile': ({ id, profile_id }) => core.conversations.setProfile(id, profile_id),
     'chat.editResend': ({ conversation_id, item_id, text }) => core.chat.editResend(conversation_id, item_id, text),

@@ -2,6 +2,7 @@
  * One MCP server: its transport, one persistent SDK `Client` session, and a small state machine
  * (`starting → ready | error`, `→ closed`). Calls are not serialized: JSON-RPC ids multiplex them.
  */
+import { APPS_CLIENT_CAPABILITIES } from './apps/tool-ui.js';
 import { Client } from '@modelcontextprotocol/client';
 import type { CallToolResult, ClientCapabilities, ClientOptions, CompleteRequest, CompleteResult, CreateMessageResult, ElicitResult, GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplateType as ResourceTemplate, Tool, Transport } from '@modelcontextprotocol/client';
 import type { ErrorKind, LogEntry, LoggingLevel, ServerIssue, ServerStatus, TransportKind } from '../../preload/contract/index.js';
@@ -343,6 +344,8 @@ export class McpConnection {
         ...(elicit ? { elicitation: { form: { applyDefaults: true } } } : {}),
         ...(sample ? { sampling: {} } : {}),
         ...this.protocolCapabilities(),
+        // MCP Apps (main/mcp/apps/): this host renders `ui://` views.
+        ...APPS_CLIENT_CAPABILITIES,
       },
     });
     if (sample) {

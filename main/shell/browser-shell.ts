@@ -21,7 +21,8 @@ import { fileURLToPath } from 'node:url';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { AppCore, resolveStateDir } from '../core.js';
 import { createDispatcher } from '../ipc/dispatch.js';
-import { RENDERER_CSP } from '../csp.js';
+import { RENDERER_CSP, rendererCspWithViews } from '../csp.js';
+import { startViewOrigin, type ViewOrigin } from './view-origin.js';
 import { redactConsole } from '../secrets/redact.js';
 import { checkUpgrade, encodeEvent, encodeReply, isInside, resolveStaticPath } from './guards.js';
 
@@ -68,6 +69,8 @@ export async function startBrowserShell(opts: { stateDir: string; port?: number;
 
   // Symlinks inside the folder may not lead out of it: compare real paths.
   const realRendererDir = await fs.realpath(rendererDir).catch(() => rendererDir);
+  // MCP App views are framed from the view origin only (./view-origin.ts), once it listens.
+  let viewOrigin: ViewOrigin | null = null;
   const server = http.createServer(async (req, res) => {
     try {
       const file = resolveStaticPath(rendererDir, req.url);
@@ -79,7 +82,7 @@ export async function startBrowserShell(opts: { stateDir: string; port?: number;
       const body = await fs.readFile(real);
       res.writeHead(200, {
         'content-type': MIME[path.extname(file)] ?? 'application/octet-stream',
-        'content-security-policy': RENDERER_CSP,
+        'content-security-policy': viewOrigin ? rendererCspWithViews(viewOrigin.origin) : RENDERER_CSP,
         'x-content-type-options': 'nosniff',
         'cache-control': 'no-store',
       });
@@ -146,6 +149,8 @@ export async function startBrowserShell(opts: { stateDir: string; port?: number;
     server.listen(opts.port ?? 0, bindHost, () => resolve());
   });
   const port = (server.address() as { port: number }).port;
+  viewOrigin = await startViewOrigin(`http://127.0.0.1:${port}`, bindHost);
+  core.apps.setSandboxOrigin(viewOrigin.origin);
   await core.start();
 
   return {
@@ -157,6 +162,7 @@ export async function startBrowserShell(opts: { stateDir: string; port?: number;
       wss.close();
       await new Promise<void>((r) => server.close(() => r()));
       server.closeAllConnections?.();
+      await viewOrigin?.close();
       await core.shutdown();
     },
   };

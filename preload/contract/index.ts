@@ -541,6 +541,11 @@ export type TranscriptItem =
       progress: ToolProgress | null;
       /** How the permissions decided (null until they have). */
       permission: PermissionRecord | null;
+      /**
+       * The result's `structuredContent` (MCP "Structured content"), kept for the tool's MCP App
+       * view when it fits `MAX_STRUCTURED_CHARS` as JSON; absent otherwise and in older entries.
+       */
+      structured_content?: unknown;
     }
   | { kind: 'notice'; id: string; ts: number; run_id: string | null; tone: 'info' | 'error'; text: string };
 
@@ -1000,6 +1005,71 @@ const protocolEventTable: { [E in keyof ProtocolEventPayloads]: true } = {
 };
 
 // ---------------------------------------------------------------------------------------------
+// MCP Apps (docs/ARCHITECTURE.md "MCP Apps"): a tool's interactive view beside its call
+// ---------------------------------------------------------------------------------------------
+
+/** A view's declared network origins, as main accepted them (ext-apps `McpUiResourceCsp`). */
+export interface AppViewCsp {
+  connectDomains?: string[];
+  resourceDomains?: string[];
+  frameDomains?: string[];
+  baseUriDomains?: string[];
+}
+
+/** A device permission a view may ask for (ext-apps `McpUiResourcePermissions`). */
+export type AppViewPermission = 'camera' | 'microphone' | 'geolocation' | 'clipboardWrite';
+
+/**
+ * The view of one tool call. `none`: the tool declares no view. `unavailable`: it cannot be shown
+ * now (`not_connected`: the server is not running; `unknown_tool`: the server no longer lists the
+ * tool; `no_sandbox`: this shell serves no view origin; `read_failed` / `bad_resource`: the
+ * server's `ui://` resource could not be read or is not `text/html;profile=mcp-app`). `ready`:
+ * the document, and the sandbox page (on its own origin) that will hold it.
+ */
+export type AppViewLoad =
+  | { kind: 'none' }
+  | { kind: 'unavailable'; reason: 'not_connected' | 'unknown_tool' | 'no_sandbox' | 'read_failed' | 'bad_resource' }
+  | {
+      kind: 'ready';
+      resource_uri: string;
+      html: string;
+      sandbox_url: string;
+      sandbox_origin: string;
+      csp: AppViewCsp;
+      permissions: AppViewPermission[];
+      prefers_border: boolean | null;
+      tool: { name: string; title: string | null; description: string | null; input_schema: Record<string, unknown> };
+    };
+
+/** MCP Apps channels (spread into `channels`). The results are MCP JSON as the server sent it. */
+const appsChannels = {
+  /** The view of a tool call (reads the tool's `ui://` resource from its server). */
+  'apps.view': { input: z.strictObject({ server: serverNameSchema, tool: toolNameSchema }), output: null as unknown as AppViewLoad },
+  /** A view's `tools/call`: its own server only, tools with "app" visibility, through the permissions. */
+  'apps.callTool': {
+    input: z.strictObject({
+      conversation_id: conversationIdSchema,
+      server: serverNameSchema,
+      /** The tool call whose view asks (its approval card shows in that view). */
+      view_call_id: z.string().min(1).max(128),
+      tool: toolNameSchema,
+      arguments: z.record(z.string().max(256), z.unknown()).refine((v) => JSON.stringify(v).length <= 1_000_000, 'Arguments too large'),
+    }),
+    output: null as unknown as Record<string, unknown>,
+  },
+  /**
+   * A view's `ui/update-model-context`: text the model gets in later turns of this conversation
+   * (kept in memory per view — the tool call `call_id` — each update replacing the last).
+   */
+  'apps.updateModelContext': {
+    input: z.strictObject({ conversation_id: conversationIdSchema, server: serverNameSchema, call_id: z.string().min(1).max(256), text: z.string().max(16_384) }),
+    output: null as unknown as { kept: boolean },
+  },
+  /** A view's `resources/read`: its own server only. */
+  'apps.readResource': { input: z.strictObject({ server: serverNameSchema, uri: resourceUriSchema }), output: null as unknown as Record<string, unknown> },
+} as const;
+
+// ---------------------------------------------------------------------------------------------
 // Channels
 // ---------------------------------------------------------------------------------------------
 
@@ -1009,6 +1079,7 @@ const byName = z.strictObject({ name: serverNameSchema });
 /** Every invoke channel: its input schema and (type-level) output. */
 export const channels = {
   ...composerChannels,
+  ...appsChannels,
   'app.info': { input: empty, output: null as unknown as AppInfo },
   'app.secretsInfo': { input: empty, output: null as unknown as SecretsInfo },
   'servers.list': { input: empty, output: null as unknown as ServerView[] },

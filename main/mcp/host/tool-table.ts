@@ -1,18 +1,21 @@
 /**
  * The host's tool table: every ready server's tools under their namespaced names
  * (`{server}__{tool}`, built by ../adapter.ts), and the subset offered to the model — the table
- * minus the tools the user disabled (docs/ARCHITECTURE.md "Tool names and result content").
+ * minus the tools the user disabled and those only MCP App views may call (docs/ARCHITECTURE.md "Tool names and result content").
  */
 import { buildToolTable, type RegisteredTool, type ToolTable } from '../adapter.js';
 import type { ConfigStore } from '../config.js';
 import type { McpConnection } from '../connection.js';
 import { META_SERVER, metaToolsFor } from '../protocol/meta-tools.js';
+import { visibleToModel } from '../apps/tool-ui.js';
 
 /** The registered tools and the offered ones; rebuilt when a server's status or tools change. */
 export class ToolRegistry {
   private table: ToolTable = buildToolTable([]);
   /** The table's tools minus the ones the user disabled: what the model is offered. */
   private offered: RegisteredTool[] = [];
+  /** `{server}\u0000{tool}` of tools only views may call (MCP Apps `visibility: ["app"]`). */
+  private appOnly = new Set<string>();
 
   /**
    * @param store where the per-tool settings are read
@@ -55,10 +58,12 @@ export class ToolRegistry {
   rebuild(conns: ReadonlyMap<string, McpConnection>, shuttingDown: boolean): void {
     const before = this.table.tools.map((t) => t.name).join('\n');
     const all = [];
+    const appOnly = new Set<string>();
     if (!shuttingDown) {
       for (const name of this.store.names()) {
         const c = conns.get(name);
         if (!c || c.status !== 'ready') continue;
+        for (const t of c.tools) if (!visibleToModel(t)) appOnly.add(`${name}\u0000${t.name}`);
         for (const t of c.tools) all.push({ server: name, name: t.name, description: t.description, inputSchema: t.inputSchema as Record<string, unknown>, title: t.title, annotations: t.annotations });
       }
     }
@@ -67,12 +72,13 @@ export class ToolRegistry {
     const meta = shuttingDown ? [] : metaToolsFor([...conns.values()]);
     this.table = buildToolTable([...meta, ...all]);
     for (const t of this.table.tools.slice(0, meta.length)) t.server = META_SERVER;
+    this.appOnly = appOnly;
     this.refreshOffered();
     if (this.table.tools.map((t) => t.name).join('\n') !== before) this.onChanged(this.table.tools);
   }
 
   /** Recompute the offered tools after the table or a server's per-tool settings changed. */
   refreshOffered(): void {
-    this.offered = this.table.tools.filter((t) => this.store.toolSetting(t.server, t.original_name)?.enabled !== false);
+    this.offered = this.table.tools.filter((t) => this.store.toolSetting(t.server, t.original_name)?.enabled !== false && !this.appOnly.has(`${t.server}\u0000${t.original_name}`));
   }
 }

@@ -3,6 +3,7 @@
  * status, tools, recovery and sign-in state). The only producer of server objects that leave main
  * (docs/ARCHITECTURE.md "Masked views only").
  */
+import { visibleToModel } from '../apps/tool-ui.js';
 import type { AuthView, ServerView } from '../../../preload/contract/index.js';
 import type { RegisteredTool } from '../adapter.js';
 import type { ServerConfig } from '../config.js';
@@ -41,6 +42,12 @@ function authView(cfg: ServerConfig, status: AuthStatus | null): AuthView {
     state: status?.state ?? 'unknown',
     expires_at: status?.expiresAt ?? null,
   };
+}
+
+/** Whether a server's tool is for MCP App views only (main/mcp/apps/tool-ui.ts). */
+function isAppOnly(conn: McpConnection, tool: string): boolean {
+  const t = conn.tools.find((x) => x.name === tool);
+  return !!t && !visibleToModel(t);
 }
 
 /**
@@ -88,7 +95,8 @@ export function toView(
             };
           })
         : [],
-    tool_count: status === 'ready' ? tools.filter((t) => isToolEnabled(cfg.tools, t.original_name)).length : 0,
+    // Tools only MCP App views may call (`visibility: ["app"]`) are never offered to the model.
+    tool_count: status === 'ready' ? tools.filter((t) => isToolEnabled(cfg.tools, t.original_name) && !(conn && isAppOnly(conn, t.original_name))).length : 0,
     resources:
       status === 'ready' && conn
         ? conn.resources.slice(0, 500).map((r) => ({ uri: r.uri, name: r.name, description: r.description ?? '', mime_type: r.mimeType ?? null }))

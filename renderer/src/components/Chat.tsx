@@ -11,6 +11,7 @@ import { LocalModelOffers } from './LocalModelOffers';
 import { Markdown } from './Markdown';
 import { ToolPicker } from './ToolPicker';
 import { ToolProgressBar, ToolResult } from './ToolResult';
+import { AppViewSlot } from '../apps/AppView';
 
 type ToolItem = Extract<TranscriptItem, { kind: 'tool' }>;
 
@@ -217,7 +218,13 @@ const Item = memo(function Item({ item: it, editable, running, hit }: { item: Tr
         </div>
       </div>
     );
-  else if (it.kind === 'tool') body = <ToolCard call={it} />;
+  else if (it.kind === 'tool')
+    body = (
+      <>
+        <ToolCard call={it} />
+        <AppViewSlot item={it} />
+      </>
+    );
   else
     body = (
       <div className={`notice ${it.tone}`} data-testid="chat-notice">

@@ -1,0 +1,179 @@
+/**
+ * MCP Apps in main (docs/ARCHITECTURE.md "MCP Apps"): loads a tool's view resource from the same
+ * server (`resources/read` of its `ui://` URI, checked to be `text/html;profile=mcp-app`), and
+ * carries out what a view asks of its server — tool calls (only tools with `"app"` visibility, on
+ * that server, through the permission gate) and resource reads — for the window's app bridge
+ * (renderer/src/apps/). The view itself never reaches main: it talks to the window's bridge only.
+ */
+import { randomUUID } from 'node:crypto';
+import type { CallToolResult, ReadResourceResult, Tool } from '@modelcontextprotocol/client';
+import type { AppViewLoad } from '../../../preload/contract/index.js';
+import type { PermissionGate } from '../../chat/permissions/index.js';
+import { NotConnectedError, type McpConnection } from '../connection.js';
+import type { RegisteredTool } from '../adapter.js';
+import { HostError } from '../host/errors.js';
+import { capCallResult } from '../result-limits.js';
+import { encodeCspParam, sanitizeCsp } from './csp.js';
+import { SANDBOX_PAGE_PATH } from './sandbox-page.js';
+import { APP_MIME_TYPE, toolUiResourceUri, visibleToApp } from './tool-ui.js';
+
+/** Largest view document accepted, in UTF-8 bytes. */
+export const MAX_VIEW_BYTES = 5 * 1024 * 1024;
+/** Largest reply to a view (a tool result or a resource read), as JSON characters. */
+export const MAX_VIEW_REPLY_CHARS = 3 * 1024 * 1024;
+
+/** What the service needs of the host. */
+export interface AppsHost {
+  connection(name: string): McpConnection | undefined;
+  /** Every registered tool (for the namespaced name the permission gate takes). */
+  allTools(): RegisteredTool[];
+}
+
+/** A view's request refused by a guard (code `forbidden`). */
+export class AppRequestRefusedError extends HostError {
+  override name = 'AppRequestRefusedError';
+  constructor(message: string) {
+    super('forbidden', message);
+  }
+}
+
+/** A server's failure on a view's request as a typed error (never classified by its text). */
+function asTyped(err: unknown, server: string): Error {
+  if (err instanceof HostError) return err;
+  if (err instanceof NotConnectedError) return new HostError('conflict', `Server "${server}" is not ready.`);
+  const msg = err instanceof Error ? err.message : String(err);
+  return new HostError('invalid_input', `Server "${server}" refused the request: ${msg.slice(0, 500)}`);
+}
+
+/** The `run_id` of approvals for tool calls a view makes. */
+export const VIEW_RUN_ID = 'app-view';
+
+/** Most views per conversation whose model context is kept (the oldest update is dropped). */
+export const MAX_CONTEXT_VIEWS = 16;
+
+/** The app core's MCP Apps service. */
+export class AppsService {
+  private sandboxOrigin: string | null = null;
+  /** `ui/update-model-context` per conversation: `call_id` → `{server, text}`, in update order. */
+  private readonly modelContexts = new Map<string, Map<string, { server: string; text: string }>>();
+
+  constructor(
+    private readonly host: AppsHost,
+    private readonly gate: PermissionGate,
+  ) {}
+
+  /**
+   * Set by the shell once the sandbox origin is served (browser shell: the second loopback
+   * listener; Electron: the `op-view:` scheme). Without it no view is rendered.
+   */
+  setSandboxOrigin(origin: string | null): void {
+    this.sandboxOrigin = origin;
+  }
+
+  private ready(server: string): McpConnection {
+    const c = this.host.connection(server);
+    if (!c || c.status !== 'ready') throw new HostError('not_found', `Server "${server}" is not running.`);
+    return c;
+  }
+
+  private listedTool(conn: McpConnection, name: string): Tool | undefined {
+    return conn.tools.find((t) => t.name === name);
+  }
+
+  /**
+   * The view of one tool call: `none` when the tool declares no view, `unavailable` (with a
+   * reason the window can show) when it cannot be had now, else the document and its sandbox page.
+   * Never throws for a server's mistake; the reasons are typed.
+   */
+  async loadView(server: string, tool: string, signal?: AbortSignal): Promise<AppViewLoad> {
+    const conn = this.host.connection(server);
+    if (!conn || conn.status !== 'ready') return { kind: 'unavailable', reason: 'not_connected' };
+    const t = this.listedTool(conn, tool);
+    if (!t) return { kind: 'unavailable', reason: 'unknown_tool' };
+    const uri = toolUiResourceUri(t);
+    if (!uri) return { kind: 'none' };
+    if (!this.sandboxOrigin) return { kind: 'unavailable', reason: 'no_sandbox' };
+    let read: ReadResourceResult;
+    try {
+      read = await conn.readResource(uri, signal);
+    } catch {
+      return { kind: 'unavailable', reason: 'read_failed' };
+    }
+    const part = read.contents.find((c) => c.uri === uri) ?? read.contents[0];
+    if (!part || (part.mimeType ?? '').replace(/\s/g, '').toLowerCase() !== APP_MIME_TYPE) return { kind: 'unavailable', reason: 'bad_resource' };
+    const html = 'text' in part && typeof part.text === 'string' ? part.text : 'blob' in part && typeof part.blob === 'string' ? Buffer.from(part.blob, 'base64').toString('utf8') : null;
+    if (html === null || Buffer.byteLength(html) > MAX_VIEW_BYTES) return { kind: 'unavailable', reason: 'bad_resource' };
+    const meta = ((part._meta as Record<string, unknown> | undefined)?.ui ?? {}) as Record<string, unknown>;
+    const csp = sanitizeCsp(meta.csp);
+    const permissions = Object.keys((typeof meta.permissions === 'object' && meta.permissions) || {}).filter((k) => ['camera', 'microphone', 'geolocation', 'clipboardWrite'].includes(k)) as Array<
+      'camera' | 'microphone' | 'geolocation' | 'clipboardWrite'
+    >;
+    return {
+      kind: 'ready',
+      resource_uri: uri,
+      html,
+      sandbox_url: `${this.sandboxOrigin}${SANDBOX_PAGE_PATH}?csp=${encodeCspParam(csp)}`,
+      sandbox_origin: this.sandboxOrigin,
+      csp,
+      permissions,
+      prefers_border: typeof meta.prefersBorder === 'boolean' ? meta.prefersBorder : null,
+      tool: { name: t.name, title: t.title ?? null, description: t.description ?? null, input_schema: t.inputSchema as Record<string, unknown> },
+    };
+  }
+
+  /**
+   * A tool call from a view (`tools/call` over the app bridge), to the view's own server only:
+   * the tool must be listed there with `"app"` visibility, and the permission gate decides as for
+   * the model's calls (an approval card when the mode asks; its `run_id` is {@link VIEW_RUN_ID} and
+   * its `call_id` `app:<viewCallId>:<uuid>`, so the window shows it in that view). @throws
+   * AppRequestRefusedError when a guard refuses; HostError when the server is not running.
+   */
+  async callTool(conversationId: string, server: string, viewCallId: string, tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult> {
+    const conn = this.ready(server);
+    const t = this.listedTool(conn, tool);
+    if (!t) throw new AppRequestRefusedError(`The view may call only its own server's tools; "${server}" has no tool "${tool}".`);
+    if (!visibleToApp(t)) throw new AppRequestRefusedError(`The tool "${tool}" is not visible to views.`);
+    const registered = this.host.allTools().find((r) => r.server === server && r.original_name === tool);
+    if (!registered) throw new AppRequestRefusedError(`The tool "${tool}" is not registered.`);
+    const auth = await this.gate.authorize({ conversation_id: conversationId, run_id: VIEW_RUN_ID, call_id: `app:${viewCallId}:${randomUUID()}`, namespacedTool: registered.name, args, signal });
+    if (!auth.allowed) throw new AppRequestRefusedError(auth.message);
+    const result = capCallResult(await conn.callTool(tool, args, { signal }).catch((err: unknown) => Promise.reject(asTyped(err, server))));
+    if (JSON.stringify(result).length > MAX_VIEW_REPLY_CHARS) throw new AppRequestRefusedError('The tool result is too large for the view.');
+    return result;
+  }
+
+  /**
+   * Keep a view's model context (ext-apps `ui/update-model-context`) for the conversation's later
+   * turns; an update replaces the view's last one, empty text removes it. In memory only.
+   */
+  updateModelContext(conversationId: string, server: string, callId: string, text: string): { kept: boolean } {
+    const views = this.modelContexts.get(conversationId) ?? new Map<string, { server: string; text: string }>();
+    views.delete(callId);
+    if (text.trim()) views.set(callId, { server, text });
+    while (views.size > MAX_CONTEXT_VIEWS) views.delete(views.keys().next().value!);
+    if (views.size) this.modelContexts.set(conversationId, views);
+    else this.modelContexts.delete(conversationId);
+    return { kept: text.trim().length > 0 };
+  }
+
+  /** What the views of a conversation told the model, as system text (null when nothing). */
+  modelContext(conversationId: string): string | null {
+    const views = this.modelContexts.get(conversationId);
+    if (!views?.size) return null;
+    const parts = [...views.values()].map((v) => `[App view of server "${v.server}"]\n${v.text}`);
+    return `Context from interactive app views in this conversation:\n\n${parts.join('\n\n')}`;
+  }
+
+  /** Forget a conversation's view context (the conversation was removed). */
+  forget(conversationId: string): void {
+    this.modelContexts.delete(conversationId);
+  }
+
+  /** A resource read from a view, from its own server only. @throws as {@link callTool}. */
+  async readResource(server: string, uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
+    const conn = this.ready(server);
+    const read = await conn.readResource(uri, signal).catch((err: unknown) => Promise.reject(asTyped(err, server)));
+    if (JSON.stringify(read).length > MAX_VIEW_REPLY_CHARS) throw new AppRequestRefusedError('The resource is too large for the view.');
+    return read;
+  }
+}

@@ -1,0 +1,243 @@
+/**
+ * An MCP App view beside its tool card (docs/ARCHITECTURE.md "MCP Apps"). Loads the view through
+ * main (`apps.view`), asks the user before granting device permissions the view declares, frames
+ * the sandbox page from the view origin (never this window's origin; no access to
+ * `window.openprogram`), and runs the host side of the ext-apps protocol (./bridge.ts). The view
+ * is rebuilt from the saved tool input and result when the conversation is opened again.
+ */
+import { useEffect, useRef, useState } from 'react';
+import type { AppBridge } from '@modelcontextprotocol/ext-apps/app-bridge';
+import type { AppViewLoad, AppViewPermission, TranscriptItem } from '../../../preload/contract/index.js';
+import { call } from '../api';
+import { useTranslation } from '../i18n';
+import { useApp } from '../store';
+import { safeExternalUrl } from '../safe-url';
+import { ApprovalCard } from '../components/ApprovalCard';
+import { connectBridge, hostContext, toolResultOf } from './bridge';
+import './apps.css';
+
+type ToolItem = Extract<TranscriptItem, { kind: 'tool' }>;
+type ReadyView = Extract<AppViewLoad, { kind: 'ready' }>;
+
+/** What the slot shows, as the UI renders it. */
+type ViewState =
+  | { kind: 'loading' }
+  | { kind: 'none' }
+  | { kind: 'unavailable'; reason: Extract<AppViewLoad, { kind: 'unavailable' }>['reason'] }
+  | { kind: 'consent'; view: ReadyView }
+  | { kind: 'shown'; view: ReadyView; granted: AppViewPermission[] }
+  | { kind: 'closed'; view: ReadyView; granted: AppViewPermission[] };
+
+/** Calls in these states have (or had) a view; the rest never ran. */
+const SHOWN_STATES = new Set<ToolItem['state']>(['running', 'ok', 'error', 'cancelled', 'interrupted']);
+/** Bounds of an inline view's height, in CSS pixels. */
+const MIN_HEIGHT = 60;
+const MAX_HEIGHT = 640;
+/** How long a view has to answer teardown before it is removed, in ms. */
+const TEARDOWN_WAIT_MS = 500;
+
+/** The app view slot of one tool call: nothing when the tool declares no view. */
+export function AppViewSlot({ item }: { item: ToolItem }) {
+  const { t } = useTranslation();
+  const [state, setState] = useState<ViewState>({ kind: 'loading' });
+  const eligible = SHOWN_STATES.has(item.state);
+  // A reopened conversation may show before its server is up again: load once it is ready.
+  // Once a view is had, server status changes do not reload it.
+  const serverReady = useApp((s) => s.servers[item.server]?.status === 'ready');
+  const loaded = useRef(false);
+  useEffect(() => {
+    if (!eligible || loaded.current) return;
+    let live = true;
+    call('apps.view', { server: item.server, tool: item.original_name }).then(
+      (load) => {
+        if (!live) return;
+        if (load.kind === 'none') loaded.current = true;
+        if (load.kind !== 'ready') return setState(load);
+        loaded.current = true;
+        setState(load.permissions.length ? { kind: 'consent', view: load } : { kind: 'shown', view: load, granted: [] });
+      },
+      () => live && setState({ kind: 'unavailable', reason: 'read_failed' }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [eligible, item.server, item.original_name, serverReady]);
+
+  if (!eligible || state.kind === 'none' || state.kind === 'loading') return null;
+  if (state.kind === 'unavailable')
+    return (
+      <div className="app-view-note muted small" data-testid="app-view-unavailable" data-reason={state.reason}>
+        {t(`apps.unavailable_${state.reason}`)}
+      </div>
+    );
+  if (state.kind === 'consent')
+    return (
+      <div className="app-view-consent" data-testid="app-view-consent">
+        <span>{t('apps.permissionsAsk', { list: state.view.permissions.map((p) => t(`apps.perm_${p}`)).join(', ') })}</span>
+        <button onClick={() => setState({ kind: 'shown', view: state.view, granted: state.view.permissions })}>{t('apps.permissionsAllow')}</button>
+        <button className="secondary" onClick={() => setState({ kind: 'shown', view: state.view, granted: [] })}>
+          {t('apps.permissionsDeny')}
+        </button>
+      </div>
+    );
+  if (state.kind === 'closed')
+    return (
+      <button className="link app-view-reopen" onClick={() => setState({ kind: 'shown', view: state.view, granted: state.granted })}>
+        {t('apps.reopen')}
+      </button>
+    );
+  return <AppFrame item={item} view={state.view} granted={state.granted} onClosed={() => setState({ kind: 'closed', view: state.view, granted: state.granted })} />;
+}
+
+/** The sandbox frame of a shown view and its bridge. */
+function AppFrame({ item, view, granted, onClosed }: { item: ToolItem; view: ReadyView; granted: AppViewPermission[]; onClosed: () => void }) {
+  const { t, i18n } = useTranslation();
+  const frameRef = useRef<HTMLIFrameElement>(null);
+  const bridgeRef = useRef<AppBridge | null>(null);
+  const [height, setHeight] = useState(160);
+  const [mode, setMode] = useState<'inline' | 'fullscreen'>('inline');
+  const [link, setLink] = useState<{ url: string; answer: (open: boolean) => void } | null>(null);
+  const conversationId = useApp((s) => s.conversationId);
+  // Approvals main holds for tool calls this view made (main/mcp/apps/service.ts `callTool`).
+  const approvalOrder = useApp((s) => s.approvalOrder);
+  const approvalMap = useApp((s) => s.approvals);
+  const approvals = approvalOrder.map((id) => approvalMap[id]).filter((a) => a && a.run_id === 'app-view' && a.call_id.startsWith(`app:${item.call_id}:`));
+
+  useEffect(() => {
+    const frame = frameRef.current;
+    if (!frame) return;
+    let bridge: AppBridge | null = null;
+    let gone = false;
+    void connectBridge({
+      frame,
+      view,
+      item,
+      conversationId,
+      granted,
+      context: hostContext(view, item, frame.clientWidth || 600, i18n.language),
+      version: '1',
+      handlers: {
+        sendMessage: (text) => useApp.getState().send(text),
+        openLink: (url) =>
+          new Promise<boolean>((resolve) => {
+            const safe = safeExternalUrl(url);
+            if (!safe || gone) return resolve(false);
+            setLink({
+              url,
+              answer: (open) => {
+                setLink(null);
+                if (open) window.open(url, '_blank', 'noopener,noreferrer');
+                resolve(open);
+              },
+            });
+          }),
+        resize: (h) => setHeight(Math.min(MAX_HEIGHT, Math.max(MIN_HEIGHT, Math.ceil(h)))),
+        setDisplayMode: (m) => {
+          setMode(m);
+          return m;
+        },
+      },
+    }).then(
+      (b) => {
+        if (gone) void b.close();
+        else bridge = bridgeRef.current = b;
+      },
+      () => undefined,
+    );
+    return () => {
+      gone = true;
+      // Teardown before the view goes away (best effort when the whole chat unmounts).
+      const b = bridge;
+      bridgeRef.current = null;
+      if (b) void b.teardownResource({}, { timeout: TEARDOWN_WAIT_MS }).catch(() => undefined).finally(() => void b.close());
+    };
+    // The bridge lives as long as the frame; later result changes are sent below.
+  }, [view]);
+
+  // Host context changes the view is told about (ext-apps `ui/notifications/host-context-changed`):
+  // display mode, theme, container width.
+  useEffect(() => {
+    void bridgeRef.current?.sendHostContextChange({ displayMode: mode });
+  }, [mode]);
+  useEffect(() => {
+    const frame = frameRef.current;
+    const media = typeof matchMedia === 'function' ? matchMedia('(prefers-color-scheme: light)') : null;
+    const onTheme = (): void => void bridgeRef.current?.sendHostContextChange({ theme: media?.matches ? 'light' : 'dark' });
+    media?.addEventListener('change', onTheme);
+    let lastWidth = 0;
+    const resize = new ResizeObserver((entries) => {
+      const width = Math.round(entries[0]?.contentRect.width ?? 0);
+      if (!width || width === lastWidth) return;
+      lastWidth = width;
+      void bridgeRef.current?.sendHostContextChange({ containerDimensions: { width, maxHeight: MAX_HEIGHT } });
+    });
+    if (frame) resize.observe(frame);
+    return () => {
+      media?.removeEventListener('change', onTheme);
+      resize.disconnect();
+    };
+  }, []);
+
+  // A result that arrives after the view started (the call was still running).
+  const resultSent = useRef(item.state === 'ok' || item.state === 'error');
+  useEffect(() => {
+    const b = bridgeRef.current;
+    if (!b || resultSent.current) return;
+    if (item.state === 'ok' || item.state === 'error') {
+      resultSent.current = true;
+      void b.sendToolResult(toolResultOf(item) as Parameters<AppBridge['sendToolResult']>[0]);
+    } else if (item.state === 'cancelled' || item.state === 'interrupted') {
+      resultSent.current = true;
+      void b.sendToolCancelled({ reason: item.state });
+    }
+  }, [item]);
+
+  const close = (): void => {
+    const b = bridgeRef.current;
+    bridgeRef.current = null;
+    if (!b) return onClosed();
+    void b
+      .teardownResource({}, { timeout: TEARDOWN_WAIT_MS })
+      .catch(() => undefined)
+      .finally(() => {
+        void b.close();
+        onClosed();
+      });
+  };
+
+  const border = view.prefers_border !== false;
+  return (
+    <div className={`app-view ${mode}${border ? ' bordered' : ''}`} data-testid="app-view" data-mode={mode}>
+      <div className="app-view-bar">
+        <span className="muted small">{view.tool.title ?? view.tool.name}</span>
+        <span className="spacer" />
+        <button className="link small" onClick={() => setMode(mode === 'inline' ? 'fullscreen' : 'inline')}>
+          {mode === 'inline' ? t('apps.fullscreen') : t('apps.exitFullscreen')}
+        </button>
+        <button className="link small" onClick={close}>
+          {t('apps.close')}
+        </button>
+      </div>
+      {link && (
+        <div className="app-view-consent" data-testid="app-view-link">
+          <span>{t('apps.openLinkAsk', { url: link.url.slice(0, 300) })}</span>
+          <button onClick={() => link.answer(true)}>{t('apps.openLinkOpen')}</button>
+          <button className="secondary" onClick={() => link.answer(false)}>
+            {t('common.cancel')}
+          </button>
+        </div>
+      )}
+      {approvals.map((a) => a && <ApprovalCard key={a.id} approval={a} />)}
+      <iframe
+        ref={frameRef}
+        title={t('apps.label', { tool: view.tool.title ?? view.tool.name })}
+        data-testid="app-view-frame"
+        src={view.sandbox_url}
+        sandbox="allow-scripts allow-same-origin allow-forms"
+        allow={granted.map((p) => (p === 'clipboardWrite' ? 'clipboard-write' : p)).join('; ')}
+        referrerPolicy="no-referrer"
+        style={mode === 'inline' ? { height } : undefined}
+      />
+    </div>
+  );
+}

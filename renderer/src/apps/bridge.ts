@@ -1,0 +1,113 @@
+/**
+ * The host side of one MCP App view (docs/ARCHITECTURE.md "MCP Apps"): an ext-apps `AppBridge`
+ * over a `PostMessageTransport` to the view's sandbox frame, wired to what this window offers —
+ * tool calls and resource reads of the view's own server (through main's `apps.*` channels,
+ * which apply the guards), messages into the conversation, links after consent, size and display
+ * mode changes. No protocol is written here: the bridge speaks the ext-apps spec.
+ */
+import { AppBridge, PostMessageTransport, type McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-bridge';
+import type { AppViewLoad, AppViewPermission, ContentView, TranscriptItem } from '../../../preload/contract/index.js';
+import { call } from '../api';
+
+type ToolItem = Extract<TranscriptItem, { kind: 'tool' }>;
+type ReadyView = Extract<AppViewLoad, { kind: 'ready' }>;
+
+/** What the bridge asks of the window; each answer is the user's or main's. */
+export interface BridgeHandlers {
+  /** Add a user message to the conversation (`ui/message`). Resolves false when refused. */
+  sendMessage(text: string): Promise<boolean>;
+  /** Ask the user before opening a link (`ui/open-link`); resolves whether it was opened. */
+  openLink(url: string): Promise<boolean>;
+  /** The view's preferred height in CSS pixels (`ui/notifications/size-changed`). */
+  resize(height: number): void;
+  /** Switch inline / fullscreen (`ui/request-display-mode`); returns the mode now in effect. */
+  setDisplayMode(mode: 'inline' | 'fullscreen'): 'inline' | 'fullscreen';
+}
+
+/** The host context a view starts with (ext-apps `McpUiHostContext`). */
+export function hostContext(view: ReadyView, item: ToolItem, width: number, locale: string): McpUiHostContext {
+  const dark = typeof matchMedia === 'function' && !matchMedia('(prefers-color-scheme: light)').matches;
+  return {
+    toolInfo: { id: item.call_id, tool: { name: view.tool.name, ...(view.tool.title ? { title: view.tool.title } : {}), ...(view.tool.description ? { description: view.tool.description } : {}), inputSchema: view.tool.input_schema as { type: 'object' } } },
+    theme: dark ? 'dark' : 'light',
+    displayMode: 'inline',
+    availableDisplayModes: ['inline', 'fullscreen'],
+    containerDimensions: { width: Math.round(width), maxHeight: 640 },
+    locale,
+    timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+    platform: 'desktop',
+    userAgent: 'OpenProgram',
+  };
+}
+
+/** A saved tool result as MCP `CallToolResult` content (ext-apps `ui/notifications/tool-result`). */
+export function toolResultOf(item: ToolItem): { content: Array<{ type: 'text'; text: string } | { type: 'image'; data: string; mimeType: string }>; isError?: boolean; structuredContent?: Record<string, unknown> } {
+  const content = item.content.map((c: ContentView) => (c.type === 'text' ? { type: 'text' as const, text: c.text } : { type: 'image' as const, data: c.data, mimeType: c.mimeType }));
+  if (item.state === 'error' && content.length === 0 && item.error) content.push({ type: 'text', text: item.error });
+  const s = item.structured_content;
+  const structured = typeof s === 'object' && s !== null && !Array.isArray(s) ? { structuredContent: s as Record<string, unknown> } : {};
+  return item.state === 'error' ? { content, isError: true, ...structured } : { content, ...structured };
+}
+
+/**
+ * Connect a bridge to the sandbox frame `frame` (its window must exist; connect before the frame
+ * loads so the proxy's ready notification is seen). The view's HTML goes to the proxy once it
+ * says it is ready; `granted` are the device permissions the user allowed.
+ */
+export async function connectBridge(opts: {
+  frame: HTMLIFrameElement;
+  view: ReadyView;
+  item: ToolItem;
+  conversationId: string;
+  granted: AppViewPermission[];
+  context: McpUiHostContext;
+  handlers: BridgeHandlers;
+  version: string;
+}): Promise<AppBridge> {
+  const { view, item, handlers } = opts;
+  const win = opts.frame.contentWindow;
+  if (!win) throw new Error('The view frame has no window.');
+  const bridge = new AppBridge(
+    null,
+    { name: 'OpenProgram', version: opts.version },
+    { openLinks: {}, serverTools: {}, serverResources: {}, message: { text: {} }, updateModelContext: { text: {} }, sandbox: { csp: view.csp, permissions: Object.fromEntries(opts.granted.map((p) => [p, {}])) } },
+    { hostContext: opts.context },
+  );
+  bridge.onsandboxready = () => {
+    void bridge.sendSandboxResourceReady({ html: view.html, csp: view.csp, permissions: Object.fromEntries(opts.granted.map((p) => [p, {}])) });
+  };
+  bridge.oninitialized = () => {
+    void bridge.sendToolInput({ arguments: (typeof item.args === 'object' && item.args !== null ? item.args : {}) as Record<string, unknown> });
+    if (item.state === 'ok' || item.state === 'error') void bridge.sendToolResult(toolResultOf(item) as Parameters<AppBridge['sendToolResult']>[0]);
+    else if (item.state === 'cancelled' || item.state === 'interrupted') void bridge.sendToolCancelled({ reason: item.state });
+  };
+  bridge.oncalltool = async (params) =>
+    (await call('apps.callTool', { conversation_id: opts.conversationId, server: item.server, view_call_id: item.call_id, tool: params.name, arguments: (params.arguments ?? {}) as Record<string, unknown> })) as Awaited<ReturnType<NonNullable<AppBridge['oncalltool']>>>;
+  bridge.onreadresource = async (params) => (await call('apps.readResource', { server: item.server, uri: params.uri })) as Awaited<ReturnType<NonNullable<AppBridge['onreadresource']>>>;
+  bridge.onmessage = async (params) => {
+    const text = params.content
+      .filter((c): c is { type: 'text'; text: string } => c.type === 'text')
+      .map((c) => c.text)
+      .join('\n')
+      .trim();
+    if (!text) return { isError: true };
+    return (await handlers.sendMessage(text.slice(0, 100_000))) ? {} : { isError: true };
+  };
+  bridge.onupdatemodelcontext = async (params) => {
+    const text = [
+      ...(params.content ?? []).filter((c): c is { type: 'text'; text: string } => c.type === 'text').map((c) => c.text),
+      ...(params.structuredContent ? [JSON.stringify(params.structuredContent)] : []),
+    ]
+      .join('\n')
+      .slice(0, 16_384);
+    await call('apps.updateModelContext', { conversation_id: opts.conversationId, server: item.server, call_id: item.call_id, text });
+    return {};
+  };
+  bridge.onopenlink = async ({ url }) => ((await handlers.openLink(url)) ? {} : { isError: true });
+  bridge.onsizechange = ({ height }) => {
+    if (typeof height === 'number' && Number.isFinite(height)) handlers.resize(height);
+  };
+  bridge.onrequestdisplaymode = async ({ mode }) => ({ mode: handlers.setDisplayMode(mode === 'fullscreen' ? 'fullscreen' : 'inline') });
+  await bridge.connect(new PostMessageTransport(win, win));
+  return bridge;
+}

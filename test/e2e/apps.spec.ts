@@ -1,0 +1,212 @@
+/**
+ * MCP Apps end to end (issue 13): real MCP App servers over stdio, the real core through the
+ * browser shell, the scripted fake model, Chromium. A tool with `_meta.ui.resourceUri` gets its
+ * view beside the tool card, in a sandbox frame on the view origin (a second loopback listener);
+ * the view's controls reach its server through the app bridge and the permission gate; the view
+ * comes back when the conversation is reopened. A hostile view is refused at every door.
+ */
+import { hostname } from 'node:os';
+import path from 'node:path';
+import type { FrameLocator, Page } from '@playwright/test';
+import { startFakeModel, type FakeModel } from '../fixtures/fake-model.js';
+import { ROOT, SCREENSHOTS, addLocalServer, commandLine, configureModel, expect, expectStatus, openApp, openChat, sendMessage, setApprovalMode, test } from './helpers.js';
+
+const appServer = (name: string): string => commandLine(['node', path.join(ROOT, `node_modules/@modelcontextprotocol/${name}/dist/index.js`), '--stdio']);
+const HOSTILE = commandLine(['node', path.join(ROOT, 'test/fixtures/hostile-app-server.mjs')]);
+
+/** The view inside the sandbox page inside the app view slot (two frames deep). */
+function view(page: Page, nth = 0): FrameLocator {
+  return page.getByTestId('app-view-frame').nth(nth).contentFrame().locator('iframe').contentFrame();
+}
+
+let model: FakeModel;
+test.beforeAll(async () => {
+  model = await startFakeModel();
+});
+test.afterAll(async () => {
+  await model.close();
+});
+
+test('basic-react: the view shows the tool result, its button calls the server, its message reaches the chat, and it comes back after a reload', async ({ page, shell }) => {
+  await openApp(page, shell.current);
+  await configureModel(page, { baseUrl: model.baseUrl, model: 'fake-apps' });
+  await expectStatus(await addLocalServer(page, { name: 'clock', command: appServer('server-basic-react') }), 'ready');
+  await setApprovalMode(page, 'Never ask');
+  await openChat(page);
+
+  await sendMessage(page, 'call get-time');
+  await expect(page.getByTestId('tool-card')).toHaveAttribute('data-state', 'ok');
+  const frame = page.getByTestId('app-view-frame');
+  await expect(frame).toHaveCount(1);
+  // The sandbox page is on another origin than the app.
+  const appOrigin = new URL(page.url()).origin;
+  const src = (await frame.getAttribute('src'))!;
+  expect(new URL(src).origin).not.toBe(appOrigin);
+
+  // The tool result (an ISO time) is shown by the view.
+  const resultText = await readToolResult(page);
+  const v = view(page);
+  await expect(v.locator('code')).toHaveText(resultText, { timeout: 20_000 });
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'apps-basic-react.png'), fullPage: true });
+
+  // Its button calls get-time on the same server through the bridge: a newer time appears.
+  await page.waitForTimeout(1100);
+  await v.getByRole('button', { name: 'Get Server Time' }).click();
+  await expect(v.locator('code')).not.toHaveText(resultText, { timeout: 10_000 });
+  await expect(v.locator('code')).toHaveText(/^\d{4}-\d\d-\d\dT/);
+
+  // Its message becomes a user message of the conversation (and the model answers it).
+  await v.locator('textarea').fill('hello from the view');
+  await v.getByRole('button', { name: 'Send Message' }).click();
+  await expect(page.getByTestId('msg-user').last()).toHaveText('hello from the view');
+  await expect(page.getByTestId('msg-assistant').last()).toHaveText('echo: hello from the view');
+
+  // A reload of the window: the view is rebuilt from the saved input and result.
+  await page.reload();
+  await expect(page.getByTestId('app-view-frame')).toHaveCount(1);
+  await expect(view(page).locator('code')).toHaveText(resultText, { timeout: 20_000 });
+  // And after the app itself restarts (the server starts again; the view reads its resource anew).
+  await shell.restart();
+  await openApp(page, shell.current);
+  await expect(page.getByTestId('app-view-frame')).toHaveCount(1, { timeout: 30_000 });
+  await expect(view(page).locator('code')).toHaveText(resultText, { timeout: 30_000 });
+});
+
+/** The tool's result as the fake model repeated it (`Tool result: <text>`). */
+async function readToolResult(page: Page): Promise<string> {
+  const answer = page.getByTestId('msg-assistant').first();
+  await expect(answer).toHaveText(/^Tool result: /);
+  return ((await answer.textContent()) ?? '').replace(/^Tool result: /, '').trim();
+}
+
+test('system-monitor: a second App server renders its view with its data', async ({ page, shell }) => {
+  await openApp(page, shell.current);
+  await configureModel(page, { baseUrl: model.baseUrl, model: 'fake-apps' });
+  await expectStatus(await addLocalServer(page, { name: 'monitor', command: appServer('server-system-monitor') }), 'ready');
+  await setApprovalMode(page, 'Never ask');
+  await openChat(page);
+  await sendMessage(page, 'call get-system-info');
+  await expect(page.getByTestId('tool-card')).toHaveAttribute('data-state', 'ok');
+  await expect(page.getByTestId('app-view-frame')).toHaveCount(1);
+  // The saved structured result fills System Info (this machine's host name).
+  const v = view(page);
+  await expect(v.locator('body')).toContainText(hostname(), { timeout: 20_000 });
+  // The view polls poll-system-stats — a tool only views may call — through the bridge, and
+  // shows the machine's memory use from it.
+  await expect(v.getByRole('button', { name: 'Stop' })).toBeVisible({ timeout: 20_000 });
+  await expect(v.locator('body')).toContainText(/\d+(\.\d+)?\s*%/, { timeout: 20_000 });
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'apps-system-monitor.png'), fullPage: true });
+});
+
+test('a hostile view reaches neither the app, its origin, another server nor a model-only tool; app-only tools stay hidden from the model; the app keeps working', async ({ page, shell }) => {
+  await openApp(page, shell.current);
+  await configureModel(page, { baseUrl: model.baseUrl, model: 'fake-apps' });
+  await expectStatus(await addLocalServer(page, { name: 'clock', command: appServer('server-basic-react') }), 'ready');
+  await expectStatus(await addLocalServer(page, { name: 'evil', command: HOSTILE }), 'ready');
+  await setApprovalMode(page, 'Never ask');
+  await openChat(page);
+  const appOrigin = new URL(page.url()).origin;
+  await sendMessage(page, `call __probe ${JSON.stringify({ app_origin: appOrigin, other_tool: 'get-time' })}`);
+  const v = view(page);
+  await expect(v.locator('[data-probe="done"]')).toBeVisible({ timeout: 20_000 });
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'apps-hostile.png'), fullPage: true });
+  const probe = (k: string) => v.locator(`[data-probe="${k}"]`);
+  await expect(probe('parent-api')).toHaveText('parent-api: blocked');
+  await expect(probe('top-api')).toHaveText('top-api: blocked');
+  await expect(probe('top-document')).toHaveText('top-document: blocked');
+  await expect(probe('top-token')).toHaveText('top-token: blocked');
+  await expect(probe('fetch-app')).toHaveText('fetch-app: blocked');
+  await expect(probe('socket-app')).toHaveText('socket-app: blocked');
+  await expect(probe('other-server-tool')).toHaveText('other-server-tool: refused');
+  await expect(probe('model-only-tool')).toHaveText('model-only-tool: refused');
+  // The positive control: a tool with "app" visibility runs for the view.
+  await expect(probe('app-only-tool')).toContainText('app-only ran');
+
+  // The model was never offered the app-only tool, but was offered the others (the header counts
+  // get-time, probe, model_only and camera — not app_only).
+  await expect(page.getByText('4 tools available')).toBeVisible();
+  const offered = model.requests.flatMap((r) => (r.body.tools ?? []).map((t) => t.function.name));
+  expect(offered.some((n) => n.endsWith('app_only'))).toBe(false);
+  expect(offered.some((n) => n.endsWith('model_only'))).toBe(true);
+
+  // The app goes on working, and what the view put in the model's context reaches the model.
+  await expect(probe('model-context')).toHaveText('model-context: kept');
+  await sendMessage(page, 'still there?');
+  await expect(page.getByTestId('msg-assistant').last()).toHaveText('echo: still there?');
+  expect(JSON.stringify(model.requests[model.requests.length - 1]!.body)).toContain('probe-context-marker');
+
+  // Close view: the view gets its teardown before it is removed (it answers after leaving a mark).
+  await page.getByTestId('app-view').getByRole('button', { name: 'Close view' }).click();
+  await expect(page.getByRole('button', { name: 'Show app view' })).toBeVisible();
+  await expect(page.getByTestId('app-view-frame')).toHaveCount(0);
+  await sendMessage(page, 'after close');
+  await expect(page.getByTestId('msg-assistant').last()).toHaveText('echo: after close');
+  expect(JSON.stringify(model.requests[model.requests.length - 1]!.body)).toContain('teardown-seen-marker');
+});
+
+test('declared device permissions reach the frame only after the user agrees; links open only after consent', async ({ page, shell }) => {
+  await openApp(page, shell.current);
+  await configureModel(page, { baseUrl: model.baseUrl, model: 'fake-apps' });
+  await expectStatus(await addLocalServer(page, { name: 'evil', command: HOSTILE }), 'ready');
+  await expectStatus(await addLocalServer(page, { name: 'clock', command: appServer('server-basic-react') }), 'ready');
+  await setApprovalMode(page, 'Never ask');
+  await openChat(page);
+
+  // The camera view: nothing is framed until the user answers.
+  await sendMessage(page, 'call __camera');
+  const consent = page.getByTestId('app-view-consent');
+  await expect(consent).toContainText('camera');
+  await expect(page.getByTestId('app-view-frame')).toHaveCount(0);
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'apps-permission-consent.png'), fullPage: true });
+  await consent.getByRole('button', { name: 'Show without them' }).click();
+  await expect(page.getByTestId('app-view-frame')).toHaveAttribute('allow', '');
+  await expect(view(page).locator('#cam')).toHaveText('camera view');
+  // Reopened (reload): asked again; Allow grants exactly what was declared.
+  await page.reload();
+  await page.getByTestId('app-view-consent').getByRole('button', { name: 'Allow' }).click();
+  await expect(page.getByTestId('app-view-frame')).toHaveAttribute('allow', 'camera');
+
+  // basic-react's Open Link: a consent bar first; Cancel opens nothing, Open opens a new window.
+  await sendMessage(page, 'call get-time');
+  const v = view(page, 1);
+  await expect(v.locator('code')).toHaveText(/^\d{4}-/, { timeout: 20_000 });
+  await v.getByRole('button', { name: 'Open Link' }).click();
+  const bar = page.getByTestId('app-view-link');
+  await expect(bar).toContainText('https://modelcontextprotocol.io/');
+  let popups = 0;
+  page.on('popup', () => popups++);
+  await bar.getByRole('button', { name: 'Cancel' }).click();
+  await expect(bar).toHaveCount(0);
+  expect(popups).toBe(0);
+  await v.getByRole('button', { name: 'Open Link' }).click();
+  // (This machine has no network: the new window's request for the link is what shows it opened.)
+  const asked: string[] = [];
+  page.context().on('request', (r) => asked.push(r.url()));
+  const popup = page.waitForEvent('popup');
+  await page.getByTestId('app-view-link').getByRole('button', { name: 'Open', exact: true }).click();
+  await popup;
+  await expect.poll(() => asked.some((u) => u.startsWith('https://modelcontextprotocol.io/'))).toBe(true);
+});
+
+test("a view's tool call asks through the same approval card as the model's, shown in the view", async ({ page, shell }) => {
+  await openApp(page, shell.current);
+  await configureModel(page, { baseUrl: model.baseUrl, model: 'fake-apps' });
+  await expectStatus(await addLocalServer(page, { name: 'clock', command: appServer('server-basic-react') }), 'ready');
+  await openChat(page);
+  // Default mode: get-time declares no read-only hint, so the model's call asks first.
+  await sendMessage(page, 'call get-time');
+  await page.getByTestId('tool-card').getByTestId('approval-card').getByRole('button', { name: 'Allow once' }).click();
+  const v = view(page);
+  await expect(v.locator('code')).toHaveText(/^\d{4}-/, { timeout: 20_000 });
+  const first = await v.locator('code').textContent();
+  await page.waitForTimeout(1100);
+  // The view's own call: the card appears in the view, and nothing runs before the answer.
+  await v.getByRole('button', { name: 'Get Server Time' }).click();
+  const card = page.getByTestId('app-view').getByTestId('approval-card');
+  await expect(card).toContainText('get-time');
+  await expect(v.locator('code')).toHaveText(first!);
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'apps-view-approval.png'), fullPage: true });
+  await card.getByRole('button', { name: 'Allow once' }).click();
+  await expect(v.locator('code')).not.toHaveText(first!, { timeout: 10_000 });
+  await expect(card).toHaveCount(0);
+});

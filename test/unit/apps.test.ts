@@ -1,0 +1,119 @@
+/**
+ * MCP Apps pieces that need no browser (main/mcp/apps/, main/shell/view-origin.ts): the view's
+ * Content-Security-Policy is never looser than declared, malformed declarations fall back to the
+ * default, the tool metadata is read as the ext-apps spec says, and the view origin — a real
+ * loopback listener — serves the sandbox page only.
+ */
+import http from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildViewCsp, decodeCspParam, encodeCspParam, sanitizeCsp } from '../../main/mcp/apps/csp.js';
+import { sandboxResponse } from '../../main/mcp/apps/sandbox-page.js';
+import { toolUiResourceUri, visibleToApp, visibleToModel } from '../../main/mcp/apps/tool-ui.js';
+import { startViewOrigin, type ViewOrigin } from '../../main/shell/view-origin.js';
+
+const HOST = 'http://127.0.0.1:4000';
+
+describe('view CSP', () => {
+  it('defaults to no network, no frames, no base and only the host as framer', () => {
+    const csp = buildViewCsp({}, HOST);
+    expect(csp).toContain("connect-src 'none'");
+    expect(csp).toContain("frame-src 'none'");
+    expect(csp).toContain("base-uri 'none'");
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain(`frame-ancestors ${HOST}`);
+  });
+
+  it('keeps declared https origins, wildcard subdomains and loopback http', () => {
+    const s = sanitizeCsp({ connectDomains: ['https://api.example.com', 'https://*.tiles.example.org:8443', 'http://localhost:3000'], resourceDomains: ['https://cdn.example.com'] });
+    expect(s).toEqual({ connectDomains: ['https://api.example.com', 'https://*.tiles.example.org:8443', 'http://localhost:3000'], resourceDomains: ['https://cdn.example.com'] });
+    const csp = buildViewCsp(s, HOST);
+    expect(csp).toContain('connect-src https://api.example.com https://*.tiles.example.org:8443 http://localhost:3000');
+    expect(csp).toContain("script-src 'self' 'unsafe-inline' https://cdn.example.com");
+  });
+
+  it('drops anything that would loosen the policy or inject a directive', () => {
+    const s = sanitizeCsp({
+      connectDomains: ['*', "'unsafe-eval'", 'https:', 'http://evil.example.com', 'https://a.example.com; script-src *', 'https://a.example.com/path', 'data:', 42, null],
+      frameDomains: 'https://x.example.com',
+      unknownKey: ['https://y.example.com'],
+    });
+    expect(s).toEqual({});
+    expect(buildViewCsp(s, HOST)).toContain("connect-src 'none'");
+  });
+
+  it('caps the number of origins and removes duplicates', () => {
+    const many = Array.from({ length: 100 }, (_, i) => `https://h${i}.example.com`);
+    expect(sanitizeCsp({ connectDomains: [...many, ...many] }).connectDomains).toHaveLength(32);
+  });
+
+  it('re-checks the query: a crafted or malformed ?csp= is sanitized again', () => {
+    const crafted = Buffer.from(JSON.stringify({ connectDomains: ['*', 'https://ok.example.com'] })).toString('base64url');
+    expect(decodeCspParam(crafted)).toEqual({ connectDomains: ['https://ok.example.com'] });
+    expect(decodeCspParam('not base64 json')).toEqual({});
+    expect(decodeCspParam(null)).toEqual({});
+    expect(decodeCspParam('A'.repeat(20_000))).toEqual({});
+    expect(decodeCspParam(encodeCspParam({ resourceDomains: ['https://cdn.example.com'] }))).toEqual({ resourceDomains: ['https://cdn.example.com'] });
+  });
+});
+
+describe('tool metadata', () => {
+  it('reads the view URI (nested and flat keys), only ui:// ones', () => {
+    expect(toolUiResourceUri({ _meta: { ui: { resourceUri: 'ui://a/b.html' } } })).toBe('ui://a/b.html');
+    expect(toolUiResourceUri({ _meta: { 'ui/resourceUri': 'ui://flat' } })).toBe('ui://flat');
+    expect(toolUiResourceUri({ _meta: { ui: { resourceUri: 'https://evil.example.com/x.html' } } })).toBeNull();
+    expect(toolUiResourceUri({})).toBeNull();
+  });
+
+  it('visibility: both when absent, as declared otherwise', () => {
+    expect([visibleToModel({}), visibleToApp({})]).toEqual([true, true]);
+    const appOnly = { _meta: { ui: { visibility: ['app'] } } };
+    expect([visibleToModel(appOnly), visibleToApp(appOnly)]).toEqual([false, true]);
+    const modelOnly = { _meta: { ui: { visibility: ['model'] } } };
+    expect([visibleToModel(modelOnly), visibleToApp(modelOnly)]).toEqual([true, false]);
+    expect(visibleToApp({ _meta: { ui: { visibility: 'app' } } })).toBe(true); // malformed → default
+  });
+});
+
+describe('sandbox page', () => {
+  it('serves the page with the view CSP, the relay, and 404 for anything else', () => {
+    const page = sandboxResponse('/sandbox.html?csp=' + encodeCspParam({ connectDomains: ['https://api.example.com'] }), HOST);
+    expect(page.status).toBe(200);
+    expect(page.headers['content-security-policy']).toContain('connect-src https://api.example.com');
+    expect(page.body).toContain(`content="${HOST}"`);
+    expect(sandboxResponse('/sandbox.js', HOST).headers['content-type']).toMatch(/javascript/);
+    expect(sandboxResponse('/index.html', HOST).status).toBe(404);
+    expect(sandboxResponse('/../main/core.ts', HOST).status).toBe(404);
+  });
+
+  it('escapes the host origin in the page', () => {
+    expect(sandboxResponse('/sandbox.html', 'http://x"><script>').body).not.toContain('"><script>');
+  });
+});
+
+describe('view origin listener', () => {
+  let origin: ViewOrigin | null = null;
+  afterEach(async () => {
+    await origin?.close();
+    origin = null;
+  });
+
+  it('is another loopback port that serves only the sandbox page and refuses upgrades and writes', async () => {
+    origin = await startViewOrigin(HOST);
+    expect(origin.origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(origin.origin).not.toBe(HOST);
+    const page = await fetch(`${origin.origin}/sandbox.html`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain(`frame-ancestors ${HOST}`);
+    expect((await fetch(`${origin.origin}/index.html`)).status).toBe(404);
+    expect((await fetch(`${origin.origin}/sandbox.html`, { method: 'POST', body: 'x' })).status).toBe(405);
+    // A WebSocket upgrade is dropped without an answer (the view origin carries no socket).
+    const ws = await new Promise<string>((resolve) => {
+      const req = http.request(`${origin!.origin}/`, { headers: { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==' } });
+      req.on('upgrade', () => resolve('upgraded'));
+      req.on('response', (r) => resolve(`answered ${r.statusCode}`));
+      req.on('error', () => resolve('refused'));
+      req.end();
+    });
+    expect(ws).toBe('refused');
+  });
+});
