@@ -101,3 +101,22 @@ describe('pagination against a real server', () => {
     expect(c.issues).toEqual([]);
   });
 });
+
+describe('JSON Schema 2020-12 keywords survive the check (SEP-1613)', () => {
+  it('keeps $schema, $defs, $ref, additionalProperties and composition keywords of an accepted tool', () => {
+    const inputSchema = {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object',
+      $defs: { address: { $anchor: 'addr', type: 'object', properties: { street: { type: 'string' } } } },
+      properties: { home: { $ref: '#/$defs/address' }, kind: { anyOf: [{ type: 'string' }, { type: 'null' }] } },
+      allOf: [{ anyOf: [{ required: ['home'] }, { required: ['kind'] }] }],
+      if: { properties: { kind: { const: 'x' } } },
+      then: { required: ['home'] },
+      else: {},
+      additionalProperties: false,
+    };
+    const r = checkTools([{ name: 'rich', inputSchema }]);
+    expect(r.issues).toEqual([]);
+    expect(r.tools[0]!.inputSchema).toEqual(inputSchema);
+  });
+});
