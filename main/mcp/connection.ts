@@ -16,14 +16,13 @@ import { classifyAuthFailure } from './oauth/flow.js';
 import type { PersistentOAuthProvider } from './oauth/provider.js';
 import { createOAuthRemoteTransport } from './oauth/transport.js';
 import type { ProcessLedger } from './process-ledger.js';
-import { ToolsPageSchema } from './lists.js';
 import { classifyStartFailure, isLegacySseCandidate, isLocalProbeFailure, isSessionExpired, TimeoutError } from './failures.js';
 import { versionNegotiation, type EraMemory, type NegotiatedProtocol } from './negotiation.js';
 import { LogRing } from './connection/log-ring.js';
-import { CLIENT_INFO, NotConnectedError, type CallOptions, type ElicitHandler, type SampleHandler } from './connection/types.js';
+import { CLIENT_INFO, NotConnectedError, progressListener, type CallOptions, type ElicitHandler, type SampleHandler } from './connection/types.js';
 import { handlerCapabilities, installClientHandlers, sendRootsChanged, type ClientHandlers } from './connection/client-handlers.js';
 import { coalescedRelist, listenForChanges } from './connection/list-changes.js';
-import { checkListedTools, listAll, type ListName, type PageFetcher } from './connection/listing.js';
+import { checkListedTools, listAll, promptsPage, resourcesPage, toolsPage, type ListName, type PageFetcher } from './connection/listing.js';
 import { OAuthRefresher } from './connection/oauth-refresh.js';
 import { ServerRequests } from './connection/requests.js';
 
@@ -346,18 +345,12 @@ export class McpConnection {
 
   /** Re-list every page of resources (MCP spec "Resources: Listing Resources"). */
   async refreshResources(timeoutMs = this.config.timeout_seconds * 1000): Promise<void> {
-    this.resources = await this.listAll('resources', async (c, p, t) => {
-      const res = await c.request({ method: 'resources/list', params: p }, { timeout: t });
-      return { items: res.resources, nextCursor: res.nextCursor };
-    }, (r) => r.uri, timeoutMs);
+    this.resources = await this.listAll('resources', resourcesPage, (r) => r.uri, timeoutMs);
   }
 
   /** Re-list every page of prompts (MCP spec "Prompts: Listing Prompts"). */
   async refreshPrompts(timeoutMs = this.config.timeout_seconds * 1000): Promise<void> {
-    this.prompts = await this.listAll('prompts', async (c, p, t) => {
-      const res = await c.request({ method: 'prompts/list', params: p }, { timeout: t });
-      return { items: res.prompts, nextCursor: res.nextCursor };
-    }, (p) => p.name, timeoutMs);
+    this.prompts = await this.listAll('prompts', promptsPage, (p) => p.name, timeoutMs);
   }
 
   /**
@@ -365,11 +358,7 @@ export class McpConnection {
    * (main/mcp/tool-check.ts): a malformed tool is left out with an issue naming it.
    */
   async refreshTools(timeoutMs = this.config.timeout_seconds * 1000): Promise<void> {
-    const listed = await this.listAll('tools', async (c, p, t) => {
-      // Loosely checked as a page: one malformed (or absurdly deep) tool must not fail the listing.
-      const res = await c.request({ method: 'tools/list', params: p }, ToolsPageSchema, { timeout: t });
-      return { items: res.tools, nextCursor: res.nextCursor };
-    }, (t) => t.name, timeoutMs);
+    const listed = await this.listAll('tools', toolsPage, (t) => t.name, timeoutMs);
     // SEP-2243: over HTTP on 2026-07-28 a tool with invalid x-mcp-header declarations is left out.
     const checked = checkListedTools(listed, this.config.type !== 'local' && this.client?.getProtocolEra() === 'modern', (text) => this.note('lifecycle', text));
     this.tools = checked.tools;
@@ -401,18 +390,7 @@ export class McpConnection {
         resetTimeoutOnProgress: true,
         maxTotalTimeout: Math.max(timeout, 10 * 60 * 1000),
         // A handler must be present for the SDK to send a progress token; progress also extends the deadline.
-        onprogress: (p) => {
-          if (!opts.onProgress) return;
-          try {
-            opts.onProgress({
-              progress: p.progress,
-              total: typeof p.total === 'number' ? p.total : null,
-              message: typeof p.message === 'string' ? p.message.slice(0, 1000) : null,
-            });
-          } catch {
-            // A listener's failure must not fail the call.
-          }
-        },
+        onprogress: progressListener(opts.onProgress),
       });
     try {
       return (await call(client)) as CallToolResult;

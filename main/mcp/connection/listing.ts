@@ -6,7 +6,7 @@
  */
 import type { Client, Tool } from '@modelcontextprotocol/client';
 import type { ServerIssue } from '../../../preload/contract/index.js';
-import { collectPages } from '../lists.js';
+import { collectPages, ToolsPageSchema } from '../lists.js';
 import { checkTools } from '../tool-check.js';
 import { invalidHeaderDeclaration } from '../tool-headers.js';
 import { MAX_LIST_PAGES } from './requests.js';
@@ -31,6 +31,24 @@ export async function listAll<T>(client: Client, capability: ListName, page: Pag
   const r = await collectPages((cursor) => page(client, cursor === undefined ? {} : { cursor }, timeoutMs), MAX_LIST_PAGES, key);
   if (r.stopped) note(`listing ${capability} stopped after ${r.items.length} items: ${r.stopped === 'repeated_cursor' ? 'the server repeated a page cursor' : `more than ${MAX_LIST_PAGES} pages`}`);
   return { items: r.items, issues: r.stopped ? [...issues, { kind: 'list_stopped', list: capability, reason: r.stopped }] : issues };
+}
+
+/** One `resources/list` page (MCP spec "Resources: Listing Resources"). */
+export async function resourcesPage(c: Client, params: { cursor?: string }, timeout: number) {
+  const res = await c.request({ method: 'resources/list', params }, { timeout });
+  return { items: res.resources, nextCursor: res.nextCursor };
+}
+
+/** One `prompts/list` page (MCP spec "Prompts: Listing Prompts"). */
+export async function promptsPage(c: Client, params: { cursor?: string }, timeout: number) {
+  const res = await c.request({ method: 'prompts/list', params }, { timeout });
+  return { items: res.prompts, nextCursor: res.nextCursor };
+}
+
+/** One `tools/list` page, checked loosely: one malformed (or absurdly deep) tool must not fail the listing. */
+export async function toolsPage(c: Client, params: { cursor?: string }, timeout: number) {
+  const res = await c.request({ method: 'tools/list', params }, ToolsPageSchema, { timeout });
+  return { items: res.tools, nextCursor: res.nextCursor };
 }
 
 /**

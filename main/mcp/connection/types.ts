@@ -1,7 +1,8 @@
 /**
  * The public shapes of an MCP connection (main/mcp/connection.ts): the app's client identity,
  * what the host hands a server's sampling and elicitation requests to, call options and
- * progress, and the error for a call on a connection that is not ready.
+ * progress (and turning the SDK's progress into it), and the error for a call on a connection
+ * that is not ready.
  * docs/ARCHITECTURE.md "Processes and rooms".
  */
 
@@ -65,4 +66,25 @@ export interface ToolProgress {
   progress: number;
   total: number | null;
   message: string | null;
+}
+
+/**
+ * The SDK `onprogress` handler of a tool call, handing `onProgress` each notification as a
+ * {@link ToolProgress} (message cut to 1000 characters). A listener that throws does not fail
+ * the call. A handler is returned even without `onProgress`: the SDK sends a progress token only
+ * when one is present.
+ */
+export function progressListener(onProgress: ((p: ToolProgress) => void) | undefined): (p: { progress: number; total?: unknown; message?: unknown }) => void {
+  return (p) => {
+    if (!onProgress) return;
+    try {
+      onProgress({
+        progress: p.progress,
+        total: typeof p.total === 'number' ? p.total : null,
+        message: typeof p.message === 'string' ? p.message.slice(0, 1000) : null,
+      });
+    } catch {
+      // A listener's failure must not fail the call.
+    }
+  };
 }
