@@ -1,124 +1,37 @@
 /**
  * One MCP server: its transport, one persistent SDK `Client` session, and a small state machine
  * (`starting → ready | error`, `→ closed`). Calls are not serialized: JSON-RPC ids multiplex them.
+ * Its other jobs live in main/mcp/connection/ (docs/ARCHITECTURE.md "Processes and rooms"):
+ * what a server may ask of the client (client-handlers.ts), listing (listing.ts, list-changes.ts),
+ * requests beyond tools (requests.ts), the OAuth background refresh (oauth-refresh.ts).
  */
 import { APPS_CLIENT_CAPABILITIES } from './apps/tool-ui.js';
 import { Client } from '@modelcontextprotocol/client';
-import type { CallToolResult, ClientCapabilities, ClientOptions, CompleteRequest, CompleteResult, CreateMessageResult, ElicitResult, GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplateType as ResourceTemplate, Tool, Transport } from '@modelcontextprotocol/client';
+import type { CallToolResult, ClientOptions, CompleteRequest, CompleteResult, GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplateType as ResourceTemplate, Tool, Transport } from '@modelcontextprotocol/client';
 import type { ErrorKind, LogEntry, LoggingLevel, ServerIssue, ServerStatus, TransportKind } from '../../preload/contract/index.js';
-import type { ProtocolHooks, UrlElicitationParams } from './protocol/hooks.js';
-import { formatLogMessage } from './protocol/log-format.js';
+import type { ProtocolHooks } from './protocol/hooks.js';
 import type { ServerConfig } from './config.js';
 import { createRemoteTransport, createStdioTransport, type ServerEnvironment } from './transports.js';
-import { classifyAuthFailure, refreshIfNeeded } from './oauth/flow.js';
+import { classifyAuthFailure } from './oauth/flow.js';
 import type { PersistentOAuthProvider } from './oauth/provider.js';
 import { createOAuthRemoteTransport } from './oauth/transport.js';
 import type { ProcessLedger } from './process-ledger.js';
-import { checkTools } from './tool-check.js';
-import { collectPages, ToolsPageSchema } from './lists.js';
 import { classifyStartFailure, isLegacySseCandidate, isLocalProbeFailure, isSessionExpired, TimeoutError } from './failures.js';
 import { versionNegotiation, type EraMemory, type NegotiatedProtocol } from './negotiation.js';
-import { invalidHeaderDeclaration } from './tool-headers.js';
+import { LogRing } from './connection/log-ring.js';
+import { CLIENT_INFO, NotConnectedError, progressListener, type CallOptions, type ElicitHandler, type SampleHandler } from './connection/types.js';
+import { handlerCapabilities, installClientHandlers, sendRootsChanged, type ClientHandlers } from './connection/client-handlers.js';
+import { coalescedRelist, listenForChanges } from './connection/list-changes.js';
+import { checkListedTools, listAll, promptsPage, resourcesPage, toolsPage, type ListName, type PageFetcher } from './connection/listing.js';
+import { OAuthRefresher } from './connection/oauth-refresh.js';
+import { ServerRequests } from './connection/requests.js';
 
-/** The app's identity sent in `initialize` (MCP spec "Lifecycle"). */
-export const CLIENT_INFO = { name: 'openprogram-desktop', version: '0.1.0' };
-
-/** Bounded ring of log entries; the oldest entries are dropped first. */
-export class LogRing {
-  private entries: LogEntry[] = [];
-  constructor(private readonly max = 500) {}
-  private origins: number[] = [];
-  private lastOrigin = 0;
-  /** A new origin tag for one connection writing into this ring (1, 2, …). */
-  nextOrigin(): number {
-    return ++this.lastOrigin;
-  }
-  /** Append an entry (text is cut to 4 KiB); `origin` tells which connection wrote it. */
-  push(source: LogEntry['source'], text: string, origin = 0): void {
-    this.entries.push({ ts: Date.now(), source, text: text.length > 4096 ? `${text.slice(0, 4096)}…` : text });
-    this.origins.push(origin);
-    if (this.origins.length > this.max) this.origins.splice(0, this.origins.length - this.max);
-    if (this.entries.length > this.max) this.entries.splice(0, this.entries.length - this.max);
-  }
-  /** A copy of every entry, oldest first. */
-  all(): LogEntry[] {
-    return this.entries.slice();
-  }
-  /** The last `n` entries of one source, as text; only those of `origin` when given. */
-  tail(source: LogEntry['source'], n: number, origin?: number): string[] {
-    const out: string[] = [];
-    for (let i = this.entries.length - 1; i >= 0 && out.length < n; i--) {
-      if (this.entries[i]!.source === source && (origin === undefined || this.origins[i] === origin)) out.unshift(this.entries[i]!.text);
-    }
-    return out;
-  }
-}
-
-/** A form-mode elicitation request as the host hands it to the user. */
-export interface ElicitationForm {
-  message: string;
-  requestedSchema: Record<string, unknown>;
-}
-
-/** The user's answer (MCP `ElicitResult`). */
-export interface ElicitationAnswer {
-  action: 'accept' | 'decline' | 'cancel';
-  content?: Record<string, string | number | boolean | string[]>;
-}
-
-/** A server's sampling request (MCP `sampling/createMessage`), as the host hands it on. */
-export interface SamplingRequest {
-  messages: Array<{ role: 'user' | 'assistant'; content: { type: string; text?: string; data?: string; mimeType?: string } }>;
-  systemPrompt?: string;
-  maxTokens: number;
-  temperature?: number;
-}
-
-/** The host's completion for a sampling request. */
-export interface SamplingResult {
-  model: string;
-  text: string;
-  stopReason: 'endTurn' | 'maxTokens' | 'stopSequence';
-}
-
-/** Answers a sampling request (after the user approved it); throws to refuse. */
-export type SampleHandler = (server: string, req: SamplingRequest, signal: AbortSignal) => Promise<SamplingResult>;
-
-/** Asks the user; `signal` aborts when the server cancels the request or the connection ends. */
-export type ElicitHandler = (server: string, form: ElicitationForm, signal: AbortSignal) => Promise<ElicitationAnswer>;
-
-/** Error thrown for a call on a connection that is not ready (or closed under it). */
-export class NotConnectedError extends Error {
-  override name = 'NotConnectedError';
-}
-
-const STDERR_TAIL = 20;
-/** Most times a dropped `subscriptions/listen` stream is opened again per session. */
-const MAX_RELISTENS = 5;
-/** Most pages one listing follows. */
-const MAX_LIST_PAGES = 100;
-
+export { LogRing } from './connection/log-ring.js';
+export { CLIENT_INFO, NotConnectedError, type CallOptions, type ElicitationAnswer, type ElicitationForm, type ElicitHandler, type SampleHandler, type SamplingRequest, type SamplingResult, type ToolProgress } from './connection/types.js';
 export { collectPages, type ListStop } from './lists.js';
 
-/** Options for a tool call. */
-export interface CallOptions {
-  signal?: AbortSignal;
-  /** Per-call read timeout in ms; defaults to the server's `timeout_seconds`. */
-  timeoutMs?: number;
-  /**
-   * Receives the server's progress notifications for this call (MCP spec "Utilities: Progress"):
-   * `progress` so far, `total` when the server knows it, and its `message`. Each notification
-   * also restarts the call's read timeout (bounded by a total deadline).
-   */
-  onProgress?: (p: ToolProgress) => void;
-}
+const STDERR_TAIL = 20;
 
-/** One progress notification of a running call (MCP `notifications/progress`), as numbers + message. */
-export interface ToolProgress {
-  progress: number;
-  total: number | null;
-  message: string | null;
-}
 
 /**
  * A live connection to one configured server. Create, then `start()` (never throws: failures land
@@ -158,6 +71,19 @@ export class McpConnection {
     // A restarted server keeps one log across its processes, so the Logs view shows the history.
     this.log = log ?? new LogRing();
     this.id = this.log.nextOrigin();
+    this.refresher =
+      oauth && config.type !== 'local'
+        ? new OAuthRefresher(oauth, config.url, {
+            closed: () => this.closing,
+            note: (text) => this.note('lifecycle', text),
+            authLost: async (kind) => {
+              this.tools = [];
+              this.setState('needs_auth', 'The sign-in expired or was revoked; sign in again.', kind);
+              await this.closeTransport();
+            },
+            changed: () => this.onChange(this),
+          })
+        : null;
   }
 
   /** Asks the user on behalf of the server (elicitation); null = the capability is not declared. */
@@ -175,9 +101,13 @@ export class McpConnection {
   /** Extra SDK `ClientOptions` (e.g. `versionNegotiation`); capabilities are always this class's own. */
   clientOptions: Omit<ClientOptions, 'capabilities'> = {};
 
+  /** OAuth: the background refresh of a remote server's access token; null without OAuth. */
+  private readonly refresher: OAuthRefresher | null;
+
   /** OAuth: when the current access token expires (ms epoch), when known. */
-  oauthExpiresAt: number | null = null;
-  private refreshTimer: NodeJS.Timeout | null = null;
+  get oauthExpiresAt(): number | null {
+    return this.refresher?.expiresAt ?? null;
+  }
 
   /** Last stderr lines of this connection's own process (not of an earlier one of the server). */
   stderrTail(): string[] {
@@ -274,7 +204,7 @@ export class McpConnection {
         const savedAfter = (await this.oauth?.storedTokens().catch(() => undefined))?.saved_at ?? null;
         if (savedAfter !== null && savedAfter !== savedBefore) this.note('lifecycle', 'access token refreshed while connecting');
       }
-      await this.scheduleRefresh();
+      await this.refresher?.schedule();
       this.setState('ready');
     } catch (err) {
       if (this.closing) return;
@@ -333,39 +263,17 @@ export class McpConnection {
     const transport = this.createTransport();
     if (this.closing) return;
     this.transport = transport;
-    const elicit = this.elicit;
-    // Form elicitation (MCP spec 2025-06-18 "Elicitation"): the SDK fills in schema defaults for
-    // fields the user left out (SEP-1034) when `applyDefaults` is declared.
-    const sample = this.sample;
+    const handlers: ClientHandlers = { server: this.name, elicit: this.elicit, sample: this.sample, protocolHooks: () => this.protocolHooks, note: (source, text) => this.note(source, text) };
     const client = new Client(CLIENT_INFO, {
       versionNegotiation: versionNegotiation(this.config.type, timeoutMs),
       ...this.clientOptions,
       capabilities: {
-        ...(elicit ? { elicitation: { form: { applyDefaults: true } } } : {}),
-        ...(sample ? { sampling: {} } : {}),
-        ...this.protocolCapabilities(),
+        ...handlerCapabilities(handlers),
         // MCP Apps (main/mcp/apps/): this host renders `ui://` views.
         ...APPS_CLIENT_CAPABILITIES,
       },
     });
-    if (sample) {
-      client.setRequestHandler('sampling/createMessage', async (req, ctx) => {
-        this.note('lifecycle', 'the server asks for a model completion (sampling)');
-        const p = req.params as unknown as SamplingRequest;
-        const r = await sample(this.name, { messages: p.messages, systemPrompt: p.systemPrompt, maxTokens: p.maxTokens, temperature: p.temperature }, ctx.mcpReq.signal);
-        return { role: 'assistant', content: { type: 'text', text: r.text }, model: r.model, stopReason: r.stopReason } as CreateMessageResult;
-      });
-    }
-    if (elicit) {
-      client.setRequestHandler('elicitation/create', async (req, ctx) => {
-        const params = req.params as { message: string; requestedSchema?: Record<string, unknown> };
-        if ((req.params as { mode?: string }).mode === 'url') return this.answerUrlElicitation(req.params as unknown as UrlElicitationParams, ctx.mcpReq.signal);
-        this.note('lifecycle', 'the server asks the user for input (elicitation)');
-        const answer = await elicit(this.name, { message: params.message, requestedSchema: params.requestedSchema ?? { type: 'object', properties: {} } }, ctx.mcpReq.signal);
-        return answer as ElicitResult;
-      });
-    }
-    this.installProtocolHandlers(client);
+    installClientHandlers(client, handlers);
     client.onerror = (err) => {
       // Protocol-level oddities (unknown response ids, dropped oversized messages, an optional GET
       // stream the server does not offer) are logged, not fatal.
@@ -408,52 +316,9 @@ export class McpConnection {
     this.protocol = { era, version: client.getNegotiatedProtocolVersion() ?? null };
     this.eras?.remember(this.config, era);
     this.note('lifecycle', `protocol ${this.protocol.version ?? 'unknown'} (${era === 'modern' ? 'negotiated with server/discover' : 'initialize handshake'})`);
-    // list_changed is honoured even from servers that did not declare `listChanged`. A burst of
-    // notifications causes one re-list: while one is scheduled, more are absorbed; any that come
-    // while a listing runs (the initial one included) ask for exactly one more afterwards.
-    const coalesce = (what: 'tools' | 'resources' | 'prompts', refresh: () => Promise<void>) => {
-      let state: 'idle' | 'scheduled' | 'running' = 'idle';
-      let again = false;
-      const loop = async (): Promise<void> => {
-        while (again) {
-          again = false;
-          if (this.closing || this.client !== client) break;
-          try {
-            await refresh();
-            this.onChange(this);
-          } catch (err) {
-            this.note('lifecycle', `refreshing ${what} failed: ${(err as Error).message}`);
-          }
-        }
-        state = 'idle';
-      };
-      return {
-        notify: (): void => {
-          if (state === 'scheduled') return;
-          if (state === 'running') {
-            again = true;
-            return;
-          }
-          this.note('lifecycle', `${what}/list_changed received`);
-          state = 'scheduled';
-          again = true;
-          // Notifications that arrived in the same read are handled before this runs.
-          setImmediate(() => {
-            state = 'running';
-            void loop();
-          });
-        },
-        /** The initial listing, counted as a running re-list (its errors are the caller's). */
-        initial: async (list: () => Promise<void>): Promise<void> => {
-          state = 'running';
-          try {
-            await list();
-          } finally {
-            void loop();
-          }
-        },
-      };
-    };
+    const live = () => !this.closing && this.client === client;
+    const lifecycle = (text: string) => this.note('lifecycle', text);
+    const coalesce = (what: ListName, refresh: () => Promise<void>) => coalescedRelist(what, refresh, live, () => this.onChange(this), lifecycle);
     const tools = coalesce('tools', () => this.refreshTools());
     const resources = coalesce('resources', () => this.refreshResources());
     const prompts = coalesce('prompts', () => this.refreshPrompts());
@@ -466,73 +331,26 @@ export class McpConnection {
       resources.initial(() => this.refreshResources(timeoutMs)).catch((err: Error) => this.note('lifecycle', `listing resources failed: ${err.message}`)),
       prompts.initial(() => this.refreshPrompts(timeoutMs)).catch((err: Error) => this.note('lifecycle', `listing prompts failed: ${err.message}`)),
     ]);
-    if (era === 'modern') await this.listenForChanges(client, timeoutMs);
+    if (era === 'modern') await listenForChanges(client, timeoutMs, live, lifecycle);
   }
 
-  /**
-   * 2026-07-28: list_changed notifications come only on a `subscriptions/listen` stream the
-   * client opened (MCP spec 2026-07-28 "Subscriptions"); the SDK dispatches them to the handlers
-   * registered above. Asks for every list the server offers; a stream the server drops is opened
-   * again (at most {@link MAX_RELISTENS} times per session). Never throws: without the stream the
-   * lists are still correct as of the last listing.
-   */
-  private async listenForChanges(client: Client, timeoutMs: number, attempt = 0): Promise<void> {
-    const caps = client.getServerCapabilities() ?? {};
-    const filter = { ...(caps.tools ? { toolsListChanged: true } : {}), ...(caps.resources ? { resourcesListChanged: true } : {}), ...(caps.prompts ? { promptsListChanged: true } : {}) };
-    if (Object.keys(filter).length === 0 || this.closing || this.client !== client) return;
-    try {
-      const subscription = await client.listen(filter, { timeout: timeoutMs });
-      this.note('lifecycle', `listening for list changes (${Object.keys(subscription.honoredFilter).join(', ') || 'nothing honored'})`);
-      void subscription.closed.then((how) => {
-        if (how !== 'remote' || this.closing || this.client !== client) return;
-        if (attempt + 1 > MAX_RELISTENS) return void this.note('lifecycle', 'the list-change stream closed again; not reopening it');
-        this.note('lifecycle', 'the list-change stream closed; opening it again');
-        setTimeout(() => void this.listenForChanges(client, timeoutMs, attempt + 1), 1000).unref();
-      });
-    } catch (err) {
-      this.note('lifecycle', `listening for list changes failed: ${err instanceof Error ? err.message : String(err)}`);
-    }
-  }
-
-  /**
-   * Follow every page of one list (MCP spec "Utilities: Pagination") through {@link collectPages};
-   * empty when the server did not declare the capability. Pages are fetched one by one with
-   * `client.request` (the SDK's no-cursor `list*()` verbs aggregate every page themselves and do
-   * not stop on a cursor that cycles). @throws NotConnectedError, or the error of a failed page.
-   */
-  private async listAll<T>(
-    capability: 'tools' | 'resources' | 'prompts',
-    page: (client: Client, params: { cursor?: string }, timeoutMs: number) => Promise<{ items: T[]; nextCursor?: string | undefined }>,
-    key: (item: T) => unknown,
-    timeoutMs: number,
-  ): Promise<T[]> {
+  /** One whole list through main/mcp/connection/listing.ts, keeping its issues. @throws NotConnectedError, or a failed page's error. */
+  private async listAll<T>(capability: ListName, page: PageFetcher<T>, key: (item: T) => unknown, timeoutMs: number): Promise<T[]> {
     const client = this.client;
     if (!client) throw new NotConnectedError(`Server "${this.name}" is not connected.`);
-    const issues = this.listIssues[capability].filter((i) => i.kind !== 'list_stopped');
-    if (!client.getServerCapabilities()?.[capability]) {
-      this.listIssues[capability] = issues;
-      return [];
-    }
-    const r = await collectPages((cursor) => page(client, cursor === undefined ? {} : { cursor }, timeoutMs), MAX_LIST_PAGES, key);
-    if (r.stopped) this.note('lifecycle', `listing ${capability} stopped after ${r.items.length} items: ${r.stopped === 'repeated_cursor' ? 'the server repeated a page cursor' : `more than ${MAX_LIST_PAGES} pages`}`);
-    this.listIssues[capability] = r.stopped ? [...issues, { kind: 'list_stopped', list: capability, reason: r.stopped }] : issues;
+    const r = await listAll(client, capability, page, key, timeoutMs, this.listIssues[capability], (text) => this.note('lifecycle', text));
+    this.listIssues[capability] = r.issues;
     return r.items;
   }
 
   /** Re-list every page of resources (MCP spec "Resources: Listing Resources"). */
   async refreshResources(timeoutMs = this.config.timeout_seconds * 1000): Promise<void> {
-    this.resources = await this.listAll('resources', async (c, p, t) => {
-      const res = await c.request({ method: 'resources/list', params: p }, { timeout: t });
-      return { items: res.resources, nextCursor: res.nextCursor };
-    }, (r) => r.uri, timeoutMs);
+    this.resources = await this.listAll('resources', resourcesPage, (r) => r.uri, timeoutMs);
   }
 
   /** Re-list every page of prompts (MCP spec "Prompts: Listing Prompts"). */
   async refreshPrompts(timeoutMs = this.config.timeout_seconds * 1000): Promise<void> {
-    this.prompts = await this.listAll('prompts', async (c, p, t) => {
-      const res = await c.request({ method: 'prompts/list', params: p }, { timeout: t });
-      return { items: res.prompts, nextCursor: res.nextCursor };
-    }, (p) => p.name, timeoutMs);
+    this.prompts = await this.listAll('prompts', promptsPage, (p) => p.name, timeoutMs);
   }
 
   /**
@@ -540,22 +358,9 @@ export class McpConnection {
    * (main/mcp/tool-check.ts): a malformed tool is left out with an issue naming it.
    */
   async refreshTools(timeoutMs = this.config.timeout_seconds * 1000): Promise<void> {
-    const listed = await this.listAll('tools', async (c, p, t) => {
-      // Loosely checked as a page: one malformed (or absurdly deep) tool must not fail the listing.
-      const res = await c.request({ method: 'tools/list', params: p }, ToolsPageSchema, { timeout: t });
-      return { items: res.tools, nextCursor: res.nextCursor };
-    }, (t) => t.name, timeoutMs);
-    const checked = checkTools(listed);
+    const listed = await this.listAll('tools', toolsPage, (t) => t.name, timeoutMs);
     // SEP-2243: over HTTP on 2026-07-28 a tool with invalid x-mcp-header declarations is left out.
-    if (this.config.type !== 'local' && this.client?.getProtocolEra() === 'modern') {
-      checked.tools = checked.tools.filter((t) => {
-        const why = invalidHeaderDeclaration(t.inputSchema);
-        if (why) checked.issues.push({ kind: 'tool_rejected', tool: t.name, reason: 'invalid_header' });
-        if (why) this.note('lifecycle', `tool "${t.name}" left out: ${why}`);
-        return !why;
-      });
-    }
-    for (const issue of checked.issues) if (issue.kind !== 'list_stopped' && issue.reason !== 'invalid_header') this.note('lifecycle', `tool "${issue.tool}" ${issue.kind === 'tool_rejected' ? 'left out' : 'offered without its schema'}: ${issue.reason}`);
+    const checked = checkListedTools(listed, this.config.type !== 'local' && this.client?.getProtocolEra() === 'modern', (text) => this.note('lifecycle', text));
     this.tools = checked.tools;
     this.listIssues.tools = [...this.listIssues.tools.filter((i) => i.kind === 'list_stopped'), ...checked.issues];
   }
@@ -585,18 +390,7 @@ export class McpConnection {
         resetTimeoutOnProgress: true,
         maxTotalTimeout: Math.max(timeout, 10 * 60 * 1000),
         // A handler must be present for the SDK to send a progress token; progress also extends the deadline.
-        onprogress: (p) => {
-          if (!opts.onProgress) return;
-          try {
-            opts.onProgress({
-              progress: p.progress,
-              total: typeof p.total === 'number' ? p.total : null,
-              message: typeof p.message === 'string' ? p.message.slice(0, 1000) : null,
-            });
-          } catch {
-            // A listener's failure must not fail the call.
-          }
-        },
+        onprogress: progressListener(opts.onProgress),
       });
     try {
       return (await call(client)) as CallToolResult;
@@ -631,45 +425,6 @@ export class McpConnection {
     return true;
   }
 
-  /**
-   * OAuth: refresh the access token in the background shortly before it expires (so concurrent
-   * calls never race two refreshes of a rotating refresh token); a rejected refresh turns the
-   * server to `needs_auth` / `needs_reauth`.
-   */
-  private async scheduleRefresh(): Promise<void> {
-    if (!this.oauth || this.config.type === 'local') return;
-    const url = this.config.url;
-    const tokens = await this.oauth.storedTokens().catch(() => undefined);
-    this.oauthExpiresAt = tokens?.expires_at ?? null;
-    if (this.refreshTimer) clearTimeout(this.refreshTimer);
-    this.refreshTimer = null;
-    if (this.oauthExpiresAt === null || this.closing) return;
-    // Refresh a minute before expiry, or a quarter of the lifetime for short-lived tokens.
-    const lifetime = tokens?.saved_at ? this.oauthExpiresAt - tokens.saved_at : 3_600_000;
-    const margin = Math.max(500, Math.min(60_000, lifetime / 4));
-    const delay = Math.max(1000, this.oauthExpiresAt - Date.now() - margin);
-    this.refreshTimer = setTimeout(async () => {
-      this.refreshTimer = null;
-      if (this.closing || !this.oauth) return;
-      try {
-        const r = await refreshIfNeeded(this.oauth, url, { marginMs: margin });
-        if (r === 'needs_auth' || r === 'needs_reauth') {
-          this.note('lifecycle', 'background refresh rejected; sign in again');
-          this.tools = [];
-          this.setState('needs_auth', 'The sign-in expired or was revoked; sign in again.', r);
-          await this.closeTransport();
-          return;
-        }
-        if (r === 'refreshed') this.note('lifecycle', 'access token refreshed in the background');
-      } catch (err) {
-        this.note('lifecycle', `background refresh failed for now: ${(err as Error).message}`);
-      }
-      await this.scheduleRefresh();
-      this.onChange(this);
-    }, Math.min(delay, 2 ** 31 - 1));
-    this.refreshTimer.unref?.();
-  }
-
   private async closeTransport(): Promise<void> {
     const client = this.client;
     const transport = this.transport;
@@ -690,8 +445,7 @@ export class McpConnection {
   async close(): Promise<void> {
     if (this.closing) return;
     this.closing = true;
-    if (this.refreshTimer) clearTimeout(this.refreshTimer);
-    this.refreshTimer = null;
+    this.refresher?.stop();
     this.tools = [];
     this.resources = [];
     this.prompts = [];
@@ -707,42 +461,6 @@ export class McpConnection {
   protocolHooks: ProtocolHooks | null = null;
   /** The level last set with `logging/setLevel` on this session; null = the server's own. */
   loggingLevel: LoggingLevel | null = null;
-
-  /** Capabilities of the protocol features: roots with `listChanged`, elicitation's URL mode. */
-  private protocolCapabilities(): ClientCapabilities {
-    if (!this.protocolHooks) return {};
-    return {
-      roots: { listChanged: true },
-      ...(this.elicit ? { elicitation: { form: { applyDefaults: true }, url: {} } } : {}),
-    };
-  }
-
-  /**
-   * Route the server's log notifications to this server's log (rate-limited there), and roots
-   * requests and elicitation completions to the hooks. `roots/list` arrives as a request on
-   * 2025 revisions and inside an `input_required` result on 2026-07-28; the SDK routes both here.
-   */
-  private installProtocolHandlers(client: Client): void {
-    client.setNotificationHandler('notifications/message', (n) => this.note('server', formatLogMessage(n.params)));
-    const hooks = this.protocolHooks;
-    if (!hooks) return;
-    client.setRequestHandler('roots/list', async () => {
-      const roots = hooks.roots(this.name);
-      this.note('lifecycle', `the server asked for its roots (${roots.length})`);
-      return { roots };
-    });
-    client.setNotificationHandler('notifications/elicitation/complete', (n) => {
-      this.note('lifecycle', 'the server says a URL interaction finished');
-      hooks.elicitationComplete(this.name, n.params.elicitationId);
-    });
-  }
-
-  /** A URL-mode `elicitation/create`: the user decides in a dialog; the server gets the action. */
-  private async answerUrlElicitation(params: UrlElicitationParams, signal: AbortSignal): Promise<ElicitResult> {
-    this.note('lifecycle', 'the server asks the user to open a URL (URL elicitation)');
-    if (!this.protocolHooks) return { action: 'decline' };
-    return { action: await this.protocolHooks.urlElicit(this.name, params, signal) };
-  }
 
   /** The transport of the live session, or null when not connected. */
   get transportKind(): TransportKind | null {
@@ -766,9 +484,7 @@ export class McpConnection {
    * @throws NotConnectedError when not ready; the SDK's error when the server lacks `logging`.
    */
   async setLoggingLevel(level: LoggingLevel): Promise<void> {
-    const client = this.client;
-    if (!client || this.status !== 'ready') throw new NotConnectedError(`Server "${this.name}" is not ready (${this.status}).`);
-    await client.setLoggingLevel(level, { timeout: this.config.timeout_seconds * 1000 });
+    await this.requests().setLoggingLevel(level);
     this.loggingLevel = level;
     this.note('lifecycle', `log level set to ${level}`);
   }
@@ -777,20 +493,15 @@ export class McpConnection {
   async notifyRootsChanged(): Promise<void> {
     const client = this.client;
     if (!client || !this.protocolHooks || this.status !== 'ready') return;
-    try {
-      await client.sendRootsListChanged();
-      this.note('lifecycle', 'told the server its roots changed');
-    } catch (err) {
-      this.note('lifecycle', `could not tell the server its roots changed: ${(err as Error).message}`);
-    }
+    await sendRootsChanged(client, (source, text) => this.note(source, text));
   }
 
   // --- prompts, completion and resource reads (composer; docs/ARCHITECTURE.md "Prompts and resources in chat") ---
 
-  /** The live client, or NotConnectedError when the server is not ready. */
-  private readyClient(): Client {
+  /** Requests on the live session (main/mcp/connection/requests.ts). @throws NotConnectedError when the server is not ready. */
+  private requests(): ServerRequests {
     if (!this.client || this.status !== 'ready') throw new NotConnectedError(`Server "${this.name}" is not ready (${this.status}).`);
-    return this.client;
+    return new ServerRequests(this.client, this.config.timeout_seconds * 1000);
   }
 
   /** Whether the server declared a capability (`prompts`, `resources`, `completions`) or `resources.subscribe`. */
@@ -802,32 +513,22 @@ export class McpConnection {
 
   /** `prompts/get` (MCP spec "Prompts: Getting a Prompt"). @throws NotConnectedError; the SDK's error. */
   async getPrompt(name: string, args: Record<string, string>, signal?: AbortSignal): Promise<GetPromptResult> {
-    return this.readyClient().getPrompt({ name, arguments: args }, { signal, timeout: this.config.timeout_seconds * 1000 });
+    return this.requests().getPrompt(name, args, signal);
   }
 
-  /** `completion/complete` (MCP spec "Completion"); empty when the server has no completions. */
+  /** `completion/complete` (MCP spec "Completion"); empty when the server has no completions. @throws NotConnectedError. */
   async complete(params: CompleteRequest['params'], signal?: AbortSignal): Promise<CompleteResult> {
-    const client = this.readyClient();
-    if (!this.supports('completions')) return { completion: { values: [] } };
-    return client.complete(params, { signal, timeout: this.config.timeout_seconds * 1000 });
+    return this.requests().complete(params, signal);
   }
 
-  /** Every page of `resources/templates/list` (MCP spec "Resource Templates"). */
+  /** Every page of `resources/templates/list` (MCP spec "Resource Templates"). @throws NotConnectedError. */
   async listResourceTemplates(): Promise<{ items: ResourceTemplate[] }> {
-    const client = this.readyClient();
-    if (!client.getServerCapabilities()?.resources) return { items: [] };
-    // Its own page walk (not listAll): a template listing must not replace the resource list's issues.
-    const timeout = this.config.timeout_seconds * 1000;
-    const r = await collectPages(async (cursor) => {
-      const res = await client.request({ method: 'resources/templates/list', params: cursor === undefined ? {} : { cursor } }, { timeout });
-      return { items: res.resourceTemplates, nextCursor: res.nextCursor };
-    }, MAX_LIST_PAGES, (t) => t.uriTemplate);
-    return { items: r.items };
+    return this.requests().listResourceTemplates();
   }
 
-  /** `resources/read` (MCP spec "Resources: Reading Resources"), never from a cache. */
+  /** `resources/read` (MCP spec "Resources: Reading Resources"), never from a cache. @throws NotConnectedError. */
   async readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
-    return this.readyClient().readResource({ uri }, { signal, timeout: this.config.timeout_seconds * 1000, cacheMode: 'bypass' });
+    return this.requests().readResource(uri, signal);
   }
 
   /**
@@ -835,13 +536,11 @@ export class McpConnection {
    * `notifications/resources/updated` (one listener per connection; the last one set wins).
    */
   async subscribeResource(uri: string, onUpdated: (uri: string) => void): Promise<void> {
-    const client = this.readyClient();
-    client.setNotificationHandler('notifications/resources/updated', (n) => onUpdated(String(n.params.uri)));
-    await client.subscribeResource({ uri }, { timeout: this.config.timeout_seconds * 1000 });
+    return this.requests().subscribeResource(uri, onUpdated);
   }
 
-  /** `resources/unsubscribe`. */
+  /** `resources/unsubscribe`. @throws NotConnectedError. */
   async unsubscribeResource(uri: string): Promise<void> {
-    await this.readyClient().unsubscribeResource({ uri }, { timeout: this.config.timeout_seconds * 1000 });
+    return this.requests().unsubscribeResource(uri);
   }
 }

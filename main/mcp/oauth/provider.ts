@@ -1,16 +1,7 @@
 /**
  * `PersistentOAuthProvider`: the SDK's `OAuthClientProvider` (MCP spec "Authorization",
- * OAuth 2.1 + RFC 7591/8414/8707/9728) over our `SecretStore`. It keeps, per server, under the
- * key prefix `oauth:<serverName>:`:
- *
- * | key         | value (JSON)                                                               |
- * |-------------|----------------------------------------------------------------------------|
- * | `tokens`    | {@link StoredTokens}: the token response with an absolute `expires_at`      |
- * | `client`    | {@link StoredClient}: DCR/CIMD client information + the redirect URI used   |
- * | `discovery` | the SDK's `OAuthDiscoveryState` (AS metadata, PRM, resource metadata URL)   |
- * | `pkce`      | {@link StoredPkce}: PKCE code verifiers keyed by OAuth `state`              |
- *
- * Each save is one store write, so a rotated refresh token replaces the old one atomically.
+ * OAuth 2.1 + RFC 7591/8414/8707/9728) over our `SecretStore`. What it keeps per server, and how,
+ * is in stored-state.ts; its options and states in provider-options.ts.
  *
  * Two modes:
  * - **background** (default): used by connections. The SDK may refresh tokens (on a 401) but the
@@ -32,119 +23,22 @@
  * another authorization server (the server moved to a new one) gets nothing — the old client id
  * and tokens are never offered to the new server.
  */
-import { randomBytes } from 'node:crypto';
 import type { DpopSession, OAuthClientInformationContext, OAuthClientProvider, OAuthDiscoveryState, OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/client';
-import type { SecretStore } from '../../secrets/store.js';
 import { CancelledError, InteractionRequiredError, UnsafeUrlError } from './errors.js';
 import { RefreshGrantCache, type OAuthChallenge } from './safe-fetch.js';
 import { assertSafeAuthorizationServerMetadata, describeUrl, isSafeAuthorizationUrl } from './url-safety.js';
+import type { OAuthAuthState, OpenUrl, PersistentOAuthProviderOptions, PreRegisteredClient, RefreshOutcome } from './provider-options.js';
+import { dropPkceVerifier, parseJson, readPkce, sameIssuer, savePkceVerifier, type StoredClient, type StoredEntry, type StoredTokens } from './stored-state.js';
+import { SignInView, type InteractiveSession } from './sign-in-view.js';
+import { newState } from './state-param.js';
 
-/** Where the browser is sent. Must not block on the user; must not use a shell. */
-export type OpenUrl = (url: URL) => void | Promise<void>;
-
-/** Sign-in state of one server, as the status line shows it. */
-export type OAuthAuthState = 'unknown' | 'authorized' | 'needs_auth' | 'needs_reauth';
-
-/** A client the user registered with the authorization server themselves. */
-export interface PreRegisteredClient {
-  client_id: string;
-  /** Absent for public clients. */
-  client_secret?: string;
-  /**
-   * The redirect URI registered for this client (`http://127.0.0.1:<port>/callback`). When absent
-   * a free port is used, which works with servers that ignore the loopback port (RFC 8252 §7.3).
-   */
-  redirect_uri?: string;
-}
-
-/** Options of {@link PersistentOAuthProvider}. */
-export interface PersistentOAuthProviderOptions {
-  /** The configured server name; keys are `oauth:<serverName>:…`. */
-  serverName: string;
-  store: SecretStore;
-  /** Opens the system browser (Electron `shell.openExternal`); called only with a safe URL. */
-  openUrl: OpenUrl;
-  /** `client_name` for dynamic registration (default "OpenProgram Desktop"). */
-  clientName?: string;
-  /** Scope to ask for when neither the server's challenge nor its PRM names one. */
-  scope?: string;
-  /** Client credentials the user entered; dynamic registration is not used then. */
-  preRegistered?: PreRegisteredClient;
-  /** An https URL of a Client ID Metadata Document (SEP-991), used when the AS supports it. */
-  clientMetadataUrl?: string;
-  /** Called whenever {@link PersistentOAuthProvider.authState} changes. */
-  onStateChange?: (state: OAuthAuthState) => void;
-  /** Clock in ms since the epoch (tests). */
-  now?: () => number;
-}
-
-/** Result of a background refresh (flow.ts `refreshIfNeeded`). */
-export type RefreshOutcome =
-  /** The access token is valid for longer than the margin (or has no known expiry). */
-  | 'fresh'
-  /** A refresh succeeded and new tokens are stored. */
-  | 'refreshed'
-  /** No tokens are stored: sign in first. */
-  | 'needs_auth'
-  /** The refresh was rejected (or there is no refresh token): sign in again. */
-  | 'needs_reauth';
-
-/** Stored form of the tokens: the SDK's `OAuthTokens` with `expires_in` turned into `expires_at`. */
-export interface StoredTokens extends Omit<OAuthTokens, 'expires_in'> {
-  /** Absolute expiry of the access token, ms since the epoch; absent when the AS gave no `expires_in`. */
-  expires_at?: number;
-  /** When these tokens were saved, ms since the epoch. */
-  saved_at: number;
-}
-
-/** Stored client registration. */
-export interface StoredClient {
-  v: 1;
-  /**
-   * `dynamic` = RFC 7591 registration; `cimd` = URL-based client id (SEP-991); `pre` = only the
-   * issuer stamp of the user's own client (its id and issuer — the secret stays in the config).
-   */
-  kind: 'dynamic' | 'cimd' | 'pre';
-  /** Client information exactly as the SDK handed it to `saveClientInformation` (incl. `issuer`). */
-  info: OAuthClientInformationMixed;
-  /** The redirect URI the registration was made with (its loopback port is reused). */
-  redirect_uri?: string;
-  saved_at: number;
-}
-
-/** Stored PKCE verifiers, keyed by OAuth `state`. */
-export type StoredPkce = Record<string, { verifier: string; created_at: number }>;
-
-/** How long an unused PKCE verifier is kept, in ms. */
-export const PKCE_TTL_MS = 30 * 60 * 1000;
+export type { OAuthAuthState, OpenUrl, PersistentOAuthProviderOptions, PreRegisteredClient, RefreshOutcome } from './provider-options.js';
+export { PKCE_TTL_MS, type StoredClient, type StoredPkce, type StoredTokens } from './stored-state.js';
+export { SignInView } from './sign-in-view.js';
+export { newState } from './state-param.js';
 
 /** Redirect URI used only to build URLs that are never opened (background mode, nothing stored). */
 const PLACEHOLDER_REDIRECT = 'http://127.0.0.1/callback';
-
-/** One sign-in's own state (see {@link SignInView}). */
-interface InteractiveSession {
-  redirectUrl: string;
-  state: string;
-  openUrl: OpenUrl;
-  opened: boolean;
-  verifierSaved: boolean;
-  cancelled: boolean;
-}
-
-function parseJson<T>(text: string | undefined): T | undefined {
-  if (text === undefined) return undefined;
-  try {
-    const v = JSON.parse(text) as unknown;
-    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as T) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** A random OAuth `state` value: 32 random bytes, base64url (RFC 6749 §10.12). */
-export function newState(): string {
-  return randomBytes(32).toString('base64url');
-}
 
 /**
  * The app's `OAuthClientProvider` for one server. See the module header for what it stores and
@@ -181,7 +75,7 @@ export class PersistentOAuthProvider implements OAuthClientProvider {
     return `oauth:${this.opts.serverName}:`;
   }
 
-  private key(name: 'tokens' | 'client' | 'discovery' | 'pkce'): string {
+  private key(name: StoredEntry): string {
     return `${this.keyPrefix}${name}`;
   }
 
@@ -367,14 +261,10 @@ export class PersistentOAuthProvider implements OAuthClientProvider {
 
   // ---- PKCE ----------------------------------------------------------------------------------
 
-  private async readPkce(): Promise<StoredPkce> {
-    return parseJson<StoredPkce>(await this.opts.store.get(this.key('pkce'))) ?? {};
-  }
-
   /**
    * Save the PKCE verifier (RFC 7636) under the sign-in's `state`. In background mode the URL is
    * never opened, so nothing is stored. Within one sign-in the first verifier wins (it belongs to
-   * the one URL that is opened). Entries older than {@link PKCE_TTL_MS} are dropped.
+   * the one URL that is opened). Entries older than `PKCE_TTL_MS` (stored-state.ts) are dropped.
    */
   async saveCodeVerifier(_codeVerifier: string): Promise<void> {
     // Background mode: the URL this verifier belongs to is never opened.
@@ -383,11 +273,7 @@ export class PersistentOAuthProvider implements OAuthClientProvider {
   /** Save `codeVerifier` for the sign-in `s` (first one wins; stale entries pruned). */
   private async saveVerifierFor(s: InteractiveSession, codeVerifier: string): Promise<void> {
     if (s.verifierSaved) return;
-    const now = this.now();
-    const map: StoredPkce = {};
-    for (const [k, v] of Object.entries(await this.readPkce())) if (v && now - v.created_at < PKCE_TTL_MS) map[k] = v;
-    map[s.state] = { verifier: codeVerifier, created_at: now };
-    await this.opts.store.set(this.key('pkce'), JSON.stringify(map));
+    await savePkceVerifier(this.opts.store, this.key('pkce'), s.state, codeVerifier, this.now());
     s.verifierSaved = true;
   }
 
@@ -401,17 +287,13 @@ export class PersistentOAuthProvider implements OAuthClientProvider {
 
   /** The verifier saved for the sign-in `s`. @throws Error when none was saved. */
   private async verifierFor(s: InteractiveSession): Promise<string> {
-    const v = (await this.readPkce())[s.state];
+    const v = (await readPkce(this.opts.store, this.key('pkce')))[s.state];
     if (!v) throw new Error('No PKCE verifier was saved for this sign-in.');
     return v.verifier;
   }
 
   private async dropVerifier(state: string): Promise<void> {
-    const map = await this.readPkce();
-    if (!(state in map)) return;
-    delete map[state];
-    if (Object.keys(map).length) await this.opts.store.set(this.key('pkce'), JSON.stringify(map));
-    else await this.opts.store.delete(this.key('pkce'));
+    await dropPkceVerifier(this.opts.store, this.key('pkce'), state);
   }
 
   // ---- redirect ------------------------------------------------------------------------------
@@ -597,106 +479,5 @@ export class PersistentOAuthProvider implements OAuthClientProvider {
     this.session = null;
     this.view = null;
     if (s) await this.dropVerifier(s.state);
-  }
-}
-
-/** Whether a stored credential may be offered for `ctx` (SEP-2352): unstamped, no ctx, or the same issuer. */
-function sameIssuer(stored: { issuer?: unknown }, ctx: OAuthClientInformationContext | undefined): boolean {
-  return !ctx || typeof stored.issuer !== 'string' || stored.issuer === ctx.issuer;
-}
-
-/** The provider-internal steps of one sign-in that a {@link SignInView} calls. */
-interface SignInSteps {
-  saveVerifier(v: string): Promise<void>;
-  verifier(): Promise<string>;
-  open(url: URL): Promise<void>;
-}
-
-/**
- * The provider of one sign-in (interactive mode): the same stored state as its
- * {@link PersistentOAuthProvider} (tokens, registration, discovery), plus this sign-in's loopback
- * redirect URI, `state`, PKCE verifier and browser hand-off. Only the flow's own `auth()` calls
- * see it; connections keep using the background provider.
- */
-export class SignInView implements OAuthClientProvider {
-  constructor(
-    private readonly base: PersistentOAuthProvider,
-    private readonly session: Readonly<InteractiveSession>,
-    private readonly steps: SignInSteps,
-  ) {}
-
-  /** The loopback callback of this sign-in. */
-  get redirectUrl(): string {
-    return this.session.redirectUrl;
-  }
-
-  /** The client ID metadata document URL (SEP-991), when configured. */
-  get clientMetadataUrl(): string | undefined {
-    return this.base.clientMetadataUrl;
-  }
-
-  /** RFC 7591 metadata with this sign-in's redirect URI. */
-  get clientMetadata(): OAuthClientMetadata {
-    return this.base.metadataFor(this.session.redirectUrl);
-  }
-
-  /** This sign-in's `state`. */
-  state(): string {
-    return this.session.state;
-  }
-
-  /** The client for `ctx.issuer`, or undefined so the SDK registers (or uses the CIMD URL). */
-  clientInformation(ctx?: OAuthClientInformationContext): Promise<OAuthClientInformationMixed | undefined> {
-    return this.base.clientFor(ctx);
-  }
-
-  /** Store the registration with this sign-in's redirect URI. */
-  saveClientInformation(info: OAuthClientInformationMixed): Promise<void> {
-    return this.base.saveClientWith(info, this.session.redirectUrl);
-  }
-
-  /** See {@link PersistentOAuthProvider.tokens}. */
-  tokens(ctx?: OAuthClientInformationContext): Promise<OAuthTokens | undefined> {
-    return this.base.tokens(ctx);
-  }
-
-  /** See {@link PersistentOAuthProvider.saveTokens}. */
-  saveTokens(tokens: OAuthTokens): Promise<void> {
-    return this.base.saveTokens(tokens);
-  }
-
-  /** Hand the checked URL to the browser, once. @throws UnsafeUrlError, CancelledError */
-  redirectToAuthorization(url: URL): Promise<void> {
-    return this.steps.open(url);
-  }
-
-  /** Save this sign-in's PKCE verifier under its `state` (the first one wins). */
-  saveCodeVerifier(v: string): Promise<void> {
-    return this.steps.saveVerifier(v);
-  }
-
-  /** This sign-in's PKCE verifier. @throws Error when none was saved. */
-  codeVerifier(): Promise<string> {
-    return this.steps.verifier();
-  }
-
-  /** See {@link PersistentOAuthProvider.dpop}. */
-  dpop(): DpopSession | undefined {
-    return this.base.dpop();
-  }
-
-  /** See {@link PersistentOAuthProvider.saveDiscoveryState}. */
-  saveDiscoveryState(state: OAuthDiscoveryState): Promise<void> {
-    return this.base.saveDiscoveryState(state);
-  }
-
-  /** See {@link PersistentOAuthProvider.discoveryState}. */
-  discoveryState(): Promise<OAuthDiscoveryState | undefined> {
-    return this.base.discoveryState();
-  }
-
-  /** See {@link PersistentOAuthProvider.invalidateCredentials}. */
-  invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
-    return this.base.invalidateWith(scope, true);
   }
 }
