@@ -19,7 +19,7 @@ import type { RemoteServerConfig } from '../main/mcp/config.js';
 import { McpConnection } from '../main/mcp/connection.js';
 import { sleepBurst, startServerProcess } from './util.js';
 
-/** Tools each fixture lists: the sessionful Streamable HTTP fixture 2, the stateless 2026-07-28 one 5. */
+/** How many tools each fixture lists (counted once by a bare client before the rounds). */
 const TOOLS: Record<string, number> = {};
 
 async function ours(url: string): Promise<number> {
@@ -60,8 +60,13 @@ async function main(): Promise<void> {
   const modernServer = await startServerProcess('modern-fixture-server.ts', [`--bench-tag=${tag}`]);
   try {
     const url = server.url;
-    TOOLS[url] = 2;
-    TOOLS[modernServer.url] = 5;
+    // How many tools each fixture lists, as a bare client sees them; both arms must see as many.
+    for (const u of [url, modernServer.url]) {
+      const probe = new Client({ name: 'bare-bench', version: '0.0.0' }, { capabilities: {}, versionNegotiation: { mode: 'auto' } });
+      await probe.connect(new StreamableHTTPClientTransport(new URL(u)));
+      TOOLS[u] = (await probe.listTools()).tools.length;
+      await probe.close();
+    }
     // ---- 1. connect + list: the sessionful fixture, then the stateless 2026-07-28 one ----
     const arms: [string, (u: string) => Promise<number>][] = [
       ['ours', ours],
