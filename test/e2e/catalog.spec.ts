@@ -60,7 +60,12 @@ test('search, install from the registry (npm with a secret, remote), update from
   const entries = page.getByTestId('catalog-entry');
   await expect(entries.filter({ hasText: 'Everything' })).toBeVisible();
   await expect(page.locator('[data-name="io.github.example/old-tool"]')).toHaveCount(0);
-  await expect(page.locator('[data-name="io.github.example/broken"]').getByTestId('catalog-invalid')).toContainText('server.json does not validate');
+  // A plain, translated sentence with a short field path; the validator's text only behind "Details".
+  const invalid = page.locator('[data-name="io.github.example/broken"]').getByTestId('catalog-invalid');
+  await expect(invalid).toContainText('This entry cannot be installed: its description from the registry is incomplete or invalid (packages › 1 › transport).');
+  await expect(invalid.getByText(/server\.json does not validate/)).toBeHidden();
+  await invalid.getByText('Details').click();
+  await expect(invalid.getByText(/server\.json does not validate: packages\.0\.transport/)).toBeVisible();
   await page.getByLabel('Show deprecated servers').check();
   await expect(page.locator('[data-name="io.github.example/old-tool"]')).toContainText('deprecated');
   await page.getByLabel('Show deprecated servers').uncheck();

@@ -26,6 +26,11 @@ function suggestedName(registryName: string): string {
   return (last.replace(/[^A-Za-z0-9_.-]/g, '-').replace(/^[^A-Za-z0-9]+/, '') || 'server').slice(0, 64);
 }
 
+/** A field path for people: `['packages', 0, 'transport']` → "packages › 1 › transport" (positions count from 1). */
+function fieldPath(path: (string | number)[]): string {
+  return path.map((seg) => (typeof seg === 'number' ? String(seg + 1) : seg)).join(' › ');
+}
+
 /** The install form of one entry: pick an option, name the server, answer its fields. */
 function InstallForm({ entry, onDone }: { entry: CatalogEntryView; onDone: (server: string) => void }) {
   const { t } = useTranslation();
@@ -222,8 +227,14 @@ function EntryCard({ entry }: { entry: CatalogEntryView }) {
       )}
       {entry.installed_as.length > 0 && <div className="small ok-text"><Fill k="catalog.installedAs" slots={{ names: <span className="mono">{entry.installed_as.join(', ')}</span> }} /></div>}
       {entry.state.kind === 'invalid' ? (
-        <div className="banner warning small" data-testid="catalog-invalid">
-          {t('catalog.notInstallable')}: <span lang="en">{entry.state.reason}</span>
+        <div className="banner warning small" data-testid="catalog-invalid" data-reason={entry.state.reason}>
+          {entry.state.path.length ? t('catalog.invalidAt', { path: fieldPath(entry.state.path) }) : t('catalog.invalid')}
+          <details className="catalog-invalid-details">
+            <summary>{t('catalog.details')}</summary>
+            <span className="mono" lang="en">
+              {entry.state.detail}
+            </span>
+          </details>
         </div>
       ) : (
         !installing && (
