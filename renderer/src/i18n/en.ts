@@ -610,7 +610,7 @@ export const en = {
     rootsPathPlaceholder: '/home/me/projects',
     rootsRemove: 'Remove folder {{path}}',
     rootsNone: 'No folders.',
-    rootsSave: 'Save folders',
+    rootsNotAbsolute: 'Enter a full folder path, starting with / (or a drive such as C:\\ on Windows). Nothing was added.',
     rootsSaved: 'Saved; the servers were told.',
     rootsNow: 'Folders it gets now',
     structuredTitle: 'Structured result',

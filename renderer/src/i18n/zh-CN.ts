@@ -610,7 +610,7 @@ export const zhCN: Strings = {
     rootsPathPlaceholder: '/home/me/projects',
     rootsRemove: '移除文件夹 {{path}}',
     rootsNone: '没有文件夹。',
-    rootsSave: '保存文件夹',
+    rootsNotAbsolute: '请输入完整的文件夹路径，以 / 开头（Windows 上以 C:\\ 等盘符开头）。未添加任何内容。',
     rootsSaved: '已保存，并已通知服务器。',
     rootsNow: '当前使用的文件夹',
     structuredTitle: '结构化结果',
