@@ -121,7 +121,7 @@ export function DefaultRoots() {
   }, []);
   if (!state) return null;
   return (
-    <div className="panel" aria-label={t('protocol.rootsTitle')} role="region">
+    <div className="panel roots-panel" aria-label={t('protocol.rootsTitle')} role="region">
       <h3>{t('protocol.rootsTitle')}</h3>
       <p className="muted small">{t('protocol.rootsHint')}</p>
       <RootsEditor
