@@ -228,7 +228,20 @@ function EntryCard({ entry }: { entry: CatalogEntryView }) {
       {entry.installed_as.length > 0 && <div className="small ok-text"><Fill k="catalog.installedAs" slots={{ names: <span className="mono">{entry.installed_as.join(', ')}</span> }} /></div>}
       {entry.state.kind === 'invalid' ? (
         <div className="banner warning small" data-testid="catalog-invalid" data-reason={entry.state.reason}>
-          {entry.state.path.length ? t('catalog.invalidAt', { path: fieldPath(entry.state.path) }) : t('catalog.invalid')}
+          {entry.state.path.length ? (
+            <Fill
+              k="catalog.invalidAt"
+              slots={{
+                path: (
+                  <span className="mono" lang="en">
+                    {fieldPath(entry.state.path)}
+                  </span>
+                ),
+              }}
+            />
+          ) : (
+            t('catalog.invalid')
+          )}
           <details className="catalog-invalid-details">
             <summary>{t('catalog.details')}</summary>
             <span className="mono" lang="en">
