@@ -243,7 +243,7 @@ function EntryCard({ entry }: { entry: CatalogEntryView }) {
             t('catalog.invalid')
           )}
           <details className="catalog-invalid-details">
-            <summary>{t('catalog.details')}</summary>
+            <summary>{t('settings.details')}</summary>
             <span className="mono" lang="en">
               {entry.state.detail}
             </span>

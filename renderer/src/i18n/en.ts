@@ -226,7 +226,6 @@ export const en = {
     installedAs: 'Installed as {{names}}',
     invalid: 'This entry cannot be installed: its description from the registry is incomplete or invalid.',
     invalidAt: 'This entry cannot be installed: its description from the registry is incomplete or invalid ({{path}}).',
-    details: 'Details',
     notInstallable: 'Not installable',
     install: 'Install',
     installAgain: 'Install again…',

@@ -226,7 +226,6 @@ export const zhCN: Strings = {
     installedAs: '已安装为 {{names}}',
     invalid: '此条目无法安装：注册表中的描述不完整或无效。',
     invalidAt: '此条目无法安装：注册表中的描述不完整或无效（{{path}}）。',
-    details: '详细信息',
     notInstallable: '无法安装',
     install: '安装',
     installAgain: '再次安装…',
