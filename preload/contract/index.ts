@@ -847,8 +847,13 @@ export interface CatalogEntryView {
   updated_at: string | null;
   /** Transports offered, e.g. `npm`, `pypi`, `oci`, `streamable-http`. */
   transports: string[];
-  /** Whether its server.json validated; when not, why it cannot be installed. */
-  state: { kind: 'valid'; options: CatalogOption[] } | { kind: 'invalid'; reason: string };
+  /**
+   * Whether its server.json validated; when not, why it cannot be installed: a reason code the UI
+   * translates (`server_json_invalid`: the registry's description is incomplete or invalid), the
+   * path of the first bad field as segments (numbers are 0-based array indexes; [] for the whole
+   * document), and the validator's English detail for a "Details" fold.
+   */
+  state: { kind: 'valid'; options: CatalogOption[] } | { kind: 'invalid'; reason: 'server_json_invalid'; path: (string | number)[]; detail: string };
   /** Servers installed from this entry (any version). */
   installed_as: string[];
 }

@@ -60,7 +60,20 @@ test('search, install from the registry (npm with a secret, remote), update from
   const entries = page.getByTestId('catalog-entry');
   await expect(entries.filter({ hasText: 'Everything' })).toBeVisible();
   await expect(page.locator('[data-name="io.github.example/old-tool"]')).toHaveCount(0);
-  await expect(page.locator('[data-name="io.github.example/broken"]').getByTestId('catalog-invalid')).toContainText('server.json does not validate');
+  // A plain, translated sentence with a short field path; the validator's text only behind "Details".
+  // Search has its own section, before the bundle one; an untitled entry shows its name once.
+  await expect(page.getByRole('region', { name: 'Browse the registry' }).getByLabel('Show deprecated servers')).toBeVisible();
+  expect(await page.getByTestId('catalog').evaluate((el) => {
+    const browse = el.querySelector('[data-testid="catalog-browse"]')!;
+    const bundle = el.querySelector('[data-testid="bundle-install"]')!;
+    return !!(browse.compareDocumentPosition(bundle) & Node.DOCUMENT_POSITION_FOLLOWING);
+  })).toBe(true);
+  await expect(page.locator('[data-name="io.github.example/broken"]').getByText('io.github.example/broken', { exact: true })).toHaveCount(1);
+  const invalid = page.locator('[data-name="io.github.example/broken"]').getByTestId('catalog-invalid');
+  await expect(invalid).toContainText('This entry cannot be installed: its description from the registry is incomplete or invalid (packages › 1 › transport).');
+  await expect(invalid.getByText(/server\.json does not validate/)).toBeHidden();
+  await invalid.getByText('Details').click();
+  await expect(invalid.getByText(/server\.json does not validate: packages\.0\.transport/)).toBeVisible();
   await page.getByLabel('Show deprecated servers').check();
   await expect(page.locator('[data-name="io.github.example/old-tool"]')).toContainText('deprecated');
   await page.getByLabel('Show deprecated servers').uncheck();
@@ -79,6 +92,10 @@ test('search, install from the registry (npm with a secret, remote), update from
   await form.getByLabel('EVERYTHING_TOKEN').fill(TOKEN);
   await form.getByRole('button', { name: 'Install' }).click();
   await expect(everything.getByRole('status')).toHaveText('Installed "everything". It is starting in MCP servers.');
+  // Installed: the entry says so and offers only a secondary "Install again…", no primary Install.
+  await expect(everything).toContainText('Installed as everything');
+  await expect(everything.getByRole('button', { name: 'Install again…', exact: true })).not.toHaveClass(/primary/);
+  await expect(everything.getByRole('button', { name: 'Install', exact: true })).toHaveCount(0);
 
   // Install the remote entry, pointed at the local HTTP MCP server.
   await search(page, 'weather');

@@ -57,9 +57,13 @@ test('"/" lists the prompts; a completable prompt offers completions and its mes
 
   const form = page.getByRole('form', { name: 'Prompt every/completable-prompt' });
   await expect(form).toBeVisible();
+  // Each required argument has one visible marker (*), and "required" in its accessible name.
   await expect(form.getByText('required')).toHaveCount(2);
+  await expect(form.locator('.required')).toHaveText([' *', ' *']);
+  await expect(form).not.toContainText('(required)');
   const department = form.getByRole('textbox', { name: /department/ });
   const name = form.getByRole('textbox', { name: /name/ });
+  await expect(department).toHaveAccessibleName(/^department\s*required$/);
   await department.pressSequentially('Eng');
   const deptSuggestions = form.getByRole('listbox', { name: 'Suggestions for department' });
   await expect(deptSuggestions.getByRole('option', { name: 'Engineering' })).toBeVisible();

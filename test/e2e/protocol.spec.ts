@@ -81,10 +81,20 @@ test('roots given in the UI: server-filesystem without directory arguments reads
   await setApprovalMode(page, 'Never ask');
   await openSettings(page, 'MCP servers');
   const roots = page.getByTestId('default-roots');
+  // A relative path is refused in the field, by Enter as by the button, and nothing is added.
+  await roots.getByLabel('Folder path').fill('relative/path');
+  await roots.getByLabel('Folder path').press('Enter');
+  await expect(roots.getByRole('alert')).toContainText('Enter a full folder path');
+  await expect(roots.getByLabel('Folder path')).toHaveAttribute('aria-invalid', 'true');
+  await expect(roots.locator('.root-row')).toHaveCount(0);
+  // An absolute one is saved at once (no Save step): it is still there after leaving the screen.
   await roots.getByLabel('Folder path').fill(inside);
   await roots.getByRole('button', { name: 'Add folder' }).click();
-  await roots.getByRole('button', { name: 'Save folders' }).click();
   await expect(roots.getByRole('status')).toHaveText('Saved; the servers were told.');
+  await expect(roots.getByRole('alert')).toHaveCount(0);
+  await openChat(page);
+  await openSettings(page, 'MCP servers');
+  await expect(page.getByTestId('default-roots').locator('.root-row .mono')).toHaveText([inside]);
   const card = await addLocalServer(page, { name: 'fs', command: commandLine([process.execPath, path.join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js')]) });
   await expectStatus(card, 'ready');
   await card.getByTestId('server-roots').locator('summary').click();
@@ -105,7 +115,6 @@ test('roots given in the UI: server-filesystem without directory arguments reads
   await editor.getByRole('button', { name: `Remove folder ${inside}` }).click();
   await editor.getByLabel('Folder path').fill(outside);
   await editor.getByRole('button', { name: 'Add folder' }).click();
-  await editor.getByRole('button', { name: 'Save folders' }).click();
   await expect(editor.getByRole('status')).toHaveText('Saved; the servers were told.');
   await serverCard(page, 'fs').screenshot({ path: path.join(SCREENSHOTS, 'protocol-server-roots.png') });
   await openChat(page);

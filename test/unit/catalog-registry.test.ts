@@ -63,6 +63,8 @@ describe('registry client', () => {
     expect(byName['io.github.example/old-tool']!.status).toBe('deprecated');
     expect(byName['io.github.example/broken']!.server).toBeNull();
     expect(byName['io.github.example/broken']!.invalid).toMatch(/server.json does not validate: packages\.0\.transport/);
+    // The screen gets the place as path segments (not the validator's English text) to translate.
+    expect(byName['io.github.example/broken']!.invalidPath).toEqual(['packages', 0, 'transport']);
   });
 
   it('gets one version or the latest, and deleted entries with their status', async () => {

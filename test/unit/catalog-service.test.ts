@@ -93,6 +93,8 @@ describe('catalog service', () => {
   it('nothing is saved when the answers do not validate, the entry is invalid, or the runtime is missing', async () => {
     await expect(catalog.install('io.github.example/everything', '1.0.0', 'package:0', 'x', {})).rejects.toBeInstanceOf(CatalogInputError);
     await expect(catalog.install('io.github.example/broken', '1.0.0', 'package:0', 'x', {})).rejects.toThrow(/does not validate/);
+    const broken = (await catalog.search('broken', undefined, false)).entries.find((e) => e.name === 'io.github.example/broken')!.state;
+    expect(broken).toMatchObject({ kind: 'invalid', reason: 'server_json_invalid', path: ['packages', 0, 'transport'] });
     await expect(catalog.install('com.example/weather-remote', '2.0.0', 'remote:0', 'x', { 'url/base': 'http://weather.example.com' })).rejects.toThrow(/Only https/);
     const noPath = new CatalogService({ stateDir: dir, host, config: store, resolve: () => null });
     const err = await noPath.install('io.github.example/time-py', '0.6.2', 'package:0', 'x', {}).catch((e: unknown) => e);

@@ -29,6 +29,12 @@ export interface RegistryEntry {
   /** The validated server.json, or null (then `invalid` says why). */
   server: ServerJson | null;
   invalid: string | null;
+  /**
+   * Where the first validation issue is, as path segments (`['packages', 0, 'transport']`; at most
+   * 8, names cut to 64 characters), or null when it validated. The Catalog screen shows this, not
+   * `invalid`'s English text.
+   */
+  invalidPath: (string | number)[] | null;
   /** The document as received (for the cache; re-validated when read back). */
   raw: unknown;
   status: EntryStatus;
@@ -79,6 +85,7 @@ export function toEntry(item: z.infer<typeof rawEntrySchema>): RegistryEntry | n
     ...id,
     server: parsed.success ? parsed.data : null,
     invalid: issue ? `server.json does not validate: ${issue.path.join('.') || '(document)'}: ${issue.message}`.slice(0, 500) : null,
+    invalidPath: issue ? issue.path.slice(0, 8).map((seg) => (typeof seg === 'number' ? seg : String(seg).slice(0, 64))) : null,
     raw: item.server,
     status: meta.status ?? 'active',
     statusMessage: meta.statusMessage ?? null,

@@ -89,7 +89,7 @@ export class CatalogService {
       status_message: e.statusMessage,
       updated_at: e.updatedAt,
       transports: s ? [...(s.packages ?? []).map((p) => p.registryType), ...(s.remotes ?? []).map((r) => r.type)] : [],
-      state: s ? { kind: 'valid', options: installOptions(s) } : { kind: 'invalid', reason: e.invalid ?? 'server.json does not validate' },
+      state: s ? { kind: 'valid', options: installOptions(s) } : { kind: 'invalid', reason: 'server_json_invalid', path: e.invalidPath ?? [], detail: e.invalid ?? 'server.json does not validate' },
       installed_as: Object.entries(installed)
         .filter(([, r]) => r.name === e.name)
         .map(([n]) => n),

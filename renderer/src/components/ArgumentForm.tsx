@@ -119,7 +119,14 @@ export function ArgumentForm({
         <label key={f.name} className="argument-field">
           <span>
             {f.name}
-            {f.required && <span className="required"> * <span className="muted small">({t('composer.required')})</span></span>}
+            {f.required && (
+              <>
+                <span className="required" aria-hidden="true" title={t('composer.required')}>
+                  {' '}*
+                </span>
+                <span className="sr-only">{t('composer.required')}</span>
+              </>
+            )}
           </span>
           <input
             ref={i === 0 ? firstInput : undefined}

@@ -26,6 +26,11 @@ function suggestedName(registryName: string): string {
   return (last.replace(/[^A-Za-z0-9_.-]/g, '-').replace(/^[^A-Za-z0-9]+/, '') || 'server').slice(0, 64);
 }
 
+/** A field path for people: `['packages', 0, 'transport']` → "packages › 1 › transport" (positions count from 1). */
+function fieldPath(path: (string | number)[]): string {
+  return path.map((seg) => (typeof seg === 'number' ? String(seg + 1) : seg)).join(' › ');
+}
+
 /** The install form of one entry: pick an option, name the server, answer its fields. */
 function InstallForm({ entry, onDone }: { entry: CatalogEntryView; onDone: (server: string) => void }) {
   const { t } = useTranslation();
@@ -194,7 +199,7 @@ function EntryCard({ entry }: { entry: CatalogEntryView }) {
       <div className="row">
         <EntryIcon url={entry.icon} title={title} />
         <strong className="server-name">{title}</strong>
-        <span className="mono muted small">{entry.name}</span>
+        {entry.title && entry.title !== entry.name && <span className="mono muted small">{entry.name}</span>}
         {entry.status !== 'active' && <span className="badge warning">{t(`catalog.${entry.status}`)}</span>}
         <span className="spacer" />
         <span className="muted small">{t('catalog.version', { version: entry.version })}</span>
@@ -222,15 +227,38 @@ function EntryCard({ entry }: { entry: CatalogEntryView }) {
       )}
       {entry.installed_as.length > 0 && <div className="small ok-text"><Fill k="catalog.installedAs" slots={{ names: <span className="mono">{entry.installed_as.join(', ')}</span> }} /></div>}
       {entry.state.kind === 'invalid' ? (
-        <div className="banner warning small" data-testid="catalog-invalid">
-          {t('catalog.notInstallable')}: <span lang="en">{entry.state.reason}</span>
+        <div className="banner warning small" data-testid="catalog-invalid" data-reason={entry.state.reason}>
+          {entry.state.path.length ? (
+            <Fill
+              k="catalog.invalidAt"
+              slots={{
+                path: (
+                  <span className="mono" lang="en">
+                    {fieldPath(entry.state.path)}
+                  </span>
+                ),
+              }}
+            />
+          ) : (
+            t('catalog.invalid')
+          )}
+          <details className="catalog-invalid-details">
+            <summary>{t('settings.details')}</summary>
+            <span className="mono" lang="en">
+              {entry.state.detail}
+            </span>
+          </details>
         </div>
       ) : (
         !installing && (
           <div className="row">
-            <button className="primary" onClick={() => (setInstalling(true), setNote(''))}>
-              {t('catalog.install')}
-            </button>
+            {entry.installed_as.length > 0 ? (
+              <button onClick={() => (setInstalling(true), setNote(''))}>{t('catalog.installAgain')}</button>
+            ) : (
+              <button className="primary" onClick={() => (setInstalling(true), setNote(''))}>
+                {t('catalog.install')}
+              </button>
+            )}
           </div>
         )
       )}
@@ -309,63 +337,66 @@ export function CatalogPanel() {
         </button>
       </form>
       <CatalogUpdates />
+      <section className="panel" aria-labelledby="catalog-browse-title" data-testid="catalog-browse">
+        <h3 id="catalog-browse-title">{t('catalog.browseTitle')}</h3>
+        <form
+          className="row"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void searchCatalog(query.trim());
+          }}
+        >
+          <input aria-label={t('catalog.searchLabel')} placeholder={t('catalog.searchPlaceholder')} value={query} onChange={(e) => setQuery(e.target.value)} />
+          <button type="submit" className="primary">
+            {t('catalog.search')}
+          </button>
+          <label className="check">
+            <input type="checkbox" checked={includeDeprecated} onChange={(e) => (setIncludeDeprecated(e.target.checked), void searchCatalog(query.trim()))} /> {t('catalog.showDeprecated')}
+          </label>
+        </form>
+        {results.kind === 'loading' && <p className="muted">{t('catalog.loading')}</p>}
+        {results.kind === 'failed' && (
+          <div className="banner warning" role="alert">
+            {results.message}
+          </div>
+        )}
+        {results.kind === 'shown' && (
+          <>
+            {results.page.source.kind === 'registry' && (
+              <p className="muted small" data-testid="catalog-source">
+                <Fill k="catalog.live" slots={{ url: <span className="mono">{results.page.registry_url}</span> }} />
+              </p>
+            )}
+            {results.page.source.kind === 'cache' && (
+              <div className="banner warning" role="status" data-testid="catalog-offline">
+                {t('catalog.offline', { age: age(results.page.fetched_at ?? Date.now()) })}{' '}
+                <span className="muted">
+                  {t('catalog.reason')}: <span lang="en">{results.page.source.reason}</span>
+                </span>
+              </div>
+            )}
+            {results.page.source.kind === 'none' && (
+              <div className="banner warning" role="alert" data-testid="catalog-offline">
+                {t('catalog.nothing')}{' '}
+                <span className="muted">
+                  {t('catalog.reason')}: <span lang="en">{results.page.source.reason}</span>
+                </span>
+              </div>
+            )}
+            {results.page.entries.length === 0 && results.page.source.kind !== 'none' && <p className="muted">{t('catalog.noResults')}</p>}
+            {results.page.skipped > 0 && <p className="muted small">{t('catalog.skipped', { count: results.page.skipped })}</p>}
+            {results.page.entries.map((e) => (
+              <EntryCard key={`${e.name}@${e.version}`} entry={e} />
+            ))}
+            {results.page.next_cursor && (
+              <button disabled={results.loadingMore} onClick={() => void loadMoreCatalog()}>
+                {results.loadingMore ? t('common.loading') : t('catalog.loadMore')}
+              </button>
+            )}
+          </>
+        )}
+      </section>
       <BundleInstall />
-      <form
-        className="row"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void searchCatalog(query.trim());
-        }}
-      >
-        <input aria-label={t('catalog.searchLabel')} placeholder={t('catalog.searchPlaceholder')} value={query} onChange={(e) => setQuery(e.target.value)} />
-        <button type="submit" className="primary">
-          {t('catalog.search')}
-        </button>
-        <label className="check">
-          <input type="checkbox" checked={includeDeprecated} onChange={(e) => (setIncludeDeprecated(e.target.checked), void searchCatalog(query.trim()))} /> {t('catalog.showDeprecated')}
-        </label>
-      </form>
-      {results.kind === 'loading' && <p className="muted">{t('catalog.loading')}</p>}
-      {results.kind === 'failed' && (
-        <div className="banner warning" role="alert">
-          {results.message}
-        </div>
-      )}
-      {results.kind === 'shown' && (
-        <>
-          {results.page.source.kind === 'registry' && (
-            <p className="muted small" data-testid="catalog-source">
-              <Fill k="catalog.live" slots={{ url: <span className="mono">{results.page.registry_url}</span> }} />
-            </p>
-          )}
-          {results.page.source.kind === 'cache' && (
-            <div className="banner warning" role="status" data-testid="catalog-offline">
-              {t('catalog.offline', { age: age(results.page.fetched_at ?? Date.now()) })}{' '}
-              <span className="muted">
-                {t('catalog.reason')}: <span lang="en">{results.page.source.reason}</span>
-              </span>
-            </div>
-          )}
-          {results.page.source.kind === 'none' && (
-            <div className="banner warning" role="alert" data-testid="catalog-offline">
-              {t('catalog.nothing')}{' '}
-              <span className="muted">
-                {t('catalog.reason')}: <span lang="en">{results.page.source.reason}</span>
-              </span>
-            </div>
-          )}
-          {results.page.entries.length === 0 && results.page.source.kind !== 'none' && <p className="muted">{t('catalog.noResults')}</p>}
-          {results.page.skipped > 0 && <p className="muted small">{t('catalog.skipped', { count: results.page.skipped })}</p>}
-          {results.page.entries.map((e) => (
-            <EntryCard key={`${e.name}@${e.version}`} entry={e} />
-          ))}
-          {results.page.next_cursor && (
-            <button disabled={results.loadingMore} onClick={() => void loadMoreCatalog()}>
-              {results.loadingMore ? t('common.loading') : t('catalog.loadMore')}
-            </button>
-          )}
-        </>
-      )}
     </div>
   );
 }

@@ -2,7 +2,7 @@
  * Root folders (MCP "Roots"): the folders servers may work in. The default list (Settings → MCP
  * servers) goes to every server without its own; a server card can give that server its own
  * list. Folders come from the system folder picker where there is one (Electron) or a path field
- * (the browser shell). Main checks every path (absolute, no control characters) and tells the
+ * (the browser shell); each change is saved at once. Main checks every path (absolute, no control characters) and tells the
  * servers when their folders change (docs/ARCHITECTURE.md "Protocol features").
  */
 import { useEffect, useState } from 'react';
@@ -11,33 +11,53 @@ import { call } from '../api';
 import { useApp } from '../store';
 import { useTranslation } from '../i18n';
 
-/** An editable list of folders with a picker or a path field, and a Save button. */
+/**
+ * Whether a typed folder path is absolute: `/…` (POSIX), `C:\…` or `C:/…` (Windows drive) or
+ * `\\server\share` (UNC). Main checks again on save (main/mcp/protocol/roots.ts normalizeRoots).
+ */
+function isAbsolutePath(p: string): boolean {
+  return /^(\/|[A-Za-z]:[\\/]|\\\\)/.test(p);
+}
+
+/**
+ * An editable list of folders with a picker or a path field. Each add or remove is saved at once
+ * (no separate Save step, so nothing is lost by leaving the screen); a refused change is undone
+ * and says why.
+ */
 function RootsEditor({ initial, canPick, onSave, testId }: { initial: string[]; canPick: boolean; onSave: (roots: string[]) => Promise<void>; testId: string }) {
   const { t } = useTranslation();
   const [roots, setRoots] = useState<string[]>(initial);
   const [draft, setDraft] = useState('');
-  const [status, setStatus] = useState<{ kind: 'saved' } | { kind: 'error'; message: string } | null>(null);
+  const [status, setStatus] = useState<{ kind: 'idle' } | { kind: 'saving' } | { kind: 'saved' } | { kind: 'error'; message: string }>({ kind: 'idle' });
+  const [draftError, setDraftError] = useState<string | null>(null);
   useEffect(() => setRoots(initial), [initial.join('\n')]);
+  const busy = status.kind === 'saving';
 
-  const add = (p: string) => {
+  const save = async (next: string[]): Promise<boolean> => {
+    const before = roots;
+    setRoots(next);
+    setStatus({ kind: 'saving' });
+    try {
+      await onSave(next);
+      setStatus({ kind: 'saved' });
+      return true;
+    } catch (err) {
+      setRoots(before);
+      setStatus({ kind: 'error', message: (err as Error).message });
+      return false;
+    }
+  };
+  const add = async (p: string): Promise<void> => {
     const v = p.trim();
-    if (!v || roots.includes(v)) return;
-    setRoots([...roots, v]);
-    setDraft('');
-    setStatus(null);
+    if (!v) return;
+    if (!isAbsolutePath(v)) return setDraftError(t('protocol.rootsNotAbsolute'));
+    setDraftError(null);
+    if (roots.includes(v)) return setDraft('');
+    if (await save([...roots, v])) setDraft('');
   };
   const pick = async () => {
     const r = await call('roots.pickFolder', {});
-    if (r.path) add(r.path);
-  };
-  const save = async () => {
-    setStatus(null);
-    try {
-      await onSave(roots);
-      setStatus({ kind: 'saved' });
-    } catch (err) {
-      setStatus({ kind: 'error', message: (err as Error).message });
-    }
+    if (r.path) await add(r.path);
   };
 
   return (
@@ -47,7 +67,7 @@ function RootsEditor({ initial, canPick, onSave, testId }: { initial: string[]; 
         {roots.map((r) => (
           <div key={r} className="root-row">
             <span className="mono">{r}</span>
-            <button type="button" className="link" aria-label={t('protocol.rootsRemove', { path: r })} onClick={() => setRoots(roots.filter((x) => x !== r))}>
+            <button type="button" className="link" aria-label={t('protocol.rootsRemove', { path: r })} disabled={busy} onClick={() => void save(roots.filter((x) => x !== r))}>
               {t('common.remove')}
             </button>
           </div>
@@ -55,32 +75,35 @@ function RootsEditor({ initial, canPick, onSave, testId }: { initial: string[]; 
       </div>
       <div className="row">
         {canPick && (
-          <button type="button" onClick={() => void pick()}>
+          <button type="button" disabled={busy} onClick={() => void pick()}>
             {t('protocol.rootsChoose')}
           </button>
         )}
         <input
           aria-label={t('protocol.rootsPath')}
+          aria-invalid={draftError ? true : undefined}
           className="mono"
           placeholder={t('protocol.rootsPathPlaceholder')}
           value={draft}
-          onChange={(e) => setDraft(e.target.value)}
+          onChange={(e) => (setDraft(e.target.value), setDraftError(null))}
           onKeyDown={(e) => {
             if (e.key === 'Enter') {
               e.preventDefault();
-              add(draft);
+              if (!busy) void add(draft);
             }
           }}
         />
-        <button type="button" onClick={() => add(draft)} disabled={!draft.trim()}>
+        <button type="button" onClick={() => void add(draft)} disabled={busy || !draft.trim()}>
           {t('protocol.rootsAdd')}
         </button>
-        <button type="button" className="primary" onClick={() => void save()}>
-          {t('protocol.rootsSave')}
-        </button>
       </div>
-      {status?.kind === 'saved' && <div role="status">{t('protocol.rootsSaved')}</div>}
-      {status?.kind === 'error' && (
+      {draftError && (
+        <div className="field-error" role="alert">
+          {draftError}
+        </div>
+      )}
+      {status.kind === 'saved' && <div role="status">{t('protocol.rootsSaved')}</div>}
+      {status.kind === 'error' && (
         <div className="field-error" role="alert">
           {status.message}
         </div>
@@ -98,7 +121,7 @@ export function DefaultRoots() {
   }, []);
   if (!state) return null;
   return (
-    <div className="panel" aria-label={t('protocol.rootsTitle')} role="region">
+    <div className="panel roots-panel" aria-label={t('protocol.rootsTitle')} role="region">
       <h3>{t('protocol.rootsTitle')}</h3>
       <p className="muted small">{t('protocol.rootsHint')}</p>
       <RootsEditor
