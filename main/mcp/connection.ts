@@ -325,13 +325,16 @@ export class McpConnection {
     client.setNotificationHandler('notifications/tools/list_changed', tools.notify);
     client.setNotificationHandler('notifications/resources/list_changed', resources.notify);
     client.setNotificationHandler('notifications/prompts/list_changed', prompts.notify);
+    // 2026-07-28: open the list-change stream alongside the first listing (no gap in which a
+    // change could be missed, and its round trip overlaps the listing's).
+    const listening = era === 'modern' ? listenForChanges(client, timeoutMs, live, lifecycle) : Promise.resolve();
     await tools.initial(() => this.refreshTools(timeoutMs));
     // Resources and prompts are extras: a server that fails to list them still serves its tools.
     await Promise.all([
       resources.initial(() => this.refreshResources(timeoutMs)).catch((err: Error) => this.note('lifecycle', `listing resources failed: ${err.message}`)),
       prompts.initial(() => this.refreshPrompts(timeoutMs)).catch((err: Error) => this.note('lifecycle', `listing prompts failed: ${err.message}`)),
     ]);
-    if (era === 'modern') await listenForChanges(client, timeoutMs, live, lifecycle);
+    await listening;
   }
 
   /** One whole list through main/mcp/connection/listing.ts, keeping its issues. @throws NotConnectedError, or a failed page's error. */
