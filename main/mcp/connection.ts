@@ -325,16 +325,22 @@ export class McpConnection {
     client.setNotificationHandler('notifications/tools/list_changed', tools.notify);
     client.setNotificationHandler('notifications/resources/list_changed', resources.notify);
     client.setNotificationHandler('notifications/prompts/list_changed', prompts.notify);
-    // 2026-07-28: open the list-change stream alongside the first listing (no gap in which a
-    // change could be missed, and its round trip overlaps the listing's).
-    const listening = era === 'modern' ? listenForChanges(client, timeoutMs, live, lifecycle) : Promise.resolve();
     await tools.initial(() => this.refreshTools(timeoutMs));
     // Resources and prompts are extras: a server that fails to list them still serves its tools.
     await Promise.all([
       resources.initial(() => this.refreshResources(timeoutMs)).catch((err: Error) => this.note('lifecycle', `listing resources failed: ${err.message}`)),
       prompts.initial(() => this.refreshPrompts(timeoutMs)).catch((err: Error) => this.note('lifecycle', `listing prompts failed: ${err.message}`)),
     ]);
-    await listening;
+    // 2026-07-28: the list-change stream opens once the server is ready (off the start's path);
+    // the lists are read once more when it is open, so a change made before it opened is not lost.
+    if (era === 'modern') {
+      void listenForChanges(client, timeoutMs, live, lifecycle).then((opened) => {
+        if (!opened || !live()) return;
+        tools.notify();
+        resources.notify();
+        prompts.notify();
+      });
+    }
   }
 
   /** One whole list through main/mcp/connection/listing.ts, keeping its issues. @throws NotConnectedError, or a failed page's error. */

@@ -71,13 +71,13 @@ export function coalescedRelist(what: 'tools' | 'resources' | 'prompts', refresh
  * client opened; the SDK dispatches them to the handlers registered on `client`. Asks for every
  * list the server offers; a stream the server drops is opened again (at most
  * {@link MAX_RELISTENS} times per session). Never throws: without the stream the lists are still
- * correct as of the last listing.
+ * correct as of the last listing. Resolves true when the stream is open.
  * @param live whether `client` is still the connection's current, open session
  */
-export async function listenForChanges(client: Client, timeoutMs: number, live: () => boolean, note: (text: string) => void, attempt = 0): Promise<void> {
+export async function listenForChanges(client: Client, timeoutMs: number, live: () => boolean, note: (text: string) => void, attempt = 0): Promise<boolean> {
   const caps = client.getServerCapabilities() ?? {};
   const filter = { ...(caps.tools ? { toolsListChanged: true } : {}), ...(caps.resources ? { resourcesListChanged: true } : {}), ...(caps.prompts ? { promptsListChanged: true } : {}) };
-  if (Object.keys(filter).length === 0 || !live()) return;
+  if (Object.keys(filter).length === 0 || !live()) return false;
   try {
     const subscription = await client.listen(filter, { timeout: timeoutMs });
     note(`listening for list changes (${Object.keys(subscription.honoredFilter).join(', ') || 'nothing honored'})`);
@@ -87,7 +87,9 @@ export async function listenForChanges(client: Client, timeoutMs: number, live: 
       note('the list-change stream closed; opening it again');
       setTimeout(() => void listenForChanges(client, timeoutMs, live, note, attempt + 1), 1000).unref();
     });
+    return true;
   } catch (err) {
     note(`listening for list changes failed: ${err instanceof Error ? err.message : String(err)}`);
+    return false;
   }
 }
