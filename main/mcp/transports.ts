@@ -23,8 +23,8 @@ export function isAppVariable(name: string): boolean {
 
 /**
  * The environment a stdio server gets: `base` (the app's own environment), without the app's own
- * variables ({@link isAppVariable}), with the server's `env` merged over it (source design:
- * "inherit, then override/append"). Never replaces the inherited env, so PATH, HOME, proxies and
+ * variables ({@link isAppVariable}), with the server's `env` merged over it (inherit, then
+ * override/append; docs/ARCHITECTURE.md "Config file"). Never replaces the inherited env, so PATH, HOME, proxies and
  * locale keep working; a server's `env` may still set any name explicitly. `path`, when given,
  * replaces the inherited PATH (see {@link ServerEnvironment}).
  */
