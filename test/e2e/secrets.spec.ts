@@ -32,6 +32,14 @@ test('a secret env value survives reloads and edits, is only ever shown masked, 
 
   // The settings page tells how secrets are stored (here: no keychain, so a visible notice).
   await expect(page.getByTestId('secrets-notice')).toBeVisible();
+  // In English too it is a one-line summary by kind; main's specific notice is folded behind Details.
+  const notice = page.getByTestId('secrets-notice');
+  await expect(notice).toContainText('Secrets are not in an OS keychain.');
+  const fold = notice.locator('details.secrets-detail');
+  await expect(fold).not.toHaveAttribute('open', '');
+  await expect(fold.locator('span[lang="en"]')).toBeHidden();
+  await fold.locator('summary').click();
+  await expect(fold.locator('span[lang="en"]')).toBeVisible();
 
   // Reload, then restart the app: only the masked form is shown, never the value.
   await page.reload();

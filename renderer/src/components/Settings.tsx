@@ -12,25 +12,19 @@ export type SettingsSection = 'servers' | 'catalog' | 'model' | 'permissions' | 
 
 /** Settings: MCP servers, Catalog, Model, Tool permissions, Language. */
 export function SettingsView({ section, onSection: setSection }: { section: SettingsSection; onSection: (s: SettingsSection) => void }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const secrets = useApp((s) => s.secrets);
   return (
     <div className="settings-wrap">
       {secrets && (
         <div className={secrets.kind === 'keychain' ? 'secrets-note ok' : 'banner warning secrets-note'} data-testid="secrets-notice" role={secrets.kind === 'keychain' ? undefined : 'alert'}>
           <strong>{secrets.kind === 'keychain' ? t('settings.keychainOk') : t('settings.keychainMissing')}</strong>{' '}
-          {/* Main's notice is English and specific (why, which file): other languages get a summary by kind, with main's text behind Details. */}
-          {i18n.language === 'en' ? (
-            <span>{secrets.notice}</span>
-          ) : (
-            <>
-              <span>{t(`settings.secretsNote.${secrets.kind}`)}</span>{' '}
-              <details className="secrets-detail">
-                <summary>{t('settings.details')}</summary>
-                <span lang="en">{secrets.notice}</span>
-              </details>
-            </>
-          )}
+          {/* Every language gets a one-line summary by kind; main's specific English notice (why, which file) sits behind Details. */}
+          <span>{t(`settings.secretsNote.${secrets.kind}`)}</span>{' '}
+          <details className="secrets-detail">
+            <summary>{t('settings.details')}</summary>
+            <span lang="en">{secrets.notice}</span>
+          </details>
         </div>
       )}
     <div className="settings">
