@@ -57,7 +57,7 @@ async function main(): Promise<void> {
   const n = Number(burstArg);
   const ms = Number(msArg);
   const server = await startServerProcess('http-fixture-server.ts', [`--bench-tag=${tag}`]);
-  const modernServer = await startServerProcess('modern-fixture-server.ts', [`--bench-tag=${tag}`]);
+  const modernServer = await startServerProcess('http-fixture-server.ts', ['--modern', `--bench-tag=${tag}`]);
   try {
     const url = server.url;
     // How many tools each fixture lists, as a bare client sees them; both arms must see as many.
