@@ -10,7 +10,7 @@
  *   reload (rebuilt from the saved transcript for the next request).
  */
 import path from 'node:path';
-import { startFakeModel, type FakeModel, type WireRequest } from '../fixtures/fake-model.js';
+import { startFakeModel, requestTexts, type FakeModel } from '../fixtures/fake-model.js';
 import { addLocalServer, commandLine, expect, expectStatus, openApp, openChat, ROOT, saveProfile, SCREENSHOTS, sendMessage, serverCard, test } from './helpers.js';
 
 process.env.OPENPROGRAM_LOCAL_MODEL_PROBES = 'none';
@@ -25,12 +25,6 @@ test.afterAll(async () => {
   await model?.close();
 });
 
-/** Every text a request's user and assistant messages carry, in order. */
-function texts(body: WireRequest): string[] {
-  return body.messages.flatMap((m) =>
-    typeof m.content === 'string' ? [m.content] : Array.isArray(m.content) ? m.content.filter((p) => p.type === 'text').map((p) => p.text ?? '') : [],
-  );
-}
 
 test('"/" lists the prompts; a completable prompt offers completions and its message reaches the model', async ({ page, shell }) => {
   test.setTimeout(120_000);
@@ -91,7 +85,7 @@ test('"/" lists the prompts; a completable prompt offers completions and its mes
   await form.getByRole('button', { name: 'Send prompt' }).click();
   await expect(form).toBeHidden();
   const expected = 'Please promote Bob to the head of the Engineering team.';
-  await expect.poll(() => model.requests.slice(before).some((r) => texts(r.body).includes(expected)), { timeout: 15_000 }).toBe(true);
+  await expect.poll(() => model.requests.slice(before).some((r) => requestTexts(r.body).includes(expected)), { timeout: 15_000 }).toBe(true);
   // The sent message shows the prompt; its message is there to read.
   const sent = page.getByTestId('msg-context');
   await expect(sent).toContainText('every/Team Management');
@@ -104,7 +98,7 @@ test('"/" lists the prompts; a completable prompt offers completions and its mes
   await expect(page.getByTestId('prompt-message')).toContainText(expected);
   const next = model.requests.length;
   await sendMessage(page, 'and then?');
-  await expect.poll(() => model.requests.slice(next).some((r) => texts(r.body).includes(expected) && texts(r.body).includes('and then?')), { timeout: 15_000 }).toBe(true);
+  await expect.poll(() => model.requests.slice(next).some((r) => requestTexts(r.body).includes(expected) && requestTexts(r.body).includes('and then?')), { timeout: 15_000 }).toBe(true);
 });
 
 test('a prompt with an embedded resource: its text reaches the model; a missing required argument is refused in the form', async ({ page, shell }) => {
@@ -128,7 +122,7 @@ test('a prompt with an embedded resource: its text reaches the model; a missing 
   const before = model.requests.length;
   await form.getByRole('button', { name: 'Send prompt' }).click();
   await expect
-    .poll(() => model.requests.slice(before).some((r) => texts(r.body).some((t) => t.includes('[resource: demo://resource/dynamic/text/3]') && t.includes('Resource 3: This is a plaintext resource'))), { timeout: 15_000 })
+    .poll(() => model.requests.slice(before).some((r) => requestTexts(r.body).some((t) => t.includes('[resource: demo://resource/dynamic/text/3]') && t.includes('Resource 3: This is a plaintext resource'))), { timeout: 15_000 })
     .toBe(true);
 });
 

@@ -9,7 +9,7 @@
  *   rendered, and a subscribed resource's update notification refreshes the open viewer.
  */
 import path from 'node:path';
-import { startFakeModel, type FakeModel, type WireRequest } from '../fixtures/fake-model.js';
+import { startFakeModel, requestTexts, type FakeModel, type WireRequest } from '../fixtures/fake-model.js';
 import { addLocalServer, commandLine, expect, expectStatus, openApp, openChat, ROOT, saveProfile, SCREENSHOTS, sendMessage, serverCard, setApprovalMode, test } from './helpers.js';
 
 process.env.OPENPROGRAM_LOCAL_MODEL_PROBES = 'none';
@@ -24,12 +24,6 @@ test.afterAll(async () => {
   await model?.close();
 });
 
-/** Every text part of a request's messages. */
-function texts(body: WireRequest): string[] {
-  return body.messages.flatMap((m) =>
-    typeof m.content === 'string' ? [m.content] : Array.isArray(m.content) ? m.content.filter((p) => p.type === 'text').map((p) => p.text ?? '') : [],
-  );
-}
 
 async function setup(page: import('@playwright/test').Page, shell: { current: Parameters<typeof openApp>[1] }, modelName: string): Promise<void> {
   await openApp(page, shell.current);
@@ -76,7 +70,7 @@ test('"@" attaches a resource and a template-expanded resource; their text reach
     .poll(
       () =>
         model.requests.slice(before).some((r) => {
-          const all = texts(r.body).join('\n');
+          const all = requestTexts(r.body).join('\n');
           return (
             all.includes('[attached resource every: demo://resource/static/document/features.md]') &&
             all.includes('[resource: demo://resource/static/document/features.md]') &&
