@@ -5,6 +5,8 @@
  * the view's controls reach its server through the app bridge and the permission gate; the view
  * comes back when the conversation is reopened. A hostile view is refused at every door.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import type { FrameLocator, Page } from '@playwright/test';
@@ -123,8 +125,8 @@ test('a hostile view reaches neither the app, its origin, another server nor a m
   await expect(probe('app-only-tool')).toContainText('app-only ran');
 
   // The model was never offered the app-only tool, but was offered the others (the header counts
-  // get-time, probe, model_only and camera — not app_only).
-  await expect(page.getByText('4 tools available')).toBeVisible();
+  // get-time, probe, model_only, camera and wander — not app_only).
+  await expect(page.getByText('5 tools available')).toBeVisible();
   const offered = model.requests.flatMap((r) => (r.body.tools ?? []).map((t) => t.function.name));
   expect(offered.some((n) => n.endsWith('app_only'))).toBe(false);
   expect(offered.some((n) => n.endsWith('model_only'))).toBe(true);
@@ -142,6 +144,37 @@ test('a hostile view reaches neither the app, its origin, another server nor a m
   await sendMessage(page, 'after close');
   await expect(page.getByTestId('msg-assistant').last()).toHaveText('echo: after close');
   expect(JSON.stringify(model.requests[model.requests.length - 1]!.body)).toContain('teardown-seen-marker');
+});
+
+test('a view that navigates its frame to another origin loses the bridge: the page there is not heard', async ({ page, shell }) => {
+  // The page the view goes to: it sends a message as if it were the view.
+  const wanderer = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end(`<!doctype html><p>wanderer</p><script>let id = 100; const t = setInterval(() => parent.postMessage({ jsonrpc: '2.0', id: id++, method: 'ui/message', params: { role: 'user', content: [{ type: 'text', text: 'WANDERED-IN' }] } }, '*'), 250); setTimeout(() => clearInterval(t), 2500);</script>`);
+  });
+  await new Promise<void>((resolve) => wanderer.listen(0, '127.0.0.1', resolve));
+  const frameOrigin = `http://127.0.0.1:${(wanderer.address() as AddressInfo).port}`;
+  try {
+    await openApp(page, shell.current);
+    await configureModel(page, { baseUrl: model.baseUrl, model: 'fake-apps' });
+    await expectStatus(await addLocalServer(page, { name: 'evil', command: commandLine(['node', path.join(ROOT, 'test/fixtures/hostile-app-server.mjs'), '--frame-origin', frameOrigin]) }), 'ready');
+    await setApprovalMode(page, 'Never ask');
+    await openChat(page);
+    await sendMessage(page, 'call __wander {}');
+    // The view's own message arrives (the positive control); then it navigates, and the page
+    // there sends a message of its own, which must never reach the chat.
+    await expect(page.getByTestId('msg-user').filter({ hasText: 'before wandering' })).toHaveCount(1, { timeout: 20_000 });
+    await expect(page.getByTestId('msg-assistant').last()).toHaveText('echo: before wandering');
+    await expect(page.getByTestId('app-view-frame').contentFrame().locator('iframe').contentFrame().locator('p')).toHaveText('wanderer');
+    await page.waitForTimeout(3000);
+    await expect(page.getByTestId('msg-user').filter({ hasText: 'WANDERED-IN' })).toHaveCount(0);
+    // The app goes on working.
+    await sendMessage(page, 'still fine');
+    await expect(page.getByTestId('msg-assistant').last()).toHaveText('echo: still fine');
+    await expect(page.getByTestId('msg-user').filter({ hasText: 'WANDERED-IN' })).toHaveCount(0);
+  } finally {
+    wanderer.close();
+  }
 });
 
 test('declared device permissions reach the frame only after the user agrees; links open only after consent', async ({ page, shell }) => {

@@ -42,7 +42,9 @@ const RELAY = `(() => {
       if (inner && inner.contentWindow) inner.contentWindow.postMessage(m, location.origin);
       return;
     }
-    if (inner && e.source === inner.contentWindow) window.parent.postMessage(e.data, hostOrigin);
+    // Only the view's own document: if the inner frame was navigated away (to a site the view may
+    // frame, say, by a frame it embeds), the page there has another origin and is not heard.
+    if (inner && e.source === inner.contentWindow && e.origin === location.origin) window.parent.postMessage(e.data, hostOrigin);
   });
   window.parent.postMessage({ jsonrpc: '2.0', method: 'ui/notifications/sandbox-proxy-ready', params: {} }, hostOrigin);
 })();
