@@ -7,16 +7,17 @@ import { app, BrowserWindow, dialog, ipcMain, protocol, session, shell } from 'e
 import { eventNames } from '../preload/contract/index.js';
 import { AppCore, resolveStateDir } from './core.js';
 import { createDispatcher } from './ipc/dispatch.js';
-import { denyAllPermissions, hardenWebContents, ourUrlPredicate, registerIpc, sendEvent, windowOptions } from './ipc/electron.js';
+import { hardenWebContents, ourUrlPredicate, registerIpc, sendEvent, windowOptions } from './ipc/electron.js';
 import { rendererCspWithViews } from './csp.js';
-import { isViewUrl, serveViewOrigin, VIEW_ORIGIN, VIEW_SCHEME_PRIVILEGES } from './ipc/electron-views.js';
+import { isViewUrl, serveViewOrigin, viewOnlyPermissions, VIEW_ORIGIN, VIEW_SCHEME_PRIVILEGES } from './ipc/electron-views.js';
+import { APP_INDEX_URL, APP_ORIGIN, APP_SCHEME_PRIVILEGES, serveAppOrigin } from './ipc/electron-app-origin.js';
 import { redactConsole } from './secrets/redact.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const rendererIndex = path.join(here, '../renderer/index.html');
+const rendererDir = path.join(here, '../renderer');
 const rendererUrl = process.env.ELECTRON_RENDERER_URL;
-/** Our renderer: the dev server's exact origin, or the built index.html file. */
-const isOurUrl = ourUrlPredicate(rendererIndex, rendererUrl);
+/** Our renderer: the dev server's exact origin, or the built index.html on the app origin. */
+const isOurUrl = ourUrlPredicate(APP_INDEX_URL, rendererUrl);
 
 // One instance per profile: a second launch focuses the first window instead of opening the same
 // config and secret vault twice.
@@ -40,7 +41,7 @@ class AppShell {
       if (this.win === win) this.win = null;
     });
     if (rendererUrl) void win.loadURL(rendererUrl);
-    else void win.loadFile(rendererIndex);
+    else void win.loadURL(APP_INDEX_URL);
   }
 
   /** A second launch: bring the existing window forward. */
@@ -51,8 +52,9 @@ class AppShell {
   }
 }
 
-// MCP App views: their own scheme, hence their own origin (./ipc/electron-views.ts).
-protocol.registerSchemesAsPrivileged([VIEW_SCHEME_PRIVILEGES]);
+// The renderer and MCP App views each get a scheme, hence an origin, of their own
+// (./ipc/electron-app-origin.ts, ./ipc/electron-views.ts).
+protocol.registerSchemesAsPrivileged([APP_SCHEME_PRIVILEGES, VIEW_SCHEME_PRIVILEGES]);
 
 const appShell = new AppShell();
 app.on('second-instance', () => appShell.focus());
@@ -89,9 +91,11 @@ app.whenReady().then(async () => {
     if (isViewUrl(details.url)) return cb({ responseHeaders: details.responseHeaders });
     cb({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [rendererCspWithViews(VIEW_ORIGIN)] } });
   });
-  serveViewOrigin(protocol, rendererUrl ? new URL(rendererUrl).origin : 'file://');
+  serveAppOrigin(protocol, rendererDir, rendererCspWithViews(VIEW_ORIGIN));
+  serveViewOrigin(protocol, rendererUrl ? new URL(rendererUrl).origin : APP_ORIGIN);
   core.apps.setSandboxOrigin(VIEW_ORIGIN);
-  denyAllPermissions(session.defaultSession);
+  // Device permissions only to views, only what their frame's `allow` delegates; none to the app.
+  viewOnlyPermissions(session.defaultSession);
   registerIpc(ipcMain, dispatcher, () => appShell.win?.webContents ?? null, isOurUrl);
   core.subscribe((event, payload) => {
     if (eventNames.includes(event)) sendEvent(appShell.win?.webContents ?? null, event, payload);

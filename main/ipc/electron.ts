@@ -3,8 +3,7 @@
  * navigation hardening. Takes the electron module's parts as arguments so it can be unit-tested
  * with a stand-in (only types are imported from `electron` here).
  */
-import { pathToFileURL } from 'node:url';
-import type { BrowserWindowConstructorOptions, IpcMain, IpcMainInvokeEvent, Session, WebContents } from 'electron';
+import type { BrowserWindowConstructorOptions, IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
 import { channelNames, type EventName, type EventPayloads } from '../../preload/contract/index.js';
 import type { Dispatcher } from './dispatch.js';
 
@@ -35,14 +34,15 @@ export function windowOptions(preloadPath: string): BrowserWindowConstructorOpti
 
 /**
  * The "is this our renderer" predicate: with a dev server, any URL of exactly its origin; else
- * only the built `index.html` file itself (a `file:` URL of any other file, or of the same path on
- * another host, is not ours). Never throws; an unparsable URL is not ours.
+ * only the built renderer's page on the app origin (`op-app://app/index.html`, ./electron-app-origin.ts;
+ * any other page, scheme or host, and every `file:` URL, is not ours). Never throws; an
+ * unparsable URL is not ours.
  *
- * @param rendererIndex absolute path of the built renderer's index.html
+ * @param appIndexUrl the URL the window loads the built renderer from
  * @param devServerUrl electron-vite's dev server URL (`ELECTRON_RENDERER_URL`), if any
  */
-export function ourUrlPredicate(rendererIndex: string, devServerUrl?: string): (url: string) => boolean {
-  const index = pathToFileURL(rendererIndex);
+export function ourUrlPredicate(appIndexUrl: string, devServerUrl?: string): (url: string) => boolean {
+  const index = new URL(appIndexUrl);
   let devOrigin: string | null = null;
   if (devServerUrl) {
     try {
@@ -55,21 +55,11 @@ export function ourUrlPredicate(rendererIndex: string, devServerUrl?: string): (
     try {
       const u = new URL(url);
       if (devServerUrl) return devOrigin !== null && devOrigin !== 'null' && u.origin === devOrigin;
-      return u.protocol === 'file:' && u.host === index.host && u.pathname === index.pathname;
+      return u.protocol === index.protocol && u.host === index.host && u.pathname === index.pathname;
     } catch {
       return false;
     }
   };
-}
-
-/**
- * Refuse every permission the renderer could ask for or probe: the request handler answers
- * prompts (camera, notifications, …) and the check handler answers synchronous queries
- * (`navigator.permissions`, clipboard reads, …). The app needs none of them.
- */
-export function denyAllPermissions(session: Pick<Session, 'setPermissionRequestHandler' | 'setPermissionCheckHandler'>): void {
-  session.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
-  session.setPermissionCheckHandler(() => false);
 }
 
 /**

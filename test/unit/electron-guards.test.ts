@@ -8,27 +8,31 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
 import { eventNames, type EventName, type OpenProgramApi } from '../../preload/contract/index.js';
-import { denyAllPermissions, ourUrlPredicate } from '../../main/ipc/electron.js';
+import { ourUrlPredicate } from '../../main/ipc/electron.js';
+import { APP_INDEX_URL, APP_ORIGIN } from '../../main/ipc/electron-app-origin.js';
+import { viewOnlyPermissions, VIEW_ORIGIN } from '../../main/ipc/electron-views.js';
 import { RENDERER_CSP } from '../../main/csp.js';
 import { ROOT } from './helpers.js';
 
-const INDEX = path.resolve('/opt/openprogram/resources/app.asar/out/renderer/index.html');
+const INDEX = APP_INDEX_URL;
 
 describe('ourUrlPredicate', () => {
   const isOur = ourUrlPredicate(INDEX);
 
-  it('accepts the built index.html (with query or hash)', () => {
-    const u = pathToFileURL(INDEX).href;
-    expect(isOur(u)).toBe(true);
-    expect(isOur(`${u}#/settings`)).toBe(true);
+  it('accepts the built index.html on the app origin (with query or hash)', () => {
+    expect(isOur(INDEX)).toBe(true);
+    expect(isOur(`${INDEX}#/settings`)).toBe(true);
+    expect(isOur(`${INDEX}?x=1`)).toBe(true);
   });
 
   it.each([
     ['file:///etc/passwd'],
-    [pathToFileURL(path.join(path.dirname(INDEX), 'other.html')).href],
-    [pathToFileURL(`${INDEX}.evil`).href],
-    [`file://evil-host${pathToFileURL(INDEX).pathname}`],
-    ['https://example.com/out/renderer/index.html'],
+    [pathToFileURL('/opt/openprogram/resources/app.asar/out/renderer/index.html').href],
+    [`${APP_ORIGIN}/other.html`],
+    [`${APP_ORIGIN}/index.html.evil`],
+    ['op-app://evil/index.html'],
+    ['op-view://sandbox/index.html'],
+    ['https://app/index.html'],
     ['not a url'],
     [''],
   ])('refuses %j', (url) => {
@@ -40,24 +44,52 @@ describe('ourUrlPredicate', () => {
     expect(dev('http://localhost:5173/index.html')).toBe(true);
     expect(dev('http://localhost:5174/')).toBe(false);
     expect(dev('http://127.0.0.1:5173/')).toBe(false);
-    expect(dev(pathToFileURL(INDEX).href)).toBe(false);
+    expect(dev(INDEX)).toBe(false);
     expect(ourUrlPredicate(INDEX, 'garbage')('http://localhost:5173/')).toBe(false);
   });
 });
 
-describe('denyAllPermissions', () => {
-  it('installs a request handler that refuses and a check handler that answers false', () => {
-    let request: ((wc: unknown, p: string, cb: (ok: boolean) => void) => void) | null = null;
-    let check: ((...a: unknown[]) => boolean) | null = null;
-    denyAllPermissions({
-      setPermissionRequestHandler: (h: never) => void (request = h),
-      setPermissionCheckHandler: (h: never) => void (check = h),
-    } as never);
-    const answers: boolean[] = [];
-    request!(null, 'media', (ok) => answers.push(ok));
-    request!(null, 'notifications', (ok) => answers.push(ok));
-    expect(answers).toEqual([false, false]);
-    for (const p of ['media', 'clipboard-read', 'notifications', 'geolocation']) expect(check!(null, p, 'file://', {})).toBe(false);
+describe('viewOnlyPermissions', () => {
+  type Request = (wc: unknown, p: string, cb: (ok: boolean) => void, details: Record<string, unknown>) => void;
+  type Check = (wc: unknown, p: string, origin: string, details: Record<string, unknown>) => boolean;
+  const install = (): { request: Request; check: Check } => {
+    let request: Request | null = null;
+    let check: Check | null = null;
+    viewOnlyPermissions({ setPermissionRequestHandler: (h: never) => void (request = h), setPermissionCheckHandler: (h: never) => void (check = h) } as never);
+    return { request: request!, check: check! };
+  };
+  const ask = (request: Request, p: string, details: Record<string, unknown>): boolean => {
+    let answer: boolean | null = null;
+    request(null, p, (ok) => (answer = ok), details);
+    return answer!;
+  };
+
+  it('grants a device permission to a view frame on the view origin', () => {
+    const { request, check } = install();
+    expect(ask(request, 'media', { requestingUrl: 'about:srcdoc', securityOrigin: `${VIEW_ORIGIN}/`, isMainFrame: false, mediaTypes: ['video'] })).toBe(true);
+    expect(ask(request, 'geolocation', { requestingUrl: `${VIEW_ORIGIN}/sandbox.html`, isMainFrame: false })).toBe(true);
+    expect(check(null, 'clipboard-sanitized-write', VIEW_ORIGIN, { requestingUrl: 'about:srcdoc', isMainFrame: false })).toBe(true);
+  });
+
+  it('refuses the app window, other origins, unknown srcdoc askers and other permissions', () => {
+    const { request, check } = install();
+    // The app's own window (main frame), whatever it asks.
+    for (const p of ['media', 'geolocation', 'clipboard-sanitized-write', 'notifications', 'clipboard-read']) {
+      expect(ask(request, p, { requestingUrl: INDEX, securityOrigin: APP_ORIGIN, isMainFrame: true })).toBe(false);
+      expect(check(null, p, APP_ORIGIN, { requestingUrl: INDEX, isMainFrame: true })).toBe(false);
+    }
+    // A view frame asking for something no view may declare.
+    for (const p of ['notifications', 'clipboard-read', 'openExternal', 'fullscreen', 'pointerLock', 'hid', 'serial', 'usb']) {
+      expect(ask(request, p, { requestingUrl: 'about:srcdoc', securityOrigin: VIEW_ORIGIN, isMainFrame: false })).toBe(false);
+    }
+    // A subframe of another origin, a srcdoc frame of unknown origin, the view origin claiming main frame.
+    expect(ask(request, 'media', { requestingUrl: 'https://evil.example/', securityOrigin: 'https://evil.example', isMainFrame: false })).toBe(false);
+    expect(ask(request, 'media', { requestingUrl: 'about:srcdoc', securityOrigin: APP_ORIGIN, isMainFrame: false })).toBe(false);
+    expect(ask(request, 'geolocation', { requestingUrl: 'about:srcdoc', isMainFrame: false })).toBe(false);
+    expect(ask(request, 'media', { requestingUrl: `${VIEW_ORIGIN}/sandbox.html`, securityOrigin: VIEW_ORIGIN, isMainFrame: true })).toBe(false);
+    expect(ask(request, 'media', { requestingUrl: `${VIEW_ORIGIN}.evil/x`, isMainFrame: false })).toBe(false);
+    expect(check(null, 'clipboard-sanitized-write', 'https://evil.example', { requestingUrl: 'about:srcdoc', isMainFrame: false })).toBe(false);
+    expect(check(null, 'media', VIEW_ORIGIN, { requestingUrl: 'about:srcdoc' })).toBe(false);
   });
 });
 
