@@ -10,6 +10,7 @@ import { ChatService } from './chat/agent.js';
 import { openConversationDatabase } from './chat/conversations/database.js';
 import { ConversationService, type ChooseSavePath } from './chat/conversations/service.js';
 import { ConversationStore } from './chat/conversations/store.js';
+import { ViewContextStore } from './chat/conversations/view-contexts.js';
 import { ContextService } from './chat/context/service.js';
 import { AppsService } from './mcp/apps/service.js';
 import { SettingsStore } from './chat/settings.js';
@@ -188,10 +189,10 @@ export class AppCore {
       opened: (view) => this.emit('approvals.request', view),
       closed: (id, outcome) => this.emit('approvals.closed', { id, outcome }),
     });
-    this.apps = new AppsService(this.host, this.permissions.gate);
     const opened = openConversationDatabase(opts.stateDir);
     this.conversationsWarning = opened.warning;
     this.conversationStore = new ConversationStore(opened.db, Date.now, (item) => this.redactor.redactDeep(item));
+    this.apps = new AppsService(this.host, this.permissions.gate, new ViewContextStore(opened.db, Date.now, (text) => this.redactor.redactText(text)));
     // Entries left streaming or running by a run that never ended (the app was killed).
     this.conversationStore.markInterrupted();
     this.chat = new ChatService(this.host, this.profiles, this.conversationStore, this.permissions.gate, {
@@ -204,7 +205,7 @@ export class AppCore {
       this.chat,
       (id) => {
         this.permissions.grants.clear(id);
-        this.apps.forget(id);
+        // The views' model context went with the conversation's rows (view_contexts cascade).
         this.emit('conversations.removed', { id });
       },
       (s) => this.emit('conversations.changed', s),

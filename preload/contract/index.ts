@@ -26,6 +26,8 @@ export const LIMITS = {
   envEntries: 256,
   importJson: 1024 * 1024,
   conversationList: 1000,
+  /** Characters of one MCP Apps view's model context (`apps.updateModelContext`). */
+  viewContext: 16_384,
 } as const;
 
 /** A server name: letters, digits, `_`, `-`, `.`; starts with a letter or digit; ≤ 64 chars. */
@@ -1064,10 +1066,11 @@ const appsChannels = {
   },
   /**
    * A view's `ui/update-model-context`: text the model gets in later turns of this conversation
-   * (kept in memory per view — the tool call `call_id` — each update replacing the last).
+   * (saved with the conversation per view — the tool call `call_id` — each update replacing the
+   * last; empty text removes it). Fails with `not_found` for a conversation that does not exist.
    */
   'apps.updateModelContext': {
-    input: z.strictObject({ conversation_id: conversationIdSchema, server: serverNameSchema, call_id: z.string().min(1).max(256), text: z.string().max(16_384) }),
+    input: z.strictObject({ conversation_id: conversationIdSchema, server: serverNameSchema, call_id: z.string().min(1).max(256), text: z.string().max(LIMITS.viewContext) }),
     output: null as unknown as { kept: boolean },
   },
   /** A view's `resources/read`: its own server only. */

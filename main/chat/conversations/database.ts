@@ -8,8 +8,6 @@ import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 
-/** The schema version this build writes (`PRAGMA user_version`). */
-export const SCHEMA_VERSION = 1;
 
 /** The database file name inside the state dir. */
 export const DATABASE_FILE = 'conversations.db';
@@ -31,7 +29,14 @@ export interface OpenedDatabase {
   persistent: boolean;
 }
 
-const DDL = `
+/**
+ * The schema as steps: step `i` brings a database from version `i` to `i + 1`, so a file of any
+ * older version gains what it lacks and keeps everything it has (docs/ARCHITECTURE.md
+ * "Conversations"). Append only: a released step is never edited.
+ */
+const SCHEMA_STEPS: readonly string[] = [
+  // 1: conversations, their entries, full-text search, app state.
+  `
 CREATE TABLE IF NOT EXISTS conversations (
   id TEXT PRIMARY KEY,
   title TEXT NOT NULL,
@@ -66,7 +71,31 @@ CREATE TRIGGER IF NOT EXISTS items_au AFTER UPDATE OF search_text ON items BEGIN
   INSERT INTO items_fts(rowid, search_text) VALUES (new.rowid, new.search_text);
 END;
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-`;
+`,
+  // 2: the model context MCP Apps views set (ext-apps `ui/update-model-context`), per view;
+  // `seq` is the update order within the conversation (the oldest is dropped first).
+  `
+CREATE TABLE IF NOT EXISTS view_contexts (
+  conversation_id TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+  call_id TEXT NOT NULL,
+  server TEXT NOT NULL,
+  text TEXT NOT NULL,
+  updated_at INTEGER NOT NULL,
+  seq INTEGER NOT NULL,
+  PRIMARY KEY (conversation_id, call_id)
+);
+CREATE INDEX IF NOT EXISTS view_contexts_order ON view_contexts(conversation_id, seq);
+`,
+];
+
+/** The schema version this build writes (`PRAGMA user_version`): the number of schema steps. */
+export const SCHEMA_VERSION = SCHEMA_STEPS.length;
+
+/** Run the schema steps from `from` up to {@link SCHEMA_VERSION} and record the version (caller's transaction). */
+function migrate(db: Database.Database, from: number): void {
+  for (let v = from; v < SCHEMA_VERSION; v++) db.exec(SCHEMA_STEPS[v]!);
+  db.pragma(`user_version = ${SCHEMA_VERSION}`);
+}
 
 /** SQLite result codes (better-sqlite3's `SqliteError.code`) that mean "this file cannot be used as it is". */
 const UNUSABLE_CODES = /^SQLITE_(CORRUPT|NOTADB|READONLY|CANTOPEN|IOERR|FULL|PERM|AUTH|PROTOCOL)/;
@@ -92,8 +121,7 @@ function openChecked(file: string): Database.Database {
     if (version < SCHEMA_VERSION) {
       db.exec('BEGIN IMMEDIATE');
       try {
-        db.exec(DDL);
-        db.pragma(`user_version = ${SCHEMA_VERSION}`);
+        migrate(db, version);
         db.exec('COMMIT');
       } catch (err) {
         db.exec('ROLLBACK');
@@ -174,9 +202,8 @@ export function openConversationDatabase(stateDir: string): OpenedDatabase {
       }
     }
     const db = new Database(':memory:');
-    db.exec(DDL);
-    db.pragma(`user_version = ${SCHEMA_VERSION}`);
     db.pragma('foreign_keys = ON');
+    migrate(db, 0);
     return {
       db,
       warning: `The conversation database in ${stateDir} could not be opened (${reason})${kept ? '' : ' and was left as it is'}. Conversations of this session will not be saved.`,

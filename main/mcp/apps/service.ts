@@ -48,18 +48,29 @@ function asTyped(err: unknown, server: string): Error {
 /** The `run_id` of approvals for tool calls a view makes. */
 export const VIEW_RUN_ID = 'app-view';
 
-/** Most views per conversation whose model context is kept (the oldest update is dropped). */
-export const MAX_CONTEXT_VIEWS = 16;
+/**
+ * Where views' model context is kept: the conversation database (main/chat/conversations/
+ * view-contexts.ts; docs/ARCHITECTURE.md "MCP Apps"). The store owns the rules (replace, remove on
+ * empty text, the per-conversation cap, the text limit).
+ */
+export interface ModelContextStore {
+  /**
+   * Replace a view's context (empty text: remove it). @returns whether one is now kept
+   * @throws ConversationNotFoundError (`not_found` over IPC) for an unknown conversation
+   */
+  set(conversationId: string, callId: string, server: string, text: string): { kept: boolean };
+  /** A conversation's views' contexts, least recently updated first. */
+  list(conversationId: string): ReadonlyArray<{ server: string; text: string }>;
+}
 
 /** The app core's MCP Apps service. */
 export class AppsService {
   private sandboxOrigin: string | null = null;
-  /** `ui/update-model-context` per conversation: `call_id` → `{server, text}`, in update order. */
-  private readonly modelContexts = new Map<string, Map<string, { server: string; text: string }>>();
 
   constructor(
     private readonly host: AppsHost,
     private readonly gate: PermissionGate,
+    private readonly contexts: ModelContextStore,
   ) {}
 
   /**
@@ -144,29 +155,20 @@ export class AppsService {
 
   /**
    * Keep a view's model context (ext-apps `ui/update-model-context`) for the conversation's later
-   * turns; an update replaces the view's last one, empty text removes it. In memory only.
+   * turns, saved with the conversation (it outlives an app restart and goes when the conversation
+   * is deleted); an update replaces the view's last one, empty text removes it.
+   * @throws ConversationNotFoundError when the conversation does not exist (nothing is kept)
    */
   updateModelContext(conversationId: string, server: string, callId: string, text: string): { kept: boolean } {
-    const views = this.modelContexts.get(conversationId) ?? new Map<string, { server: string; text: string }>();
-    views.delete(callId);
-    if (text.trim()) views.set(callId, { server, text });
-    while (views.size > MAX_CONTEXT_VIEWS) views.delete(views.keys().next().value!);
-    if (views.size) this.modelContexts.set(conversationId, views);
-    else this.modelContexts.delete(conversationId);
-    return { kept: text.trim().length > 0 };
+    return this.contexts.set(conversationId, callId, server, text);
   }
 
   /** What the views of a conversation told the model, as system text (null when nothing). */
   modelContext(conversationId: string): string | null {
-    const views = this.modelContexts.get(conversationId);
-    if (!views?.size) return null;
-    const parts = [...views.values()].map((v) => `[App view of server "${v.server}"]\n${v.text}`);
+    const views = this.contexts.list(conversationId);
+    if (!views.length) return null;
+    const parts = views.map((v) => `[App view of server "${v.server}"]\n${v.text}`);
     return `Context from interactive app views in this conversation:\n\n${parts.join('\n\n')}`;
-  }
-
-  /** Forget a conversation's view context (the conversation was removed). */
-  forget(conversationId: string): void {
-    this.modelContexts.delete(conversationId);
   }
 
   /** A resource read from a view, from its own server only. @throws as {@link callTool}. */

@@ -1,0 +1,249 @@
+/**
+ * MCP Apps views' model context (`ui/update-model-context`) saved with the conversation, on real
+ * SQLite files: it survives closing and reopening the database; an update replaces the view's
+ * last text, empty text removes it, at most MAX_CONTEXT_VIEWS views per conversation; deleting the
+ * conversation removes it; an unknown conversation is refused with nothing written; a database of
+ * the previous schema (a file the schema-1 build wrote) opens and gains the table with nothing
+ * lost. Then through the contract and a real AppCore with the fake model: the text reaches the
+ * model's system prompt after an app restart, and goes with the conversation.
+ */
+import { copyFileSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LIMITS, type Envelope } from '../../preload/contract/index.js';
+import { DATABASE_FILE, openConversationDatabase, SCHEMA_VERSION } from '../../main/chat/conversations/database.js';
+import { ConversationNotFoundError, ConversationStore } from '../../main/chat/conversations/store.js';
+import { MAX_CONTEXT_VIEWS, ViewContextStore } from '../../main/chat/conversations/view-contexts.js';
+import { Permissions } from '../../main/chat/permissions/index.js';
+import { AppCore } from '../../main/core.js';
+import { createDispatcher } from '../../main/ipc/dispatch.js';
+import { AppsService } from '../../main/mcp/apps/service.js';
+import { ConfigStore } from '../../main/mcp/config.js';
+import { McpHost } from '../../main/mcp/host.js';
+import { MemorySecretStore } from '../../main/secrets/store.js';
+import { startFakeModel, textOf, type FakeModel } from '../fixtures/fake-model.js';
+import { makeTempDir, removeDir, ROOT, waitFor } from './helpers.js';
+
+/**
+ * A database file written by the schema-1 build (commit 39266c3, before `view_contexts`) through
+ * its own ConversationStore: two conversations, a tool entry, tool servers, last-opened; VACUUMed.
+ */
+const V1_FIXTURE = path.join(ROOT, 'test', 'fixtures', 'conversations-v1.db');
+
+let dir: string;
+let opened: Array<{ store: ConversationStore }> = [];
+
+beforeEach(() => {
+  dir = makeTempDir('op-viewctx-');
+  opened = [];
+});
+afterEach(async () => {
+  for (const o of opened) o.store.close();
+  await removeDir(dir);
+});
+
+/** Open the database in `dir` (as the core does): both stores on one connection, and the apps service over it. */
+function open(redact?: (text: string) => string): { store: ConversationStore; views: ViewContextStore; apps: AppsService } {
+  const { db, warning } = openConversationDatabase(dir);
+  expect(warning).toBeNull();
+  const store = new ConversationStore(db);
+  const views = new ViewContextStore(db, Date.now, redact);
+  const host = new McpHost(new ConfigStore(dir)); // never started: the service's context calls need no server
+  const apps = new AppsService(host, new Permissions(dir, host).gate, views);
+  const o = { store, views, apps };
+  opened.push(o);
+  return o;
+}
+
+function close(o: { store: ConversationStore }): void {
+  o.store.close();
+  opened = opened.filter((x) => x !== o);
+}
+
+/** The rows as they are in the file (another connection). */
+function rawRows(): Array<{ conversation_id: string; call_id: string; server: string; text: string }> {
+  const raw = new Database(path.join(dir, DATABASE_FILE), { readonly: true });
+  try {
+    return raw.prepare('SELECT conversation_id, call_id, server, text FROM view_contexts ORDER BY conversation_id, seq').all() as never;
+  } finally {
+    raw.close();
+  }
+}
+
+describe('views’ model context in the conversation database', () => {
+  it('survives closing and reopening the database, and the model text is built from it', () => {
+    const first = open();
+    first.store.ensure('c', 'show the map');
+    expect(first.apps.updateModelContext('c', 'maps', 'call-1', 'The user zoomed to Kyoto.')).toEqual({ kept: true });
+    expect(first.apps.updateModelContext('c', 'charts', 'call-2', 'Bar 3 is selected.')).toEqual({ kept: true });
+    close(first);
+
+    const again = open();
+    expect(again.views.list('c')).toEqual([
+      { call_id: 'call-1', server: 'maps', text: 'The user zoomed to Kyoto.' },
+      { call_id: 'call-2', server: 'charts', text: 'Bar 3 is selected.' },
+    ]);
+    expect(again.apps.modelContext('c')).toBe(
+      'Context from interactive app views in this conversation:\n\n[App view of server "maps"]\nThe user zoomed to Kyoto.\n\n[App view of server "charts"]\nBar 3 is selected.',
+    );
+    expect(again.apps.modelContext('other')).toBeNull();
+  });
+
+  it('an update replaces the view’s text and makes it the newest; empty or blank text removes it', () => {
+    const o = open();
+    o.store.ensure('c', 'x');
+    o.apps.updateModelContext('c', 'maps', 'a', 'first');
+    o.apps.updateModelContext('c', 'maps', 'b', 'other view');
+    o.apps.updateModelContext('c', 'maps', 'a', 'second');
+    expect(o.views.list('c').map((v) => [v.call_id, v.text])).toEqual([
+      ['b', 'other view'],
+      ['a', 'second'],
+    ]);
+    expect(o.apps.updateModelContext('c', 'maps', 'a', '  \n\t ')).toEqual({ kept: false });
+    expect(o.views.list('c').map((v) => v.call_id)).toEqual(['b']);
+    expect(o.apps.updateModelContext('c', 'maps', 'b', '')).toEqual({ kept: false });
+    expect(o.apps.modelContext('c')).toBeNull();
+    expect(rawRows()).toEqual([]);
+    // Removing what is not there is not an error.
+    expect(o.apps.updateModelContext('c', 'maps', 'never-set', '')).toEqual({ kept: false });
+  });
+
+  it(`keeps at most ${MAX_CONTEXT_VIEWS} views per conversation, dropping the least recently updated; others are untouched`, () => {
+    const o = open();
+    o.store.ensure('c', 'x');
+    o.store.ensure('d', 'y');
+    o.apps.updateModelContext('d', 'srv', 'd-view', 'in another conversation');
+    for (let i = 0; i < MAX_CONTEXT_VIEWS; i++) o.apps.updateModelContext('c', 'srv', `v${i}`, `text ${i}`);
+    o.apps.updateModelContext('c', 'srv', 'v0', 'v0 again'); // v0 is now the newest; v1 the oldest
+    o.apps.updateModelContext('c', 'srv', 'extra', 'one too many');
+    const ids = o.views.list('c').map((v) => v.call_id);
+    expect(ids).toHaveLength(MAX_CONTEXT_VIEWS);
+    expect(ids).not.toContain('v1');
+    expect(ids.slice(-2)).toEqual(['v0', 'extra']);
+    expect(o.views.list('d')).toEqual([{ call_id: 'd-view', server: 'srv', text: 'in another conversation' }]);
+  });
+
+  it(`cuts the text to ${LIMITS.viewContext} characters and redacts secrets before writing`, () => {
+    const o = open((t) => t.replaceAll('sk-live-abcdef', '[redacted]'));
+    o.store.ensure('c', 'x');
+    o.apps.updateModelContext('c', 'srv', 'long', 'x'.repeat(LIMITS.viewContext + 500));
+    o.apps.updateModelContext('c', 'srv', 'secret', 'the key is sk-live-abcdef');
+    const rows = rawRows();
+    expect(rows.find((r) => r.call_id === 'long')!.text).toHaveLength(LIMITS.viewContext);
+    expect(rows.find((r) => r.call_id === 'secret')!.text).toBe('the key is [redacted]');
+  });
+
+  it('deleting the conversation deletes its views’ context (and only its)', () => {
+    const o = open();
+    o.store.ensure('gone', 'x');
+    o.store.ensure('kept', 'y');
+    o.apps.updateModelContext('gone', 'srv', 'a', 'bye');
+    o.apps.updateModelContext('kept', 'srv', 'b', 'stay');
+    o.store.remove('gone');
+    expect(rawRows()).toEqual([{ conversation_id: 'kept', call_id: 'b', server: 'srv', text: 'stay' }]);
+    expect(o.apps.modelContext('gone')).toBeNull();
+    // A new conversation under the same id starts without the old context.
+    o.store.ensure('gone', 'again');
+    expect(o.apps.modelContext('gone')).toBeNull();
+  });
+
+  it('an update for a conversation that does not exist is refused with ConversationNotFoundError, nothing written', () => {
+    const o = open();
+    expect(() => o.apps.updateModelContext('missing', 'srv', 'a', 'text')).toThrow(ConversationNotFoundError);
+    expect(() => o.apps.updateModelContext('missing', 'srv', 'a', '')).toThrow(ConversationNotFoundError);
+    expect(rawRows()).toEqual([]);
+  });
+});
+
+describe('a database of the previous schema', () => {
+  it('opens, gains view_contexts, and keeps every conversation, entry, search hit and setting', () => {
+    copyFileSync(V1_FIXTURE, path.join(dir, DATABASE_FILE));
+    const before = new Database(path.join(dir, DATABASE_FILE), { readonly: true });
+    expect(before.pragma('user_version', { simple: true })).toBe(1);
+    expect(before.prepare(`SELECT name FROM sqlite_master WHERE name = 'view_contexts'`).get()).toBeUndefined();
+    before.close();
+
+    const o = open();
+    expect(o.store.list(10).map((c) => c.id)).toEqual(['conv-other', 'conv-kyoto']);
+    const kyoto = o.store.get('conv-kyoto');
+    expect(kyoto.summary).toMatchObject({ title: 'Plan the trip to Kyoto', message_count: 2, tool_servers: ['maps'] });
+    expect(kyoto.items.map((i) => [i.kind, i.id])).toEqual([
+      ['user', 'u1'],
+      ['tool', 't1'],
+      ['assistant', 'a1'],
+    ]);
+    expect(kyoto.items[1]).toMatchObject({ kind: 'tool', call_id: 'call-map', server: 'maps', content: [{ type: 'text', text: 'Map of Kyoto shown' }] });
+    expect(o.store.search('lanterns').map((h) => h.conversation_id)).toEqual(['conv-other']);
+    expect(o.store.lastOpened()).toBe('conv-kyoto');
+
+    // The new table works on the migrated file, cascade included, and outlives a reopen.
+    o.apps.updateModelContext('conv-kyoto', 'maps', 'call-map', 'Map centred on Gion.');
+    o.apps.updateModelContext('conv-other', 'maps', 'x', 'to be deleted');
+    o.store.remove('conv-other');
+    close(o);
+    const raw = new Database(path.join(dir, DATABASE_FILE), { readonly: true });
+    expect(raw.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    expect(raw.pragma('integrity_check', { simple: true })).toBe('ok');
+    raw.close();
+    const again = open();
+    expect(again.apps.modelContext('conv-kyoto')).toContain('Map centred on Gion.');
+    expect(rawRows().map((r) => r.conversation_id)).toEqual(['conv-kyoto']);
+    expect(again.store.get('conv-kyoto').items).toHaveLength(3);
+  });
+});
+
+describe('through the contract and a real AppCore', () => {
+  let model: FakeModel;
+  let core: AppCore | null = null;
+
+  beforeEach(async () => {
+    model = await startFakeModel({ script: () => ({ text: 'ok' }) });
+  });
+  afterEach(async () => {
+    await core?.shutdown();
+    core = null;
+    await model.close();
+  });
+
+  async function start(): Promise<ReturnType<typeof createDispatcher>> {
+    core = new AppCore({ stateDir: dir, shell: 'browser', secrets: new MemorySecretStore() });
+    await core.start();
+    const d = createDispatcher(core);
+    await d.invoke('settings.setModel', { provider: 'openai-compatible', base_url: model.baseUrl, model: 'fake' });
+    return d;
+  }
+  const ok = (e: Envelope<unknown>): unknown => {
+    if (!e.ok) throw new Error(`${e.error.code}: ${e.error.message}`);
+    return e.value;
+  };
+  async function send(d: ReturnType<typeof createDispatcher>, id: string, text: string): Promise<void> {
+    ok(await d.invoke('chat.send', { conversation_id: id, text }));
+    expect(await waitFor(() => !core!.chat.isRunning(id), 15_000)).toBe(true);
+  }
+  const systemOf = (i: number): string => {
+    const m = model.requests.at(i)!.body.messages.find((x) => x.role === 'system');
+    return textOf(m);
+  };
+
+  it('the model gets a view’s context after an app restart; an unknown conversation is not_found; a deleted one takes it along', async () => {
+    let d = await start();
+    expect(await d.invoke('apps.updateModelContext', { conversation_id: 'nope', server: 'maps', call_id: 'v', text: 'lost' })).toMatchObject({
+      ok: false,
+      error: { code: 'not_found' },
+    });
+    await send(d, 'c', 'first message');
+    expect(systemOf(-1)).not.toContain('Map centred on Gion');
+    expect(ok(await d.invoke('apps.updateModelContext', { conversation_id: 'c', server: 'maps', call_id: 'call-map', text: 'Map centred on Gion.' }))).toEqual({ kept: true });
+    await core!.shutdown();
+
+    d = await start(); // an app restart on the same state dir
+    await send(d, 'c', 'second message');
+    expect(systemOf(-1)).toContain('[App view of server "maps"]\nMap centred on Gion.');
+    expect(rawRows()).toHaveLength(1);
+
+    ok(await d.invoke('conversations.remove', { id: 'c' }));
+    expect(rawRows()).toEqual([]);
+    expect(core!.apps.modelContext('c')).toBeNull();
+  });
+});
