@@ -82,9 +82,27 @@ async function readToolResult(page: Page): Promise<string> {
 test('system-monitor: a second App server renders its view with its data', async ({ page, shell }) => {
   await openApp(page, shell.current);
   await configureModel(page, { baseUrl: model.baseUrl, model: 'fake-apps' });
-  await expectStatus(await addLocalServer(page, { name: 'monitor', command: appServer('server-system-monitor') }), 'ready');
+  const card = await addLocalServer(page, { name: 'monitor', command: appServer('server-system-monitor') });
+  await expectStatus(card, 'ready');
+  // Its card: poll-system-stats (visibility ["app"]) is marked as for views only and is not
+  // counted among the tools offered to the model; get-system-info has no such mark.
+  await expect(card).toContainText('1 of 2 tools');
+  await card.getByRole('button', { name: 'Tools' }).click();
+  const appOnly = card.getByTestId('tool-poll-system-stats').getByTestId('tool-audience');
+  await expect(appOnly).toHaveText('Views only');
+  await expect(appOnly).toHaveAttribute('title', /model is never offered it/);
+  await expect(card.getByTestId('tool-get-system-info').getByTestId('tool-audience')).toHaveCount(0);
+  await expect(card.getByTestId('tool-permissions')).toContainText('1 of 2 tools offered to the model.');
+  await card.getByTestId('tool-permissions').screenshot({ path: path.join(SCREENSHOTS, 'apps-tools-views-only.png') });
   await setApprovalMode(page, 'Never ask');
   await openChat(page);
+  // The composer's tool picker counts only what the model is offered.
+  const picker = page.getByRole('button', { name: 'Tools for this conversation' });
+  await expect(picker).toHaveText('Tools: 1');
+  await picker.click();
+  await expect(page.getByRole('group', { name: 'Servers whose tools the model gets' })).toContainText('monitor 1 tool');
+  await picker.click();
+  const before = model.requests.length;
   await sendMessage(page, 'call get-system-info');
   await expect(page.getByTestId('tool-card')).toHaveAttribute('data-state', 'ok');
   await expect(page.getByTestId('app-view-frame')).toHaveCount(1);
@@ -96,6 +114,10 @@ test('system-monitor: a second App server renders its view with its data', async
   await expect(v.getByRole('button', { name: 'Stop' })).toBeVisible({ timeout: 20_000 });
   await expect(v.locator('body')).toContainText(/\d+(\.\d+)?\s*%/, { timeout: 20_000 });
   await page.screenshot({ path: path.join(SCREENSHOTS, 'apps-system-monitor.png'), fullPage: true });
+  // The model was offered get-system-info and never the view-only tool.
+  const offered = new Set(model.requests.slice(before).flatMap((r) => (r.body.tools ?? []).map((t) => t.function.name)));
+  expect(offered.has('monitor__get-system-info')).toBe(true);
+  expect([...offered].some((n) => n.endsWith('poll-system-stats'))).toBe(false);
 });
 
 test('budget-allocator: the view shows the tool data, its sliders and selectors update it, and the model is offered only the server tool', async ({ page, shell }) => {
