@@ -246,6 +246,14 @@ export interface ToolAnnotations {
   openWorldHint?: boolean;
 }
 
+/**
+ * Who may call a tool, from its `_meta.ui.visibility` (ext-apps spec "Tool metadata"; both
+ * audiences when absent): `model_and_app` — offered to the model and callable from its server's
+ * MCP App views; `model` — the model only (views are refused); `app` — only its server's views,
+ * never offered to the model; `none` — an empty list: never offered, views refused.
+ */
+export type ToolAudience = 'model_and_app' | 'model' | 'app' | 'none';
+
 /** A tool as offered to the model: namespaced name plus the server's real name. */
 export interface ToolView {
   /** `{server}__{tool}`, sanitized, ≤ 64 chars, unique across servers. */
@@ -262,6 +270,8 @@ export interface ToolView {
   enabled: boolean;
   /** The user's per-tool approval; null = follow the global mode. */
   approval: ToolApproval | null;
+  /** Who may call it (MCP Apps visibility); `app` and `none` tools are never offered to the model. */
+  audience: ToolAudience;
 }
 
 /**

@@ -84,9 +84,27 @@ async function readToolResult(page: Page): Promise<string> {
 test('system-monitor: a second App server renders its view with its data', async ({ page, shell }) => {
   await openApp(page, shell.current);
   await configureModel(page, { baseUrl: model.baseUrl, model: 'fake-apps' });
-  await expectStatus(await addLocalServer(page, { name: 'monitor', command: appServer('server-system-monitor') }), 'ready');
+  const card = await addLocalServer(page, { name: 'monitor', command: appServer('server-system-monitor') });
+  await expectStatus(card, 'ready');
+  // Its card: poll-system-stats (visibility ["app"]) is marked as for views only and is not
+  // counted among the tools offered to the model; get-system-info has no such mark.
+  await expect(card).toContainText('1 of 2 tools');
+  await card.getByRole('button', { name: 'Tools' }).click();
+  const appOnly = card.getByTestId('tool-poll-system-stats').getByTestId('tool-audience');
+  await expect(appOnly).toHaveText('Views only');
+  await expect(appOnly).toHaveAttribute('title', /model is never offered it/);
+  await expect(card.getByTestId('tool-get-system-info').getByTestId('tool-audience')).toHaveCount(0);
+  await expect(card.getByTestId('tool-permissions')).toContainText('1 of 2 tools offered to the model.');
+  await card.getByTestId('tool-permissions').screenshot({ path: path.join(SCREENSHOTS, 'apps-tools-views-only.png') });
   await setApprovalMode(page, 'Never ask');
   await openChat(page);
+  // The composer's tool picker counts only what the model is offered.
+  const picker = page.getByRole('button', { name: 'Tools for this conversation' });
+  await expect(picker).toHaveText('Tools: 1');
+  await picker.click();
+  await expect(page.getByRole('group', { name: 'Servers whose tools the model gets' })).toContainText('monitor 1 tool');
+  await picker.click();
+  const before = model.requests.length;
   await sendMessage(page, 'call get-system-info');
   await expect(page.getByTestId('tool-card')).toHaveAttribute('data-state', 'ok');
   await expect(page.getByTestId('app-view-frame')).toHaveCount(1);
@@ -98,6 +116,60 @@ test('system-monitor: a second App server renders its view with its data', async
   await expect(v.getByRole('button', { name: 'Stop' })).toBeVisible({ timeout: 20_000 });
   await expect(v.locator('body')).toContainText(/\d+(\.\d+)?\s*%/, { timeout: 20_000 });
   await page.screenshot({ path: path.join(SCREENSHOTS, 'apps-system-monitor.png'), fullPage: true });
+  // The model was offered get-system-info and never the view-only tool.
+  const offered = new Set(model.requests.slice(before).flatMap((r) => (r.body.tools ?? []).map((t) => t.function.name)));
+  expect(offered.has('monitor__get-system-info')).toBe(true);
+  expect([...offered].some((n) => n.endsWith('poll-system-stats'))).toBe(false);
+});
+
+test('budget-allocator: the view shows the tool data, its sliders and selectors update it, and the model is offered only the server tool', async ({ page, shell }) => {
+  await openApp(page, shell.current);
+  await configureModel(page, { baseUrl: model.baseUrl, model: 'fake-apps' });
+  await expectStatus(await addLocalServer(page, { name: 'budget', command: appServer('server-budget-allocator') }), 'ready');
+  await setApprovalMode(page, 'Never ask');
+  await openChat(page);
+  const before = model.requests.length;
+  await sendMessage(page, 'call get-budget-data');
+  await expect(page.getByTestId('tool-card')).toHaveAttribute('data-state', 'ok');
+  await expect(page.getByTestId('msg-assistant').first()).toContainText('Budget Allocator Configuration');
+  await expect(page.getByTestId('app-view-frame')).toHaveCount(1);
+
+  // The structured result fills the view: its five categories at their default shares of the
+  // default $100,000 budget, the preset budgets and the default stage.
+  const v = view(page);
+  const rows = v.locator('.slider-row');
+  await expect(rows).toHaveCount(5, { timeout: 20_000 });
+  await expect(rows.locator('.label-text')).toHaveText(['Marketing', 'Engineering', 'Operations', 'Sales', 'R&D']);
+  const marketing = v.locator('.slider-row[data-category-id="marketing"]');
+  await expect(marketing.locator('.percent')).toHaveText('25.0%');
+  await expect(marketing.locator('.amount')).toHaveText('$25K');
+  await expect(v.locator('#status-bar')).toContainText('Allocated: $100,000 / $100,000');
+  await expect(v.locator('#budget-selector option')).toHaveText(['$50,000', '$100,000', '$250,000', '$500,000']);
+  await expect(v.locator('#stage-selector')).toHaveValue('Series A');
+  // The view sized itself (its layout is 600 px tall), within the host's bounds.
+  await expect.poll(async () => (await page.getByTestId('app-view-frame').boundingBox())?.height ?? 0).toBeGreaterThan(400);
+  await page.getByTestId('app-view').screenshot({ path: path.join(SCREENSHOTS, 'apps-budget-allocator.png') });
+
+  // Its slider moves an allocation: the row, the total and the over-budget warning follow.
+  await marketing.locator('input.slider').fill('40');
+  await expect(marketing.locator('.percent')).toHaveText('40.0%');
+  await expect(marketing.locator('.amount')).toHaveText('$40K');
+  await expect(v.locator('#status-bar')).toContainText('Allocated: $115,000 / $100,000');
+  await expect(v.locator('#status-bar')).toHaveClass(/status-over/);
+  // The budget selector rescales every amount; the stage selector re-ranks against its benchmarks.
+  await v.locator('#budget-selector').selectOption('250000');
+  await expect(v.locator('#status-bar')).toContainText('Allocated: $287,500 / $250,000');
+  await expect(marketing.locator('.amount')).toHaveText('$100K');
+  const badge = v.locator('.slider-row[data-category-id="engineering"] .percentile-badge');
+  const seriesA = await badge.textContent();
+  await v.locator('#stage-selector').selectOption('Seed');
+  await expect(badge).not.toHaveText(seriesA!);
+  await page.getByTestId('app-view').screenshot({ path: path.join(SCREENSHOTS, 'apps-budget-allocator-changed.png') });
+
+  // The server lists one tool, and the model was offered exactly that one of it (the view's own
+  // tools — get-allocations, set-allocation, … — are the view's, never the model's here).
+  const offered = model.requests.slice(before).flatMap((r) => (r.body.tools ?? []).map((t) => t.function.name)).filter((n) => n.startsWith('budget'));
+  expect([...new Set(offered)]).toEqual(['budget__get-budget-data']);
 });
 
 test('a hostile view reaches neither the app, its origin, another server nor a model-only tool; app-only tools stay hidden from the model; the app keeps working', async ({ page, shell }) => {

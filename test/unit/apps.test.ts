@@ -8,7 +8,7 @@ import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildViewCsp, decodeCspParam, encodeCspParam, sanitizeCsp } from '../../main/mcp/apps/csp.js';
 import { sandboxResponse } from '../../main/mcp/apps/sandbox-page.js';
-import { toolUiResourceUri, visibleToApp, visibleToModel } from '../../main/mcp/apps/tool-ui.js';
+import { toolAudience, toolUiResourceUri, visibleToApp, visibleToModel } from '../../main/mcp/apps/tool-ui.js';
 import { startViewOrigin, type ViewOrigin } from '../../main/shell/view-origin.js';
 
 const HOST = 'http://127.0.0.1:4000';
@@ -71,6 +71,16 @@ describe('tool metadata', () => {
     const modelOnly = { _meta: { ui: { visibility: ['model'] } } };
     expect([visibleToModel(modelOnly), visibleToApp(modelOnly)]).toEqual([true, false]);
     expect(visibleToApp({ _meta: { ui: { visibility: 'app' } } })).toBe(true); // malformed → default
+  });
+
+  it('audience: who may call the tool, as the server card shows it', () => {
+    expect(toolAudience({})).toBe('model_and_app');
+    expect(toolAudience({ _meta: { ui: { resourceUri: 'ui://a/b.html' } } })).toBe('model_and_app');
+    expect(toolAudience({ _meta: { ui: { visibility: ['model', 'app'] } } })).toBe('model_and_app');
+    expect(toolAudience({ _meta: { ui: { visibility: ['app'] } } })).toBe('app');
+    expect(toolAudience({ _meta: { ui: { visibility: ['model'] } } })).toBe('model');
+    expect(toolAudience({ _meta: { ui: { visibility: [] } } })).toBe('none');
+    expect(toolAudience({ _meta: { ui: { visibility: 'app' } } })).toBe('model_and_app'); // malformed → default
   });
 });
 

@@ -4,6 +4,7 @@
  * (`_meta.ui.visibility`: `"model"`, `"app"`; both when absent).
  */
 import type { Tool } from '@modelcontextprotocol/client';
+import type { ToolAudience } from '../../../preload/contract/index.js';
 
 /** The MIME type of an MCP App view resource (ext-apps `RESOURCE_MIME_TYPE`). */
 export const APP_MIME_TYPE = 'text/html;profile=mcp-app';
@@ -42,4 +43,11 @@ export function visibleToModel(tool: Partial<Tool>): boolean {
 /** Whether a view may call this tool (`visibility` includes `"app"`). */
 export function visibleToApp(tool: Partial<Tool>): boolean {
   return visibility(tool).includes('app');
+}
+
+/** Who may call this tool, as the server card shows it (see `ToolAudience`). */
+export function toolAudience(tool: Partial<Tool>): ToolAudience {
+  const model = visibleToModel(tool);
+  const app = visibleToApp(tool);
+  return model && app ? 'model_and_app' : model ? 'model' : app ? 'app' : 'none';
 }

@@ -3,8 +3,8 @@
  * status, tools, recovery and sign-in state). The only producer of server objects that leave main
  * (docs/ARCHITECTURE.md "Masked views only").
  */
-import { visibleToModel } from '../apps/tool-ui.js';
-import type { AuthView, ServerView } from '../../../preload/contract/index.js';
+import { toolAudience, visibleToModel } from '../apps/tool-ui.js';
+import type { AuthView, ServerView, ToolAudience } from '../../../preload/contract/index.js';
 import type { RegisteredTool } from '../adapter.js';
 import type { ServerConfig } from '../config.js';
 import { maskMap, maskSecret } from '../../secrets/mask.js';
@@ -44,10 +44,16 @@ function authView(cfg: ServerConfig, status: AuthStatus | null): AuthView {
   };
 }
 
-/** Whether a server's tool is for MCP App views only (main/mcp/apps/tool-ui.ts). */
+/** Whether a server's tool is withheld from the model by its MCP Apps visibility (main/mcp/apps/tool-ui.ts). */
 function isAppOnly(conn: McpConnection, tool: string): boolean {
   const t = conn.tools.find((x) => x.name === tool);
   return !!t && !visibleToModel(t);
+}
+
+/** Who may call a server's tool (docs/ARCHITECTURE.md "MCP Apps"); a tool not listed by the connection keeps the default. */
+function audienceOf(conn: McpConnection | undefined, tool: string): ToolAudience {
+  const t = conn?.tools.find((x) => x.name === tool);
+  return t ? toolAudience(t) : 'model_and_app';
 }
 
 /**
@@ -92,6 +98,7 @@ export function toView(
               annotations: { ...t.annotations },
               enabled: s?.enabled !== false,
               approval: s?.approval ?? null,
+              audience: audienceOf(conn, t.original_name),
             };
           })
         : [],

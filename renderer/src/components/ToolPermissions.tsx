@@ -1,17 +1,20 @@
 import { useEffect, useState } from 'react';
-import type { PermissionMode, ServerView, ToolApproval } from '../../../preload/contract/index.js';
+import type { PermissionMode, ServerView, ToolApproval, ToolView } from '../../../preload/contract/index.js';
 import { call } from '../api';
 import { useApp } from '../store';
 import { useTranslation } from '../i18n';
 import { AnnotationBadges } from './ApprovalCard';
 import { Icon } from './ProtocolBadges';
 
-
+/** Whether the model may be offered this tool at all (its MCP Apps visibility includes the model). */
+const offeredToModel = (tool: ToolView): boolean => tool.audience === 'model' || tool.audience === 'model_and_app';
 
 /**
  * Settings → MCP servers → Tools: per tool an Enabled switch and an approval choice (follow the
- * default mode / ask every time / always allow), the tool's declared annotations and its input
- * schema; bulk actions for the whole server. Every change is saved in main at once.
+ * default mode / ask every time / always allow), a badge for tools the model is never offered
+ * (MCP Apps visibility: views only, or nobody), the tool's declared annotations and its input
+ * schema; bulk actions for the whole server. Every change is saved in main at once. The switch
+ * and the approval choice also govern a view's calls of the tool (docs/ARCHITECTURE.md "MCP Apps").
  */
 export function ServerToolsPanel({ server }: { server: ServerView }) {
   const { t } = useTranslation();
@@ -26,12 +29,13 @@ export function ServerToolsPanel({ server }: { server: ServerView }) {
     }
   };
   const bulk = (action: 'enable_all' | 'disable_all' | 'allow_read_only') => void act(() => call('servers.bulkToolSettings', { name: server.name, action }));
-  const enabledCount = server.tools.filter((t) => t.enabled).length;
+  // Tools only MCP App views may call (or nobody) are never offered to the model, enabled or not.
+  const offeredCount = server.tools.filter((t) => t.enabled && offeredToModel(t)).length;
   return (
     <div className="tool-permissions" data-testid="tool-permissions">
       <div className="bulk-row">
         <span className="muted small">
-          {t('toolPerms.offered', { enabled: enabledCount, total: server.tools.length })}
+          {t('toolPerms.offered', { enabled: offeredCount, total: server.tools.length })}
         </span>
         <span className="spacer" />
         <button onClick={() => bulk('enable_all')}>{t('toolPerms.enableAll')}</button>
@@ -56,17 +60,24 @@ export function ServerToolsPanel({ server }: { server: ServerView }) {
               <Icon icon={server.protocol?.tool_icons[tool.original_name]} name={tool.original_name} />
               <span className="mono">{tool.original_name}</span>
               {tool.title && tool.title !== tool.original_name && <span className="muted"> — {tool.title}</span>}
-              <span className="muted small mono" title={t('toolPerms.modelName')}>
-                {' '}
-                {tool.name}
-              </span>
+              {offeredToModel(tool) && (
+                <span className="muted small mono" title={t('toolPerms.modelName')}>
+                  {' '}
+                  {tool.name}
+                </span>
+              )}
             </span>
+            {(tool.audience === 'app' || tool.audience === 'none') && (
+              <span className="badge hint-muted" data-testid="tool-audience" data-audience={tool.audience} title={t(`toolPerms.audience_${tool.audience}_detail`)}>
+                {t(`toolPerms.audience_${tool.audience}`)}
+              </span>
+            )}
             <AnnotationBadges annotations={tool.annotations} />
           </div>
           <select
             aria-label={t('toolPerms.approvalFor', { name: tool.original_name })}
             value={tool.approval ?? 'default'}
-            disabled={!tool.enabled}
+            disabled={!tool.enabled || tool.audience === 'none'}
             onChange={(e) => {
               const v = e.target.value;
               const approval: ToolApproval | null = v === 'ask' || v === 'always_allow' ? v : null;

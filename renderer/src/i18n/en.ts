@@ -435,6 +435,10 @@ export const en = {
     askEvery: 'Ask every time',
     alwaysAllow: 'Always allow',
     schema: 'schema',
+    audience_app: 'Views only',
+    audience_app_detail: "Only this server's MCP App views may call this tool; the model is never offered it. The switch and the approval choice apply to the views' calls.",
+    audience_none: 'No callers',
+    audience_none_detail: 'The server declares that neither the model nor its MCP App views may call this tool; it is never offered and never runs.',
   },
   permissions: {
     title: 'Tool permissions',

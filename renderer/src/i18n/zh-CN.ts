@@ -435,6 +435,10 @@ export const zhCN: Strings = {
     askEvery: '每次都询问',
     alwaysAllow: '始终允许',
     schema: '输入结构',
+    audience_app: '仅限视图',
+    audience_app_detail: '只有此服务器的 MCP App 视图可以调用这个工具；它永远不会提供给模型。启用开关和审批方式作用于视图发起的调用。',
+    audience_none: '无人可调用',
+    audience_none_detail: '服务器声明模型和它的 MCP App 视图都不能调用这个工具；它永远不会被提供，也永远不会运行。',
   },
   permissions: {
     title: '工具权限',
