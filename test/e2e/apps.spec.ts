@@ -195,6 +195,14 @@ test('a hostile view reaches neither the app, its origin, another server nor a m
   await expect(probe('model-only-tool')).toHaveText('model-only-tool: refused');
   // The positive control: a tool with "app" visibility runs for the view.
   await expect(probe('app-only-tool')).toContainText('app-only ran');
+  // The view got the window's colours as the spec's style variables, and gets them again when the
+  // theme changes.
+  const bg = (): Promise<string> => page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--bg').trim());
+  await expect(probe('style-bg')).toHaveText(`style-bg: ${await bg()}`);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expect(probe('style-bg-changed').last()).toHaveText(`style-bg-changed: ${await bg()}`);
+  await page.emulateMedia({ colorScheme: 'light' });
+  await expect(probe('style-bg-changed').last()).toHaveText(`style-bg-changed: ${await bg()}`);
 
   // The model was never offered the app-only tool, but was offered the others (the header counts
   // get-time, probe, model_only, camera and wander — not app_only).

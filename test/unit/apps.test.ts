@@ -10,6 +10,7 @@ import { buildViewCsp, decodeCspParam, encodeCspParam, sanitizeCsp } from '../..
 import { sandboxResponse } from '../../main/mcp/apps/sandbox-page.js';
 import { toolAudience, toolUiResourceUri, visibleToApp, visibleToModel } from '../../main/mcp/apps/tool-ui.js';
 import { startViewOrigin, type ViewOrigin } from '../../main/shell/view-origin.js';
+import { styleVariables } from '../../renderer/src/apps/host-styles.js';
 
 const HOST = 'http://127.0.0.1:4000';
 
@@ -125,5 +126,21 @@ describe('view origin listener', () => {
       req.end();
     });
     expect(ws).toBe('refused');
+  });
+});
+
+describe('host style variables', () => {
+  it("map the window's own custom properties to the spec's names, leave out unset ones, and keep the fixed scale", () => {
+    const own: Record<string, string> = { '--bg': ' #111418 ', '--text': '#e6e9ee', '--border': '#2c333d', '--accent': '#4f8cff' };
+    const v = styleVariables((name) => own[name] ?? '') as Record<string, string | undefined>;
+    expect(v['--color-background-primary']).toBe('#111418');
+    expect(v['--color-text-primary']).toBe('#e6e9ee');
+    expect(v['--color-text-inverse']).toBe('#111418');
+    expect(v['--color-border-primary']).toBe('#2c333d');
+    expect(v['--color-ring-primary']).toBe('#4f8cff');
+    expect('--color-background-secondary' in v).toBe(false);
+    expect(v['--font-sans']).toMatch(/system-ui/);
+    expect(v['--border-radius-md']).toBe('6px');
+    for (const key of Object.keys(v)) expect(key).toMatch(/^--(color|font|border)-[a-z0-9-]+$/);
   });
 });

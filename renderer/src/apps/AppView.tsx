@@ -14,6 +14,7 @@ import { useApp } from '../store';
 import { safeExternalUrl } from '../safe-url';
 import { ApprovalCard } from '../components/ApprovalCard';
 import { connectBridge, hostContext, toolResultOf } from './bridge';
+import { currentHostStyles } from './host-styles';
 import './apps.css';
 
 type ToolItem = Extract<TranscriptItem, { kind: 'tool' }>;
@@ -155,14 +156,14 @@ function AppFrame({ item, view, granted, onClosed }: { item: ToolItem; view: Rea
   }, [view]);
 
   // Host context changes the view is told about (ext-apps `ui/notifications/host-context-changed`):
-  // display mode, theme, container width.
+  // display mode, theme and the style variables that follow it, container width.
   useEffect(() => {
     void bridgeRef.current?.sendHostContextChange({ displayMode: mode });
   }, [mode]);
   useEffect(() => {
     const frame = frameRef.current;
     const media = typeof matchMedia === 'function' ? matchMedia('(prefers-color-scheme: light)') : null;
-    const onTheme = (): void => void bridgeRef.current?.sendHostContextChange({ theme: media?.matches ? 'light' : 'dark' });
+    const onTheme = (): void => void bridgeRef.current?.sendHostContextChange({ theme: media?.matches ? 'light' : 'dark', styles: currentHostStyles() });
     media?.addEventListener('change', onTheme);
     let lastWidth = 0;
     const resize = new ResizeObserver((entries) => {

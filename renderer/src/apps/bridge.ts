@@ -8,6 +8,7 @@
 import { AppBridge, PostMessageTransport, type McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-bridge';
 import type { AppViewLoad, AppViewPermission, ContentView, TranscriptItem } from '../../../preload/contract/index.js';
 import { call } from '../api';
+import { currentHostStyles } from './host-styles';
 
 type ToolItem = Extract<TranscriptItem, { kind: 'tool' }>;
 type ReadyView = Extract<AppViewLoad, { kind: 'ready' }>;
@@ -30,6 +31,7 @@ export function hostContext(view: ReadyView, item: ToolItem, width: number, loca
   return {
     toolInfo: { id: item.call_id, tool: { name: view.tool.name, ...(view.tool.title ? { title: view.tool.title } : {}), ...(view.tool.description ? { description: view.tool.description } : {}), inputSchema: view.tool.input_schema as { type: 'object' } } },
     theme: dark ? 'dark' : 'light',
+    styles: currentHostStyles(),
     displayMode: 'inline',
     availableDisplayModes: ['inline', 'fullscreen'],
     containerDimensions: { width: Math.round(width), maxHeight: 640 },
