@@ -40,6 +40,8 @@ const MIME: Record<string, string> = {
 
 /** Largest WebSocket message accepted from the renderer, in bytes. */
 export const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+/** How long a socket that broke the protocol may stay to read its close frame, in ms. */
+const SOCKET_ERROR_GRACE_MS = 2_000;
 
 /** A running browser shell. */
 export interface BrowserShell {
@@ -120,9 +122,16 @@ export async function startBrowserShell(opts: { stateDir: string; port?: number;
     };
     const unsubscribe = core.subscribe((event, payload) => send(encodeEvent(event, payload)));
     // An oversized frame, invalid UTF-8 or a protocol violation closes this socket only (ws has
-    // already sent the close frame with the right code); without a listener it would end the process.
-    ws.on('error', () => ws.terminate());
+    // already sent the close frame with the right code); without a listener it would end the
+    // process. The peer gets a moment to read that frame (destroying at once can turn it into a
+    // reset while the peer is still sending), then the socket is ended whatever the peer does.
+    let ending: NodeJS.Timeout | null = null;
+    ws.on('error', () => {
+      ending ??= setTimeout(() => ws.terminate(), SOCKET_ERROR_GRACE_MS);
+      ending.unref();
+    });
     ws.on('close', () => {
+      if (ending) clearTimeout(ending);
       unsubscribe();
       sockets.delete(ws);
     });
