@@ -101,6 +101,8 @@ test('system-monitor: a second App server renders its view with its data', async
   // The composer's tool picker counts only what the model is offered.
   const picker = page.getByRole('button', { name: 'Tools for this conversation' });
   await expect(picker).toHaveText('Tools: 1');
+  // One offered tool reads as one (an i18next plural form).
+  await expect(page.locator('.chat-toolbar')).toContainText('· 1 tool available');
   await picker.click();
   await expect(page.getByRole('group', { name: 'Servers whose tools the model gets' })).toContainText('monitor 1 tool');
   await picker.click();

@@ -34,6 +34,31 @@ describe('resources', () => {
     }
   });
 
+  it('every English plural key has its singular and plural form, and the singular is worded as one', () => {
+    const all = new Set(keys(en));
+    const plural = [...all].filter((k) => /_(one|other)$/.test(k));
+    expect(plural.length).toBeGreaterThan(0);
+    const value = (k: string): string => k.split('.').reduce<unknown>((o, p) => (o as Record<string, unknown>)[p], en) as string;
+    for (const k of plural) {
+      const base = k.replace(/_(one|other)$/, '');
+      expect(all.has(`${base}_one`) && all.has(`${base}_other`), `${base} needs _one and _other`).toBe(true);
+      // English has two forms: a `_one` that reads like its `_other` is plural wording for one.
+      if (k.endsWith('_one')) expect(value(k), k).not.toBe(value(`${base}_other`));
+    }
+    expect(tt('chat.toolsAvailable', { count: 1 })).toBe('1 tool available');
+    expect(tt('chat.toolsAvailable', { count: 0 })).toBe('0 tools available');
+    expect(tt('chat.toolsAvailable', { count: 5 })).toBe('5 tools available');
+    expect(tt('sidebar.messages', { count: 1 })).toBe('1 message');
+    expect(tt('sidebar.messages', { count: 2 })).toBe('2 messages');
+    expect(tt('servers.tools', { count: 1 })).toBe('1 tool');
+    expect(tt('servers.tools', { count: 3 })).toBe('3 tools');
+    expect(tt('chat.showEarlier', { count: 1, hidden: 1 })).toBe('Show 1 earlier entry (1 not shown)');
+    expect(tt('chat.showEarlier', { count: 40, hidden: 80 })).toBe('Show 40 earlier entries (80 not shown)');
+    expect(tt('sampling.sends', { count: 1 })).toBe('It sends the following (up to 1 token of answer goes back to the server):');
+    // Without a count the button's own key is used, not a plural form.
+    expect(tt('servers.tools')).toBe('Tools');
+  });
+
   it('plurals and interpolation resolve in both languages', async () => {
     expect(tt('profile.connected', { count: 1 })).toBe('Connected. The provider lists 1 model.');
     expect(tt('profile.connected', { count: 3 })).toBe('Connected. The provider lists 3 models.');
@@ -41,6 +66,9 @@ describe('resources', () => {
     await i18next.changeLanguage('zh-CN');
     expect(tt('profile.connected', { count: 3 })).toBe('已连接。提供方列出了 3 个模型。');
     expect(tt('chat.toolsAvailable', { count: 1 })).toBe('1 个工具可用');
+    expect(tt('chat.toolsAvailable', { count: 5 })).toBe('5 个工具可用');
+    expect(tt('sidebar.messages', { count: 1 })).toBe('1 条消息');
+    expect(tt('servers.tools', { count: 1 })).toBe('1 个工具');
     // A value is never read as markup or escaped twice.
     expect(tt('servers.confirmRemove', { name: '<b>&' })).toBe('移除服务器“<b>&”？');
   });

@@ -2,16 +2,18 @@
  * MCP Apps views' model context (`ui/update-model-context`) saved with the conversation, on real
  * SQLite files: it survives closing and reopening the database; an update replaces the view's
  * last text, empty text removes it, at most MAX_CONTEXT_VIEWS views per conversation; deleting the
- * conversation removes it; an unknown conversation is refused with nothing written; a database of
- * the previous schema (a file the schema-1 build wrote) opens and gains the table with nothing
- * lost. Then through the contract and a real AppCore with the fake model: the text reaches the
- * model's system prompt after an app restart, and goes with the conversation.
+ * conversation removes it; removing entries removes the context of removed tool calls' views (and
+ * only theirs); an unknown conversation is refused with nothing written; a database of the previous
+ * schema (a file the schema-1 build wrote) opens and gains the table with nothing lost. Then
+ * through the contract and a real AppCore with the fake model: the text reaches the model's system
+ * prompt after an app restart, and goes with the conversation; with a real tool call (SDK fixture
+ * server), regenerate and edit-and-resend stop the dropped calls' views' text reaching the model.
  */
 import { copyFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LIMITS, type Envelope } from '../../preload/contract/index.js';
+import { LIMITS, type Envelope, type TranscriptItem } from '../../preload/contract/index.js';
 import { DATABASE_FILE, openConversationDatabase, SCHEMA_VERSION } from '../../main/chat/conversations/database.js';
 import { ConversationNotFoundError, ConversationStore } from '../../main/chat/conversations/store.js';
 import { MAX_CONTEXT_VIEWS, ViewContextStore } from '../../main/chat/conversations/view-contexts.js';
@@ -23,7 +25,7 @@ import { ConfigStore } from '../../main/mcp/config.js';
 import { McpHost } from '../../main/mcp/host.js';
 import { MemorySecretStore } from '../../main/secrets/store.js';
 import { startFakeModel, textOf, type FakeModel } from '../fixtures/fake-model.js';
-import { makeTempDir, removeDir, ROOT, waitFor } from './helpers.js';
+import { makeTempDir, removeDir, ROOT, sdkCommand, waitFor } from './helpers.js';
 
 /**
  * A database file written by the schema-1 build (commit 39266c3, before `view_contexts`) through
@@ -54,6 +56,16 @@ function open(redact?: (text: string) => string): { store: ConversationStore; vi
   const o = { store, views, apps };
   opened.push(o);
   return o;
+}
+
+const user = (id: string): TranscriptItem => ({ kind: 'user', id, ts: 1, text: `message ${id}` });
+const answer = (id: string): TranscriptItem => ({ kind: 'assistant', id, ts: 1, run_id: 'r', text: 'done', state: 'done' });
+/** A finished tool call entry of server "maps" with the model's call id `callId`. */
+function toolItem(id: string, callId: string): TranscriptItem {
+  return {
+    kind: 'tool', id, ts: 1, run_id: 'r', call_id: callId, tool: 'maps__show', server: 'maps', original_name: 'show', args: {},
+    state: 'ok', content: [{ type: 'text', text: 'shown' }], error: null, duration_ms: 1, progress: null, permission: null,
+  };
 }
 
 function close(o: { store: ConversationStore }): void {
@@ -146,6 +158,41 @@ describe('views’ model context in the conversation database', () => {
     // A new conversation under the same id starts without the old context.
     o.store.ensure('gone', 'again');
     expect(o.apps.modelContext('gone')).toBeNull();
+  });
+
+  it('removing entries (edit, regenerate) removes the context of the views of removed tool calls, in the same transaction, and only theirs', () => {
+    const o = open();
+    o.store.ensure('c', 'x');
+    o.store.ensure('d', 'y');
+    for (const item of [user('u1'), toolItem('t1', 'call-kept'), user('u2'), toolItem('t2', 'call-gone'), answer('a2')]) o.store.append('c', item);
+    o.store.append('d', toolItem('t-d', 'call-gone')); // another conversation, same call id
+    o.apps.updateModelContext('c', 'maps', 'call-kept', 'The kept view says hi.');
+    o.apps.updateModelContext('c', 'maps', 'call-gone', 'The user zoomed to Kyoto.');
+    o.apps.updateModelContext('d', 'maps', 'call-gone', 'Other conversation.');
+
+    o.store.removeItems('c', ['t2', 'a2']);
+    expect(o.store.get('c').items.map((i) => i.id)).toEqual(['u1', 't1', 'u2']);
+    expect(rawRows()).toEqual([
+      { conversation_id: 'c', call_id: 'call-kept', server: 'maps', text: 'The kept view says hi.' },
+      { conversation_id: 'd', call_id: 'call-gone', server: 'maps', text: 'Other conversation.' },
+    ]);
+    expect(o.apps.modelContext('c')).not.toContain('Kyoto');
+    expect(o.apps.modelContext('c')).toContain('The kept view says hi.');
+
+    // Removing entries that are not tool calls, or that are not there, leaves the contexts alone.
+    o.store.removeItems('c', ['u2', 'no-such-entry']);
+    expect(rawRows()).toHaveLength(2);
+  });
+
+  it('a removed tool call whose call id another kept entry still has (ids are unique per run only) keeps that context', () => {
+    const o = open();
+    o.store.ensure('c', 'x');
+    for (const item of [user('u1'), toolItem('t1', 'call_0'), user('u2'), toolItem('t2', 'call_0')]) o.store.append('c', item);
+    o.apps.updateModelContext('c', 'maps', 'call_0', 'Shared id.');
+    o.store.removeItems('c', ['t2']);
+    expect(rawRows().map((r) => r.text)).toEqual(['Shared id.']);
+    o.store.removeItems('c', ['t1']);
+    expect(rawRows()).toEqual([]);
   });
 
   it('an update for a conversation that does not exist is refused with ConversationNotFoundError, nothing written', () => {
@@ -245,5 +292,82 @@ describe('through the contract and a real AppCore', () => {
     ok(await d.invoke('conversations.remove', { id: 'c' }));
     expect(rawRows()).toEqual([]);
     expect(core!.apps.modelContext('c')).toBeNull();
+  });
+});
+
+describe('edit and regenerate through the contract and a real AppCore, with a real tool call', () => {
+  let model: FakeModel;
+  let core: AppCore | null = null;
+  let d: ReturnType<typeof createDispatcher>;
+
+  const ok = (e: Envelope<unknown>): unknown => {
+    if (!e.ok) throw new Error(`${e.error.code}: ${e.error.message}`);
+    return e.value;
+  };
+  /** Invoke a run-starting channel and wait until the conversation's run has ended. */
+  async function run(channel: 'chat.send' | 'chat.editResend' | 'chat.regenerate', input: Record<string, unknown>): Promise<void> {
+    ok(await d.invoke(channel, input as never));
+    expect(await waitFor(() => !core!.chat.isRunning('c'), 15_000)).toBe(true);
+  }
+  /** The conversation's entries, as the window gets them. */
+  async function items(): Promise<TranscriptItem[]> {
+    const view = ok(await d.invoke('conversations.get', { id: 'c' })) as { items_json: string };
+    return JSON.parse(view.items_json) as TranscriptItem[];
+  }
+  const callIds = async (): Promise<string[]> => (await items()).flatMap((i) => (i.kind === 'tool' ? [i.call_id] : []));
+  /** The system text of every model request since request number `from`. */
+  const systemsSince = (from: number): string[] => model.requests.slice(from).map((r) => textOf(r.body.messages.find((m) => m.role === 'system')));
+  const setContext = async (callId: string, text: string): Promise<void> => {
+    expect(ok(await d.invoke('apps.updateModelContext', { conversation_id: 'c', server: 'fx', call_id: callId, text }))).toEqual({ kept: true });
+  };
+
+  beforeEach(async () => {
+    model = await startFakeModel(); // the default script: `call __echo {…}` calls the echo tool
+    core = new AppCore({ stateDir: dir, shell: 'browser', secrets: new MemorySecretStore() });
+    await core.start();
+    d = createDispatcher(core);
+    ok(await d.invoke('settings.setModel', { provider: 'openai-compatible', base_url: model.baseUrl, model: 'fake' }));
+    ok(await d.invoke('permissions.setMode', { mode: 'never_ask' }));
+    ok(await d.invoke('servers.add', { name: 'fx', config: { type: 'local', command: sdkCommand(), env: {} } }));
+    expect(await waitFor(() => core!.host.view('fx').status === 'ready', 15_000)).toBe(true);
+  });
+  afterEach(async () => {
+    await core?.shutdown();
+    core = null;
+    await model.close();
+  });
+
+  it('the context of a view whose tool call was dropped no longer reaches the model; a kept view’s still does', async () => {
+    await run('chat.send', { conversation_id: 'c', text: 'call __echo {"text":"first"}' });
+    await run('chat.send', { conversation_id: 'c', text: 'call __echo {"text":"second"}' });
+    const [kept, dropped] = await callIds();
+    expect(kept).toBeDefined();
+    expect(dropped).toBeDefined();
+    await setContext(kept!, 'KEPT-VIEW: the first map.');
+    await setContext(dropped!, 'STALE-VIEW: the second map.');
+
+    // Regenerate drops the second call (and its answer); the rerun calls the tool anew.
+    let from = model.requests.length;
+    await run('chat.regenerate', { conversation_id: 'c' });
+    const afterRegen = await callIds();
+    expect(afterRegen).toHaveLength(2);
+    expect(afterRegen).not.toContain(dropped);
+    expect(systemsSince(from).length).toBeGreaterThan(0);
+    for (const system of systemsSince(from)) {
+      expect(system).toContain('KEPT-VIEW: the first map.');
+      expect(system).not.toContain('STALE-VIEW');
+    }
+
+    // Edit-and-resend drops the rerun's call; its view's context goes with it.
+    const rerun = afterRegen[1]!;
+    await setContext(rerun, 'EDITED-AWAY-VIEW: the third map.');
+    const lastUser = (await items()).filter((i) => i.kind === 'user').at(-1)!;
+    from = model.requests.length;
+    await run('chat.editResend', { conversation_id: 'c', item_id: lastUser.id, text: 'no tools this time' });
+    expect(await callIds()).toEqual([kept]);
+    expect(systemsSince(from)).toHaveLength(1);
+    expect(systemsSince(from)[0]).toContain('KEPT-VIEW: the first map.');
+    expect(systemsSince(from)[0]).not.toContain('EDITED-AWAY-VIEW');
+    expect(rawRows().map((r) => r.call_id)).toEqual([kept]);
   });
 });

@@ -91,6 +91,15 @@ export class ConversationStore {
       insert: db.prepare('INSERT INTO items(id, conversation_id, seq, kind, ts, data, full_data, search_text) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
       update: db.prepare('UPDATE items SET data = ?, full_data = ?, search_text = ? WHERE id = ? AND conversation_id = ?'),
       removeItem: db.prepare('DELETE FROM items WHERE id = ? AND conversation_id = ?'),
+      toolCallId: db.prepare<[string, string], { call_id: string | null }>(
+        `SELECT json_extract(data, '$.call_id') AS call_id FROM items WHERE id = ? AND conversation_id = ? AND kind = 'tool'`,
+      ),
+      // A view's model context goes with its tool call's entry — unless another entry still left
+      // in the conversation has the same call id (ids are unique per run only).
+      dropViewContext: db.prepare<{ conversation: string; call: string }>(
+        `DELETE FROM view_contexts WHERE conversation_id = @conversation AND call_id = @call
+         AND NOT EXISTS (SELECT 1 FROM items WHERE conversation_id = @conversation AND kind = 'tool' AND json_extract(data, '$.call_id') = @call)`,
+      ),
       unfinished: db.prepare<[], { id: string; conversation_id: string; data: string }>(
         `SELECT id, conversation_id, coalesce(full_data, data) AS data FROM items WHERE kind IN ('assistant','tool') AND (json_extract(data, '$.state') IN ('streaming','running','awaiting_approval'))`,
       ),
@@ -221,13 +230,22 @@ export class ConversationStore {
     })();
   }
 
-  /** Remove entries (edit-and-resend, regenerate). */
+  /**
+   * Remove entries (edit-and-resend, regenerate). In the same transaction, the model context of
+   * the MCP Apps views of removed tool calls (`view_contexts` rows of their `call_id`) is removed
+   * too, so the model is no longer told what a view that is gone said (docs/ARCHITECTURE.md
+   * "MCP Apps").
+   */
   removeItems(conversationId: string, ids: string[]): void {
     this.db.transaction(() => {
+      const calls = new Set<string>();
       for (const id of ids) {
         this.dirty.delete(id);
+        const callId = this.q.toolCallId.get(id, conversationId)?.call_id;
+        if (typeof callId === 'string') calls.add(callId);
         this.q.removeItem.run(id, conversationId);
       }
+      for (const call of calls) this.q.dropViewContext.run({ conversation: conversationId, call });
       this.q.touch.run(this.now(), conversationId);
     })();
   }
