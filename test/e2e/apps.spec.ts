@@ -207,8 +207,8 @@ test('a hostile view reaches neither the app, its origin, another server nor a m
   await expect(probe('style-bg-changed').last()).toHaveText(`style-bg-changed: ${await bg()}`);
 
   // The model was never offered the app-only tool, but was offered the others (the header counts
-  // get-time, probe, model_only, camera and wander — not app_only).
-  await expect(page.getByText('5 tools available')).toBeVisible();
+  // get-time, probe, model_only, camera, slow_view and wander — not app_only).
+  await expect(page.getByText('6 tools available')).toBeVisible();
   const offered = model.requests.flatMap((r) => (r.body.tools ?? []).map((t) => t.function.name));
   expect(offered.some((n) => n.endsWith('app_only'))).toBe(false);
   expect(offered.some((n) => n.endsWith('model_only'))).toBe(true);
@@ -257,6 +257,24 @@ test('a view that navigates its frame to another origin loses the bridge: the pa
   } finally {
     wanderer.close();
   }
+});
+
+test('a view whose call the user stops is told it was cancelled', async ({ page, shell }) => {
+  await openApp(page, shell.current);
+  await configureModel(page, { baseUrl: model.baseUrl, model: 'fake-apps' });
+  await expectStatus(await addLocalServer(page, { name: 'evil', command: HOSTILE }), 'ready');
+  await setApprovalMode(page, 'Never ask');
+  await openChat(page);
+  await sendMessage(page, 'call __slow_view {}');
+  await expect(page.getByTestId('tool-card')).toHaveAttribute('data-state', 'running');
+  const v = view(page);
+  // While it runs the view has its input and no result.
+  await expect(v.locator('[data-note="tool-input"]')).toHaveCount(1, { timeout: 20_000 });
+  await expect(v.locator('[data-note="tool-result"]')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Stop', exact: true }).click();
+  await expect(page.getByTestId('tool-card')).toHaveAttribute('data-state', 'cancelled');
+  await expect(v.locator('[data-note="tool-cancelled"]')).toHaveText('tool-cancelled: cancelled');
+  await expect(v.locator('[data-note="tool-result"]')).toHaveCount(0);
 });
 
 test('declared device permissions reach the frame only after the user agrees; links open only after consent', async ({ page, shell }) => {
