@@ -197,6 +197,20 @@ test('a hostile view reaches neither the app, its origin, another server nor a m
   await expect(probe('model-only-tool')).toHaveText('model-only-tool: refused');
   // The positive control: a tool with "app" visibility runs for the view.
   await expect(probe('app-only-tool')).toContainText('app-only ran');
+  // The view asked for full screen and got it; the user takes it back to inline, and the view is told.
+  await expect(probe('display-mode')).toHaveText('display-mode: fullscreen');
+  await expect(page.getByTestId('app-view')).toHaveAttribute('data-mode', 'fullscreen');
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'apps-fullscreen.png') });
+  await page.getByTestId('app-view').getByRole('button', { name: 'Exit full screen' }).click();
+  await expect(page.getByTestId('app-view')).toHaveAttribute('data-mode', 'inline');
+  await expect(probe('display-mode-changed').last()).toHaveText('display-mode-changed: inline');
+  // The user's own Full screen button, and Esc in the window to leave it.
+  await page.getByTestId('app-view').getByRole('button', { name: 'Full screen' }).click();
+  await expect(probe('display-mode-changed').last()).toHaveText('display-mode-changed: fullscreen');
+  await page.getByTestId('app-view').getByRole('button', { name: 'Exit full screen' }).focus();
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('app-view')).toHaveAttribute('data-mode', 'inline');
+  await expect(probe('display-mode-changed').last()).toHaveText('display-mode-changed: inline');
   // The view got the window's colours as the spec's style variables, and gets them again when the
   // theme changes.
   const bg = (): Promise<string> => page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--bg').trim());

@@ -159,6 +159,15 @@ function AppFrame({ item, view, granted, onClosed }: { item: ToolItem; view: Rea
   // display mode, theme and the style variables that follow it, container width.
   useEffect(() => {
     void bridgeRef.current?.sendHostContextChange({ displayMode: mode });
+    if (mode !== 'fullscreen') return;
+    // Esc in the window (not inside the view, whose keys stay its own) leaves full screen.
+    const onKey = (e: KeyboardEvent): void => {
+      if (e.key !== 'Escape') return;
+      e.stopPropagation();
+      setMode('inline');
+    };
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
   }, [mode]);
   useEffect(() => {
     const frame = frameRef.current;
