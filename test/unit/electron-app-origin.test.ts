@@ -3,14 +3,13 @@
  * `op-app://app` from its folder on disk, nothing outside it, nothing but the build's file types.
  * Real files in a temporary folder, and the real build output when it exists.
  */
-import { mkdirSync, mkdtempSync, readFileSync, existsSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { rmSync } from 'node:fs';
-import { APP_INDEX_URL, APP_ORIGIN, appOriginResponse, rendererAsset } from '../../main/ipc/electron-app-origin.js';
+import { APP_INDEX_URL, APP_ORIGIN, appOriginResponse, rendererAsset, serveAppOrigin } from '../../main/ipc/electron-app-origin.js';
 import { rendererCspWithViews } from '../../main/csp.js';
-import { VIEW_ORIGIN } from '../../main/ipc/electron-views.js';
+import { serveViewOrigin, VIEW_ORIGIN } from '../../main/ipc/electron-views.js';
 import { ROOT } from './helpers.js';
 
 const base = mkdtempSync(path.join(tmpdir(), 'op-app-origin-'));
@@ -84,5 +83,37 @@ describe('app origin', () => {
       const r = await appOriginResponse(real, new URL(ref, APP_INDEX_URL).href, 'GET', CSP);
       expect(r.status, ref).toBe(200);
     }
+  });
+});
+
+describe('the Electron protocol handlers (with a stand-in protocol object)', () => {
+  type Handler = (req: Request) => Response | Promise<Response>;
+  const capture = (): { protocol: { handle: (scheme: string, h: Handler) => void }; handlers: Map<string, Handler> } => {
+    const handlers = new Map<string, Handler>();
+    return { protocol: { handle: (scheme, h) => void handlers.set(scheme, h) }, handlers };
+  };
+
+  it('op-app serves the renderer page with its policy, and nothing outside its folder', async () => {
+    const { protocol, handlers } = capture();
+    serveAppOrigin(protocol as never, dir, CSP);
+    const h = handlers.get('op-app')!;
+    const page = await h(new Request(APP_INDEX_URL));
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toBe(CSP);
+    expect(await page.text()).toContain('<p>app</p>');
+    expect((await h(new Request(`${APP_ORIGIN}/%2e%2e/secret.html`))).status).toBe(404);
+    expect((await h(new Request(APP_INDEX_URL, { method: 'POST', body: 'x' }))).status).toBe(405);
+  });
+
+  it('op-view serves the sandbox page for the app origin only as its parent', async () => {
+    const { protocol, handlers } = capture();
+    serveViewOrigin(protocol as never, APP_ORIGIN);
+    const h = handlers.get('op-view')!;
+    const page = await h(new Request(`${VIEW_ORIGIN}/sandbox.html`));
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain(`frame-ancestors ${APP_ORIGIN}`);
+    expect(await page.text()).toContain(`content="${APP_ORIGIN}"`);
+    expect((await h(new Request('op-view://other/sandbox.html'))).status).toBe(404);
+    expect((await h(new Request(`${VIEW_ORIGIN}/index.html`))).status).toBe(404);
   });
 });
