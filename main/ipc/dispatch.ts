@@ -4,7 +4,7 @@
  * `IpcError` value; no handler throws across the boundary.
  */
 import { z } from 'zod';
-import { channels, type ChannelName, type ChannelOutput, type Envelope, type IpcError } from '../../preload/contract/index.js';
+import { channels, notInstallableReasonSchema, type ChannelName, type ChannelOutput, type Envelope, type IpcError, type NotInstallableReason } from '../../preload/contract/index.js';
 import type { AppCore } from '../core.js';
 import { ConversationBusyError, NotConfiguredError, NotEditableError } from '../chat/agent.js';
 import { ExportWriteError } from '../chat/conversations/service.js';
@@ -13,7 +13,8 @@ import { ProfileInputError, ProfileNotFoundError } from '../chat/profiles.js';
 import { testConnection } from '../chat/model-list.js';
 import { HostError } from '../mcp/host.js';
 import { UnknownElicitationError } from '../mcp/elicitation.js';
-import { CatalogInputError, NotInstallableError } from '../mcp/catalog/mapping.js';
+import { CatalogInputError } from '../mcp/catalog/mapping.js';
+import { NotInstallableError } from '../mcp/catalog/reasons.js';
 import { RegistryError } from '../mcp/catalog/registry.js';
 import { MissingRuntimeError } from '../mcp/catalog/runtime.js';
 import { BundleError } from '../mcp/catalog/bundle.js';
@@ -138,6 +139,12 @@ function clip(s: string, max: number): string {
   return s.length > max ? `${s.slice(0, max)}…` : s;
 }
 
+/** `{reason}` when it fits the contract's schema (then the window renders it), else nothing (the window shows `message`). */
+function checkedReason(r: NotInstallableReason): { reason?: NotInstallableReason } {
+  const parsed = notInstallableReasonSchema.safeParse(r);
+  return parsed.success ? { reason: parsed.data } : {};
+}
+
 /** Map any thrown value to a typed, secret-free error. */
 export function toIpcError(err: unknown): IpcError {
   if (err instanceof HostError) return { code: err.code, message: err.message, ...(err.field ? { field: err.field } : {}) };
@@ -153,8 +160,9 @@ export function toIpcError(err: unknown): IpcError {
   if (err instanceof ApprovalError) return { code: err.code, message: err.message };
   // The server catalog (main/mcp/catalog): messages are ours and carry no secret value.
   if (err instanceof RegistryError) return err.kind === 'not_found' ? { code: 'not_found', message: err.message } : { code: 'registry_unavailable', message: bounded(err.message) };
-  if (err instanceof MissingRuntimeError) return { code: 'missing_runtime', message: err.message };
-  if (err instanceof NotInstallableError) return { code: 'not_installable', message: bounded(err.message) };
+  // Their `reason` is what the window renders (in its language); checked against the contract's schema.
+  if (err instanceof MissingRuntimeError) return { code: 'missing_runtime', message: bounded(err.message), ...checkedReason(err.reason) };
+  if (err instanceof NotInstallableError) return { code: 'not_installable', message: bounded(err.message), ...checkedReason(err.reason) };
   if (err instanceof BundleError) return { code: 'bundle_invalid', message: bounded(err.message) };
   if (err instanceof CatalogInputError) return { code: 'invalid_input', message: bounded(err.message), ...(err.field ? { field: err.field } : {}) };
   // OAuth flow errors carry messages already scrubbed of secrets (main/mcp/oauth/errors.ts).

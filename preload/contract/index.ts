@@ -830,6 +830,69 @@ export interface CatalogField {
   repeated: boolean;
 }
 
+/** The runtimes the catalog knows how to advise on (a bundle's `python3` is reported as `python`). */
+export const catalogRuntimes = ['npx', 'uvx', 'docker', 'node', 'python', 'uv'] as const;
+
+/**
+ * The most characters of a registry- or manifest-supplied string (a name, a status message, a
+ * URL) that a {@link NotInstallableReason} carries; main cuts longer ones (ending them with `…`).
+ */
+export const REASON_TEXT_MAX = 200;
+const reasonText = z.string().max(REASON_TEXT_MAX + 1);
+const configType = z.enum(['local', 'http', 'sse']);
+
+/**
+ * Why something from the catalog cannot be installed or updated, by code, with the variable parts
+ * as fields (docs/ARCHITECTURE.md "Server catalog"). Main makes these (main/mcp/catalog/reasons.ts);
+ * the window renders `catalog.why.<code>` in its language. String fields are data from the
+ * registry, a manifest or the request — text only, at most {@link REASON_TEXT_MAX} characters.
+ *
+ * Option refusals (`CatalogOption.reason`): `bundle_no_sha256`, `bundle_url_invalid`,
+ * `bundle_not_https`, `bundle_not_stdio`, `package_type_unsupported`, `package_not_stdio`,
+ * `package_registry_unsupported`, `package_name_invalid`, `version_inexact`, `no_version`,
+ * `secret_argument`, `env_name_invalid`, `secret_url_variable`, `header_name_invalid`.
+ * Install/update refusals (`not_installable` errors, `CatalogDiffItem` `blocked`): the above and
+ * `no_such_option`, `bundle_download_first`, `server_json_invalid`, `new_version_invalid`,
+ * `entry_removed` (with the registry's status message, if any), `not_a_bundle`, `no_server`,
+ * `option_gone`, `bundle_update_unsupported`, `not_from_catalog`, `already_latest`,
+ * `type_change`, `answer_invalid` (a kept answer no longer fits; `field` is its label).
+ * Missing programs (`missing_runtime` errors): `runtime_missing` (one of {@link catalogRuntimes}),
+ * `program_missing` (any other command, e.g. a bundle's).
+ */
+export const notInstallableReasonSchema = z.discriminatedUnion('code', [
+  z.strictObject({ code: z.literal('bundle_no_sha256') }),
+  z.strictObject({ code: z.literal('bundle_url_invalid') }),
+  z.strictObject({ code: z.literal('bundle_not_https') }),
+  z.strictObject({ code: z.literal('bundle_not_stdio'), transport: reasonText }),
+  z.strictObject({ code: z.literal('package_type_unsupported'), registry_type: reasonText }),
+  z.strictObject({ code: z.literal('package_not_stdio'), transport: reasonText }),
+  z.strictObject({ code: z.literal('package_registry_unsupported'), registry_type: reasonText, registry_url: reasonText }),
+  z.strictObject({ code: z.literal('package_name_invalid'), registry_type: reasonText, identifier: reasonText }),
+  z.strictObject({ code: z.literal('version_inexact'), version: reasonText }),
+  z.strictObject({ code: z.literal('no_version') }),
+  z.strictObject({ code: z.literal('secret_argument'), label: reasonText }),
+  z.strictObject({ code: z.literal('env_name_invalid'), name: reasonText }),
+  z.strictObject({ code: z.literal('secret_url_variable'), name: reasonText }),
+  z.strictObject({ code: z.literal('header_name_invalid'), name: reasonText }),
+  z.strictObject({ code: z.literal('no_such_option'), option: reasonText }),
+  z.strictObject({ code: z.literal('bundle_download_first') }),
+  z.strictObject({ code: z.literal('server_json_invalid') }),
+  z.strictObject({ code: z.literal('new_version_invalid') }),
+  z.strictObject({ code: z.literal('entry_removed'), name: reasonText, message: reasonText.optional() }),
+  z.strictObject({ code: z.literal('not_a_bundle') }),
+  z.strictObject({ code: z.literal('no_server'), server: reasonText }),
+  z.strictObject({ code: z.literal('option_gone') }),
+  z.strictObject({ code: z.literal('bundle_update_unsupported') }),
+  z.strictObject({ code: z.literal('not_from_catalog'), server: reasonText }),
+  z.strictObject({ code: z.literal('already_latest'), server: reasonText, version: reasonText }),
+  z.strictObject({ code: z.literal('type_change'), before: configType, after: configType }),
+  z.strictObject({ code: z.literal('answer_invalid'), field: reasonText }),
+  z.strictObject({ code: z.literal('runtime_missing'), runtime: z.enum(catalogRuntimes) }),
+  z.strictObject({ code: z.literal('program_missing'), program: reasonText }),
+]);
+/** See {@link notInstallableReasonSchema}. */
+export type NotInstallableReason = z.infer<typeof notInstallableReasonSchema>;
+
 /** A way to install an entry: one of its packages or remotes. */
 export type CatalogOption =
   | {
@@ -842,7 +905,7 @@ export type CatalogOption =
       runtime: string | null;
       fields: CatalogField[];
     }
-  | { id: string; kind: string; label: string; transport: 'stdio' | 'streamable-http' | 'sse'; installable: false; reason: string };
+  | { id: string; kind: string; label: string; transport: 'stdio' | 'streamable-http' | 'sse'; installable: false; reason: NotInstallableReason };
 
 /** A registry entry as the Catalog screen shows it. */
 export interface CatalogEntryView {
@@ -900,7 +963,7 @@ export interface CatalogDiffItem {
   update:
     | { kind: 'none' }
     | { kind: 'available'; version: string; changes: CatalogChange[]; needs: CatalogField[] }
-    | { kind: 'blocked'; version: string; reason: string };
+    | { kind: 'blocked'; version: string; reason: NotInstallableReason };
 }
 
 /** A bundle looked at before install: its manifest's name, version, and what it asks for. */
@@ -1347,11 +1410,17 @@ export type ErrorCode =
   | 'bundle_invalid'
   | 'internal';
 
-/** A typed error: `field` names the offending input path when known (for inline form errors). */
+/**
+ * A typed error: `field` names the offending input path when known (for inline form errors).
+ * `not_installable` and `missing_runtime` errors from the catalog carry `reason`, which the window
+ * renders in its language (validate it with {@link notInstallableReasonSchema}); `message` is
+ * main's English text for logs.
+ */
 export interface IpcError {
   code: ErrorCode;
   message: string;
   field?: string;
+  reason?: NotInstallableReason;
 }
 
 /** What every invoke resolves to (errors are values, so they survive Electron's IPC intact). */

@@ -225,3 +225,51 @@ test('install a .mcpb bundle from the file picker and from a registry entry (has
   await page.getByRole('button', { name: 'Check for updates' }).click();
   await expect(page.locator('[data-server="raw-from-registry"]')).toContainText('up to date');
 });
+
+test.describe('in Simplified Chinese', () => {
+  test.use({ locale: 'zh-CN' });
+
+  test('why an option or an install is refused is said in Chinese, with the registry’s data as text', async ({ page, shell }) => {
+    await page.goto('about:blank');
+    await page.goto(shell.current.url);
+    await expect(page.getByRole('tab', { name: '对话' })).toBeVisible();
+    await page.getByRole('tab', { name: '设置' }).click();
+    await page.locator('.settings-nav').getByRole('button', { name: '目录', exact: true }).click();
+    await page.getByLabel('注册中心地址').fill(registry.url);
+    await page.getByRole('button', { name: '使用此注册中心' }).click();
+    await expect(page.getByTestId('catalog-source')).toBeVisible();
+
+    // Two options the app refuses: a version range, and a secret in the server URL.
+    registry.publish({
+      name: 'io.github.example/refused',
+      description: 'Cannot be installed.',
+      version: '1.0.0',
+      packages: [{ registryType: 'npm', identifier: 'refused-mcp', version: '^1.0.0<b>x</b>', transport: { type: 'stdio' } }],
+      remotes: [{ type: 'streamable-http', url: 'https://x.example.com/{key}/mcp', variables: { key: { isSecret: true } } }],
+    });
+    await page.getByLabel('搜索目录').fill('refused');
+    await page.getByRole('button', { name: '搜索', exact: true }).click();
+    const entry = page.locator('[data-name="io.github.example/refused"]');
+    await entry.getByRole('button', { name: '安装' }).click();
+    const form = entry.getByTestId('catalog-install-form');
+    const why = form.getByTestId('catalog-why');
+    await expect(why).toHaveAttribute('data-code', 'version_inexact');
+    await expect(why).toHaveText('“^1.0.0<b>x</b>”不是确切的软件包版本。');
+    await expect(form.locator('b')).toHaveCount(0);
+    await expect(form.getByRole('option', { name: /无法安装/ })).toHaveCount(2);
+    await form.getByLabel('安装方式').selectOption('remote:0');
+    await expect(why).toHaveText('它要求在服务器地址中提供机密（key），这会使机密被写入配置文件。');
+    await expect(form.getByRole('button', { name: '安装' })).toBeDisabled();
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'catalog-refused-zh.png'), fullPage: true });
+
+    // Installable when shown, removed from the registry before Install: main's refusal, in Chinese.
+    registry.publish({ name: 'io.github.example/withdrawn', description: 'Soon gone.', version: '1.0.0', remotes: [{ type: 'sse', url: 'https://x.example.com/sse' }] });
+    await page.getByLabel('搜索目录').fill('withdrawn');
+    await page.getByRole('button', { name: '搜索', exact: true }).click();
+    const gone = page.locator('[data-name="io.github.example/withdrawn"]');
+    await gone.getByRole('button', { name: '安装' }).click();
+    registry.setStatus('io.github.example/withdrawn', 'deleted', 'Withdrawn by its author');
+    await gone.getByTestId('catalog-install-form').getByRole('button', { name: '安装' }).click();
+    await expect(gone.getByRole('alert')).toHaveText('io.github.example/withdrawn 已从注册表中移除。注册表的说明：“Withdrawn by its author”');
+  });
+});

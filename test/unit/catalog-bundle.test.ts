@@ -118,7 +118,7 @@ describe('bundles', () => {
     const preview = inst.inspect(goodBundle());
     const err = await inst.install(preview.token, 'raw', { 'user_config:api_key': KEY }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(MissingRuntimeError);
-    expect((err as Error).message).toMatch(/Install Node.js/);
+    expect(err).toMatchObject({ reason: { code: 'runtime_missing', runtime: 'node' } });
     expect(readdirSync(path.join(dir, 'bundles'))).toEqual([]);
     expect(store.names()).toEqual([]);
   });

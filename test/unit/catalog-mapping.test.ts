@@ -5,7 +5,9 @@
  * app does.
  */
 import { describe, expect, it } from 'vitest';
-import { buildConfig, CatalogInputError, checkRemoteUrl, installOptions, NotInstallableError } from '../../main/mcp/catalog/mapping.js';
+import { buildConfig, CatalogInputError, checkRemoteUrl, installOptions } from '../../main/mcp/catalog/mapping.js';
+import { NotInstallableError } from '../../main/mcp/catalog/reasons.js';
+import type { NotInstallableReason } from '../../preload/contract/index.js';
 import { serverJsonSchema, type ServerJson } from '../../main/mcp/catalog/schema.js';
 import { parseServerEntry } from '../../main/mcp/config.js';
 import { carriedValues, neededFields } from '../../main/mcp/catalog/diff.js';
@@ -103,26 +105,26 @@ describe('packages', () => {
   });
 
   it('refuses what cannot be installed safely, with the reason', () => {
-    const reason = (p: Record<string, unknown>): string => {
+    const reason = (p: Record<string, unknown>): NotInstallableReason | 'installable' => {
       const [o] = installOptions(pkg(p));
       return o!.installable ? 'installable' : o!.reason;
     };
-    expect(reason({ registryType: 'npm', identifier: '--registry=https://evil.example', version: '1.0.0' })).toMatch(/not a valid npm package name/);
-    expect(reason({ registryType: 'npm', identifier: 'ok', version: '^1.0.0' })).toMatch(/not an exact package version/);
-    expect(reason({ registryType: 'npm', identifier: 'ok', version: 'latest' })).toMatch(/not an exact/);
-    expect(reason({ registryType: 'npm', identifier: 'ok' })).toMatch(/no version/);
-    expect(reason({ registryType: 'npm', identifier: 'ok', version: '1.0.0', registryBaseUrl: 'https://npm.evil.example' })).toMatch(/not a supported npm registry/);
-    expect(reason({ registryType: 'pypi', identifier: '-e', version: '1.0' })).toMatch(/not a valid pypi/);
-    expect(reason({ registryType: 'oci', identifier: '--privileged' })).toMatch(/not a valid oci/);
-    expect(reason({ registryType: 'nuget', identifier: 'X', version: '1.0.0' })).toMatch(/not supported/);
+    expect(reason({ registryType: 'npm', identifier: '--registry=https://evil.example', version: '1.0.0' })).toEqual({ code: 'package_name_invalid', registry_type: 'npm', identifier: '--registry=https://evil.example' });
+    expect(reason({ registryType: 'npm', identifier: 'ok', version: '^1.0.0' })).toEqual({ code: 'version_inexact', version: '^1.0.0' });
+    expect(reason({ registryType: 'npm', identifier: 'ok', version: 'latest' })).toEqual({ code: 'version_inexact', version: 'latest' });
+    expect(reason({ registryType: 'npm', identifier: 'ok' })).toEqual({ code: 'no_version' });
+    expect(reason({ registryType: 'npm', identifier: 'ok', version: '1.0.0', registryBaseUrl: 'https://npm.evil.example' })).toEqual({ code: 'package_registry_unsupported', registry_type: 'npm', registry_url: 'https://npm.evil.example' });
+    expect(reason({ registryType: 'pypi', identifier: '-e', version: '1.0' })).toEqual({ code: 'package_name_invalid', registry_type: 'pypi', identifier: '-e' });
+    expect(reason({ registryType: 'oci', identifier: '--privileged' })).toEqual({ code: 'package_name_invalid', registry_type: 'oci', identifier: '--privileged' });
+    expect(reason({ registryType: 'nuget', identifier: 'X', version: '1.0.0' })).toEqual({ code: 'package_type_unsupported', registry_type: 'nuget' });
     expect(reason({ registryType: 'mcpb', identifier: 'https://example.com/x.mcpb', version: '1.0.0', fileSha256: 'a'.repeat(64) })).toBe('installable');
-    expect(reason({ registryType: 'mcpb', identifier: 'https://example.com/x.mcpb', version: '1.0.0' })).toMatch(/no fileSha256/);
-    expect(reason({ registryType: 'mcpb', identifier: 'http://example.com/x.mcpb', version: '1.0.0', fileSha256: 'a'.repeat(64) })).toMatch(/over https/);
+    expect(reason({ registryType: 'mcpb', identifier: 'https://example.com/x.mcpb', version: '1.0.0' })).toEqual({ code: 'bundle_no_sha256' });
+    expect(reason({ registryType: 'mcpb', identifier: 'http://example.com/x.mcpb', version: '1.0.0', fileSha256: 'a'.repeat(64) })).toEqual({ code: 'bundle_not_https' });
     expect(reason({ registryType: 'mcpb', identifier: 'http://127.0.0.1:8/x.mcpb', version: '1.0.0', fileSha256: 'a'.repeat(64) })).toBe('installable');
-    expect(() => buildConfig(pkg({ registryType: 'mcpb', identifier: 'https://example.com/x.mcpb', version: '1.0.0', fileSha256: 'a'.repeat(64) }), 'package:0', {})).toThrow(/download and check it first/);
-    expect(reason({ registryType: 'npm', identifier: 'ok', version: '1.0.0', transport: { type: 'streamable-http', url: 'http://localhost:{port}/mcp' } })).toMatch(/only stdio/);
-    expect(reason({ registryType: 'npm', identifier: 'ok', version: '1.0.0', packageArguments: [{ type: 'named', name: '--token', isSecret: true }] })).toMatch(/secret on the command line/);
-    expect(reason({ registryType: 'npm', identifier: 'ok', version: '1.0.0', environmentVariables: [{ name: 'BAD-NAME' }] })).toMatch(/environment variable name/);
+    expect(() => buildConfig(pkg({ registryType: 'mcpb', identifier: 'https://example.com/x.mcpb', version: '1.0.0', fileSha256: 'a'.repeat(64) }), 'package:0', {})).toThrow(expect.objectContaining({ reason: { code: 'bundle_download_first' } }));
+    expect(reason({ registryType: 'npm', identifier: 'ok', version: '1.0.0', transport: { type: 'streamable-http', url: 'http://localhost:{port}/mcp' } })).toEqual({ code: 'package_not_stdio', transport: 'streamable-http' });
+    expect(reason({ registryType: 'npm', identifier: 'ok', version: '1.0.0', packageArguments: [{ type: 'named', name: '--token', isSecret: true }] })).toEqual({ code: 'secret_argument', label: '--token' });
+    expect(reason({ registryType: 'npm', identifier: 'ok', version: '1.0.0', environmentVariables: [{ name: 'BAD-NAME' }] })).toEqual({ code: 'env_name_invalid', name: 'BAD-NAME' });
     expect(() => buildConfig(pkg({ registryType: 'nuget', identifier: 'X', version: '1.0.0' }), 'package:0', {})).toThrow(NotInstallableError);
     expect(() => buildConfig(pkg({ registryType: 'npm', identifier: 'ok', version: '1.0.0' }), 'package:7', {})).toThrow(NotInstallableError);
     expect(() => buildConfig(pkg({ registryType: 'npm', identifier: 'ok', version: '1.0.0' }), '__proto__', {})).toThrow(NotInstallableError);
@@ -168,7 +170,7 @@ describe('remotes', () => {
   it('a secret URL variable is not installable', () => {
     const s = doc({ name: 'io.test/s', description: 'x', version: '1', remotes: [{ type: 'streamable-http', url: 'https://x.example.com/{key}', variables: { key: { isSecret: true } } }] });
     const [opt] = installOptions(s);
-    expect(opt).toMatchObject({ installable: false, reason: expect.stringMatching(/secret in the server URL/) });
+    expect(opt).toMatchObject({ installable: false, reason: { code: 'secret_url_variable', name: 'key' } });
   });
 });
 

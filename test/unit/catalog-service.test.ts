@@ -11,14 +11,15 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigStore } from '../../main/mcp/config.js';
 import { McpHost } from '../../main/mcp/host.js';
-import { CatalogInputError, NotInstallableError } from '../../main/mcp/catalog/mapping.js';
+import { CatalogInputError } from '../../main/mcp/catalog/mapping.js';
+import { NotInstallableError } from '../../main/mcp/catalog/reasons.js';
 import { CatalogService, MissingRuntimeError } from '../../main/mcp/catalog/service.js';
 import { MemorySecretStore } from '../../main/secrets/store.js';
 import { startHttpFixture, type HttpFixture } from '../fixtures/http-server.js';
 import { BundleError } from '../../main/mcp/catalog/bundle.js';
 import { goodBundle } from '../fixtures/bundles.js';
 import { randomPng } from '../fixtures/png.js';
-import { everythingServer, fixtureEntries } from '../fixtures/registry-data.js';
+import { everythingServer, fixtureEntries, remoteServer } from '../fixtures/registry-data.js';
 import { startRegistryFixture, type RegistryFixture } from '../fixtures/registry-server.js';
 import { makeTempDir, removeDir, waitFor } from './helpers.js';
 
@@ -92,15 +93,17 @@ describe('catalog service', () => {
 
   it('nothing is saved when the answers do not validate, the entry is invalid, or the runtime is missing', async () => {
     await expect(catalog.install('io.github.example/everything', '1.0.0', 'package:0', 'x', {})).rejects.toBeInstanceOf(CatalogInputError);
-    await expect(catalog.install('io.github.example/broken', '1.0.0', 'package:0', 'x', {})).rejects.toThrow(/does not validate/);
+    await expect(catalog.install('io.github.example/broken', '1.0.0', 'package:0', 'x', {})).rejects.toMatchObject({ reason: { code: 'server_json_invalid' } });
     const broken = (await catalog.search('broken', undefined, false)).entries.find((e) => e.name === 'io.github.example/broken')!.state;
     expect(broken).toMatchObject({ kind: 'invalid', reason: 'server_json_invalid', path: ['packages', 0, 'transport'] });
     await expect(catalog.install('com.example/weather-remote', '2.0.0', 'remote:0', 'x', { 'url/base': 'http://weather.example.com' })).rejects.toThrow(/Only https/);
     const noPath = new CatalogService({ stateDir: dir, host, config: store, resolve: () => null });
     const err = await noPath.install('io.github.example/time-py', '0.6.2', 'package:0', 'x', {}).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(MissingRuntimeError);
-    expect((err as Error).message).toMatch(/Install uv/);
-    await expect(catalog.install('io.github.example/gone', '1.0.0', 'package:0', 'x', {})).rejects.toBeInstanceOf(NotInstallableError);
+    expect(err).toMatchObject({ reason: { code: 'runtime_missing', runtime: 'uvx' } });
+    const gone = await catalog.install('io.github.example/gone', '1.0.0', 'package:0', 'x', {}).catch((e: unknown) => e);
+    expect(gone).toBeInstanceOf(NotInstallableError);
+    expect(gone).toMatchObject({ reason: { code: 'entry_removed', name: 'io.github.example/gone', message: 'Malware' } });
     expect(store.names()).toEqual([]);
   });
 
@@ -141,7 +144,7 @@ describe('catalog service', () => {
     const keyAfter = JSON.parse(readFileSync(path.join(dir, 'mcp_servers.json'), 'utf8')).servers.everything.env.EVERYTHING_TOKEN.secret;
     expect(keyAfter).toBe(keyBefore);
     expect((await catalog.diff())[0]).toMatchObject({ installed_version: '1.1.0', update: { kind: 'none' } });
-    await expect(catalog.update('everything')).rejects.toThrow(/already runs the latest/);
+    await expect(catalog.update('everything')).rejects.toMatchObject({ reason: { code: 'already_latest', server: 'everything', version: '1.1.0' } });
   }, 90_000);
 
   it('in the app core, removing a catalog server forgets where it came from', async () => {
@@ -178,6 +181,32 @@ describe('catalog service', () => {
     expect((await catalog.diff())[0]).toMatchObject({ status: 'deleted', update: { kind: 'none' } });
   });
 
+  it('an update that cannot be made is blocked with its reason; refused calls carry theirs', async () => {
+    const base = remote.url.replace(/\/mcp$/, '');
+    await catalog.install('com.example/weather-remote', '2.0.0', 'remote:0', 'weather', { 'url/base': base });
+    await expect(catalog.update('nope')).rejects.toMatchObject({ reason: { code: 'not_from_catalog', server: 'nope' } });
+    await expect(catalog.install('com.example/weather-remote', '2.0.0', 'remote:5', 'x', {})).rejects.toMatchObject({ reason: { code: 'no_such_option', option: 'remote:5' } });
+    await expect(catalog.fetchBundle('com.example/weather-remote', '2.0.0', 'remote:0')).rejects.toMatchObject({ reason: { code: 'not_a_bundle' } });
+    const blocked = async () => (await catalog.diff()).find((d) => d.server === 'weather')!.update;
+    // The kept answer for `base` is not among the new version's choices.
+    const v3 = remoteServer('3.0.0');
+    v3.remotes = [{ type: 'streamable-http', url: '{base}/mcp', variables: { base: { isRequired: true, choices: ['https://a.example.com'] } } }];
+    fx.publish(v3);
+    expect(await blocked()).toEqual({ kind: 'blocked', version: '3.0.0', reason: { code: 'answer_invalid', field: 'base' } });
+    // The way it was installed is gone.
+    fx.publish({ ...remoteServer('4.0.0'), remotes: undefined, packages: [{ registryType: 'npm', identifier: 'weather-mcp', version: '4.0.0', transport: { type: 'stdio' } }] });
+    expect(await blocked()).toEqual({ kind: 'blocked', version: '4.0.0', reason: { code: 'option_gone' } });
+    // The new version's server.json does not validate.
+    fx.publish({ ...remoteServer('5.0.0'), remotes: [{ type: 'streamable-http' }] } as unknown as ReturnType<typeof remoteServer>);
+    expect(await blocked()).toEqual({ kind: 'blocked', version: '5.0.0', reason: { code: 'new_version_invalid' } });
+    // The option is refused by the new version (a secret in its URL).
+    fx.publish({ ...remoteServer('6.0.0'), remotes: [{ type: 'streamable-http', url: '{base}/{key}/mcp', variables: { base: { isRequired: true }, key: { isSecret: true } } }] });
+    expect(await blocked()).toEqual({ kind: 'blocked', version: '6.0.0', reason: { code: 'secret_url_variable', name: 'key' } });
+    await expect(catalog.update('weather')).rejects.toMatchObject({ reason: { code: 'secret_url_variable', name: 'key' } });
+    fx.setStatus('com.example/weather-remote', 'deleted', 'Withdrawn');
+    await expect(catalog.update('weather')).rejects.toMatchObject({ reason: { code: 'entry_removed', name: 'com.example/weather-remote', message: 'Withdrawn' } });
+  });
+
   it('an mcpb package is downloaded, checked against its fileSha256, and installed as a bundle; a wrong hash is refused', async () => {
     const bytes = goodBundle();
     fx.files.set('raw.mcpb', bytes);
@@ -193,7 +222,7 @@ describe('catalog service', () => {
     const page = await catalog.search('bundle', undefined, false);
     const opt = page.entries.find((e) => e.name === 'io.github.example/raw-bundle')!.state;
     expect(opt).toMatchObject({ kind: 'valid', options: [{ id: 'package:0', kind: 'mcpb', installable: true }] });
-    await expect(catalog.install('io.github.example/raw-bundle', '1.2.3', 'package:0', 'rb', {})).rejects.toThrow(/download and check it first/);
+    await expect(catalog.install('io.github.example/raw-bundle', '1.2.3', 'package:0', 'rb', {})).rejects.toMatchObject({ reason: { code: 'bundle_download_first' } });
     const bad = await catalog.fetchBundle('io.github.example/tampered', '1.2.3', 'package:0').catch((e: unknown) => e);
     expect(bad).toBeInstanceOf(BundleError);
     expect((bad as Error).message).toMatch(/does not match the SHA-256/);
@@ -204,7 +233,7 @@ describe('catalog service', () => {
     expect((await catalog.diff()).find((d) => d.server === 'rb')).toMatchObject({ registry_name: 'io.github.example/raw-bundle', installed_version: '1.2.3', update: { kind: 'none' } });
     expect(store.names()).toEqual(['rb']);
     fx.publish({ ...entry('io.github.example/raw-bundle', sha), version: '1.3.0' });
-    expect((await catalog.diff()).find((d) => d.server === 'rb')!.update).toMatchObject({ kind: 'blocked', version: '1.3.0', reason: expect.stringMatching(/remove this server and install the new version/) });
+    expect((await catalog.diff()).find((d) => d.server === 'rb')!.update).toMatchObject({ kind: 'blocked', version: '1.3.0', reason: { code: 'bundle_update_unsupported' } });
   });
 
   it('icons: only those a registry answer named, fetched by main as data: URLs, images only', async () => {

@@ -5,7 +5,8 @@
  */
 import type { CatalogChange, CatalogField, ServerInput, ServerPatch } from '../../../preload/contract/index.js';
 import type { ServerConfig } from '../config.js';
-import { NotInstallableError, type FieldValues } from './mapping.js';
+import type { FieldValues } from './mapping.js';
+import { NotInstallableError } from './reasons.js';
 
 /** A command line for display (arguments with spaces quoted). */
 function showCommand(c: string[]): string {
@@ -59,7 +60,7 @@ export function updatePatch(current: ServerConfig, next: ServerInput, dropped: s
     for (const n of dropped) if (!(n in headers) && n in current.headers) headers[n] = '';
     return { url: next.url, headers };
   }
-  throw new NotInstallableError(`The new version is a ${next.type} server and this one is ${current.type}; remove it and install the new version instead.`);
+  throw new NotInstallableError({ code: 'type_change', before: current.type, after: next.type });
 }
 
 /**

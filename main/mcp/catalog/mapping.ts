@@ -12,6 +12,7 @@
  *   such an option is not installable.
  */
 import { envNameSchema, headerNameSchema, type CatalogField, type CatalogOption, type ServerInput } from '../../../preload/contract/index.js';
+import { NotInstallableError, reason, type NotInstallableReason } from './reasons.js';
 import type { KeyValueInput, RegistryArgument, RegistryInput, RegistryPackage, RegistryRemote, ServerJson } from './schema.js';
 
 /** The user's answers, by field id; a repeated field takes a list. */
@@ -26,11 +27,6 @@ export class CatalogInputError extends Error {
   ) {
     super(message);
   }
-}
-
-/** Thrown for an option that cannot be installed (the reason is for the user). */
-export class NotInstallableError extends Error {
-  override name = 'NotInstallableError';
 }
 
 /** The result of {@link buildConfig}. */
@@ -108,38 +104,45 @@ function keyValueFields(list: KeyValueInput[] | undefined, kind: 'env' | 'header
 }
 
 /** An MCP Bundle package: downloaded from an https URL (or http on loopback) and checked against its `fileSha256`. */
-function whyNotBundle(p: RegistryPackage): string | null {
-  if (!p.fileSha256) return 'The bundle has no fileSha256, so its download could not be checked.';
+function whyNotBundle(p: RegistryPackage): NotInstallableReason | null {
+  if (!p.fileSha256) return { code: 'bundle_no_sha256' };
   let u: URL;
   try {
     u = new URL(p.identifier);
   } catch {
-    return 'The bundle\u2019s download address is not a URL.';
+    return { code: 'bundle_url_invalid' };
   }
-  if (!(u.protocol === 'https:' || (u.protocol === 'http:' && isLoopbackHost(u.hostname))) || u.username || u.password) return 'The bundle must be downloaded over https.';
-  if (p.transport.type !== 'stdio') return `This bundle runs its own ${p.transport.type} server; only stdio servers can be installed.`;
+  if (!(u.protocol === 'https:' || (u.protocol === 'http:' && isLoopbackHost(u.hostname))) || u.username || u.password) return { code: 'bundle_not_https' };
+  if (p.transport.type !== 'stdio') return { code: 'bundle_not_stdio', transport: p.transport.type };
   return null;
 }
 
-function whyNotPackage(p: RegistryPackage): string | null {
+function whyNotPackageRaw(p: RegistryPackage): NotInstallableReason | null {
   const runtime = RUNTIMES[p.registryType];
   if (p.registryType === 'mcpb') return whyNotBundle(p);
-  if (!runtime) return `Packages of type "${p.registryType}" are not supported.`;
-  if (p.transport.type !== 'stdio') return `This package runs its own ${p.transport.type} server; only stdio packages can be installed.`;
-  if (p.registryBaseUrl && !DEFAULT_REGISTRIES[p.registryType]!.includes(p.registryBaseUrl.replace(/\/+$/, ''))) return `The package comes from ${p.registryBaseUrl}, which is not a supported ${p.registryType} registry.`;
-  if (!IDENTIFIERS[p.registryType]!.test(p.identifier)) return `"${p.identifier.slice(0, 100)}" is not a valid ${p.registryType} package name.`;
-  if (p.version !== undefined && (!VERSION.test(p.version) || p.version === 'latest')) return `"${p.version.slice(0, 100)}" is not an exact package version.`;
-  if (p.registryType !== 'oci' && p.version === undefined) return 'The package has no version.';
+  if (!runtime) return { code: 'package_type_unsupported', registry_type: p.registryType };
+  if (p.transport.type !== 'stdio') return { code: 'package_not_stdio', transport: p.transport.type };
+  if (p.registryBaseUrl && !DEFAULT_REGISTRIES[p.registryType]!.includes(p.registryBaseUrl.replace(/\/+$/, ''))) return { code: 'package_registry_unsupported', registry_type: p.registryType, registry_url: p.registryBaseUrl };
+  if (!IDENTIFIERS[p.registryType]!.test(p.identifier)) return { code: 'package_name_invalid', registry_type: p.registryType, identifier: p.identifier };
+  if (p.version !== undefined && (!VERSION.test(p.version) || p.version === 'latest')) return { code: 'version_inexact', version: p.version };
+  if (p.registryType !== 'oci' && p.version === undefined) return { code: 'no_version' };
   const secretArg = [...(p.runtimeArguments ?? []), ...(p.packageArguments ?? [])].find((a) => a.isSecret || Object.values(a.variables ?? {}).some((v) => v.isSecret));
-  if (secretArg) return `It asks for a secret on the command line (${argLabel(secretArg)}), which could not be kept out of the config file.`;
-  for (const e of p.environmentVariables ?? []) if (!envNameSchema.safeParse(e.name).success) return `"${e.name.slice(0, 100)}" is not a valid environment variable name.`;
+  if (secretArg) return { code: 'secret_argument', label: argLabel(secretArg) };
+  for (const e of p.environmentVariables ?? []) if (!envNameSchema.safeParse(e.name).success) return { code: 'env_name_invalid', name: e.name };
   return null;
 }
 
-function whyNotRemote(r: RegistryRemote): string | null {
+/** Why a package cannot be installed (strings cut, see ./reasons.ts), or null. */
+function whyNotPackage(p: RegistryPackage): NotInstallableReason | null {
+  const why = whyNotPackageRaw(p);
+  return why && reason(why);
+}
+
+/** Why a remote cannot be installed (strings cut, see ./reasons.ts), or null. */
+function whyNotRemote(r: RegistryRemote): NotInstallableReason | null {
   const secretVar = Object.entries(r.variables ?? {}).find(([, v]) => v.isSecret);
-  if (secretVar) return `It asks for a secret in the server URL (${secretVar[0]}), which could not be kept out of the config file.`;
-  for (const h of r.headers ?? []) if (!headerNameSchema.safeParse(h.name).success) return `"${h.name.slice(0, 100)}" is not a valid header name.`;
+  if (secretVar) return reason({ code: 'secret_url_variable', name: secretVar[0] });
+  for (const h of r.headers ?? []) if (!headerNameSchema.safeParse(h.name).success) return reason({ code: 'header_name_invalid', name: h.name });
   return null;
 }
 
@@ -278,10 +281,10 @@ export function buildConfig(server: ServerJson, optionId: string, values: FieldV
   const answers = new Answers(values);
   if (m?.[1] === 'package') {
     const p = server.packages?.[index];
-    if (!p) throw new NotInstallableError(`The entry has no option "${optionId}".`);
+    if (!p) throw new NotInstallableError({ code: 'no_such_option', option: optionId });
     const why = whyNotPackage(p);
     if (why) throw new NotInstallableError(why);
-    if (p.registryType === 'mcpb') throw new NotInstallableError('This is an MCP Bundle: download and check it first, then install it with its own questions.');
+    if (p.registryType === 'mcpb') throw new NotInstallableError({ code: 'bundle_download_first' });
     const runtime = RUNTIMES[p.registryType]!;
     const rt = argv(p.runtimeArguments, 'runtime', answers);
     const pk = argv(p.packageArguments, 'package', answers);
@@ -299,14 +302,14 @@ export function buildConfig(server: ServerJson, optionId: string, values: FieldV
   }
   if (m?.[1] === 'remote') {
     const r = server.remotes?.[index];
-    if (!r) throw new NotInstallableError(`The entry has no option "${optionId}".`);
+    if (!r) throw new NotInstallableError({ code: 'no_such_option', option: optionId });
     const why = whyNotRemote(r);
     if (why) throw new NotInstallableError(why);
     const url = checkRemoteUrl(fill(r.url, 'url', r, answers));
     const headers = keyValues(r.headers, 'header', answers);
     return { input: { type: r.type === 'sse' ? 'sse' : 'http', url, headers }, remembered: answers.remembered, labels: answers.labels, runtime: null };
   }
-  throw new NotInstallableError(`The entry has no option "${optionId.slice(0, 64)}".`);
+  throw new NotInstallableError({ code: 'no_such_option', option: optionId.slice(0, 64) });
 }
 
 /** The fields of an option that are secret (their values go to the secret store and are never remembered). */

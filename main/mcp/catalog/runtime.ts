@@ -1,25 +1,23 @@
 /**
  * The server catalog's one job here: make sure the program a catalog server runs with (`npx`,
  * `uvx`, `docker`, a bundle's `node` / `python3` / `uv`) is there before anything is saved, and
- * say how to install it when it is not (docs/ARCHITECTURE.md "Server catalog").
+ * say which one is missing when it is not (docs/ARCHITECTURE.md "Server catalog").
  */
 import { resolveCommand } from '../transports.js';
+import { missingProgram, reasonLogText, type NotInstallableReason } from './reasons.js';
 
-/** A runtime an entry needs (`npx`, `uvx`, `docker`) is not on PATH; `message` says how to get it. */
+/**
+ * A program a catalog server needs (`npx`, `uvx`, `docker`, a bundle's `node` / `python3` / `uv`
+ * or other command) is not on PATH. `reason` is `runtime_missing` for a known runtime (the window
+ * says how to install it) or `program_missing`; `message` is for logs.
+ */
 export class MissingRuntimeError extends Error {
   override name = 'MissingRuntimeError';
+  readonly reason: NotInstallableReason;
   constructor(readonly runtime: string) {
-    super(MissingRuntimeError.advice(runtime));
-  }
-
-  private static advice(runtime: string): string {
-    if (runtime === 'npx') return 'This server runs with npx, which was not found on PATH. Install Node.js (https://nodejs.org), which includes npx, then try again.';
-    if (runtime === 'uvx') return 'This server runs with uvx, which was not found on PATH. Install uv (https://docs.astral.sh/uv/getting-started/installation/), which provides uvx, then try again.';
-    if (runtime === 'docker') return 'This server runs in a Docker container, and docker was not found on PATH. Install Docker (https://docs.docker.com/get-docker/), start it, then try again.';
-    if (runtime === 'node') return 'This server runs with Node.js, which was not found on PATH. Install Node.js (https://nodejs.org), then try again.';
-    if (runtime === 'python3' || runtime === 'python') return 'This server runs with Python, which was not found on PATH. Install Python 3 (https://www.python.org/downloads/), then try again.';
-    if (runtime === 'uv') return 'This server runs with uv, which was not found on PATH. Install uv (https://docs.astral.sh/uv/getting-started/installation/), then try again.';
-    return `This server needs ${runtime}, which was not found on PATH.`;
+    const why = missingProgram(runtime);
+    super(`Not on PATH: ${reasonLogText(why)}`);
+    this.reason = why;
   }
 }
 

@@ -12,7 +12,8 @@ import { BundleInstaller, downloadBundle } from './bundle-installer.js';
 import { CatalogCache } from './cache.js';
 import { CatalogIcons, iconUrlAllowed } from './icons.js';
 import { carriedValues, diffConfigs, neededFields, updatePatch } from './diff.js';
-import { buildConfig, installOptions, NotInstallableError, type FieldValues } from './mapping.js';
+import { buildConfig, CatalogInputError, installOptions, type FieldValues } from './mapping.js';
+import { NotInstallableError, reason, type NotInstallableReason } from './reasons.js';
 import { RegistryClient, RegistryError, type RegistryClientOptions, type RegistryEntry } from './registry.js';
 import { checkRuntime } from './runtime.js';
 import { CatalogStore, type InstallRecord } from './store.js';
@@ -122,8 +123,8 @@ export class CatalogService {
   async install(name: string, version: string, option: string, serverName: string, values: FieldValues): Promise<ServerView> {
     const client = await this.client();
     const e = await this.entry(client, name, version);
-    if (!e.server) throw new NotInstallableError(e.invalid ?? 'server.json does not validate');
-    if (e.status === 'deleted') throw new NotInstallableError(`${name} was removed from the registry${e.statusMessage ? `: ${e.statusMessage}` : ''}.`);
+    if (!e.server) throw new NotInstallableError({ code: 'server_json_invalid' });
+    if (e.status === 'deleted') throw new NotInstallableError({ code: 'entry_removed', name, ...(e.statusMessage ? { message: e.statusMessage } : {}) });
     const built = buildConfig(e.server, option, values);
     this.checkRuntime(built.runtime);
     const view = await this.deps.host.add(serverName, built.input);
@@ -139,12 +140,12 @@ export class CatalogService {
   async fetchBundle(name: string, version: string, option: string): Promise<BundlePreview> {
     const client = await this.client();
     const e = await this.entry(client, name, version);
-    if (!e.server) throw new NotInstallableError(e.invalid ?? 'server.json does not validate');
-    if (e.status === 'deleted') throw new NotInstallableError(`${name} was removed from the registry.`);
+    if (!e.server) throw new NotInstallableError({ code: 'server_json_invalid' });
+    if (e.status === 'deleted') throw new NotInstallableError({ code: 'entry_removed', name, ...(e.statusMessage ? { message: e.statusMessage } : {}) });
     const m = /^package:(\d+)$/.exec(option);
     const p = m ? e.server.packages?.[Number(m[1])] : undefined;
     const opt = installOptions(e.server).find((o) => o.id === option);
-    if (!p || p.registryType !== 'mcpb' || !opt) throw new NotInstallableError('This option is not an MCP Bundle.');
+    if (!p || p.registryType !== 'mcpb' || !opt) throw new NotInstallableError({ code: 'not_a_bundle' });
     if (!opt.installable) throw new NotInstallableError(opt.reason);
     const bytes = await downloadBundle(p.identifier, p.fileSha256!, this.deps.fetch);
     const origin: Omit<InstallRecord, 'installed_at'> = { registry_url: client.baseUrl, name, version: e.version, option, remembered: {} };
@@ -161,14 +162,14 @@ export class CatalogService {
   }
 
   /** Plan the update of one installed server to `latest` (no I/O beyond the entries given). */
-  private plan(rec: InstallRecord, serverName: string, installed: RegistryEntry | null, latest: RegistryEntry, values: FieldValues = {}): { option: CatalogOption; built: ReturnType<typeof buildConfig> | null; needs: ReturnType<typeof neededFields>; dropped: string[]; error: string | null } {
+  private plan(rec: InstallRecord, serverName: string, installed: RegistryEntry | null, latest: RegistryEntry, values: FieldValues = {}): { option: CatalogOption; built: ReturnType<typeof buildConfig> | null; needs: ReturnType<typeof neededFields>; dropped: string[]; error: NotInstallableReason | null } {
     const current = this.deps.config.get(serverName);
-    if (!current) throw new NotInstallableError(`No server named "${serverName}".`);
-    if (!latest.server) throw new NotInstallableError(latest.invalid ?? 'The new version\u2019s server.json does not validate.');
+    if (!current) throw new NotInstallableError({ code: 'no_server', server: serverName });
+    if (!latest.server) throw new NotInstallableError({ code: 'new_version_invalid' });
     const option = installOptions(latest.server).find((o) => o.id === rec.option);
-    if (!option) throw new NotInstallableError('The new version no longer offers the way this server was installed.');
+    if (!option) throw new NotInstallableError({ code: 'option_gone' });
     if (!option.installable) throw new NotInstallableError(option.reason);
-    if (option.kind === 'mcpb') throw new NotInstallableError('Bundles are not updated in place yet: remove this server and install the new version from the catalog.');
+    if (option.kind === 'mcpb') throw new NotInstallableError({ code: 'bundle_update_unsupported' });
     const carried = { ...carriedValues(current, option.fields, rec.remembered, rec.labels), ...values };
     const needs = neededFields(option.fields, carried);
     const newNames = new Set(option.fields.filter((f) => f.kind === 'env' || f.kind === 'header').map((f) => f.label));
@@ -177,7 +178,10 @@ export class CatalogService {
     try {
       return { option, built: buildConfig(latest.server, rec.option, carried), needs, dropped, error: null };
     } catch (err) {
-      return { option, built: null, needs, dropped, error: (err as Error).message };
+      // A kept answer that no longer fits the new version (e.g. a value not among its choices).
+      if (err instanceof CatalogInputError) return { option, built: null, needs, dropped, error: reason({ code: 'answer_invalid', field: option.fields.find((f) => f.id === err.field)?.label ?? err.field ?? '' }) };
+      if (err instanceof NotInstallableError) return { option, built: null, needs, dropped, error: err.reason };
+      throw err;
     }
   }
 
@@ -220,7 +224,7 @@ export class CatalogService {
         }
       } catch (err) {
         if (!(err instanceof NotInstallableError)) throw err;
-        item.update = { kind: 'blocked', version: latest.version, reason: err.message };
+        item.update = { kind: 'blocked', version: latest.version, reason: err.reason };
       }
     }
     return out;
@@ -234,11 +238,11 @@ export class CatalogService {
    */
   async update(serverName: string, values: FieldValues = {}): Promise<ServerView> {
     const rec = (await this.store.allInstalls())[serverName];
-    if (!rec || !this.deps.config.has(serverName)) throw new NotInstallableError(`"${serverName}" was not installed from the catalog.`);
+    if (!rec || !this.deps.config.has(serverName)) throw new NotInstallableError({ code: 'not_from_catalog', server: serverName });
     const client = new RegistryClient(rec.registry_url, this.deps.client);
     const latest = await this.entry(client, rec.name, 'latest');
-    if (latest.status === 'deleted') throw new NotInstallableError(`${rec.name} was removed from the registry.`);
-    if (latest.version === rec.version) throw new NotInstallableError(`${serverName} already runs the latest version (${rec.version}).`);
+    if (latest.status === 'deleted') throw new NotInstallableError({ code: 'entry_removed', name: rec.name, ...(latest.statusMessage ? { message: latest.statusMessage } : {}) });
+    if (latest.version === rec.version) throw new NotInstallableError({ code: 'already_latest', server: serverName, version: rec.version });
     const installed = await this.entry(client, rec.name, rec.version).catch(() => null);
     const p = this.plan(rec, serverName, installed, latest, values);
     const current = this.deps.config.get(serverName)!;

@@ -7,6 +7,7 @@ import { answersToValues, CatalogFieldInputs, defaultAnswers, missingFields, typ
 import { CatalogUpdates } from './CatalogUpdates';
 import { BundleForm, BundleInstall, Installed } from './BundleInstall';
 import { Fill } from '../i18n/Fill';
+import { describeReason } from '../i18n/errors';
 
 const SERVER_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 
@@ -128,7 +129,7 @@ function InstallForm({ entry, onDone }: { entry: CatalogEntryView; onDone: (serv
       )}
       {option && !option.installable && (
         <div className="banner warning small" role="alert">
-          {t('catalog.notInstallable')}: <span lang="en">{option.reason}</span>
+          {t('catalog.notInstallable')}: <span data-testid="catalog-why" data-code={option.reason.code}>{describeReason(option.reason)}</span>
         </div>
       )}
       {option?.installable && !isBundle && (

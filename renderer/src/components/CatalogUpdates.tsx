@@ -3,6 +3,7 @@ import type { CatalogChange, CatalogDiffItem } from '../../../preload/contract/i
 import { call } from '../api';
 import { useTranslation } from '../i18n';
 import { Fill } from '../i18n/Fill';
+import { describeReason } from '../i18n/errors';
 import { useApp } from '../store';
 import { answersToValues, CatalogFieldInputs, defaultAnswers, missingFields, type FieldAnswers } from './CatalogFields';
 
@@ -79,7 +80,7 @@ function DiffRow({ item, onUpdated }: { item: CatalogDiffItem; onUpdated: () => 
       {item.update.kind === 'blocked' && (
         <div className="banner warning small">
           {t('catalog.updateBlocked', { version: item.update.version })}{' '}
-          <span lang="en">{item.update.reason}</span>
+          <span data-testid="catalog-why" data-code={item.update.reason.code}>{describeReason(item.update.reason)}</span>
         </div>
       )}
       {item.update.kind === 'available' && (

@@ -3,7 +3,7 @@
  * `ErrorCode`) and an English `message`; this turns them into the text a user reads.
  * See docs/ARCHITECTURE.md "Languages".
  */
-import type { ErrorCode, IpcError, ModelErrorCode } from '../../../preload/contract/index.js';
+import type { ErrorCode, IpcError, ModelErrorCode, NotInstallableReason, REASON_TEXT_MAX } from '../../../preload/contract/index.js';
 import { currentLanguage, t } from './index.js';
 
 /** An error this window makes itself (lost bridge, stale token): its message is already translated. */
@@ -21,15 +21,46 @@ const GENERIC_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['unknown_chann
  * as is (it is written in English and usually the most specific). Other languages: the code's
  * translated sentence for generic codes; for specific ones the translated lead, then main's
  * English message as the detail (`lead：detail`). Unknown codes fall back to main's message.
+ * A catalog error with a `reason` (`not_installable`, `missing_runtime`) is its reason's sentence
+ * in every language ({@link describeReason}).
  */
 export function describeError(e: IpcError): string {
-  if (currentLanguage() === 'en' || (e as LocalError).said_here) return e.message;
+  if ((e as LocalError).said_here) return e.message;
+  // A catalog refusal with its structured reason (main checked it against the contract's
+  // schema): rendered by code in every language.
+  const why = e.reason ? describeReason(e.reason) : '';
+  if (why) return why;
+  if (currentLanguage() === 'en') return e.message;
   const lead = (t as (key: string, o: { defaultValue: string }) => string)(`errors.${e.code}`, { defaultValue: '' });
   if (!lead) return e.message;
   if (GENERIC_CODES.has(e.code) || !e.message) return lead;
   return `${lead}：${e.message}`;
 }
 
+/** The contract's `REASON_TEXT_MAX` (the renderer imports only types from it; the type checks the value). */
+const TEXT_MAX: typeof REASON_TEXT_MAX = 200;
+
+/** A registry- or manifest-supplied string for a sentence: cut (it is shown as text, never parsed). */
+function capped(v: string): string {
+  return v.length > TEXT_MAX ? `${v.slice(0, TEXT_MAX)}…` : v;
+}
+
+/**
+ * Why something from the catalog cannot be installed, updated or started, in the current
+ * language: `catalog.why.<code>` filled with the reason's fields (each cut to `REASON_TEXT_MAX`
+ * characters; the result is plain text — React escapes it), `runtime_missing` by its runtime, and
+ * a removed entry's registry note in its own sentence. An unknown code gives '' (the caller then
+ * shows main's message). See docs/ARCHITECTURE.md "Server catalog".
+ */
+export function describeReason(r: NotInstallableReason): string {
+  const tt = t as unknown as (key: string, o?: Record<string, unknown>) => string;
+  if (r.code === 'runtime_missing') return tt(`catalog.why.runtime_missing.${r.runtime}`, { defaultValue: '' });
+  const { code, ...fields } = r;
+  const values = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, typeof v === 'string' ? capped(v) : v]));
+  const key = r.code === 'entry_removed' && r.message ? 'entry_removed_with_message' : code;
+  const text = tt(`catalog.why.${key}`, { ...values, defaultValue: '', interpolation: { escapeValue: false } });
+  return typeof text === 'string' ? text : '';
+}
 
 /**
  * Why a model endpoint failed ("Test connection"), in the current language: English shows main's
