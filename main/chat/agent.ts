@@ -8,6 +8,8 @@
 import { randomUUID } from 'node:crypto';
 import { stepCountIs, streamText, type LanguageModel, type ModelMessage } from 'ai';
 import type { ChatEvent, ContextEntry, ConversationSummary, TranscriptItem } from '../../preload/contract/index.js';
+import type { RegisteredTool } from '../mcp/adapter.js';
+import { toolUiResourceUri } from '../mcp/apps/tool-ui.js';
 import type { McpHost } from '../mcp/host.js';
 import { transcriptToMessages } from './conversations/history.js';
 import { newItemId, type ConversationStore } from './conversations/store.js';
@@ -19,6 +21,7 @@ import { createModel } from './providers.js';
 import { RunRecorder } from './run-recorder.js';
 import { buildRunTools } from './run-tools.js';
 import { checkToolBudget, toolBytes } from './tool-budget.js';
+import { ToolInputStream, type ViewToolRef } from './tool-input-stream.js';
 
 export { MODEL_RESULT_LIMIT, UI_RESULT_LIMIT, truncateText } from './limits.js';
 
@@ -301,8 +304,19 @@ export class ChatService {
           return { messages: step.messages };
         },
       });
+      // The input of calls to tools with an MCP App view, while the model writes it.
+      const inputs = new ToolInputStream({
+        conversationId: rec.conversationId,
+        runId: run.runId,
+        viewTool: viewToolLookup(this.host, offered),
+        started: (callId) => rec.hasTool(callId),
+        emit: (e) => this.events.chat(e),
+      });
       for await (const part of result.fullStream) {
         if (part.type === 'text-delta') rec.text(part.text);
+        else if (part.type === 'tool-input-start') inputs.start(part.id, part.toolName);
+        else if (part.type === 'tool-input-delta') await inputs.delta(part.id, part.delta);
+        else if (part.type === 'tool-input-end') await inputs.end(part.id);
         else if (part.type === 'start-step') rec.endAnswer();
         else if (part.type === 'error') failure = describeModelError(part.error).message;
         else if (part.type === 'abort') break;
@@ -331,6 +345,19 @@ export class ChatService {
 /** The offered tools exceed what the provider accepts (count or schema bytes). */
 export class ToolBudgetError extends Error {
   override name = 'ToolBudgetError';
+}
+
+/**
+ * Which offered tools have an MCP App view (`_meta.ui.resourceUri` on the tool its server lists),
+ * by namespaced name; looked up when a call's input begins.
+ */
+function viewToolLookup(host: McpHost, offered: readonly RegisteredTool[]): (name: string) => ViewToolRef | null {
+  const byName = new Map(offered.map((t) => [t.name, t]));
+  return (name) => {
+    const t = byName.get(name);
+    const listed = t && host.connection(t.server)?.tools.find((x) => x.name === t.original_name);
+    return t && listed && toolUiResourceUri(listed) ? { server: t.server, original_name: t.original_name } : null;
+  };
 }
 
 /** How a profile's model takes tool images (Anthropic: inside tool results; others: a follow-up message). */

@@ -78,6 +78,11 @@ export class RunRecorder {
     this.add(item);
   }
 
+  /** Whether a tool call of this run has its entry already. */
+  hasTool(callId: string): boolean {
+    return this.tools.has(callId);
+  }
+
   /** The permissions allowed the call; it runs now (the decision is recorded with it). */
   toolRunning(callId: string, permission: PermissionRecord): void {
     const item = this.tools.get(callId);

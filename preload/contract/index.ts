@@ -609,13 +609,35 @@ export type ConversationExport =
  * - `item`: an entry was added or changed (the whole entry; replaces one with the same id);
  * - `text-delta`: text appended to an assistant entry while it streams;
  * - `items-removed`: entries dropped by an edit-and-resend or a regenerate;
+ * - `tool-input`: the input of a tool call the model is still writing (see {@link ToolInputEvent});
  * - `run-end`: the run ended (also announced through `conversations.changed`).
  */
 export type ChatEvent =
   | { conversation_id: string; run_id: string; type: 'item'; item: TranscriptItem }
   | { conversation_id: string; run_id: string; type: 'text-delta'; item_id: string; text: string }
   | { conversation_id: string; run_id: string; type: 'items-removed'; item_ids: string[] }
+  | ToolInputEvent
   | { conversation_id: string; run_id: string; type: 'run-end'; outcome: 'done' | 'stopped' | 'failed' };
+
+/**
+ * The input of a tool call while the model still streams it, for tools that declare an MCP App
+ * view only (ext-apps `ui/notifications/tool-input-partial`; docs/ARCHITECTURE.md "MCP Apps").
+ * Transient: never saved — the call's `tool` entry, which follows with the same `call_id`, holds
+ * the final arguments. Sent at most every ~100 ms per call and once more when the input is
+ * complete; none when the input text grows past 256 KB. `args` is the object parsed from the text
+ * so far (unfinished strings and values completed or left out), so it may lack fields the final
+ * input has; `tool` is the namespaced name, `server` and `original_name` where it lives.
+ */
+export interface ToolInputEvent {
+  conversation_id: string;
+  run_id: string;
+  type: 'tool-input';
+  call_id: string;
+  tool: string;
+  server: string;
+  original_name: string;
+  args: Record<string, unknown>;
+}
 
 /**
  * An export of the server list. Without secrets, `json` holds the document with every env/header

@@ -221,8 +221,8 @@ test('a hostile view reaches neither the app, its origin, another server nor a m
   await expect(probe('style-bg-changed').last()).toHaveText(`style-bg-changed: ${await bg()}`);
 
   // The model was never offered the app-only tool, but was offered the others (the header counts
-  // get-time, probe, model_only, camera, slow_view and wander — not app_only).
-  await expect(page.getByText('6 tools available')).toBeVisible();
+  // get-time, probe, model_only, camera, slow_view, wander and draft — not app_only).
+  await expect(page.getByText('7 tools available')).toBeVisible();
   const offered = model.requests.flatMap((r) => (r.body.tools ?? []).map((t) => t.function.name));
   expect(offered.some((n) => n.endsWith('app_only'))).toBe(false);
   expect(offered.some((n) => n.endsWith('model_only'))).toBe(true);
@@ -356,4 +356,59 @@ test("a view's tool call asks through the same approval card as the model's, sho
   await card.getByRole('button', { name: 'Allow once' }).click();
   await expect(v.locator('code')).not.toHaveText(first!, { timeout: 10_000 });
   await expect(card).toHaveCount(0);
+});
+
+test('a view starts while the model still writes its input: it gets the partial input, then the whole input and the result, in the same frame', async ({ page, shell }) => {
+  // A model that writes the call's arguments in 10 pieces, 400 ms apart.
+  const slow = await startFakeModel({ slowChunks: 10, slowDelayMs: 400 });
+  try {
+    await openApp(page, shell.current);
+    await configureModel(page, { baseUrl: slow.baseUrl, model: 'fake-apps' });
+    await expectStatus(await addLocalServer(page, { name: 'evil', command: HOSTILE }), 'ready');
+    await setApprovalMode(page, 'Never ask');
+    await openChat(page);
+    // Every load of a view's sandbox page (a remounted view would load it again).
+    const sandboxLoads: string[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname === '/sandbox.html') sandboxLoads.push(r.url());
+    });
+    const args = { text: 'The quick brown fox jumps over the lazy dog. '.repeat(4).trim() };
+    await sendMessage(page, `call-slow __draft ${JSON.stringify(args)}`);
+
+    // While the input streams: a provisional row with the view, no tool call yet, and the view
+    // gets the partial input.
+    const preparing = page.getByTestId('tool-preparing');
+    await expect(preparing).toHaveText(/Preparing evil__draft…/);
+    await expect(page.getByTestId('app-view-frame')).toHaveCount(1);
+    const log = view(page).locator('li');
+    await expect.poll(async () => view(page).locator('[data-draft="partial"]').count(), { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+    expect(await page.getByTestId('tool-card').count()).toBe(0);
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'apps-partial-input.png'), fullPage: true });
+    const frameEl = await page.getByTestId('app-view-frame').elementHandle();
+
+    // The call's entry replaces the provisional row; the view gets the whole input, then the result.
+    await expect(page.getByTestId('tool-card')).toHaveAttribute('data-state', 'ok', { timeout: 20_000 });
+    await expect(preparing).toHaveCount(0);
+    await expect(view(page).locator('[data-draft="result"]')).toHaveText(`draft saved: ${args.text.length} characters`, { timeout: 20_000 });
+    // The same frame element all along, its page loaded once, and the view initialized once.
+    expect(await frameEl!.evaluate((el) => el.isConnected)).toBe(true);
+    expect(await page.getByTestId('app-view-frame').evaluate((el, old) => el === old, frameEl)).toBe(true);
+    expect(sandboxLoads).toHaveLength(1);
+    const entries = await log.evaluateAll((els) => els.map((el) => [(el as HTMLElement).dataset.draft!, el.textContent ?? '']));
+    const kinds = entries.map(([k]) => k);
+    expect(kinds.filter((k) => k === 'initialize')).toHaveLength(1);
+    // In order: initialize, partial inputs, the whole input, the result.
+    expect(kinds[0]).toBe('initialize');
+    const partials = entries.filter(([k]) => k === 'partial').map(([, v]) => JSON.parse(v!) as { text?: string });
+    expect(partials.length).toBeGreaterThanOrEqual(2);
+    expect(kinds.slice(1)).toEqual([...partials.map(() => 'partial'), 'input', 'result']);
+    // The partial inputs grow, each a beginning of the final text.
+    const lengths = partials.map((p) => p.text?.length ?? 0);
+    for (let i = 1; i < lengths.length; i++) expect(lengths[i]).toBeGreaterThanOrEqual(lengths[i - 1]!);
+    expect(lengths.at(-1)!).toBeGreaterThan(lengths[0]!);
+    for (const p of partials) expect(args.text.startsWith(p.text ?? '')).toBe(true);
+    expect(JSON.parse(entries.find(([k]) => k === 'input')![1]!)).toEqual(args);
+  } finally {
+    await slow.close();
+  }
 });

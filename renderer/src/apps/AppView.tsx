@@ -3,7 +3,9 @@
  * main (`apps.view`), asks the user before granting device permissions the view declares, frames
  * the sandbox page from the view origin (never this window's origin; no access to
  * `window.openprogram`), and runs the host side of the ext-apps protocol (./bridge.ts). The view
- * is rebuilt from the saved tool input and result when the conversation is opened again.
+ * may start while the model still writes the call's input (a provisional row; it gets the partial
+ * input), and the same frame goes on when the call's entry arrives. The view is rebuilt from the
+ * saved tool input and result when the conversation is opened again.
  */
 import { useEffect, useRef, useState } from 'react';
 import type { AppBridge } from '@modelcontextprotocol/ext-apps/app-bridge';
@@ -11,14 +13,17 @@ import type { AppViewLoad, AppViewPermission, TranscriptItem } from '../../../pr
 import { call } from '../api';
 import { useTranslation } from '../i18n';
 import { useApp } from '../store';
+import type { PreparingTool } from '../store/chat';
 import { safeExternalUrl } from '../safe-url';
 import { ApprovalCard } from '../components/ApprovalCard';
-import { connectBridge, hostContext, toolResultOf } from './bridge';
+import { connectBridge, hostContext, sendCallState, type SentToView } from './bridge';
 import { currentHostStyles } from './host-styles';
 import './apps.css';
 
 type ToolItem = Extract<TranscriptItem, { kind: 'tool' }>;
 type ReadyView = Extract<AppViewLoad, { kind: 'ready' }>;
+/** The view's tool call: still being written by the model, or recorded. */
+type ViewCall = ToolItem | PreparingTool;
 
 /** What the slot shows, as the UI renders it. */
 type ViewState =
@@ -37,11 +42,16 @@ const MAX_HEIGHT = 640;
 /** How long a view has to answer teardown before it is removed, in ms. */
 const TEARDOWN_WAIT_MS = 500;
 
-/** The app view slot of one tool call: nothing when the tool declares no view. */
-export function AppViewSlot({ item }: { item: ToolItem }) {
+/**
+ * The app view slot of one tool call: nothing when the tool declares no view. A slot that began
+ * while the input streamed keeps its view while the call waits for approval (it is removed if
+ * the call is refused, as a refused call has no view).
+ */
+export function AppViewSlot({ call: item }: { call: ViewCall }) {
   const { t } = useTranslation();
   const [state, setState] = useState<ViewState>({ kind: 'loading' });
-  const eligible = SHOWN_STATES.has(item.state);
+  const [early] = useState(item.kind === 'preparing-tool');
+  const eligible = item.kind === 'preparing-tool' || SHOWN_STATES.has(item.state) || (early && item.state === 'awaiting_approval');
   // A reopened conversation may show before its server is up again: load once it is ready.
   // Once a view is had, server status changes do not reload it.
   const serverReady = useApp((s) => s.servers[item.server]?.status === 'ready');
@@ -87,11 +97,11 @@ export function AppViewSlot({ item }: { item: ToolItem }) {
         {t('apps.reopen')}
       </button>
     );
-  return <AppFrame item={item} view={state.view} granted={state.granted} onClosed={() => setState({ kind: 'closed', view: state.view, granted: state.granted })} />;
+  return <AppFrame call={item} view={state.view} granted={state.granted} onClosed={() => setState({ kind: 'closed', view: state.view, granted: state.granted })} />;
 }
 
 /** The sandbox frame of a shown view and its bridge. */
-function AppFrame({ item, view, granted, onClosed }: { item: ToolItem; view: ReadyView; granted: AppViewPermission[]; onClosed: () => void }) {
+function AppFrame({ call: item, view, granted, onClosed }: { call: ViewCall; view: ReadyView; granted: AppViewPermission[]; onClosed: () => void }) {
   const { t, i18n } = useTranslation();
   const frameRef = useRef<HTMLIFrameElement>(null);
   const bridgeRef = useRef<AppBridge | null>(null);
@@ -104,18 +114,32 @@ function AppFrame({ item, view, granted, onClosed }: { item: ToolItem; view: Rea
   const approvalMap = useApp((s) => s.approvals);
   const approvals = approvalOrder.map((id) => approvalMap[id]).filter((a) => a && a.run_id === 'app-view' && a.call_id.startsWith(`app:${item.call_id}:`));
 
+  // The call as it is now (its input grows, then its entry arrives), and what the view was sent of it.
+  const latest = useRef(item);
+  latest.current = item;
+  const sent = useRef<SentToView>({ partialJson: null, input: false, outcome: false });
+  const ready = useRef(false);
+
   useEffect(() => {
     const frame = frameRef.current;
     if (!frame) return;
     let bridge: AppBridge | null = null;
     let gone = false;
+    // A view shown again after Close starts over.
+    sent.current = { partialJson: null, input: false, outcome: false };
+    ready.current = false;
     void connectBridge({
       frame,
       view,
-      item,
+      call: { call_id: item.call_id, server: item.server },
       conversationId,
       granted,
-      context: hostContext(view, item, frame.clientWidth || 600, i18n.language),
+      context: hostContext(view, item.call_id, frame.clientWidth || 600, i18n.language),
+      onInitialized: (b) => {
+        if (gone) return;
+        ready.current = true;
+        sendCallState(b, latest.current, sent.current);
+      },
       version: '1',
       handlers: {
         sendMessage: (text) => useApp.getState().send(text),
@@ -188,18 +212,10 @@ function AppFrame({ item, view, granted, onClosed }: { item: ToolItem; view: Rea
     };
   }, []);
 
-  // A result that arrives after the view started (the call was still running).
-  const resultSent = useRef(item.state === 'ok' || item.state === 'error');
+  // What arrives after the view started: more of the input, the call's entry, its result.
   useEffect(() => {
     const b = bridgeRef.current;
-    if (!b || resultSent.current) return;
-    if (item.state === 'ok' || item.state === 'error') {
-      resultSent.current = true;
-      void b.sendToolResult(toolResultOf(item) as Parameters<AppBridge['sendToolResult']>[0]);
-    } else if (item.state === 'cancelled' || item.state === 'interrupted') {
-      resultSent.current = true;
-      void b.sendToolCancelled({ reason: item.state });
-    }
+    if (b && ready.current) sendCallState(b, item, sent.current);
   }, [item]);
 
   const close = (): void => {

@@ -8,6 +8,7 @@
 import { AppBridge, PostMessageTransport, type McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-bridge';
 import type { AppViewLoad, AppViewPermission, ContentView, TranscriptItem } from '../../../preload/contract/index.js';
 import { call } from '../api';
+import type { PreparingTool } from '../store/chat';
 import { currentHostStyles } from './host-styles';
 
 type ToolItem = Extract<TranscriptItem, { kind: 'tool' }>;
@@ -25,11 +26,11 @@ export interface BridgeHandlers {
   setDisplayMode(mode: 'inline' | 'fullscreen'): 'inline' | 'fullscreen';
 }
 
-/** The host context a view starts with (ext-apps `McpUiHostContext`). */
-export function hostContext(view: ReadyView, item: ToolItem, width: number, locale: string): McpUiHostContext {
+/** The host context a view starts with (ext-apps `McpUiHostContext`); `callId` is its tool call's. */
+export function hostContext(view: ReadyView, callId: string, width: number, locale: string): McpUiHostContext {
   const dark = typeof matchMedia === 'function' && !matchMedia('(prefers-color-scheme: light)').matches;
   return {
-    toolInfo: { id: item.call_id, tool: { name: view.tool.name, ...(view.tool.title ? { title: view.tool.title } : {}), ...(view.tool.description ? { description: view.tool.description } : {}), inputSchema: view.tool.input_schema as { type: 'object' } } },
+    toolInfo: { id: callId, tool: { name: view.tool.name, ...(view.tool.title ? { title: view.tool.title } : {}), ...(view.tool.description ? { description: view.tool.description } : {}), inputSchema: view.tool.input_schema as { type: 'object' } } },
     theme: dark ? 'dark' : 'light',
     styles: currentHostStyles(),
     displayMode: 'inline',
@@ -51,22 +52,65 @@ export function toolResultOf(item: ToolItem): { content: Array<{ type: 'text'; t
   return item.state === 'error' ? { content, isError: true, ...structured } : { content, ...structured };
 }
 
+/** What a view has been sent of its tool call so far. */
+export interface SentToView {
+  /** JSON of the last partial input sent (null: none). */
+  partialJson: string | null;
+  /** The complete input was sent. */
+  input: boolean;
+  /** The result or the cancellation was sent. */
+  outcome: boolean;
+}
+
+/**
+ * Send an initialized view what it lacks of its tool call (ext-apps spec "Notifications (Host →
+ * View)"): while the model still writes the input, its newest partial arguments
+ * (`ui/notifications/tool-input-partial`); once the call's entry exists, the complete input
+ * (`ui/notifications/tool-input`) once, then the result (`tool-result`) or the cancellation
+ * (`tool-cancelled`) once. `sent` is updated in place.
+ */
+export function sendCallState(bridge: AppBridge, call: ToolItem | PreparingTool, sent: SentToView): void {
+  if (call.kind === 'preparing-tool') {
+    if (sent.input) return;
+    const json = JSON.stringify(call.args);
+    if (json === sent.partialJson) return;
+    sent.partialJson = json;
+    void bridge.sendToolInputPartial({ arguments: call.args });
+    return;
+  }
+  if (!sent.input) {
+    sent.input = true;
+    void bridge.sendToolInput({ arguments: (typeof call.args === 'object' && call.args !== null ? call.args : {}) as Record<string, unknown> });
+  }
+  if (sent.outcome) return;
+  if (call.state === 'ok' || call.state === 'error') {
+    sent.outcome = true;
+    void bridge.sendToolResult(toolResultOf(call) as Parameters<AppBridge['sendToolResult']>[0]);
+  } else if (call.state === 'cancelled' || call.state === 'interrupted' || call.state === 'denied') {
+    sent.outcome = true;
+    void bridge.sendToolCancelled({ reason: call.state });
+  }
+}
+
 /**
  * Connect a bridge to the sandbox frame `frame` (its window must exist; connect before the frame
  * loads so the proxy's ready notification is seen). The view's HTML goes to the proxy once it
- * says it is ready; `granted` are the device permissions the user allowed.
+ * says it is ready; `granted` are the device permissions the user allowed. `call` is the view's
+ * tool call (its id and server: the view's requests go to that server only). Once the view is
+ * initialized, `onInitialized` gets the bridge: the caller sends the tool's input and result.
  */
 export async function connectBridge(opts: {
   frame: HTMLIFrameElement;
   view: ReadyView;
-  item: ToolItem;
+  call: { call_id: string; server: string };
   conversationId: string;
   granted: AppViewPermission[];
   context: McpUiHostContext;
   handlers: BridgeHandlers;
+  onInitialized: (bridge: AppBridge) => void;
   version: string;
 }): Promise<AppBridge> {
-  const { view, item, handlers } = opts;
+  const { view, call: item, handlers } = opts;
   const win = opts.frame.contentWindow;
   if (!win) throw new Error('The view frame has no window.');
   const bridge = new AppBridge(
@@ -78,11 +122,7 @@ export async function connectBridge(opts: {
   bridge.onsandboxready = () => {
     void bridge.sendSandboxResourceReady({ html: view.html, csp: view.csp, permissions: Object.fromEntries(opts.granted.map((p) => [p, {}])) });
   };
-  bridge.oninitialized = () => {
-    void bridge.sendToolInput({ arguments: (typeof item.args === 'object' && item.args !== null ? item.args : {}) as Record<string, unknown> });
-    if (item.state === 'ok' || item.state === 'error') void bridge.sendToolResult(toolResultOf(item) as Parameters<AppBridge['sendToolResult']>[0]);
-    else if (item.state === 'cancelled' || item.state === 'interrupted') void bridge.sendToolCancelled({ reason: item.state });
-  };
+  bridge.oninitialized = () => opts.onInitialized(bridge);
   bridge.oncalltool = async (params) =>
     (await call('apps.callTool', { conversation_id: opts.conversationId, server: item.server, view_call_id: item.call_id, tool: params.name, arguments: (params.arguments ?? {}) as Record<string, unknown> })) as Awaited<ReturnType<NonNullable<AppBridge['oncalltool']>>>;
   bridge.onreadresource = async (params) => (await call('apps.readResource', { server: item.server, uri: params.uri })) as Awaited<ReturnType<NonNullable<AppBridge['onreadresource']>>>;

@@ -1,98 +1,16 @@
 import { memo, useEffect, useRef, useState } from 'react';
 import type { TranscriptItem } from '../../../preload/contract/index.js';
 import { useApp } from '../store';
-import { SHOWN_AT_FIRST } from '../store/chat';
+import { SHOWN_AT_FIRST, type PreparingTool } from '../store/chat';
 import { call } from '../api';
 import { Trans, useTranslation } from '../i18n';
-import { ApprovalCard } from './ApprovalCard';
 import { Composer } from './Composer';
 import { ContextChips } from './ContextChips';
 import { LocalModelOffers } from './LocalModelOffers';
 import { Markdown } from './Markdown';
 import { ToolPicker } from './ToolPicker';
-import { ToolProgressBar, ToolResult } from './ToolResult';
+import { PreparingCard, ToolCard } from './ToolCard';
 import { AppViewSlot } from '../apps/AppView';
-
-type ToolItem = Extract<TranscriptItem, { kind: 'tool' }>;
-
-const VIA = ['always_allow', 'conversation_grant', 'mode_never_ask', 'read_only_hint'] as const;
-/** How a call was allowed, in words; null for the other `via` values (refusals show in the state). */
-function viaLabel(t: ReturnType<typeof useTranslation>['t'], via: string): string | null {
-  const known = VIA.find((v) => v === via);
-  return known ? t(`tool.via.${known}`) : null;
-}
-
-
-/** A tool call: namespaced name, arguments, result or error, duration. */
-export function ToolCard({ call: item }: { call: ToolItem }) {
-  const { t } = useTranslation();
-  const [open, setOpen] = useState(true);
-  const cancelTool = useApp((s) => s.cancelTool);
-  // The approval main is holding for this very call, if any.
-  const approval = useApp((s) => {
-    for (const id of s.approvalOrder) {
-      const a = s.approvals[id];
-      if (a && a.run_id === item.run_id && a.call_id === item.call_id) return a;
-    }
-    return null;
-  });
-  const pending = item.state === 'running' || item.state === 'awaiting_approval';
-  const failed = !pending && item.state !== 'ok';
-  const how = item.permission ? (item.permission.decision ? t(`tool.decision.${item.permission.decision}`) : viaLabel(t, item.permission.via)) : null;
-  const stateLabel = t(`tool.state.${item.state}`);
-  return (
-    <div className={`tool-card ${failed ? 'error' : item.state}`} data-testid="tool-card" data-state={item.state}>
-      <button className="tool-head" onClick={() => setOpen(!open)} aria-expanded={open}>
-        <span className={`tool-icon ${failed ? 'error' : item.state}`} aria-label={stateLabel} />
-        <span className="tool-name" data-testid="tool-name">
-          {item.tool}
-        </span>
-        <span className="muted">{item.server}</span>
-        <span className="spacer" />
-        {how && (
-          <span className="muted small" data-testid="tool-permission">
-            {how} ·
-          </span>
-        )}
-        {!pending && (
-          <span className="muted" data-testid="tool-state">
-            {stateLabel} ·
-          </span>
-        )}
-        <span className="muted" data-testid="tool-duration">
-          {item.duration_ms === null ? stateLabel : t('tool.ms', { n: item.duration_ms })}
-        </span>
-      </button>
-      {approval && <ApprovalCard approval={approval} />}
-      {item.state === 'running' && (
-        <button className="link cancel-call" onClick={() => void cancelTool(item.call_id)}>
-          {t('tool.cancelCall')}
-        </button>
-      )}
-      {item.state === 'running' && item.progress && <ToolProgressBar progress={item.progress} />}
-      {open && !approval && (
-        <div className="tool-body">
-          <div className="label">{t('common.arguments')}</div>
-          <pre className="tool-args" data-testid="tool-args">
-            {JSON.stringify(item.args, null, 2)}
-          </pre>
-          {!pending && (
-            <>
-              <div className="label">{failed ? t('tool.error') : t('tool.result')}</div>
-              <div data-testid="tool-result">
-                {failed && item.content.length === 0 ? (
-                  <pre className="tool-text error-text">{item.state === 'interrupted' && !item.error ? t('tool.interruptedNote') : item.error}</pre>
-                ) : (
-                  <ToolResult content={item.content} progress={null} server={item.server} />
-                )}
-              </div>
-            </>
-          )}
-        </div>
-      )}
-    </div>
-  );
-}
 
 /** Copy text to the clipboard, and say so for a moment. */
 function CopyButton({ text, label }: { text: string; label?: string }) {
@@ -201,8 +119,17 @@ function ProfilePicker() {
 }
 
 
+/**
+ * The React key of a transcript row. A tool call's row is keyed by its call, so the provisional
+ * row of a call whose input streams and the call's own entry are one element: its MCP App view
+ * stays mounted (not reloaded) when the entry arrives (docs/ARCHITECTURE.md "MCP Apps").
+ */
+function rowKey(row: TranscriptItem | PreparingTool): string {
+  return row.kind === 'tool' || row.kind === 'preparing-tool' ? `tool:${row.run_id}:${row.call_id}` : row.id;
+}
+
 /** One transcript entry. Memoized: while an answer streams, only that entry renders again. */
-const Item = memo(function Item({ item: it, editable, running, hit }: { item: TranscriptItem; editable: boolean; running: boolean; hit: boolean }) {
+const Item = memo(function Item({ item: it, editable, running, hit }: { item: TranscriptItem | PreparingTool; editable: boolean; running: boolean; hit: boolean }) {
   const { t } = useTranslation();
   let body;
   if (it.kind === 'user') body = <UserMessage item={it} editable={editable} running={running} />;
@@ -218,11 +145,12 @@ const Item = memo(function Item({ item: it, editable, running, hit }: { item: Tr
         </div>
       </div>
     );
-  else if (it.kind === 'tool')
+  // The card changes from the provisional one to the call's own; the view slot after it stays.
+  else if (it.kind === 'tool' || it.kind === 'preparing-tool')
     body = (
       <>
-        <ToolCard call={it} />
-        <AppViewSlot item={it} />
+        {it.kind === 'tool' ? <ToolCard call={it} /> : <PreparingCard call={it} />}
+        <AppViewSlot call={it} />
       </>
     );
   else
@@ -232,16 +160,28 @@ const Item = memo(function Item({ item: it, editable, running, hit }: { item: Tr
       </div>
     );
   return (
-    <div className={`item${hit ? ' search-hit-item' : ''}`} data-item-id={it.id}>
+    <div className={`item${hit ? ' search-hit-item' : ''}`} data-item-id={it.kind === 'preparing-tool' ? undefined : it.id}>
       {body}
     </div>
   );
 });
 
+/** Rows with their keys; a key already taken (a provider that repeats call ids) falls back to the entry id. */
+function uniqueKeys(rows: Array<TranscriptItem | PreparingTool>): Array<[TranscriptItem | PreparingTool, string]> {
+  const taken = new Set<string>();
+  return rows.map((row) => {
+    let key = rowKey(row);
+    if (taken.has(key)) key = row.kind === 'preparing-tool' ? `${key}:preparing` : row.id;
+    taken.add(key);
+    return [row, key];
+  });
+}
+
 /** The chat: the open conversation's transcript, message actions, export, and the composer. */
 export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: () => void; composerRef: React.RefObject<HTMLTextAreaElement | null> }) {
   const { t } = useTranslation();
   const items = useApp((s) => s.items);
+  const preparingTools = useApp((s) => s.preparingTools);
   const conversationId = useApp((s) => s.conversationId);
   const summary = useApp((s) => s.conversations.find((c) => c.id === s.conversationId) ?? null);
   const loading = useApp((s) => s.loading);
@@ -310,6 +250,7 @@ export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: () =
     }
   };
 
+  const preparing = preparingTools.filter((p) => !items.some((it) => it.kind === 'tool' && it.run_id === p.run_id && it.call_id === p.call_id));
   const lastUser = items.reduce((at, it, i) => (it.kind === 'user' ? i : at), -1);
   const hasAnswer = lastUser >= 0 && lastUser < items.length - 1;
 
@@ -355,8 +296,9 @@ export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: () =
             {t('chat.showEarlier', { count: Math.min(SHOWN_AT_FIRST, from), hidden: from })}
           </button>
         )}
-        {items.slice(from).map((it, j) => (
-          <Item key={it.id} item={it} editable={from + j === lastUser} running={running} hit={it.id === focusItemId} />
+        {/* One list: a provisional row comes last, where its call's entry will be appended. */}
+        {uniqueKeys([...items.slice(from), ...preparing]).map(([it, key], j) => (
+          <Item key={key} item={it} editable={from + j === lastUser} running={running} hit={it.kind !== 'preparing-tool' && it.id === focusItemId} />
         ))}
         {hasAnswer && !running && (
           <div className="item regen">

@@ -97,6 +97,7 @@ export const en = {
     answerInterrupted: 'interrupted: the app stopped while this was being written',
   },
   tool: {
+    preparing: 'Preparing {{tool}}…',
     state: {
       awaiting_approval: 'waiting for approval',
       running: 'running…',

@@ -97,6 +97,7 @@ export const zhCN: Strings = {
     answerInterrupted: '已中断：写这段回答时应用停止了',
   },
   tool: {
+    preparing: '正在准备 {{tool}}……',
     state: {
       awaiting_approval: '等待批准',
       running: '运行中……',

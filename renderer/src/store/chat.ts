@@ -4,7 +4,7 @@
  * fresh id until its first message creates it in main.
  */
 import type { StateCreator } from 'zustand';
-import type { ChatEvent, ContextRef, TranscriptItem } from '../../../preload/contract/index.js';
+import type { ChatEvent, ContextRef, ToolInputEvent, TranscriptItem } from '../../../preload/contract/index.js';
 import { call } from '../api';
 import type { AppState } from './index';
 
@@ -17,11 +17,23 @@ export interface LocalNotice {
   text: string;
 }
 
+/**
+ * A tool call the model is still writing, for a tool with an MCP App view (from `tool-input`
+ * events; docs/ARCHITECTURE.md "MCP Apps"): shown as a provisional row with the view until the
+ * call's own `tool` entry arrives. Kept only in this window, never saved.
+ */
+export type PreparingTool = Omit<ToolInputEvent, 'type' | 'conversation_id'> & { kind: 'preparing-tool' };
+
 export interface ChatSlice {
   /** The open conversation's id (a draft's id until its first message). */
   conversationId: string;
   /** The open conversation's entries, as main sent them. */
   items: TranscriptItem[];
+  /**
+   * Tool calls of the open conversation whose input is streaming and whose entry has not arrived,
+   * in order of their first input. Cleared when the run ends or another conversation opens.
+   */
+  preparingTools: PreparingTool[];
   /** The conversation is being loaded; its events are ignored until the snapshot arrives. */
   loading: boolean;
   /** An entry to scroll to and highlight (a search hit). */
@@ -79,6 +91,7 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
   return {
     conversationId: crypto.randomUUID(),
     items: [],
+    preparingTools: [],
     loading: false,
     focusItemId: null,
     firstShown: 0,
@@ -114,7 +127,7 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
     },
     async openConversation(id, focusItemId = null) {
       pendingText = null;
-      set({ conversationId: id, items: [], loading: true, focusItemId, localNotices: [], firstShown: 0 });
+      set({ conversationId: id, items: [], preparingTools: [], loading: true, focusItemId, localNotices: [], firstShown: 0 });
       try {
         const conv = await call('conversations.get', { id });
         if (get().conversationId !== id) return; // the user moved on meanwhile
@@ -130,7 +143,7 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
     },
     newChat() {
       pendingText = null;
-      set({ conversationId: crypto.randomUUID(), items: [], loading: false, focusItemId: null, localNotices: [], draftProfileId: null, draftToolServers: null, firstShown: 0 });
+      set({ conversationId: crypto.randomUUID(), items: [], preparingTools: [], loading: false, focusItemId: null, localNotices: [], draftProfileId: null, draftToolServers: null, firstShown: 0 });
     },
     send(text, context) {
       const { conversationId, draftProfileId, draftToolServers, conversations } = get();
@@ -174,7 +187,20 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
       switch (e.type) {
         case 'item': {
           const i = items.findIndex((it) => it.id === e.item.id);
-          set({ items: i < 0 ? [...items, e.item] : items.map((it, j) => (j === i ? e.item : it)) });
+          const next = i < 0 ? [...items, e.item] : items.map((it, j) => (j === i ? e.item : it));
+          // A call's own entry takes the place of its provisional row.
+          const entry = e.item;
+          const preparing = entry.kind === 'tool' ? s.preparingTools.filter((p) => !(p.run_id === entry.run_id && p.call_id === entry.call_id)) : s.preparingTools;
+          set(preparing.length === s.preparingTools.length ? { items: next } : { items: next, preparingTools: preparing });
+          return;
+        }
+        case 'tool-input': {
+          // Late input of a call whose entry is here already: the entry has the whole input.
+          if (items.some((it) => it.kind === 'tool' && it.run_id === e.run_id && it.call_id === e.call_id)) return;
+          const { type: _type, conversation_id: _conversation, ...input } = e;
+          const p: PreparingTool = { kind: 'preparing-tool', ...input };
+          const at = s.preparingTools.findIndex((x) => x.run_id === e.run_id && x.call_id === e.call_id);
+          set({ preparingTools: at < 0 ? [...s.preparingTools, p] : s.preparingTools.map((x, j) => (j === at ? p : x)) });
           return;
         }
         case 'items-removed': {
@@ -185,6 +211,8 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
           return;
         }
         case 'run-end':
+          // Calls whose input never became a call (a stop, a malformed input) leave with the run.
+          if (s.preparingTools.length) set({ preparingTools: [] });
           return;
       }
     },

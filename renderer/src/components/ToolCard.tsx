@@ -1,0 +1,105 @@
+/**
+ * The card of a tool call in the transcript: its name, arguments, state, approval, progress and
+ * result — or, while the model still writes the call's input, the provisional "Preparing" card.
+ */
+import { useState } from 'react';
+import type { TranscriptItem } from '../../../preload/contract/index.js';
+import { useApp } from '../store';
+import type { PreparingTool } from '../store/chat';
+import { useTranslation } from '../i18n';
+import { ApprovalCard } from './ApprovalCard';
+import { ToolProgressBar, ToolResult } from './ToolResult';
+
+type ToolItem = Extract<TranscriptItem, { kind: 'tool' }>;
+
+const VIA = ['always_allow', 'conversation_grant', 'mode_never_ask', 'read_only_hint'] as const;
+/** How a call was allowed, in words; null for the other `via` values (refusals show in the state). */
+function viaLabel(t: ReturnType<typeof useTranslation>['t'], via: string): string | null {
+  const known = VIA.find((v) => v === via);
+  return known ? t(`tool.via.${known}`) : null;
+}
+
+/** A tool call: namespaced name, arguments, result or error, duration. */
+export function ToolCard({ call: item }: { call: ToolItem }) {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(true);
+  const cancelTool = useApp((s) => s.cancelTool);
+  // The approval main is holding for this very call, if any.
+  const approval = useApp((s) => {
+    for (const id of s.approvalOrder) {
+      const a = s.approvals[id];
+      if (a && a.run_id === item.run_id && a.call_id === item.call_id) return a;
+    }
+    return null;
+  });
+  const pending = item.state === 'running' || item.state === 'awaiting_approval';
+  const failed = !pending && item.state !== 'ok';
+  const how = item.permission ? (item.permission.decision ? t(`tool.decision.${item.permission.decision}`) : viaLabel(t, item.permission.via)) : null;
+  const stateLabel = t(`tool.state.${item.state}`);
+  return (
+    <div className={`tool-card ${failed ? 'error' : item.state}`} data-testid="tool-card" data-state={item.state}>
+      <button className="tool-head" onClick={() => setOpen(!open)} aria-expanded={open}>
+        <span className={`tool-icon ${failed ? 'error' : item.state}`} aria-label={stateLabel} />
+        <span className="tool-name" data-testid="tool-name">
+          {item.tool}
+        </span>
+        <span className="muted">{item.server}</span>
+        <span className="spacer" />
+        {how && (
+          <span className="muted small" data-testid="tool-permission">
+            {how} ·
+          </span>
+        )}
+        {!pending && (
+          <span className="muted" data-testid="tool-state">
+            {stateLabel} ·
+          </span>
+        )}
+        <span className="muted" data-testid="tool-duration">
+          {item.duration_ms === null ? stateLabel : t('tool.ms', { n: item.duration_ms })}
+        </span>
+      </button>
+      {approval && <ApprovalCard approval={approval} />}
+      {item.state === 'running' && (
+        <button className="link cancel-call" onClick={() => void cancelTool(item.call_id)}>
+          {t('tool.cancelCall')}
+        </button>
+      )}
+      {item.state === 'running' && item.progress && <ToolProgressBar progress={item.progress} />}
+      {open && !approval && (
+        <div className="tool-body">
+          <div className="label">{t('common.arguments')}</div>
+          <pre className="tool-args" data-testid="tool-args">
+            {JSON.stringify(item.args, null, 2)}
+          </pre>
+          {!pending && (
+            <>
+              <div className="label">{failed ? t('tool.error') : t('tool.result')}</div>
+              <div data-testid="tool-result">
+                {failed && item.content.length === 0 ? (
+                  <pre className="tool-text error-text">{item.state === 'interrupted' && !item.error ? t('tool.interruptedNote') : item.error}</pre>
+                ) : (
+                  <ToolResult content={item.content} progress={null} server={item.server} />
+                )}
+              </div>
+            </>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** A tool call the model is still writing (a provisional row until its entry arrives). */
+export function PreparingCard({ call }: { call: PreparingTool }) {
+  const { t } = useTranslation();
+  return (
+    <div className="tool-card running" data-testid="tool-preparing" data-call-id={call.call_id}>
+      <div className="tool-head">
+        <span className="tool-icon running" aria-hidden />
+        <span className="tool-name">{t('tool.preparing', { tool: call.tool })}</span>
+        <span className="muted">{call.server}</span>
+      </div>
+    </div>
+  );
+}
