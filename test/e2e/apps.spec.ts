@@ -352,6 +352,11 @@ test("a view's tool call asks through the same approval card as the model's, sho
   const card = page.getByTestId('app-view').getByTestId('approval-card');
   await expect(card).toContainText('get-time');
   await expect(v.locator('code')).toHaveText(first!);
+  // Clicking again while the card waits asks no second question (a polling view would pile them up).
+  await v.getByRole('button', { name: 'Get Server Time' }).click();
+  await v.getByRole('button', { name: 'Get Server Time' }).click();
+  await page.waitForTimeout(500);
+  await expect(card).toHaveCount(1);
   await page.screenshot({ path: path.join(SCREENSHOTS, 'apps-view-approval.png'), fullPage: true });
   await card.getByRole('button', { name: 'Allow once' }).click();
   await expect(v.locator('code')).not.toHaveText(first!, { timeout: 10_000 });

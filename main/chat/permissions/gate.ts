@@ -4,7 +4,7 @@
  * global mode, applies the policy table (./policy.ts), asks the user through the approval broker
  * when the table says so, and records "Always allow" and "Allow in this conversation" answers.
  */
-import type { ApprovalDecision, ToolSettingPatch } from '../../../preload/contract/index.js';
+import type { ApprovalDecision, ApprovalView, ToolSettingPatch } from '../../../preload/contract/index.js';
 import type { RegisteredTool } from '../../mcp/adapter.js';
 import type { ToolSetting } from '../../mcp/tool-settings.js';
 import { argsHash } from './args-hash.js';
@@ -56,6 +56,14 @@ export class PermissionGate {
     private readonly grants: ConversationGrants,
     private readonly settings: PermissionSettingsStore,
   ) {}
+
+  /**
+   * Whether an approval card matching `match` is open now (for callers that should not stack a
+   * second card behind one the user has not answered yet, like an MCP App view that polls).
+   */
+  isAsking(match: (approval: ApprovalView) => boolean): boolean {
+    return this.broker.pending().some(match);
+  }
 
   /**
    * Decide whether one tool call may execute now — the agent's single integration point.

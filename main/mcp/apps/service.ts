@@ -136,7 +136,9 @@ export class AppsService {
    * A tool call from a view (`tools/call` over the app bridge), to the view's own server only:
    * the tool must be listed there with `"app"` visibility, and the permission gate decides as for
    * the model's calls (an approval card when the mode asks; its `run_id` is {@link VIEW_RUN_ID} and
-   * its `call_id` `app:<viewCallId>:<uuid>`, so the window shows it in that view). @throws
+   * its `call_id` `app:<viewCallId>:<uuid>`, so the window shows it in that view). While such a
+   * card is open, the same view's further calls of the same tool are refused (no pile of cards
+   * from a view that polls). @throws
    * AppRequestRefusedError when a guard refuses; HostError when the server is not running.
    */
   async callTool(conversationId: string, server: string, viewCallId: string, tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult> {
@@ -146,6 +148,11 @@ export class AppsService {
     if (!visibleToApp(t)) throw new AppRequestRefusedError(`The tool "${tool}" is not visible to views.`);
     const registered = this.host.allTools().find((r) => r.server === server && r.original_name === tool);
     if (!registered) throw new AppRequestRefusedError(`The tool "${tool}" is not registered.`);
+    // A view that calls again (a poll, a second click) while its first call of this tool waits
+    // for the user's answer gets a refusal, not a second card: one question at a time.
+    const ownCalls = `app:${viewCallId}:`;
+    if (this.gate.isAsking((a) => a.run_id === VIEW_RUN_ID && a.conversation_id === conversationId && a.call_id.startsWith(ownCalls) && a.server === server && a.tool === tool))
+      throw new AppRequestRefusedError(`An earlier call of "${tool}" from this view is still waiting for your approval.`);
     const auth = await this.gate.authorize({ conversation_id: conversationId, run_id: VIEW_RUN_ID, call_id: `app:${viewCallId}:${randomUUID()}`, namespacedTool: registered.name, args, signal });
     if (!auth.allowed) throw new AppRequestRefusedError(auth.message);
     const result = capCallResult(await conn.callTool(tool, args, { signal }).catch((err: unknown) => Promise.reject(asTyped(err, server))));
