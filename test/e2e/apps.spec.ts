@@ -49,6 +49,11 @@ test('basic-react: the view shows the tool result, its button calls the server, 
   const resultText = await readToolResult(page);
   const v = view(page);
   await expect(v.locator('code')).toHaveText(resultText, { timeout: 20_000 });
+  // The view grew after the answer was shown; the chat still shows its bottom (the answer).
+  const transcript = page.getByTestId('transcript');
+  await expect.poll(() => transcript.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight)).toBeLessThan(4);
+  expect(await transcript.evaluate((el) => el.scrollHeight > el.clientHeight + 100)).toBe(true);
+  await expect(page.getByTestId('msg-assistant').first()).toBeInViewport();
   await page.screenshot({ path: path.join(SCREENSHOTS, 'apps-basic-react.png'), fullPage: true });
 
   // Its button calls get-time on the same server through the bridge: a newer time appears.
@@ -211,6 +216,12 @@ test('a hostile view reaches neither the app, its origin, another server nor a m
   await page.keyboard.press('Escape');
   await expect(page.getByTestId('app-view')).toHaveAttribute('data-mode', 'inline');
   await expect(probe('display-mode-changed').last()).toHaveText('display-mode-changed: inline');
+  // Full screen is modal: the app behind is covered; a click on it returns the view inline.
+  await page.getByTestId('app-view').getByRole('button', { name: 'Full screen' }).click();
+  await expect(page.getByRole('dialog')).toHaveAttribute('data-testid', 'app-view');
+  await page.mouse.click(8, 400);
+  await expect(page.getByTestId('app-view')).toHaveAttribute('data-mode', 'inline');
+  await expect(page.getByTestId('app-view-backdrop')).toHaveCount(0);
   // The view got the window's colours as the spec's style variables, and gets them again when the
   // theme changes.
   const bg = (): Promise<string> => page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--bg').trim());
@@ -317,9 +328,16 @@ test('declared device permissions reach the frame only after the user agrees; li
   await sendMessage(page, 'call get-time');
   const v = view(page, 1);
   await expect(v.locator('code')).toHaveText(/^\d{4}-/, { timeout: 20_000 });
+  // A short window scrolled to the bottom: the view's top (where the question appears) is out of sight.
+  await page.setViewportSize({ width: 1200, height: 520 });
+  await page.getByTestId('transcript').evaluate((el) => (el.scrollTop = el.scrollHeight));
+  await v.getByRole('button', { name: 'Open Link' }).scrollIntoViewIfNeeded();
+  await expect(page.getByTestId('app-view').nth(1).locator('.app-view-bar')).not.toBeInViewport();
   await v.getByRole('button', { name: 'Open Link' }).click();
   const bar = page.getByTestId('app-view-link');
   await expect(bar).toContainText('https://modelcontextprotocol.io/');
+  // The question is where the user looks, though the view's button is far below the view's top.
+  await expect(bar).toBeInViewport();
   let popups = 0;
   page.on('popup', () => popups++);
   await bar.getByRole('button', { name: 'Cancel' }).click();
@@ -351,6 +369,8 @@ test("a view's tool call asks through the same approval card as the model's, sho
   await v.getByRole('button', { name: 'Get Server Time' }).click();
   const card = page.getByTestId('app-view').getByTestId('approval-card');
   await expect(card).toContainText('get-time');
+  await expect(card).toContainText('the app view asks to run');
+  await expect(card.getByRole('textbox', { name: 'Reason for denying' })).toHaveAttribute('placeholder', 'Reason (optional, sent to the view)');
   await expect(v.locator('code')).toHaveText(first!);
   // Clicking again while the card waits asks no second question (a polling view would pile them up).
   await v.getByRole('button', { name: 'Get Server Time' }).click();

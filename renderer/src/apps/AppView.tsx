@@ -104,6 +104,8 @@ export function AppViewSlot({ call: item }: { call: ViewCall }) {
 function AppFrame({ call: item, view, granted, onClosed }: { call: ViewCall; view: ReadyView; granted: AppViewPermission[]; onClosed: () => void }) {
   const { t, i18n } = useTranslation();
   const frameRef = useRef<HTMLIFrameElement>(null);
+  const modeButton = useRef<HTMLButtonElement>(null);
+  const linkBar = useRef<HTMLDivElement>(null);
   const bridgeRef = useRef<AppBridge | null>(null);
   const [height, setHeight] = useState(160);
   const [mode, setMode] = useState<'inline' | 'fullscreen'>('inline');
@@ -179,11 +181,19 @@ function AppFrame({ call: item, view, granted, onClosed }: { call: ViewCall; vie
     // The bridge lives as long as the frame; later result changes are sent below.
   }, [view]);
 
+  // The link question shows where the user is looking (a view's button may be far below it).
+  // A block body: newer Chromium's scrollIntoView returns a Promise, which must not be the cleanup.
+  useEffect(() => {
+    if (link) linkBar.current?.scrollIntoView({ block: 'nearest' });
+  }, [link]);
+
   // Host context changes the view is told about (ext-apps `ui/notifications/host-context-changed`):
   // display mode, theme and the style variables that follow it, container width.
   useEffect(() => {
     void bridgeRef.current?.sendHostContextChange({ displayMode: mode });
     if (mode !== 'fullscreen') return;
+    // Focus stays in the window (on the button that leaves full screen), so Esc works at once.
+    modeButton.current?.focus();
     // Esc in the window (not inside the view, whose keys stay its own) leaves full screen.
     const onKey = (e: KeyboardEvent): void => {
       if (e.key !== 'Escape') return;
@@ -232,12 +242,21 @@ function AppFrame({ call: item, view, granted, onClosed }: { call: ViewCall; vie
   };
 
   const border = view.prefers_border !== false;
+  const full = mode === 'fullscreen';
   return (
-    <div className={`app-view ${mode}${border ? ' bordered' : ''}`} data-testid="app-view" data-mode={mode}>
+    <>
+    {/* Full screen is modal: the app behind is dimmed and a click on it returns the view inline. */}
+    {full && <div className="app-view-backdrop" data-testid="app-view-backdrop" aria-hidden="true" onClick={() => setMode('inline')} />}
+    <div
+      className={`app-view ${mode}${border ? ' bordered' : ''}`}
+      data-testid="app-view"
+      data-mode={mode}
+      {...(full ? { role: 'dialog', 'aria-modal': true, 'aria-label': t('apps.label', { tool: view.tool.title ?? view.tool.name }) } : {})}
+    >
       <div className="app-view-bar">
         <span className="muted small">{view.tool.title ?? view.tool.name}</span>
         <span className="spacer" />
-        <button className="link small" onClick={() => setMode(mode === 'inline' ? 'fullscreen' : 'inline')}>
+        <button ref={modeButton} className="link small" onClick={() => setMode(mode === 'inline' ? 'fullscreen' : 'inline')}>
           {mode === 'inline' ? t('apps.fullscreen') : t('apps.exitFullscreen')}
         </button>
         <button className="link small" onClick={close}>
@@ -245,7 +264,7 @@ function AppFrame({ call: item, view, granted, onClosed }: { call: ViewCall; vie
         </button>
       </div>
       {link && (
-        <div className="app-view-consent" data-testid="app-view-link">
+        <div className="app-view-consent" data-testid="app-view-link" ref={linkBar}>
           <span>{t('apps.openLinkAsk', { url: link.url.slice(0, 300) })}</span>
           <button onClick={() => link.answer(true)}>{t('apps.openLinkOpen')}</button>
           <button className="secondary" onClick={() => link.answer(false)}>
@@ -265,5 +284,6 @@ function AppFrame({ call: item, view, granted, onClosed }: { call: ViewCall; vie
         style={mode === 'inline' ? { height } : undefined}
       />
     </div>
+    </>
   );
 }

@@ -62,13 +62,15 @@ export function ApprovalCard({ approval, onAnswer }: { approval: ApprovalView; o
     }
   };
   const argsText = JSON.stringify(approval.args, null, 2) ?? 'null';
+  // A call an MCP App view made (main/mcp/apps/service.ts VIEW_RUN_ID), not the model.
+  const fromView = approval.run_id === 'app-view';
   return (
     <section className="approval-card" data-testid="approval-card" data-approval-id={approval.id} aria-label={t('approval.label', { tool: approval.tool, server: approval.server })}>
       <div className="approval-head">
         <ApprovalIcon server={approval.server} tool={approval.tool} />
         <strong>{approval.title ?? approval.tool}</strong>
         <span className="muted">
-          <Fill k="approval.wantsToRun" slots={{ tool: <span className="mono">{approval.tool}</span>, server: <span className="mono">{approval.server}</span> }} />
+          <Fill k={fromView ? 'approval.viewWantsToRun' : 'approval.wantsToRun'} slots={{ tool: <span className="mono">{approval.tool}</span>, server: <span className="mono">{approval.server}</span> }} />
         </span>
       </div>
       <div className="row wrap">
@@ -90,7 +92,7 @@ export function ApprovalCard({ approval, onAnswer }: { approval: ApprovalView; o
           {t('approval.alwaysAllow')}
         </button>
         <span className="spacer" />
-        <input aria-label={t('approval.reason')} placeholder={t('approval.reasonPlaceholder')} value={reason} onChange={(e) => setReason(e.target.value)} maxLength={4096} />
+        <input aria-label={t('approval.reason')} placeholder={t(fromView ? 'approval.reasonPlaceholderView' : 'approval.reasonPlaceholder')} value={reason} onChange={(e) => setReason(e.target.value)} maxLength={4096} />
         <button className="danger" disabled={busy} onClick={() => void answer('deny')}>
           {t('common.deny')}
         </button>

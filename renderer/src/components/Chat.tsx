@@ -11,6 +11,7 @@ import { Markdown } from './Markdown';
 import { ToolPicker } from './ToolPicker';
 import { PreparingCard, ToolCard } from './ToolCard';
 import { AppViewSlot } from '../apps/AppView';
+import { useStickToBottom } from './use-stick-to-bottom';
 
 /** Copy text to the clipboard, and say so for a moment. */
 function CopyButton({ text, label }: { text: string; label?: string }) {
@@ -213,6 +214,8 @@ export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: () =
   // A block body: an effect must return nothing or a cleanup function, and newer Chromium makes
   // scrollIntoView() return a Promise, which React would call as a cleanup on unmount (crash).
   const scrollFrame = useRef<number | null>(null);
+  // Growth that is not a new entry (an app view sizing itself) keeps the bottom in view too.
+  const onTranscriptScroll = useStickToBottom(transcript, !!focusItemId);
   useEffect(() => {
     if (focusItemId || scrollFrame.current !== null) return;
     scrollFrame.current = requestAnimationFrame(() => {
@@ -276,7 +279,7 @@ export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: () =
           {exportNote.text}
         </div>
       )}
-      <div className="transcript" data-testid="transcript" ref={transcript} aria-busy={loading}>
+      <div className="transcript" data-testid="transcript" ref={transcript} aria-busy={loading} onScroll={onTranscriptScroll}>
         {items.length === 0 && !loading && (
           <div className="empty">
             {model?.configured ? (

@@ -160,6 +160,7 @@ export const en = {
     noHints: 'no hints declared',
     label: 'Approve {{tool}} of {{server}}',
     wantsToRun: 'wants to run {{tool}} of server {{server}}',
+    viewWantsToRun: 'the app view asks to run {{tool}} of server {{server}}',
     hintsNote: 'hints the server declares about its own tool',
     allowOnce: 'Allow once',
     allowConversation: 'Allow in this conversation',
@@ -167,6 +168,7 @@ export const en = {
     alwaysAllowTitle: 'Never ask again for {{tool}} of {{server}} (change it in Settings → MCP servers → Tools)',
     reason: 'Reason for denying',
     reasonPlaceholder: 'Reason (optional, sent to the model)',
+    reasonPlaceholderView: 'Reason (optional, sent to the view)',
     elsewhere: '{{server}} wants to run {{tool}} in “{{conversation}}”.',
     anotherConversation: 'another conversation',
     openToDecide: 'Open to decide',
@@ -486,7 +488,7 @@ export const en = {
   permissions: {
     title: 'Tool permissions',
     intro:
-      'When the model wants to call a tool, the app decides in its core — not in this window — whether to run it, ask you, or refuse. Per-tool choices (Settings → MCP servers → Tools) override this default; a disabled tool is never offered to the model and never runs.',
+      'When the model — or an app view in the chat — wants to call a tool, the app decides in its core — not in this window — whether to run it, ask you, or refuse. Per-tool choices (Settings → MCP servers → Tools) override this default; a disabled tool is never offered to the model and never runs.',
     group: 'Default approval mode',
     ask_all: 'Ask for every tool call',
     ask_all_detail: 'Every call waits for your approval.',

@@ -160,6 +160,7 @@ export const zhCN: Strings = {
     noHints: '未声明提示',
     label: '批准 {{server}} 的 {{tool}}',
     wantsToRun: '想要运行服务器 {{server}} 的 {{tool}}',
+    viewWantsToRun: '应用视图请求运行服务器 {{server}} 的 {{tool}}',
     hintsNote: '服务器对自己工具声明的提示',
     allowOnce: '允许一次',
     allowConversation: '在本对话中允许',
@@ -167,6 +168,7 @@ export const zhCN: Strings = {
     alwaysAllowTitle: '不再询问 {{server}} 的 {{tool}}（可在 设置 → MCP 服务器 → 工具 中更改）',
     reason: '拒绝理由',
     reasonPlaceholder: '理由（可选，会发送给模型）',
+    reasonPlaceholderView: '理由（可选，会发送给视图）',
     elsewhere: '{{server}} 想在“{{conversation}}”中运行 {{tool}}。',
     anotherConversation: '另一个对话',
     openToDecide: '打开并决定',
@@ -486,7 +488,7 @@ export const zhCN: Strings = {
   permissions: {
     title: '工具权限',
     intro:
-      '当模型想调用工具时，由应用核心（而不是这个窗口）决定是运行、询问你还是拒绝。单个工具的设置（设置 → MCP 服务器 → 工具）优先于这个默认值；已停用的工具永远不会提供给模型，也永远不会运行。',
+      '当模型（或聊天中的应用视图）想调用工具时，由应用核心（而不是这个窗口）决定是运行、询问你还是拒绝。单个工具的设置（设置 → MCP 服务器 → 工具）优先于这个默认值；已停用的工具永远不会提供给模型，也永远不会运行。',
     group: '默认审批模式',
     ask_all: '每次工具调用都询问',
     ask_all_detail: '每次调用都等待你的批准。',

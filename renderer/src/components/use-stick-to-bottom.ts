@@ -1,0 +1,42 @@
+/**
+ * Keep a scroll container at its bottom while its content grows — a tool's app view that loads
+ * and sizes itself, an image that arrives — as long as the user was at the bottom (they have not
+ * scrolled up to read). Changes of the entry list itself are followed by Chat's own effect.
+ */
+import { useEffect, useRef, type RefObject } from 'react';
+
+/** How close to the bottom still counts as "at the bottom", in CSS pixels. */
+const PINNED_SLACK_PX = 48;
+
+/**
+ * @param scroller the scroll container (its direct children are watched for size changes)
+ * @param paused while true, growth is not followed (e.g. the view is held at a search hit)
+ * @returns the `onScroll` handler to put on the container
+ */
+export function useStickToBottom(scroller: RefObject<HTMLElement | null>, paused: boolean): () => void {
+  const pinned = useRef(true);
+  const pausedRef = useRef(paused);
+  pausedRef.current = paused;
+  useEffect(() => {
+    const el = scroller.current;
+    if (!el || typeof ResizeObserver !== 'function') return;
+    const sizes = new ResizeObserver(() => {
+      if (pinned.current && !pausedRef.current) el.scrollTop = el.scrollHeight;
+    });
+    const watchChildren = (): void => {
+      sizes.disconnect();
+      for (const child of Array.from(el.children)) sizes.observe(child);
+    };
+    watchChildren();
+    const children = new MutationObserver(watchChildren);
+    children.observe(el, { childList: true });
+    return () => {
+      sizes.disconnect();
+      children.disconnect();
+    };
+  }, [scroller]);
+  return () => {
+    const el = scroller.current;
+    if (el) pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < PINNED_SLACK_PX;
+  };
+}
