@@ -11,7 +11,8 @@
  * that cannot be encoded never ends the process.
  *
  * Run: `npm run web` (builds, then `tsx main/shell/browser-shell.ts`). Env: `OPENPROGRAM_PORT`
- * (default 0 = any free port), `OPENPROGRAM_STATE_DIR`.
+ * (default 0 = any free port), `OPENPROGRAM_VIEW_PORT` (the MCP App view origin's port, same
+ * default), `OPENPROGRAM_STATE_DIR`.
  */
 import http from 'node:http';
 import { promises as fs } from 'node:fs';
@@ -48,6 +49,8 @@ export interface BrowserShell {
   /** `http://127.0.0.1:<port>/#token=<token>` — open this in a browser. */
   url: string;
   port: number;
+  /** The MCP App view origin (`http://127.0.0.1:<view port>`), docs/ARCHITECTURE.md "MCP Apps: isolation". */
+  viewOrigin: string;
   core: AppCore;
   close(): Promise<void>;
 }
@@ -55,11 +58,19 @@ export interface BrowserShell {
 /**
  * Start the browser shell.
  * @param opts.rendererDir built renderer (default `out/renderer`)
+ * @param opts.viewPort the view origin's port (default 0 = any free port)
  * @param opts.redactConsole pass this process's console through the core's secret redaction
  *   (the `npm run web` process does; embedders that share the console may not want it)
  * @throws when the port cannot be bound.
  */
-export async function startBrowserShell(opts: { stateDir: string; port?: number; rendererDir?: string; host?: string; redactConsole?: boolean }): Promise<BrowserShell> {
+export async function startBrowserShell(opts: {
+  stateDir: string;
+  port?: number;
+  viewPort?: number;
+  rendererDir?: string;
+  host?: string;
+  redactConsole?: boolean;
+}): Promise<BrowserShell> {
   const here = path.dirname(fileURLToPath(import.meta.url));
   const rendererDir = path.resolve(opts.rendererDir ?? path.join(here, '../../out/renderer'));
   const token = randomBytes(32).toString('base64url');
@@ -158,13 +169,14 @@ export async function startBrowserShell(opts: { stateDir: string; port?: number;
     server.listen(opts.port ?? 0, bindHost, () => resolve());
   });
   const port = (server.address() as { port: number }).port;
-  viewOrigin = await startViewOrigin(`http://127.0.0.1:${port}`, bindHost);
+  viewOrigin = await startViewOrigin(`http://127.0.0.1:${port}`, bindHost, opts.viewPort ?? 0);
   core.apps.setSandboxOrigin(viewOrigin.origin);
   await core.start();
 
   return {
     url: `http://127.0.0.1:${port}/#token=${token}`,
     port,
+    viewOrigin: viewOrigin.origin,
     core,
     async close() {
       for (const s of sockets) s.terminate();
@@ -181,9 +193,10 @@ const isMain = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPat
 if (isMain) {
   const stateDir = resolveStateDir();
   const port = Number(process.env.OPENPROGRAM_PORT ?? 0) || 0;
-  startBrowserShell({ stateDir, port, redactConsole: true })
+  const viewPort = Number(process.env.OPENPROGRAM_VIEW_PORT ?? 0) || 0;
+  startBrowserShell({ stateDir, port, viewPort, redactConsole: true })
     .then((shell) => {
-      process.stdout.write(`OpenProgram browser shell ready\nstate dir: ${stateDir}\nopen: ${shell.url}\n`);
+      process.stdout.write(`OpenProgram browser shell ready\nstate dir: ${stateDir}\nopen: ${shell.url}\napp views: ${shell.viewOrigin} (forward this port too when you tunnel)\n`);
       let closing = false;
       const stop = (): void => {
         if (closing) return;

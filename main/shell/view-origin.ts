@@ -15,11 +15,11 @@ export interface ViewOrigin {
 }
 
 /**
- * Start the view origin's listener on a free port of `bindHost`.
+ * Start the view origin's listener on `port` of `bindHost` (0: any free port).
  * @param hostOrigin the app's origin, the only page allowed to frame the sandbox page
  * @throws when the port cannot be bound.
  */
-export async function startViewOrigin(hostOrigin: string, bindHost = '127.0.0.1'): Promise<ViewOrigin> {
+export async function startViewOrigin(hostOrigin: string, bindHost = '127.0.0.1', port = 0): Promise<ViewOrigin> {
   const server = http.createServer((req, res) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { 'content-type': 'text/plain' }).end('Method not allowed');
@@ -33,11 +33,11 @@ export async function startViewOrigin(hostOrigin: string, bindHost = '127.0.0.1'
   server.on('upgrade', (_req, socket) => socket.destroy());
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, bindHost, () => resolve());
+    server.listen(port, bindHost, () => resolve());
   });
-  const port = (server.address() as { port: number }).port;
+  const bound = (server.address() as { port: number }).port;
   return {
-    origin: `http://127.0.0.1:${port}`,
+    origin: `http://127.0.0.1:${bound}`,
     async close() {
       const closed = new Promise<void>((r) => server.close(() => r()));
       // Keep-alive connections of the frames would hold close() open.

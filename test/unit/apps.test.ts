@@ -127,6 +127,18 @@ describe('view origin listener', () => {
     });
     expect(ws).toBe('refused');
   });
+
+  it('listens on the port asked for (OPENPROGRAM_VIEW_PORT), so it can be forwarded', async () => {
+    const free = await new Promise<number>((resolve) => {
+      const probe = http.createServer().listen(0, '127.0.0.1', () => {
+        const p = (probe.address() as { port: number }).port;
+        probe.close(() => resolve(p));
+      });
+    });
+    origin = await startViewOrigin(HOST, '127.0.0.1', free);
+    expect(origin.origin).toBe(`http://127.0.0.1:${free}`);
+    expect((await fetch(`${origin.origin}/sandbox.html`)).status).toBe(200);
+  });
 });
 
 describe('host style variables', () => {
