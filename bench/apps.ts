@@ -41,7 +41,7 @@ export async function benchApps(log: (m: string) => void): Promise<{ rows: Row[]
     await page.getByRole('button', { name: 'Save model' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
     await page.getByRole('tab', { name: 'Chat' }).click();
-    await page.getByText('1 tools available').waitFor({ timeout: 60_000 });
+    await page.getByText('1 tool available').waitFor({ timeout: 60_000 });
 
     log(`apps: ${views} tool calls with app views …`);
     const firstPaint: number[] = [];
