@@ -4,7 +4,7 @@
  * `IpcError` value; no handler throws across the boundary.
  */
 import { z } from 'zod';
-import { channels, notInstallableReasonSchema, type ChannelName, type ChannelOutput, type Envelope, type IpcError, type NotInstallableReason } from '../../preload/contract/index.js';
+import { catalogReasonSchema, channels, type CatalogReason, type ChannelName, type ChannelOutput, type Envelope, type IpcError } from '../../preload/contract/index.js';
 import type { AppCore } from '../core.js';
 import { ConversationBusyError, NotConfiguredError, NotEditableError } from '../chat/agent.js';
 import { ExportWriteError } from '../chat/conversations/service.js';
@@ -140,8 +140,9 @@ function clip(s: string, max: number): string {
 }
 
 /** `{reason}` when it fits the contract's schema (then the window renders it), else nothing (the window shows `message`). */
-function checkedReason(r: NotInstallableReason): { reason?: NotInstallableReason } {
-  const parsed = notInstallableReasonSchema.safeParse(r);
+function checkedReason(r: CatalogReason | undefined): { reason?: CatalogReason } {
+  if (!r) return {};
+  const parsed = catalogReasonSchema.safeParse(r);
   return parsed.success ? { reason: parsed.data } : {};
 }
 
@@ -159,11 +160,11 @@ export function toIpcError(err: unknown): IpcError {
   if (err instanceof UnknownElicitationError) return { code: 'gone', message: err.message };
   if (err instanceof ApprovalError) return { code: err.code, message: err.message };
   // The server catalog (main/mcp/catalog): messages are ours and carry no secret value.
-  if (err instanceof RegistryError) return err.kind === 'not_found' ? { code: 'not_found', message: err.message } : { code: 'registry_unavailable', message: bounded(err.message) };
   // Their `reason` is what the window renders (in its language); checked against the contract's schema.
+  if (err instanceof RegistryError) return { code: err.kind === 'not_found' ? 'not_found' : 'registry_unavailable', message: bounded(err.message), ...checkedReason(err.problem) };
   if (err instanceof MissingRuntimeError) return { code: 'missing_runtime', message: bounded(err.message), ...checkedReason(err.reason) };
   if (err instanceof NotInstallableError) return { code: 'not_installable', message: bounded(err.message), ...checkedReason(err.reason) };
-  if (err instanceof BundleError) return { code: 'bundle_invalid', message: bounded(err.message) };
+  if (err instanceof BundleError) return { code: 'bundle_invalid', message: bounded(err.message), ...checkedReason(err.problem) };
   if (err instanceof CatalogInputError) return { code: 'invalid_input', message: bounded(err.message), ...(err.field ? { field: err.field } : {}) };
   // OAuth flow errors carry messages already scrubbed of secrets (main/mcp/oauth/errors.ts).
   if (err instanceof CancelledError) return { code: 'sign_in_cancelled', message: 'Sign-in was cancelled.' };

@@ -915,6 +915,47 @@ export const notInstallableReasonSchema = z.discriminatedUnion('code', [
 /** See {@link notInstallableReasonSchema}. */
 export type NotInstallableReason = z.infer<typeof notInstallableReasonSchema>;
 
+/**
+ * Why the registry, or a bundle's download address, could not be used — by code, with the
+ * variable parts as fields (docs/ARCHITECTURE.md "Server catalog"). Main makes these
+ * (main/mcp/catalog/registry.ts, bundle-installer.ts, service.ts); the window renders
+ * `catalog.why.<code>` in its language with what the user can do about it. `host` is the
+ * registry's (or download's) host:port; `error` is the system error code (`ENOTFOUND`,
+ * `ECONNREFUSED`, `ECONNRESET`, …), `timeout` when no answer came in time, or a short text when
+ * there was no code.
+ *
+ * Registry: `registry_unreachable`, `registry_http_status`, `registry_not_json`,
+ * `registry_too_large` (`mib`: the limit), `registry_not_a_list`, `registry_not_an_entry`,
+ * `registry_wrong_entry`, `registry_paging_loops`, `registry_paging_empty` (`pages` read),
+ * `registry_not_found` (no such server or version), `registry_unlisted` (an installed server the
+ * registry no longer lists; update check). Bundle download: `bundle_unreachable`,
+ * `bundle_http_status`, `bundle_too_large` (`mb`: the limit), `bundle_sha256_mismatch`.
+ */
+export const catalogProblemSchema = z.discriminatedUnion('code', [
+  z.strictObject({ code: z.literal('registry_unreachable'), host: reasonText, error: reasonText }),
+  z.strictObject({ code: z.literal('registry_http_status'), host: reasonText, status: z.number().int().min(100).max(999) }),
+  z.strictObject({ code: z.literal('registry_not_json'), host: reasonText }),
+  z.strictObject({ code: z.literal('registry_too_large'), host: reasonText, mib: z.number().positive() }),
+  z.strictObject({ code: z.literal('registry_not_a_list'), host: reasonText }),
+  z.strictObject({ code: z.literal('registry_not_an_entry'), host: reasonText }),
+  z.strictObject({ code: z.literal('registry_wrong_entry'), host: reasonText }),
+  z.strictObject({ code: z.literal('registry_paging_loops'), host: reasonText }),
+  z.strictObject({ code: z.literal('registry_paging_empty'), host: reasonText, pages: z.number().int().positive() }),
+  z.strictObject({ code: z.literal('registry_not_found'), host: reasonText }),
+  z.strictObject({ code: z.literal('registry_unlisted'), name: reasonText }),
+  z.strictObject({ code: z.literal('bundle_unreachable'), host: reasonText, error: reasonText }),
+  z.strictObject({ code: z.literal('bundle_http_status'), host: reasonText, status: z.number().int().min(100).max(999) }),
+  z.strictObject({ code: z.literal('bundle_too_large'), mb: z.number().int().positive() }),
+  z.strictObject({ code: z.literal('bundle_sha256_mismatch') }),
+]);
+/** See {@link catalogProblemSchema}. */
+export type CatalogProblem = z.infer<typeof catalogProblemSchema>;
+
+/** Any structured catalog reason the window renders by code: a refusal or a registry/download problem. */
+export const catalogReasonSchema = z.union([notInstallableReasonSchema, catalogProblemSchema]);
+/** See {@link catalogReasonSchema}. */
+export type CatalogReason = NotInstallableReason | CatalogProblem;
+
 /** A way to install an entry: one of its packages or remotes. */
 export type CatalogOption =
   | {
@@ -958,7 +999,8 @@ export interface CatalogEntryView {
 /** A page of the catalog: live from the registry, or from the disk cache when it could not be reached. */
 export interface CatalogPage {
   registry_url: string;
-  source: { kind: 'registry' } | { kind: 'cache'; reason: string } | { kind: 'none'; reason: string };
+  /** Where the entries come from; when not live, why the registry could not be used (rendered by code). */
+  source: { kind: 'registry' } | { kind: 'cache'; reason: CatalogProblem } | { kind: 'none'; reason: CatalogProblem };
   /** When the shown data was fetched (ms since the epoch), or null with nothing to show. */
   fetched_at: number | null;
   entries: CatalogEntryView[];
@@ -981,7 +1023,13 @@ export interface CatalogDiffItem {
   registry_name: string;
   installed_version: string;
   status: 'active' | 'deprecated' | 'deleted' | 'unknown';
+  /** The registry's own note on the entry's status (its text, shown as data), or null. */
   status_message: string | null;
+  /**
+   * Why the status could not be checked (`unknown`: the registry could not be used) or why it is
+   * `deleted` without an entry (`registry_unlisted`); rendered by code. Null otherwise.
+   */
+  problem: CatalogProblem | null;
   update:
     | { kind: 'none' }
     | { kind: 'available'; version: string; changes: CatalogChange[]; needs: CatalogField[] }
@@ -1434,15 +1482,17 @@ export type ErrorCode =
 
 /**
  * A typed error: `field` names the offending input path when known (for inline form errors).
- * `not_installable` and `missing_runtime` errors from the catalog carry `reason`, which the window
- * renders in its language (validate it with {@link notInstallableReasonSchema}); `message` is
+ * `not_installable` and `missing_runtime` errors from the catalog carry `reason` (a
+ * {@link NotInstallableReason}); `registry_unavailable`, `not_found` from the registry and
+ * `bundle_invalid` from a bundle download carry theirs too (a {@link CatalogProblem}). The window
+ * renders a reason in its language (validate it with {@link catalogReasonSchema}); `message` is
  * main's English text for logs.
  */
 export interface IpcError {
   code: ErrorCode;
   message: string;
   field?: string;
-  reason?: NotInstallableReason;
+  reason?: CatalogReason;
 }
 
 /** What every invoke resolves to (errors are values, so they survive Electron's IPC intact). */

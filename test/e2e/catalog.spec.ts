@@ -10,6 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { startHttpFixture, type HttpFixture } from '../fixtures/http-server.js';
@@ -156,9 +157,41 @@ test('search, install from the registry (npm with a secret, remote), update from
   registry.mode = 'garbage';
   await search(page, 'everything');
   await expect(page.getByTestId('catalog-offline')).toContainText('Offline: the registry could not be reached');
-  await expect(page.getByTestId('catalog-offline')).toContainText('did not answer with JSON');
+  await expect(page.getByTestId('catalog-offline').getByTestId('catalog-why')).toHaveAttribute('data-code', 'registry_not_json');
+  await expect(page.getByTestId('catalog-offline')).toContainText(`The address ${new URL(registry.url).host} did not answer like an MCP Registry (its answer is not JSON). Check the address under “Registry URL” above.`);
   await expect(page.locator('[data-name="io.github.example/everything"]')).toBeVisible();
   await page.screenshot({ path: path.join(SCREENSHOTS, 'catalog-offline.png'), fullPage: true });
+});
+
+/** A loopback address nothing listens on. */
+async function closedAddress(): Promise<string> {
+  const port = await new Promise<number>((r) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const p = (s.address() as { port: number }).port;
+      s.close(() => r(p));
+    });
+  });
+  return `http://127.0.0.1:${port}`;
+}
+
+test('an unreachable registry: the catalog says why in plain words and what to do, with nothing saved to show', async ({ page, shell }) => {
+  await openApp(page, shell.current);
+  await openCatalog(page);
+  const dead = await closedAddress();
+  await page.getByLabel('Registry URL').fill(dead);
+  await page.getByRole('button', { name: 'Use this registry' }).click();
+  const banner = page.getByTestId('catalog-offline');
+  await expect(banner).toContainText('The registry could not be reached, and there are no earlier results for this search to show.');
+  await expect(banner.getByTestId('catalog-why')).toHaveAttribute('data-code', 'registry_unreachable');
+  await expect(banner.getByTestId('catalog-why')).toHaveText(
+    `Cannot reach the registry at ${new URL(dead).host} (ECONNREFUSED). Check your internet connection (and any proxy or firewall), or enter another registry under “Registry URL” above.`,
+  );
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'catalog-unreachable.png'), fullPage: true });
+  // Following the advice: another registry URL, and the catalog is live again.
+  await page.getByLabel('Registry URL').fill(registry.url);
+  await page.getByRole('button', { name: 'Use this registry' }).click();
+  await expect(page.getByTestId('catalog-source')).toHaveText(`From ${registry.url}, just now.`);
+  await expect(banner).toHaveCount(0);
 });
 
 async function openCatalogAgain(page: Page): Promise<void> {
@@ -258,7 +291,7 @@ test.describe('in Simplified Chinese', () => {
     await expect(form.locator('b')).toHaveCount(0);
     await expect(form.getByRole('option', { name: /无法安装/ })).toHaveCount(2);
     await form.getByLabel('安装方式').selectOption('remote:0');
-    await expect(why).toHaveText('它要求在服务器地址中提供机密（key），这会使机密被写入配置文件。');
+    await expect(why).toHaveText('它要求在服务器地址中提供密钥（key），这会使密钥被写入配置文件。');
     await expect(form.getByRole('button', { name: '安装' })).toBeDisabled();
     await page.screenshot({ path: path.join(SCREENSHOTS, 'catalog-refused-zh.png'), fullPage: true });
 
@@ -270,6 +303,22 @@ test.describe('in Simplified Chinese', () => {
     await gone.getByRole('button', { name: '安装' }).click();
     registry.setStatus('io.github.example/withdrawn', 'deleted', 'Withdrawn by its author');
     await gone.getByTestId('catalog-install-form').getByRole('button', { name: '安装' }).click();
-    await expect(gone.getByRole('alert')).toHaveText('io.github.example/withdrawn 已从注册表中移除。注册表的说明：“Withdrawn by its author”');
+    await expect(gone.getByRole('alert')).toHaveText('io.github.example/withdrawn 已从注册中心移除。注册中心的说明：“Withdrawn by its author”');
+  });
+
+  test('an unreachable registry is explained in Chinese, with what to do', async ({ page, shell }) => {
+    await page.goto('about:blank');
+    await page.goto(shell.current.url);
+    await page.getByRole('tab', { name: '设置' }).click();
+    await page.locator('.settings-nav').getByRole('button', { name: '目录', exact: true }).click();
+    const dead = await closedAddress();
+    await page.getByLabel('注册中心地址').fill(dead);
+    await page.getByRole('button', { name: '使用此注册中心' }).click();
+    const banner = page.getByTestId('catalog-offline');
+    await expect(banner).toContainText('无法连接注册中心，而且此搜索没有以前保存的结果可以显示。');
+    await expect(banner.getByTestId('catalog-why')).toHaveText(`无法连接 ${new URL(dead).host} 上的注册中心（ECONNREFUSED）。请检查网络连接（以及代理或防火墙设置），或在上方“注册中心地址”中换用其他注册中心。`);
+    await expect(banner).toContainText('原因：无法连接');
+    await expect(banner).not.toContainText('Cannot reach');
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'catalog-unreachable-zh.png'), fullPage: true });
   });
 });

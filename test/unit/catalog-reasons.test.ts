@@ -133,7 +133,7 @@ describe('to the window', () => {
     const error = JSON.parse(JSON.stringify(env.error)) as IpcError;
     expect(describeError(error)).toBe('io.github.example/gone was removed from the registry. The registry says: “Malware”');
     await i18next.changeLanguage('zh-CN');
-    expect(describeError(error)).toBe('io.github.example/gone 已从注册表中移除。注册表的说明：“Malware”');
+    expect(describeError(error)).toBe('io.github.example/gone 已从注册中心移除。注册中心的说明：“Malware”');
     expect(core.host.list()).toEqual([]);
   });
 

@@ -6,7 +6,7 @@
  * (newer, deprecated, deleted) and a one-step update that keeps the secret.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigStore } from '../../main/mcp/config.js';
@@ -122,7 +122,7 @@ describe('catalog service', () => {
     }
     fx.mode = 'garbage';
     const nothing = await catalog.search('never searched before zz', undefined, false);
-    expect(nothing.source).toMatchObject({ kind: 'none', reason: expect.stringMatching(/not answer with JSON/) });
+    expect(nothing.source).toEqual({ kind: 'none', reason: { code: 'registry_not_json', host: new URL(fx.url).host } });
     // Deprecated entries only when asked.
     fx.mode = 'normal';
     const all = await catalog.search('example/', undefined, true);
@@ -132,7 +132,7 @@ describe('catalog service', () => {
   it('diff shows a newer version and what it changes; update applies it in one step keeping the secret', async () => {
     await catalog.install('io.github.example/everything', '1.0.0', 'package:0', 'everything', { 'env:EVERYTHING_TOKEN': TOKEN });
     expect(await waitFor(() => host.view('everything').status === 'ready', 30_000)).toBe(true);
-    expect(await catalog.diff()).toEqual([{ server: 'everything', registry_name: 'io.github.example/everything', installed_version: '1.0.0', status: 'active', status_message: null, update: { kind: 'none' } }]);
+    expect(await catalog.diff()).toEqual([{ server: 'everything', registry_name: 'io.github.example/everything', installed_version: '1.0.0', status: 'active', status_message: null, problem: null, update: { kind: 'none' } }]);
     fx.publish(everythingServer('1.1.0'));
     const [item] = await catalog.diff();
     expect(item!.update).toEqual({ kind: 'available', version: '1.1.0', changes: [{ kind: 'env', added: ['EVERYTHING_MODE'], removed: [] }], needs: [] });
@@ -179,6 +179,19 @@ describe('catalog service', () => {
     await expect(catalog.update('weather')).rejects.toBeInstanceOf(CatalogInputError);
     fx.setStatus('com.example/weather-remote', 'deleted', 'Withdrawn');
     expect((await catalog.diff())[0]).toMatchObject({ status: 'deleted', update: { kind: 'none' } });
+    // The registry cannot be used and nothing is cached: the status is unknown and the problem says why, by code.
+    rmSync(catalog.cache.file, { force: true });
+    fx.mode = 'error';
+    expect((await catalog.diff())[0]).toMatchObject({ status: 'unknown', status_message: null, problem: { code: 'registry_http_status', host: new URL(fx.url).host, status: 503 } });
+    fx.mode = 'normal';
+    // The registry no longer lists the entry at all (404): deleted, with a reason and no English sentence.
+    const kept = fx.entries.splice(0);
+    try {
+      const [gone] = await catalog.diff();
+      expect(gone).toMatchObject({ status: 'deleted', status_message: null, problem: { code: 'registry_unlisted', name: 'com.example/weather-remote' } });
+    } finally {
+      fx.entries.push(...kept);
+    }
   });
 
   it('an update that cannot be made is blocked with its reason; refused calls carry theirs', async () => {
@@ -225,7 +238,12 @@ describe('catalog service', () => {
     await expect(catalog.install('io.github.example/raw-bundle', '1.2.3', 'package:0', 'rb', {})).rejects.toMatchObject({ reason: { code: 'bundle_download_first' } });
     const bad = await catalog.fetchBundle('io.github.example/tampered', '1.2.3', 'package:0').catch((e: unknown) => e);
     expect(bad).toBeInstanceOf(BundleError);
-    expect((bad as Error).message).toMatch(/does not match the SHA-256/);
+    expect(bad).toMatchObject({ problem: { code: 'bundle_sha256_mismatch' } });
+    // A download address that answers 404 is a structured problem too (rendered by the window).
+    fx.publish({ ...entry('io.github.example/missing-file', sha), packages: [{ registryType: 'mcpb', identifier: `${fx.url}/files/missing.mcpb`, version: '1.2.3', fileSha256: sha, transport: { type: 'stdio' } }] });
+    const missing = await catalog.fetchBundle('io.github.example/missing-file', '1.2.3', 'package:0').catch((e: unknown) => e);
+    expect(missing).toBeInstanceOf(BundleError);
+    expect(missing).toMatchObject({ problem: { code: 'bundle_http_status', host: new URL(fx.url).host, status: 404 } });
     const preview = await catalog.fetchBundle('io.github.example/raw-bundle', '1.2.3', 'package:0');
     expect(preview).toMatchObject({ name: 'raw-bundle', version: '1.2.3' });
     await catalog.bundles.install(preview.token, 'rb', { 'user_config:api_key': TOKEN });

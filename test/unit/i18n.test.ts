@@ -4,6 +4,8 @@
  * main are shown by their code (English: main's message as is; Chinese: a translated sentence for
  * generic codes, a translated lead + main's detail for specific ones).
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { en } from '../../renderer/src/i18n/en.js';
 import { zhCN } from '../../renderer/src/i18n/zh-CN.js';
@@ -71,6 +73,80 @@ describe('resources', () => {
     expect(tt('servers.tools', { count: 1 })).toBe('1 个工具');
     // A value is never read as markup or escaped twice.
     expect(tt('servers.confirmRemove', { name: '<b>&' })).toBe('移除服务器“<b>&”？');
+  });
+});
+
+/** Every leaf string of a strings object with its dotted key. */
+function entries(o: object, prefix = ''): [string, string][] {
+  return Object.entries(o).flatMap(([k, v]) => (typeof v === 'string' ? [[`${prefix}${k}`, v] as [string, string]] : entries(v as object, `${prefix}${k}.`)));
+}
+const CJK = '\\u3000-\\u303f\\u4e00-\\u9fff\\uff00-\\uffef';
+
+describe('Chinese wording is consistent (docs/ARCHITECTURE.md "Languages")', () => {
+  const zh = entries(zhCN);
+  const zhOf = new Map(zh);
+
+  it('one term per English term: a word that means the same thing is always the same Chinese word', () => {
+    // English term → the one Chinese term; identifiers (server.json, {{slots}}, package names) are left out first.
+    const terms: [RegExp, string][] = [
+      [/\bregistry\b/i, '注册中心'],
+      [/\bsecrets?\b/i, '密钥'],
+      [/\bapprov/i, '审批'],
+      [/\bservers?\b/i, '服务器'],
+      [/\btools?\b/i, '工具'],
+      [/\bviews?\b/i, '视图'],
+      [/\bconversations?\b/i, '对话'],
+      [/\bbundles?\b/i, '扩展包'],
+      [/\bprompts?\b/i, '提示词'],
+      [/\bresources?\b/i, '资源'],
+    ];
+    const prose = (s: string): string =>
+      s
+        // A package's own registry (npm, PyPI) is a 软件源, not the MCP Registry.
+        .replace(/\{\{registry_type\}\} registry/g, '')
+        .replace(/\{\{[^}]*\}\}/g, '')
+        .replace(/\bserver\.json\b/g, '')
+        .replace(/\S*[@/]\S*/g, '');
+    for (const [key, english] of entries(en)) {
+      for (const [term, chinese] of terms) if (term.test(prose(english))) expect(zhOf.get(key), `${key} (${term.source})`).toContain(chinese);
+    }
+    // …and the other renderings are gone.
+    const others = ['注册表', '机密', '秘密', '批准', '服务端', '会话', '聊天', '捆绑包'];
+    for (const [key, text] of zh) for (const w of others) expect(text, `${key}: ${w}`).not.toContain(w);
+  });
+
+  it('one register: the user is 你, never 您', () => {
+    expect(zh.some(([, text]) => text.includes('你'))).toBe(true);
+    for (const [key, text] of zh) expect(text, key).not.toContain('您');
+  });
+
+  it('Chinese text uses full-width brackets （）, not ( ) next to Chinese characters or slots', () => {
+    const halfNextToChinese = new RegExp(`[${CJK}]\\s*[()]|[()]\\s*[${CJK}]|\\}\\}\\s*\\(|\\)\\s*\\{\\{`);
+    for (const [key, text] of zh) expect(text, key).not.toMatch(halfNextToChinese);
+    expect(zh.filter(([, text]) => /（/.test(text)).length).toBeGreaterThan(10);
+  });
+
+  it('no component wraps translated text in half-width brackets or puts a half-width colon after it (the sentence, in its language, does)', () => {
+    const dir = path.join(__dirname, '../../renderer/src/components');
+    // `{t('x')} ({n})`, `} ({`, `) ({`, `` ` (${t(` ``: brackets built around a translation in JSX or a template.
+    // `{t('x')}: ` and `${t('x')}: `: a half-width colon after a translation (use `common.colon`).
+    const built = /\}\s\(\{|>\s*\(\{t\(|\s\(\$\{t\(|\)\s\(\{|\)\}:|\)\}:\s\$\{/;
+    const files = readdirSync(dir).filter((f) => f.endsWith('.tsx'));
+    expect(files.length).toBeGreaterThan(10);
+    for (const f of files) {
+      readFileSync(path.join(dir, f), 'utf8')
+        .split('\n')
+        .forEach((line, i) => expect(line, `${f}:${i + 1}`).not.toMatch(built));
+    }
+  });
+
+  it('the bracket sentences render with full-width brackets in Chinese and plain ones in English', async () => {
+    expect(tt('protocol.rootsServerCount', { title: tt('protocol.rootsServerTitle'), n: 2 })).toBe('Root folders (2)');
+    await i18next.changeLanguage('zh-CN');
+    expect(tt('protocol.rootsServerCount', { title: tt('protocol.rootsServerTitle'), n: 0 })).toBe('根目录（0）');
+    expect(tt('catalog.optionNotInstallable')).toBe('（无法安装）');
+    expect(tt('chat.profileOption', { name: 'A', model: 'gpt' })).toBe('A（gpt）');
+    expect(`${tt('catalog.reason')}${tt('common.colon')}`).toBe('原因：');
   });
 });
 

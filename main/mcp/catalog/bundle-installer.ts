@@ -11,6 +11,7 @@ import type { BundlePreview, ServerView } from '../../../preload/contract/index.
 import type { McpHost } from '../host.js';
 import { BundleError, bundleConfig, inspectBundle, unpackBundle, verifySha256, type InspectedBundle } from './bundle.js';
 import type { FieldValues } from './mapping.js';
+import { networkErrorCode } from './reasons.js';
 import { checkRuntime } from './runtime.js';
 
 /** Largest bundle file accepted, bytes. */
@@ -27,20 +28,28 @@ export async function downloadBundle(url: string, sha256: string, fetchImpl: typ
   const ctl = new AbortController();
   const timer = setTimeout(() => ctl.abort(), timeoutMs);
   try {
+    const host = hostOf(url);
     const res = await fetchImpl(url, { signal: ctl.signal }).catch((err: unknown) => {
-      throw new BundleError(`The bundle could not be downloaded: ${ctl.signal.aborted ? 'it took too long' : ((err as Error).message ?? 'network error').slice(0, 200)}.`);
+      throw new BundleError({ code: 'bundle_unreachable', host, error: ctl.signal.aborted ? 'timeout' : networkErrorCode(err) });
     });
-    if (!res.ok) throw new BundleError(`The bundle could not be downloaded: HTTP ${res.status}.`);
+    if (!res.ok) {
+      await res.body?.cancel().catch(() => undefined);
+      throw new BundleError({ code: 'bundle_http_status', host, status: res.status });
+    }
     const chunks: Uint8Array[] = [];
     let size = 0;
     const reader = res.body?.getReader();
     for (;;) {
-      const r = reader ? await reader.read().catch(() => { throw new BundleError('The bundle download broke off.'); }) : { done: true as const, value: undefined };
+      const r = reader
+        ? await reader.read().catch((err: unknown) => {
+            throw new BundleError({ code: 'bundle_unreachable', host, error: ctl.signal.aborted ? 'timeout' : networkErrorCode(err) });
+          })
+        : { done: true as const, value: undefined };
       if (r.done) break;
       size += r.value.byteLength;
       if (size > MAX_BUNDLE_BYTES) {
         ctl.abort();
-        throw new BundleError('The bundle is larger than 64 MB.');
+        throw new BundleError({ code: 'bundle_too_large', mb: MAX_BUNDLE_BYTES / 1024 / 1024 });
       }
       chunks.push(r.value);
     }
@@ -49,6 +58,15 @@ export async function downloadBundle(url: string, sha256: string, fetchImpl: typ
     return bytes;
   } finally {
     clearTimeout(timer);
+  }
+}
+
+/** The host (and port) of a download address, for the reasons that name it. */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url.slice(0, 100);
   }
 }
 
@@ -86,7 +104,7 @@ export class BundleInstaller {
 
   /** Check a bundle file and keep it for {@link install}. @throws BundleError */
   inspect(bytes: Uint8Array, origin: unknown = null): BundlePreview {
-    if (bytes.byteLength > MAX_BUNDLE_BYTES) throw new BundleError('The bundle is larger than 64 MB.');
+    if (bytes.byteLength > MAX_BUNDLE_BYTES) throw new BundleError({ code: 'bundle_too_large', mb: MAX_BUNDLE_BYTES / 1024 / 1024 });
     const b = inspectBundle(bytes);
     const token = randomBytes(16).toString('hex');
     this.pending.set(token, { bundle: b, origin });

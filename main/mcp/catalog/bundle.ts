@@ -12,11 +12,23 @@ import path from 'node:path';
 import { getMcpConfigForManifest, vAny, VERSIONED_MANIFEST_SCHEMAS } from '@anthropic-ai/mcpb/browser';
 import type { CatalogField, ServerInput } from '../../../preload/contract/index.js';
 import { CatalogInputError, type FieldValues } from './mapping.js';
+import { reason, reasonLogText, type CatalogProblem } from './reasons.js';
 import { readZip, ZipRefusedError, type ZipEntry } from './zip.js';
 
-/** A bundle that was refused (not a zip, unsafe entries, invalid manifest, wrong hash). */
+/**
+ * A bundle that was refused (not a zip, unsafe entries, invalid manifest, wrong hash) or could not
+ * be downloaded. Download and hash failures carry `problem` (a structured `CatalogProblem` the
+ * window renders in its language; `message` is then its log form); the others an English message
+ * naming what in the bundle is wrong.
+ */
 export class BundleError extends Error {
   override name = 'BundleError';
+  readonly problem: CatalogProblem | undefined;
+  constructor(what: string | CatalogProblem) {
+    const problem = typeof what === 'string' ? undefined : reason(what);
+    super(problem ? `Bundle: ${reasonLogText(problem)}` : (what as string));
+    this.problem = problem;
+  }
 }
 
 type Manifest = NonNullable<ReturnType<typeof vAny.McpbManifestSchema.safeParse>['data']>;
@@ -35,7 +47,7 @@ export interface InspectedBundle {
 /** Check a file's SHA-256 against the hex digest a registry entry declares. @throws BundleError */
 export function verifySha256(bytes: Uint8Array, expected: string): void {
   const actual = createHash('sha256').update(bytes).digest('hex');
-  if (actual !== expected.toLowerCase()) throw new BundleError('The bundle does not match the SHA-256 its registry entry declares; it was not installed.');
+  if (actual !== expected.toLowerCase()) throw new BundleError({ code: 'bundle_sha256_mismatch' });
 }
 
 function fieldOf(key: string, o: UserConfigOption): CatalogField {

@@ -6,19 +6,27 @@
  * {@link RegistryError}.
  */
 import { z } from 'zod';
+import { networkErrorCode, reason, reasonLogText, type CatalogProblem } from './reasons.js';
 import { OFFICIAL_META, rawEntrySchema, serverJsonSchema, serverListSchema, type EntryStatus, type OfficialMeta, type ServerJson } from './schema.js';
 
 /** Why a registry request failed. */
 export type RegistryErrorKind = 'unreachable' | 'timeout' | 'http' | 'garbage' | 'too_large' | 'endless_paging' | 'not_found';
 
-/** A failed registry request; `kind` classifies it, `message` says it plainly. */
+/**
+ * A failed registry request; `kind` classifies it, `problem` is the structured reason the window
+ * renders in its language (`registry_*` codes of `CatalogProblem`), `message` its language-neutral
+ * log form (code and fields; no sentence for a user).
+ */
 export class RegistryError extends Error {
   override name = 'RegistryError';
+  readonly problem: CatalogProblem;
   constructor(
     readonly kind: RegistryErrorKind,
-    message: string,
+    problem: CatalogProblem,
   ) {
-    super(message);
+    const capped = reason(problem);
+    super(`Registry: ${reasonLogText(capped)}`);
+    this.problem = capped;
   }
 }
 
@@ -106,6 +114,11 @@ export class RegistryClient {
     this.opts = { timeoutMs: 10_000, maxBytes: 4 * 1024 * 1024, maxPages: 5, want: 30, fetch: opts.fetch ?? globalThis.fetch, ...stripUndefined(opts) };
   }
 
+  /** The registry's host (and port), as the reasons name it. */
+  get host(): string {
+    return new URL(this.baseUrl).host;
+  }
+
   private url(p: string, query: Record<string, string | undefined> = {}): string {
     const u = new URL(this.baseUrl.replace(/\/+$/, '') + p);
     for (const [k, v] of Object.entries(query)) if (v !== undefined) u.searchParams.set(k, v);
@@ -122,22 +135,22 @@ export class RegistryClient {
       try {
         res = await this.opts.fetch(url, { signal: ctl.signal, headers: { accept: 'application/json' }, redirect: 'error' });
       } catch (err) {
-        if (ctl.signal.aborted) throw new RegistryError('timeout', `The registry at ${host} did not answer within ${Math.round(this.opts.timeoutMs / 1000)} s.`);
-        throw new RegistryError('unreachable', `Cannot reach the registry at ${host}: ${errText(err)}.`);
+        if (ctl.signal.aborted) throw new RegistryError('timeout', { code: 'registry_unreachable', host, error: 'timeout' });
+        throw new RegistryError('unreachable', { code: 'registry_unreachable', host, error: networkErrorCode(err) });
       }
       if (res.status === 404) {
         await res.body?.cancel().catch(() => undefined);
-        throw new RegistryError('not_found', 'The registry has no such server or version.');
+        throw new RegistryError('not_found', { code: 'registry_not_found', host });
       }
       if (!res.ok) {
         await res.body?.cancel().catch(() => undefined);
-        throw new RegistryError('http', `The registry at ${host} answered HTTP ${res.status}.`);
+        throw new RegistryError('http', { code: 'registry_http_status', host, status: res.status });
       }
       const text = await this.readBounded(res, ctl, host);
       try {
         return JSON.parse(text) as unknown;
       } catch {
-        throw new RegistryError('garbage', `The registry at ${host} did not answer with JSON.`);
+        throw new RegistryError('garbage', { code: 'registry_not_json', host });
       }
     } finally {
       clearTimeout(timer);
@@ -156,14 +169,14 @@ export class RegistryClient {
         size += value.byteLength;
         if (size > this.opts.maxBytes) {
           ctl.abort();
-          throw new RegistryError('too_large', `The registry at ${host} sent more than ${Math.round(this.opts.maxBytes / 1024 / 1024)} MiB.`);
+          throw new RegistryError('too_large', { code: 'registry_too_large', host, mib: Math.ceil((this.opts.maxBytes / 1024 / 1024) * 100) / 100 });
         }
         chunks.push(value);
       }
     } catch (err) {
       if (err instanceof RegistryError) throw err;
-      if (ctl.signal.aborted) throw new RegistryError('timeout', `The registry at ${host} did not finish answering within ${Math.round(this.opts.timeoutMs / 1000)} s.`);
-      throw new RegistryError('unreachable', `The connection to the registry at ${host} broke: ${errText(err)}.`);
+      if (ctl.signal.aborted) throw new RegistryError('timeout', { code: 'registry_unreachable', host, error: 'timeout' });
+      throw new RegistryError('unreachable', { code: 'registry_unreachable', host, error: networkErrorCode(err) });
     }
     return Buffer.concat(chunks).toString('utf8');
   }
@@ -172,7 +185,7 @@ export class RegistryClient {
   async listPage(query: { search?: string; cursor?: string; limit?: number }): Promise<RegistryPage> {
     const body = await this.getJson(this.url('/v0.1/servers', { search: query.search || undefined, cursor: query.cursor, limit: String(query.limit ?? 30), version: 'latest' }));
     const parsed = serverListSchema.safeParse(body);
-    if (!parsed.success) throw new RegistryError('garbage', 'The registry answered with something that is not a list of servers.');
+    if (!parsed.success) throw new RegistryError('garbage', { code: 'registry_not_a_list', host: this.host });
     let skipped = 0;
     const entries: RegistryEntry[] = [];
     for (const item of parsed.data.servers) {
@@ -197,10 +210,10 @@ export class RegistryClient {
       out.skipped += p.skipped;
       out.nextCursor = p.nextCursor;
       if (!p.nextCursor || out.entries.length >= this.opts.want) return out;
-      if (seen.has(p.nextCursor)) throw new RegistryError('endless_paging', 'The registry keeps sending the same page; its list cannot be read.');
+      if (seen.has(p.nextCursor)) throw new RegistryError('endless_paging', { code: 'registry_paging_loops', host: this.host });
       seen.add(p.nextCursor);
     }
-    if (out.entries.length === 0) throw new RegistryError('endless_paging', `The registry sent ${this.opts.maxPages} pages without any server; its list cannot be read.`);
+    if (out.entries.length === 0) throw new RegistryError('endless_paging', { code: 'registry_paging_empty', host: this.host, pages: this.opts.maxPages });
     return out;
   }
 
@@ -212,15 +225,10 @@ export class RegistryClient {
     const body = await this.getJson(this.url(`/v0.1/servers/${encodeURIComponent(name)}/versions/${encodeURIComponent(version)}`, { include_deleted: 'true' }));
     const parsed = rawEntrySchema.safeParse(body);
     const entry = parsed.success ? toEntry(parsed.data) : null;
-    if (!entry) throw new RegistryError('garbage', 'The registry answered with something that is not a server entry.');
-    if (entry.name !== name) throw new RegistryError('garbage', 'The registry answered with a different server than asked for.');
+    if (!entry) throw new RegistryError('garbage', { code: 'registry_not_an_entry', host: this.host });
+    if (entry.name !== name) throw new RegistryError('garbage', { code: 'registry_wrong_entry', host: this.host });
     return entry;
   }
-}
-
-function errText(err: unknown): string {
-  const cause = (err as { cause?: { code?: string } }).cause;
-  return cause?.code ?? (err instanceof Error ? err.message : String(err)).slice(0, 200);
 }
 
 function stripUndefined<T extends object>(o: T): Partial<T> {

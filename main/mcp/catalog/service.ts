@@ -69,8 +69,8 @@ export class CatalogService {
     } catch (err) {
       if (!(err instanceof RegistryError)) throw err;
       const cached = await this.cache.getPage(client.baseUrl, query, cursor);
-      if (!cached) return { registry_url: client.baseUrl, source: { kind: 'none', reason: err.message }, fetched_at: null, entries: [], next_cursor: null, skipped: 0 };
-      return { registry_url: client.baseUrl, source: { kind: 'cache', reason: err.message }, fetched_at: cached.fetchedAt, entries: view(cached.entries), next_cursor: cached.nextCursor, skipped: cached.skipped };
+      if (!cached) return { registry_url: client.baseUrl, source: { kind: 'none', reason: err.problem }, fetched_at: null, entries: [], next_cursor: null, skipped: 0 };
+      return { registry_url: client.baseUrl, source: { kind: 'cache', reason: err.problem }, fetched_at: cached.fetchedAt, entries: view(cached.entries), next_cursor: cached.nextCursor, skipped: cached.skipped };
     }
   }
 
@@ -192,7 +192,7 @@ export class CatalogService {
     for (const [serverName, rec] of Object.entries(installs)) {
       if (!this.deps.config.has(serverName)) continue;
       const client = new RegistryClient(rec.registry_url, this.deps.client);
-      const item: CatalogDiffItem = { server: serverName, registry_name: rec.name, installed_version: rec.version, status: 'unknown', status_message: null, update: { kind: 'none' } };
+      const item: CatalogDiffItem = { server: serverName, registry_name: rec.name, installed_version: rec.version, status: 'unknown', status_message: null, problem: null, update: { kind: 'none' } };
       out.push(item);
       let latest: RegistryEntry;
       let installed: RegistryEntry | null = null;
@@ -202,8 +202,8 @@ export class CatalogService {
       } catch (err) {
         if (err instanceof RegistryError && err.kind === 'not_found') {
           item.status = 'deleted';
-          item.status_message = 'The registry no longer lists this server.';
-        } else if (err instanceof RegistryError) item.status_message = err.message;
+          item.problem = reason({ code: 'registry_unlisted', name: rec.name });
+        } else if (err instanceof RegistryError) item.problem = err.problem;
         else throw err;
         continue;
       }

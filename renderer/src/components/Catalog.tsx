@@ -7,7 +7,7 @@ import { answersToValues, CatalogFieldInputs, defaultAnswers, missingFields, typ
 import { CatalogUpdates } from './CatalogUpdates';
 import { BundleForm, BundleInstall, Installed } from './BundleInstall';
 import { Fill } from '../i18n/Fill';
-import { describeReason } from '../i18n/errors';
+import { CatalogWhy } from './CatalogWhy';
 
 const SERVER_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 
@@ -116,7 +116,7 @@ function InstallForm({ entry, onDone }: { entry: CatalogEntryView; onDone: (serv
             {options.map((o) => (
               <option key={o.id} value={o.id}>
                 {o.label}
-                {o.installable ? '' : ` (${t('catalog.notInstallable')})`}
+                {o.installable ? '' : t('catalog.optionNotInstallable')}
               </option>
             ))}
           </select>
@@ -129,7 +129,7 @@ function InstallForm({ entry, onDone }: { entry: CatalogEntryView; onDone: (serv
       )}
       {option && !option.installable && (
         <div className="banner warning small" role="alert">
-          {t('catalog.notInstallable')}: <span data-testid="catalog-why" data-code={option.reason.code}>{describeReason(option.reason)}</span>
+          {t('catalog.notInstallable')}{t('common.colon')}<CatalogWhy reason={option.reason} />
         </div>
       )}
       {option?.installable && !isBundle && (
@@ -217,7 +217,7 @@ function EntryCard({ entry }: { entry: CatalogEntryView }) {
         {entry.repository && (
           <>
             {' '}
-            {t('catalog.repository')}: <span className="mono">{entry.repository}</span>
+            {t('catalog.repository')}{t('common.colon')}<span className="mono">{entry.repository}</span>
           </>
         )}
       </div>
@@ -372,7 +372,7 @@ export function CatalogPanel() {
               <div className="banner warning" role="status" data-testid="catalog-offline">
                 {t('catalog.offline', { age: age(results.page.fetched_at ?? Date.now()) })}{' '}
                 <span className="muted">
-                  {t('catalog.reason')}: <span lang="en">{results.page.source.reason}</span>
+                  {t('catalog.reason')}{t('common.colon')}<CatalogWhy reason={results.page.source.reason} />
                 </span>
               </div>
             )}
@@ -380,7 +380,7 @@ export function CatalogPanel() {
               <div className="banner warning" role="alert" data-testid="catalog-offline">
                 {t('catalog.nothing')}{' '}
                 <span className="muted">
-                  {t('catalog.reason')}: <span lang="en">{results.page.source.reason}</span>
+                  {t('catalog.reason')}{t('common.colon')}<CatalogWhy reason={results.page.source.reason} />
                 </span>
               </div>
             )}

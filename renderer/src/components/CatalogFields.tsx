@@ -41,7 +41,7 @@ export function CatalogFieldInputs({ fields, answers, onChange, errors }: { fiel
         const label = (
           <span>
             <span className="mono">{f.label}</span>
-            {f.required && <span className="muted"> ({t('catalog.required')})</span>}
+            {f.required && <span className="muted">{t('catalog.requiredMark')}</span>}
             {f.secret && <span className="muted"> — {t('catalog.secret')}</span>}
           </span>
         );

@@ -3,8 +3,8 @@ import type { CatalogChange, CatalogDiffItem } from '../../../preload/contract/i
 import { call } from '../api';
 import { useTranslation } from '../i18n';
 import { Fill } from '../i18n/Fill';
-import { describeReason } from '../i18n/errors';
 import { useApp } from '../store';
+import { CatalogWhy } from './CatalogWhy';
 import { answersToValues, CatalogFieldInputs, defaultAnswers, missingFields, type FieldAnswers } from './CatalogFields';
 
 /** One change an update makes (names only, never a value). */
@@ -30,7 +30,7 @@ function Change({ c }: { c: CatalogChange }) {
   if (c.kind === 'type') return <li>{t('catalog.changeType', { before: c.before, after: c.after })}</li>;
   return (
     <li>
-      {c.kind === 'command' ? t('catalog.changeCommand') : t('catalog.changeUrl')}: <span className="mono">{c.before}</span> → <span className="mono">{c.after}</span>
+      {c.kind === 'command' ? t('catalog.changeCommand') : t('catalog.changeUrl')}{t('common.colon')}<span className="mono">{c.before}</span> → <span className="mono">{c.after}</span>
     </li>
   );
 }
@@ -72,21 +72,22 @@ function DiffRow({ item, onUpdated }: { item: CatalogDiffItem; onUpdated: () => 
         <span className="spacer" />
         {item.update.kind === 'none' && item.status !== 'unknown' && <span className="muted small">{t('catalog.upToDate')}</span>}
       </div>
-      {item.status_message && (
-        <div className="muted small" lang="en">
-          {item.status_message}
+      {item.problem && (
+        <div className="muted small">
+          <CatalogWhy reason={item.problem} />
         </div>
       )}
+      {item.status_message && <div className="muted small">{item.status_message}</div>}
       {item.update.kind === 'blocked' && (
         <div className="banner warning small">
           {t('catalog.updateBlocked', { version: item.update.version })}{' '}
-          <span data-testid="catalog-why" data-code={item.update.reason.code}>{describeReason(item.update.reason)}</span>
+          <CatalogWhy reason={item.update.reason} />
         </div>
       )}
       {item.update.kind === 'available' && (
         <>
           <div className="small">
-            <strong>{t('catalog.newVersion', { version: item.update.version })}</strong> — {t('catalog.changes')}:
+            <strong>{t('catalog.newVersion', { version: item.update.version })}</strong> — {t('catalog.changes')}{t('common.colon')}
           </div>
           {item.update.changes.length === 0 ? (
             <div className="muted small">{t('catalog.noChanges')}</div>

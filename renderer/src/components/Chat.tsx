@@ -107,12 +107,12 @@ function ProfilePicker() {
       onFocus={() => void loadProfiles().catch(() => undefined)}
       onChange={(e) => void pick(e.target.value || null)}
     >
-      <option value="">{`${t('chat.profileDefault')} (${def ? def.name : '—'})`}</option>
+      <option value="">{t('chat.profileDefaultNamed', { name: def ? def.name : '—' })}</option>
       {profiles
         .filter((p) => !p.is_default)
         .map((p) => (
           <option key={p.id} value={p.id}>
-            {p.name} ({p.model || t('chat.noModelName')})
+            {t('chat.profileOption', { name: p.name, model: p.model || t('chat.noModelName') })}
           </option>
         ))}
     </select>

@@ -227,7 +227,7 @@ export function Composer({ composerRef, running }: { composerRef: RefObject<HTML
                     {e.kind === 'template' && (
                       <>
                         <span className="mono">@{e.template.server}/{e.template.name}</span>
-                        <span className="muted small"> — {t('composer.menuTemplates')}: {e.template.uri_template}</span>
+                        <span className="muted small"> — {t('composer.menuTemplates')}{t('common.colon')}{e.template.uri_template}</span>
                       </>
                     )}
                   </li>

@@ -57,7 +57,7 @@ function SafeLink({ href, children, title }: AnchorHTMLAttributes<HTMLAnchorElem
 function SafeImage({ src, alt }: ImgHTMLAttributes<HTMLImageElement> & { node?: unknown }) {
   const { t } = useTranslation();
   const url = safeExternalUrl(src);
-  const label = `${t('markdown.image')}: ${alt || url || ''}`.trim();
+  const label = `${t('markdown.image')}${t('common.colon')}${alt || url || ''}`.trim();
   return url ? <SafeLink href={url}>{label}</SafeLink> : <span className="md-image">{label}</span>;
 }
 

@@ -158,7 +158,7 @@ export function ServerRoots({ server }: { server: ServerView }) {
   return (
     <details className="tool-item" data-testid="server-roots">
       <summary>
-        {t('protocol.rootsServerTitle')} ({roots.effective.length}){roots.own === null ? ` · ${t('protocol.rootsFollowDefault')}` : ''}
+        {t('protocol.rootsServerCount', { title: t('protocol.rootsServerTitle'), n: roots.effective.length })}{roots.own === null ? ` · ${t('protocol.rootsFollowDefault')}` : ''}
       </summary>
       <label className="check">
         <input type="radio" name={`roots-${server.name}`} checked={!own} onChange={() => void useDefault()} /> {t('protocol.rootsFollowDefault')}
@@ -175,7 +175,7 @@ export function ServerRoots({ server }: { server: ServerView }) {
         />
       ) : (
         <div className="small">
-          <span className="muted">{t('protocol.rootsNow')}: </span>
+          <span className="muted">{t('protocol.rootsNow')}{t('common.colon')}</span>
           <span className="mono">{roots.effective.join(', ') || t('protocol.rootsNone')}</span>
         </div>
       )}

@@ -270,7 +270,7 @@ export function ServerCard({ server }: { server: ServerView }) {
       <ServerRoots server={server} />
       {Object.keys({ ...server.env, ...server.headers }).length > 0 && (
         <div className="server-meta">
-          {server.type === 'local' ? t('servers.env') : t('servers.headers')}:{' '}
+          {server.type === 'local' ? t('servers.env') : t('servers.headers')}{t('common.colon')}
           {Object.entries({ ...server.env, ...server.headers }).map(([k, v]) => (
             <span key={k} className="badge set" title={t('servers.storedSecret')}>
               {k} {v.has_value ? t('common.set') : t('common.empty')}

@@ -16,7 +16,9 @@ const VIA = ['always_allow', 'conversation_grant', 'mode_never_ask', 'read_only_
 /** How a call was allowed, in words; null for the other `via` values (refusals show in the state). */
 function viaLabel(t: ReturnType<typeof useTranslation>['t'], via: string): string | null {
   const known = VIA.find((v) => v === via);
-  return known ? t(`tool.via.${known}`) : null;
+  // A plain key lookup: the key is one of VIA's (all in en.ts); typing the template key against
+  // every resource key is deeper than the type checker goes.
+  return known ? (t as unknown as (key: string) => string)(`tool.via.${known}`) : null;
 }
 
 /** A tool call: namespaced name, arguments, result or error, duration. */

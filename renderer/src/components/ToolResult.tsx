@@ -73,7 +73,7 @@ export function ToolResult({ content, progress, server }: { content: ContentView
         if (!IMAGE_TYPE.test(c.mimeType))
           return (
             <div key={i} className="muted small">
-              {t('tool.unsupportedImage')} ({c.mimeType.slice(0, 64)})
+              {t('tool.unsupportedImageType', { type: c.mimeType.slice(0, 64) })}
             </div>
           );
         return <img key={i} className="tool-image" alt={t('tool.imageAlt')} src={`data:${c.mimeType};base64,${c.data}`} />;

@@ -3,7 +3,7 @@
  * `ErrorCode`) and an English `message`; this turns them into the text a user reads.
  * See docs/ARCHITECTURE.md "Languages".
  */
-import type { ErrorCode, IpcError, ModelErrorCode, NotInstallableReason, REASON_TEXT_MAX } from '../../../preload/contract/index.js';
+import type { CatalogReason, ErrorCode, IpcError, ModelErrorCode, REASON_TEXT_MAX } from '../../../preload/contract/index.js';
 import { currentLanguage, t } from './index.js';
 
 /** An error this window makes itself (lost bridge, stale token): its message is already translated. */
@@ -21,8 +21,9 @@ const GENERIC_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['unknown_chann
  * as is (it is written in English and usually the most specific). Other languages: the code's
  * translated sentence for generic codes; for specific ones the translated lead, then main's
  * English message as the detail (`lead：detail`). Unknown codes fall back to main's message.
- * A catalog error with a `reason` (`not_installable`, `missing_runtime`) is its reason's sentence
- * in every language ({@link describeReason}).
+ * A catalog error with a `reason` (`not_installable`, `missing_runtime`, and `registry_unavailable`,
+ * `not_found`, `bundle_invalid` from the registry or a download) is its reason's sentence in every
+ * language ({@link describeReason}).
  */
 export function describeError(e: IpcError): string {
   if ((e as LocalError).said_here) return e.message;
@@ -45,19 +46,28 @@ function capped(v: string): string {
   return v.length > TEXT_MAX ? `${v.slice(0, TEXT_MAX)}…` : v;
 }
 
+/** The `catalog.why` key of a reason: its code, or a variant of it that reads differently. */
+function whyKey(r: CatalogReason): string {
+  if (r.code === 'entry_removed' && r.message) return 'entry_removed_with_message';
+  if ((r.code === 'registry_unreachable' || r.code === 'bundle_unreachable') && r.error === 'timeout') return r.code === 'registry_unreachable' ? 'registry_timeout' : 'bundle_timeout';
+  return r.code;
+}
+
 /**
- * Why something from the catalog cannot be installed, updated or started, in the current
- * language: `catalog.why.<code>` filled with the reason's fields (each cut to `REASON_TEXT_MAX`
- * characters; the result is plain text — React escapes it), `runtime_missing` by its runtime, and
- * a removed entry's registry note in its own sentence. An unknown code gives '' (the caller then
- * shows main's message). See docs/ARCHITECTURE.md "Server catalog".
+ * Why something from the catalog cannot be installed, updated or started, or why the registry
+ * or a download could not be used, in the current language — with what the user can do about it:
+ * `catalog.why.<code>` filled with the reason's fields (each cut to `REASON_TEXT_MAX` characters;
+ * the result is plain text — React escapes it), `runtime_missing` by its runtime, a removed
+ * entry's registry note in its own sentence, a timeout (`error: 'timeout'`) in its own sentence.
+ * An unknown code gives '' (the caller then shows main's message). See docs/ARCHITECTURE.md
+ * "Server catalog".
  */
-export function describeReason(r: NotInstallableReason): string {
+export function describeReason(r: CatalogReason): string {
   const tt = t as unknown as (key: string, o?: Record<string, unknown>) => string;
   if (r.code === 'runtime_missing') return tt(`catalog.why.runtime_missing.${r.runtime}`, { defaultValue: '' });
-  const { code, ...fields } = r;
+  const { code: _code, ...fields } = r;
   const values = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, typeof v === 'string' ? capped(v) : v]));
-  const key = r.code === 'entry_removed' && r.message ? 'entry_removed_with_message' : code;
+  const key = whyKey(r);
   const text = tt(`catalog.why.${key}`, { ...values, defaultValue: '', interpolation: { escapeValue: false } });
   return typeof text === 'string' ? text : '';
 }
