@@ -11,6 +11,7 @@ import { openConversationDatabase } from './chat/conversations/database.js';
 import { ConversationService, type ChooseSavePath } from './chat/conversations/service.js';
 import { ConversationStore } from './chat/conversations/store.js';
 import { ViewContextStore } from './chat/conversations/view-contexts.js';
+import { ClosedViewStore } from './chat/conversations/closed-views.js';
 import { ContextService } from './chat/context/service.js';
 import { AppsService } from './mcp/apps/service.js';
 import { SettingsStore } from './chat/settings.js';
@@ -192,7 +193,12 @@ export class AppCore {
     const opened = openConversationDatabase(opts.stateDir);
     this.conversationsWarning = opened.warning;
     this.conversationStore = new ConversationStore(opened.db, Date.now, (item) => this.redactor.redactDeep(item));
-    this.apps = new AppsService(this.host, this.permissions.gate, new ViewContextStore(opened.db, Date.now, (text) => this.redactor.redactText(text)));
+    this.apps = new AppsService(
+      this.host,
+      this.permissions.gate,
+      new ViewContextStore(opened.db, Date.now, (text) => this.redactor.redactText(text)),
+      new ClosedViewStore(opened.db),
+    );
     // Entries left streaming or running by a run that never ended (the app was killed).
     this.conversationStore.markInterrupted();
     this.chat = new ChatService(this.host, this.profiles, this.conversationStore, this.permissions.gate, {
@@ -205,7 +211,7 @@ export class AppCore {
       this.chat,
       (id) => {
         this.permissions.grants.clear(id);
-        // The views' model context went with the conversation's rows (view_contexts cascade).
+        // The views' model context and closed views went with the conversation's rows (cascade).
         this.emit('conversations.removed', { id });
       },
       (s) => this.emit('conversations.changed', s),

@@ -80,7 +80,8 @@ export function createHandlers(core: AppCore, version = '0.1.0'): Handlers {
     'context.subscribe': ({ server, uri }) => core.context.subscribe(server, uri),
     'context.unsubscribe': ({ server, uri }) => core.context.unsubscribe(server, uri),
     // MCP Apps (main/mcp/apps/).
-    'apps.view': ({ server, tool }) => core.apps.loadView(server, tool),
+    'apps.view': ({ conversation_id, run_id, call_id, server, tool }) => core.apps.loadView({ conversation_id, run_id, call_id }, server, tool),
+    'apps.setViewClosed': ({ conversation_id, run_id, call_id, closed }) => core.apps.setViewClosed({ conversation_id, run_id, call_id }, closed),
     'apps.callTool': async ({ conversation_id, server, view_call_id, tool, arguments: args }) => (await core.apps.callTool(conversation_id, server, view_call_id, tool, args)) as Record<string, unknown>,
     'apps.updateModelContext': ({ conversation_id, server, call_id, text }) => core.apps.updateModelContext(conversation_id, server, call_id, text),
     'apps.readResource': async ({ server, uri }) => (await core.apps.readResource(server, uri)) as Record<string, unknown>,

@@ -1173,11 +1173,14 @@ export type AppViewPermission = 'camera' | 'microphone' | 'geolocation' | 'clipb
  * The view of one tool call. `none`: the tool declares no view. `unavailable`: it cannot be shown
  * now (`not_connected`: the server is not running; `unknown_tool`: the server no longer lists the
  * tool; `no_sandbox`: this shell serves no view origin; `read_failed` / `bad_resource`: the
- * server's `ui://` resource could not be read or is not `text/html;profile=mcp-app`). `ready`:
- * the document, and the sandbox page (on its own origin) that will hold it.
+ * server's `ui://` resource could not be read or is not `text/html;profile=mcp-app`). `closed`:
+ * the user closed this call's view ("Close view", saved with the conversation; nothing was read —
+ * `apps.setViewClosed` with `closed: false` and a new `apps.view` bring it back). `ready`: the
+ * document, and the sandbox page (on its own origin) that will hold it.
  */
 export type AppViewLoad =
   | { kind: 'none' }
+  | { kind: 'closed' }
   | { kind: 'unavailable'; reason: 'not_connected' | 'unknown_tool' | 'no_sandbox' | 'read_failed' | 'bad_resource' }
   | {
       kind: 'ready';
@@ -1191,10 +1194,27 @@ export type AppViewLoad =
       tool: { name: string; title: string | null; description: string | null; input_schema: Record<string, unknown> };
     };
 
+/** One tool call's view: its conversation, the run that made the call, the model's call id. */
+const viewCallShape = {
+  conversation_id: conversationIdSchema,
+  run_id: z.string().min(1).max(128),
+  call_id: z.string().min(1).max(256),
+};
+
 /** MCP Apps channels (spread into `channels`). The results are MCP JSON as the server sent it. */
 const appsChannels = {
-  /** The view of a tool call (reads the tool's `ui://` resource from its server). */
-  'apps.view': { input: z.strictObject({ server: serverNameSchema, tool: toolNameSchema }), output: null as unknown as AppViewLoad },
+  /**
+   * The view of a tool call (reads the tool's `ui://` resource from its server), unless the user
+   * closed it: then `closed`, before anything is read. The call is named by its conversation, run
+   * and call id (call ids are unique per run only).
+   */
+  'apps.view': { input: z.strictObject({ ...viewCallShape, server: serverNameSchema, tool: toolNameSchema }), output: null as unknown as AppViewLoad },
+  /**
+   * Save the user's Close view (`closed: true`) or Show app view (`false`) for one tool call's
+   * view, with the conversation, so it holds across reloads, conversation switches and restarts.
+   * Fails with `not_found` for a conversation that does not exist (nothing written).
+   */
+  'apps.setViewClosed': { input: z.strictObject({ ...viewCallShape, closed: z.boolean() }), output: null as unknown as { closed: boolean } },
   /** A view's `tools/call`: its own server only, tools with "app" visibility, through the permissions. */
   'apps.callTool': {
     input: z.strictObject({

@@ -29,7 +29,7 @@ test.afterAll(async () => {
   await model.close();
 });
 
-test('basic-react: the view shows the tool result, its button calls the server, its message reaches the chat, and it comes back after a reload', async ({ page, shell }) => {
+test('basic-react: the view shows the tool result, its button calls the server, its message reaches the chat, and it comes back after a reload; Close view holds across a reload', async ({ page, shell }) => {
   await openApp(page, shell.current);
   await configureModel(page, { baseUrl: model.baseUrl, model: 'fake-apps' });
   await expectStatus(await addLocalServer(page, { name: 'clock', command: appServer('server-basic-react') }), 'ready');
@@ -77,6 +77,20 @@ test('basic-react: the view shows the tool result, its button calls the server, 
   await openApp(page, shell.current);
   await expect(page.getByTestId('app-view-frame')).toHaveCount(1, { timeout: 30_000 });
   await expect(view(page).locator('code')).toHaveText(resultText, { timeout: 30_000 });
+
+  // Close view is saved with the conversation: after a reload the view stays closed (no frame),
+  // and Show app view brings it back from the saved input and result.
+  await page.getByTestId('app-view').getByRole('button', { name: 'Close view' }).click();
+  await expect(page.getByTestId('app-view-reopen')).toBeVisible();
+  await page.reload();
+  await expect(page.getByTestId('app-view-reopen')).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId('app-view-frame')).toHaveCount(0);
+  await page.getByTestId('app-view-reopen').click();
+  await expect(page.getByTestId('app-view-frame')).toHaveCount(1);
+  await expect(view(page).locator('code')).toHaveText(resultText, { timeout: 20_000 });
+  // Shown again is saved too.
+  await page.reload();
+  await expect(view(page).locator('code')).toHaveText(resultText, { timeout: 20_000 });
 });
 
 /** The tool's result as the fake model repeated it (`Tool result: <text>`). */

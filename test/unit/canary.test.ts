@@ -202,7 +202,14 @@ describe('no secret ever leaves main (canary)', () => {
       'context.save': [{ server: 'local', uri: 'javascript:alert(1)' }],
       'context.subscribe': [{ server: 'local', uri: 'x://y' }],
       'context.unsubscribe': [{ server: 'local', uri: 'x://y' }],
-      'apps.view': [{ server: 'local', tool: 'env_check' }, { server: 'missing', tool: 'x' }],
+      'apps.view': [
+        { conversation_id: 'c1', run_id: 'r1', call_id: 'call-1', server: 'local', tool: 'env_check' },
+        { conversation_id: 'c1', run_id: 'r1', call_id: 'call-2', server: 'missing', tool: 'x' },
+      ],
+      'apps.setViewClosed': [
+        { conversation_id: 'c1', run_id: 'r1', call_id: 'call-1', closed: true },
+        { conversation_id: 'missing', run_id: 'r1', call_id: 'call-1', closed: false },
+      ],
       'apps.callTool': [{ conversation_id: 'c1', server: 'local', view_call_id: 'call-1', tool: 'no_such_tool', arguments: { token: CANARIES.env } }],
       'apps.updateModelContext': [{ conversation_id: 'c1', server: 'local', call_id: 'x', text: 'hello' }],
       'apps.readResource': [{ server: 'local', uri: 'x://y' }, { server: 'missing', uri: 'ui://z' }],

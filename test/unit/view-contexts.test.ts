@@ -17,6 +17,7 @@ import { LIMITS, type Envelope, type TranscriptItem } from '../../preload/contra
 import { DATABASE_FILE, openConversationDatabase, SCHEMA_VERSION } from '../../main/chat/conversations/database.js';
 import { ConversationNotFoundError, ConversationStore } from '../../main/chat/conversations/store.js';
 import { MAX_CONTEXT_VIEWS, ViewContextStore } from '../../main/chat/conversations/view-contexts.js';
+import { ClosedViewStore } from '../../main/chat/conversations/closed-views.js';
 import { Permissions } from '../../main/chat/permissions/index.js';
 import { AppCore } from '../../main/core.js';
 import { createDispatcher } from '../../main/ipc/dispatch.js';
@@ -52,7 +53,7 @@ function open(redact?: (text: string) => string): { store: ConversationStore; vi
   const store = new ConversationStore(db);
   const views = new ViewContextStore(db, Date.now, redact);
   const host = new McpHost(new ConfigStore(dir)); // never started: the service's context calls need no server
-  const apps = new AppsService(host, new Permissions(dir, host).gate, views);
+  const apps = new AppsService(host, new Permissions(dir, host).gate, views, new ClosedViewStore(db));
   const o = { store, views, apps };
   opened.push(o);
   return o;

@@ -86,6 +86,17 @@ CREATE TABLE IF NOT EXISTS view_contexts (
 );
 CREATE INDEX IF NOT EXISTS view_contexts_order ON view_contexts(conversation_id, seq);
 `,
+  // 3: MCP Apps views the user closed ("Close view"), per tool call — its run and call id, as call
+  // ids are unique per run only. A row means closed; "Show app view" deletes it.
+  `
+CREATE TABLE IF NOT EXISTS closed_views (
+  conversation_id TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+  run_id TEXT NOT NULL,
+  call_id TEXT NOT NULL,
+  closed_at INTEGER NOT NULL,
+  PRIMARY KEY (conversation_id, run_id, call_id)
+);
+`,
 ];
 
 /** The schema version this build writes (`PRAGMA user_version`): the number of schema steps. */

@@ -100,6 +100,12 @@ export class ConversationStore {
         `DELETE FROM view_contexts WHERE conversation_id = @conversation AND call_id = @call
          AND NOT EXISTS (SELECT 1 FROM items WHERE conversation_id = @conversation AND kind = 'tool' AND json_extract(data, '$.call_id') = @call)`,
       ),
+      // Closed-view rows (MCP Apps "Close view") whose tool call has no entry left in the
+      // conversation: removed calls, and calls closed while their input streamed that never got one.
+      dropClosedViews: db.prepare<{ conversation: string }>(
+        `DELETE FROM closed_views WHERE conversation_id = @conversation AND NOT EXISTS (SELECT 1 FROM items i WHERE i.conversation_id = @conversation AND i.kind = 'tool'
+         AND json_extract(i.data, '$.run_id') = closed_views.run_id AND json_extract(i.data, '$.call_id') = closed_views.call_id)`,
+      ),
       unfinished: db.prepare<[], { id: string; conversation_id: string; data: string }>(
         `SELECT id, conversation_id, coalesce(full_data, data) AS data FROM items WHERE kind IN ('assistant','tool') AND (json_extract(data, '$.state') IN ('streaming','running','awaiting_approval'))`,
       ),
@@ -233,7 +239,8 @@ export class ConversationStore {
   /**
    * Remove entries (edit-and-resend, regenerate). In the same transaction, the model context of
    * the MCP Apps views of removed tool calls (`view_contexts` rows of their `call_id`) is removed
-   * too, so the model is no longer told what a view that is gone said (docs/ARCHITECTURE.md
+   * too, so the model is no longer told what a view that is gone said, and so are the closed-view
+   * rows (`closed_views`) of tool calls that no longer have an entry (docs/ARCHITECTURE.md
    * "MCP Apps").
    */
   removeItems(conversationId: string, ids: string[]): void {
@@ -246,6 +253,7 @@ export class ConversationStore {
         this.q.removeItem.run(id, conversationId);
       }
       for (const call of calls) this.q.dropViewContext.run({ conversation: conversationId, call });
+      this.q.dropClosedViews.run({ conversation: conversationId });
       this.q.touch.run(this.now(), conversationId);
     })();
   }

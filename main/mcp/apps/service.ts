@@ -63,6 +63,23 @@ export interface ModelContextStore {
   list(conversationId: string): ReadonlyArray<{ server: string; text: string }>;
 }
 
+/** One tool call's view (its conversation, run and call id). */
+export interface ViewCall {
+  conversation_id: string;
+  run_id: string;
+  call_id: string;
+}
+
+/**
+ * Where the user's Close view choices are kept: the conversation database (main/chat/
+ * conversations/closed-views.ts; docs/ARCHITECTURE.md "MCP Apps").
+ */
+export interface ClosedViews {
+  /** @throws ConversationNotFoundError (`not_found` over IPC) for an unknown conversation */
+  set(view: ViewCall, closed: boolean): void;
+  isClosed(view: ViewCall): boolean;
+}
+
 /** The app core's MCP Apps service. */
 export class AppsService {
   private sandboxOrigin: string | null = null;
@@ -71,6 +88,7 @@ export class AppsService {
     private readonly host: AppsHost,
     private readonly gate: PermissionGate,
     private readonly contexts: ModelContextStore,
+    private readonly closedViews: ClosedViews,
   ) {}
 
   /**
@@ -92,11 +110,13 @@ export class AppsService {
   }
 
   /**
-   * The view of one tool call: `none` when the tool declares no view, `unavailable` (with a
+   * The view of one tool call: `closed` when the user closed it (checked first: nothing is read,
+   * the server need not be running), `none` when the tool declares no view, `unavailable` (with a
    * reason the window can show) when it cannot be had now, else the document and its sandbox page.
    * Never throws for a server's mistake; the reasons are typed.
    */
-  async loadView(server: string, tool: string, signal?: AbortSignal): Promise<AppViewLoad> {
+  async loadView(view: ViewCall, server: string, tool: string, signal?: AbortSignal): Promise<AppViewLoad> {
+    if (this.closedViews.isClosed(view)) return { kind: 'closed' };
     const conn = this.host.connection(server);
     if (!conn || conn.status !== 'ready') return { kind: 'unavailable', reason: 'not_connected' };
     const t = this.listedTool(conn, tool);
@@ -168,6 +188,16 @@ export class AppsService {
    */
   updateModelContext(conversationId: string, server: string, callId: string, text: string): { kept: boolean } {
     return this.contexts.set(conversationId, callId, server, text);
+  }
+
+  /**
+   * Save the user's Close view (`closed`) or Show app view (`!closed`) for a tool call's view, with
+   * the conversation; {@link loadView} answers `closed` for it until it is shown again.
+   * @throws ConversationNotFoundError when the conversation does not exist (nothing is written)
+   */
+  setViewClosed(view: ViewCall, closed: boolean): { closed: boolean } {
+    this.closedViews.set(view, closed);
+    return { closed };
   }
 
   /** What the views of a conversation told the model, as system text (null when nothing). */

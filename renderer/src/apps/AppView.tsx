@@ -5,7 +5,9 @@
  * `window.openprogram`), and runs the host side of the ext-apps protocol (./bridge.ts). The view
  * may start while the model still writes the call's input (a provisional row; it gets the partial
  * input), and the same frame goes on when the call's entry arrives. The view is rebuilt from the
- * saved tool input and result when the conversation is opened again.
+ * saved tool input and result when the conversation is opened again. Close view and Show app view
+ * are saved with the conversation (`apps.setViewClosed`), so a closed view stays closed — no frame,
+ * nothing read — until the user shows it again.
  */
 import { useEffect, useRef, useState } from 'react';
 import type { AppBridge } from '@modelcontextprotocol/ext-apps/app-bridge';
@@ -32,7 +34,8 @@ type ViewState =
   | { kind: 'unavailable'; reason: Extract<AppViewLoad, { kind: 'unavailable' }>['reason'] }
   | { kind: 'consent'; view: ReadyView }
   | { kind: 'shown'; view: ReadyView; granted: AppViewPermission[] }
-  | { kind: 'closed'; view: ReadyView; granted: AppViewPermission[] };
+  /** Closed by the user: `shown` is what it showed in this session, null when it was saved closed (nothing loaded). */
+  | { kind: 'closed'; shown: { view: ReadyView; granted: AppViewPermission[] } | null };
 
 /** Calls in these states have (or had) a view; the rest never ran. */
 const SHOWN_STATES = new Set<ToolItem['state']>(['running', 'ok', 'error', 'cancelled', 'interrupted']);
@@ -45,24 +48,29 @@ const TEARDOWN_WAIT_MS = 500;
 /**
  * The app view slot of one tool call: nothing when the tool declares no view. A slot that began
  * while the input streamed keeps its view while the call waits for approval (it is removed if
- * the call is refused, as a refused call has no view).
+ * the call is refused, as a refused call has no view). A view the user closed (saved with the
+ * conversation) shows only its Show app view button; main answers `closed` without reading it.
  */
 export function AppViewSlot({ call: item }: { call: ViewCall }) {
   const { t } = useTranslation();
   const [state, setState] = useState<ViewState>({ kind: 'loading' });
   const [early] = useState(item.kind === 'preparing-tool');
   const eligible = item.kind === 'preparing-tool' || SHOWN_STATES.has(item.state) || (early && item.state === 'awaiting_approval');
+  const conversationId = useApp((s) => s.conversationId);
   // A reopened conversation may show before its server is up again: load once it is ready.
   // Once a view is had, server status changes do not reload it.
   const serverReady = useApp((s) => s.servers[item.server]?.status === 'ready');
   const loaded = useRef(false);
+  // Bumped to load again when a view saved closed (so never loaded) is shown.
+  const [attempt, setAttempt] = useState(0);
   useEffect(() => {
     if (!eligible || loaded.current) return;
     let live = true;
-    call('apps.view', { server: item.server, tool: item.original_name }).then(
+    call('apps.view', { conversation_id: conversationId, run_id: item.run_id, call_id: item.call_id, server: item.server, tool: item.original_name }).then(
       (load) => {
         if (!live) return;
-        if (load.kind === 'none') loaded.current = true;
+        if (load.kind === 'none' || load.kind === 'closed') loaded.current = true;
+        if (load.kind === 'closed') return setState({ kind: 'closed', shown: null });
         if (load.kind !== 'ready') return setState(load);
         loaded.current = true;
         setState(load.permissions.length ? { kind: 'consent', view: load } : { kind: 'shown', view: load, granted: [] });
@@ -72,7 +80,18 @@ export function AppViewSlot({ call: item }: { call: ViewCall }) {
     return () => {
       live = false;
     };
-  }, [eligible, item.server, item.original_name, serverReady]);
+  }, [eligible, conversationId, item.run_id, item.call_id, item.server, item.original_name, serverReady, attempt]);
+
+  /**
+   * Save the user's choice with the conversation, then show it. A failed save (the conversation
+   * was deleted meanwhile, or the connection to main is gone) still changes what is shown here:
+   * the choice then holds until the view is rebuilt.
+   */
+  const choose = (closed: boolean, next: () => void): void =>
+    void call('apps.setViewClosed', { conversation_id: conversationId, run_id: item.run_id, call_id: item.call_id, closed }).then(
+      () => next(),
+      () => next(),
+    );
 
   if (!eligible || state.kind === 'none' || state.kind === 'loading') return null;
   if (state.kind === 'unavailable')
@@ -91,13 +110,23 @@ export function AppViewSlot({ call: item }: { call: ViewCall }) {
         </button>
       </div>
     );
-  if (state.kind === 'closed')
+  if (state.kind === 'closed') {
+    const { shown } = state;
+    const reopen = (): void =>
+      choose(false, () => {
+        if (shown) return setState({ kind: 'shown', ...shown });
+        loaded.current = false;
+        setState({ kind: 'loading' });
+        setAttempt((n) => n + 1);
+      });
     return (
-      <button className="link app-view-reopen" onClick={() => setState({ kind: 'shown', view: state.view, granted: state.granted })}>
+      <button className="link app-view-reopen" data-testid="app-view-reopen" onClick={reopen}>
         {t('apps.reopen')}
       </button>
     );
-  return <AppFrame call={item} view={state.view} granted={state.granted} onClosed={() => setState({ kind: 'closed', view: state.view, granted: state.granted })} />;
+  }
+  const shown = { view: state.view, granted: state.granted };
+  return <AppFrame call={item} view={state.view} granted={state.granted} onClosed={() => choose(true, () => setState({ kind: 'closed', shown }))} />;
 }
 
 /** The sandbox frame of a shown view and its bridge. */
