@@ -7,7 +7,7 @@ import { app, BrowserWindow, dialog, ipcMain, protocol, session, shell } from 'e
 import { eventNames } from '../preload/contract/index.js';
 import { AppCore, resolveStateDir } from './core.js';
 import { createDispatcher } from './ipc/dispatch.js';
-import { hardenWebContents, ourUrlPredicate, registerIpc, sendEvent, windowOptions } from './ipc/electron.js';
+import { hardenWebContents, ourUrlPredicate, PageLifetime, registerIpc, sendEvent, windowOptions } from './ipc/electron.js';
 import { rendererCspWithViews } from './csp.js';
 import { isViewUrl, serveViewOrigin, viewOnlyPermissions, VIEW_ORIGIN, VIEW_SCHEME_PRIVILEGES } from './ipc/electron-views.js';
 import { APP_INDEX_URL, APP_ORIGIN, APP_SCHEME_PRIVILEGES, serveAppOrigin } from './ipc/electron-app-origin.js';
@@ -26,16 +26,19 @@ if (!app.requestSingleInstanceLock()) {
   process.exit(0);
 }
 
-/** The Electron shell's own state: its one window, and whether quitting has begun. */
+/** The Electron shell's own state: its one window, the page it shows, and whether quitting has begun. */
 class AppShell {
   win: BrowserWindow | null = null;
   quitting = false;
+  /** The window's current page: its requests still under way end when it goes (a reload). */
+  readonly page = new PageLifetime();
 
   /** Open the window on our renderer; it shows itself once rendered. */
   createWindow(): void {
     const win = new BrowserWindow(windowOptions(path.join(here, '../preload/index.cjs')));
     this.win = win;
     hardenWebContents(win.webContents, isOurUrl, (url) => shell.openExternal(url));
+    this.page.watch(win.webContents);
     win.once('ready-to-show', () => win.show());
     win.on('closed', () => {
       if (this.win === win) this.win = null;
@@ -96,7 +99,7 @@ app.whenReady().then(async () => {
   core.apps.setSandboxOrigin(VIEW_ORIGIN);
   // Device permissions only to views, only what their frame's `allow` delegates; none to the app.
   viewOnlyPermissions(session.defaultSession);
-  registerIpc(ipcMain, dispatcher, () => appShell.win?.webContents ?? null, isOurUrl);
+  registerIpc(ipcMain, dispatcher, () => appShell.win?.webContents ?? null, isOurUrl, () => appShell.page.signal);
   core.subscribe((event, payload) => {
     if (eventNames.includes(event)) sendEvent(appShell.win?.webContents ?? null, event, payload);
   });

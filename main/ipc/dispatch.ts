@@ -34,7 +34,16 @@ function bounded(message: string): string {
   return message.length > 500 ? `${message.slice(0, 500)}…` : message;
 }
 
-type Handlers = { [C in ChannelName]: (input: z.output<(typeof channels)[C]['input']>) => Promise<ChannelOutput<C>> | ChannelOutput<C> };
+/**
+ * Who is calling: `signal` is the calling page's lifetime (aborted when that page reloads,
+ * navigates or disconnects), given by the carrier; requests that wait on the user or a server for
+ * that page (a view's tool call) end with it.
+ */
+export interface CallerContext {
+  signal?: AbortSignal;
+}
+
+type Handlers = { [C in ChannelName]: (input: z.output<(typeof channels)[C]['input']>, caller: CallerContext) => Promise<ChannelOutput<C>> | ChannelOutput<C> };
 
 /** The handler of every channel, bound to one core. */
 export function createHandlers(core: AppCore, version = '0.1.0'): Handlers {
@@ -82,9 +91,11 @@ export function createHandlers(core: AppCore, version = '0.1.0'): Handlers {
     // MCP Apps (main/mcp/apps/).
     'apps.view': ({ conversation_id, run_id, call_id, server, tool }) => core.apps.loadView({ conversation_id, run_id, call_id }, server, tool),
     'apps.setViewClosed': ({ conversation_id, run_id, call_id, closed }) => core.apps.setViewClosed({ conversation_id, run_id, call_id }, closed),
-    'apps.callTool': async ({ conversation_id, server, view_call_id, tool, arguments: args }) => (await core.apps.callTool(conversation_id, server, view_call_id, tool, args)) as Record<string, unknown>,
+    'apps.callTool': async ({ conversation_id, server, view_call_id, view_instance, tool, arguments: args }, caller) =>
+      (await core.apps.callTool(conversation_id, server, view_call_id, tool, args, { instance: view_instance, ...caller })) as Record<string, unknown>,
     'apps.updateModelContext': ({ conversation_id, server, call_id, text }) => core.apps.updateModelContext(conversation_id, server, call_id, text),
-    'apps.readResource': async ({ server, uri }) => (await core.apps.readResource(server, uri)) as Record<string, unknown>,
+    'apps.readResource': async ({ server, uri, view_instance }, caller) => (await core.apps.readResource(server, uri, { instance: view_instance, ...caller })) as Record<string, unknown>,
+    'apps.releaseView': ({ view_instance }) => core.apps.releaseView(view_instance),
     'conversations.setToolServers': ({ id, servers }) => core.conversations.setToolServers(id, servers),
     'conversations.setProfile': ({ id, profile_id }) => core.conversations.setProfile(id, profile_id),
     'chat.editResend': ({ conversation_id, item_id, text }) => core.chat.editResend(conversation_id, item_id, text),
@@ -183,9 +194,12 @@ export function toIpcError(err: unknown): IpcError {
   return { code: 'internal', message: 'Internal error. See the app log for details.' };
 }
 
-/** A carrier-independent dispatcher: `invoke(channel, rawInput)` → envelope. */
+/**
+ * A carrier-independent dispatcher: `invoke(channel, rawInput, caller?)` → envelope. `caller.signal`
+ * is the calling page's lifetime (see {@link CallerContext}).
+ */
 export interface Dispatcher {
-  invoke(channel: unknown, input: unknown): Promise<Envelope<unknown>>;
+  invoke(channel: unknown, input: unknown, caller?: CallerContext): Promise<Envelope<unknown>>;
 }
 
 /**
@@ -193,7 +207,7 @@ export interface Dispatcher {
  * @param onInternalError receives unexpected errors (for the app log); never sent to the renderer.
  */
 export function createDispatcher(core: AppCore, onInternalError: (channel: string, err: unknown) => void = () => undefined): Dispatcher {
-  const handlers = createHandlers(core) as Record<string, (input: unknown) => unknown>;
+  const handlers = createHandlers(core) as Record<string, (input: unknown, caller: CallerContext) => unknown>;
   const r = core.redactor;
   /** The error for the app log, with stored secret values redacted from its message and stack. */
   const loggable = (err: unknown): unknown => {
@@ -206,7 +220,7 @@ export function createDispatcher(core: AppCore, onInternalError: (channel: strin
     copy.stack = stack;
     return copy;
   };
-  const run = async (channel: unknown, input: unknown): Promise<Envelope<unknown>> => {
+  const run = async (channel: unknown, input: unknown, caller: CallerContext): Promise<Envelope<unknown>> => {
     if (typeof channel !== 'string' || !Object.prototype.hasOwnProperty.call(channels, channel)) {
       return { ok: false, error: { code: 'unknown_channel', message: 'Unknown channel.' } };
     }
@@ -214,7 +228,7 @@ export function createDispatcher(core: AppCore, onInternalError: (channel: strin
     try {
       const parsed = schema.safeParse(input === undefined ? {} : input);
       if (!parsed.success) return { ok: false, error: toIpcError(parsed.error) };
-      return { ok: true, value: await handlers[channel]!(parsed.data) };
+      return { ok: true, value: await handlers[channel]!(parsed.data, caller) };
     } catch (err) {
       const e = toIpcError(err);
       if (e.code === 'internal') onInternalError(channel, loggable(err));
@@ -224,8 +238,8 @@ export function createDispatcher(core: AppCore, onInternalError: (channel: strin
   let answered = false;
   return {
     // Every reply crosses this line: stored secret values are redacted from all of it.
-    invoke: async (channel, input) => {
-      const reply = r.redactDeep(await run(channel, input));
+    invoke: async (channel, input, caller = {}) => {
+      const reply = r.redactDeep(await run(channel, input, caller));
       if (!answered) {
         // The first call was answered, so the UI is up: servers may start — on a later turn,
         // after this reply has gone out (docs/ARCHITECTURE.md "Start-up and shutdown").

@@ -76,14 +76,52 @@ export function isTrustedSender(event: Pick<IpcMainInvokeEvent, 'sender' | 'send
 }
 
 /**
+ * The lifetime of the page a window shows: `signal` aborts when that page goes away (a reload or
+ * any main-frame navigation, a renderer crash, the window closing), and a new one starts for the
+ * next page. Requests a page made that are still under way then end (docs/ARCHITECTURE.md
+ * "MCP Apps": a view's tool call waiting for approval is withdrawn).
+ */
+export class PageLifetime {
+  private ctl = new AbortController();
+
+  /** The current page's signal (read it when a request arrives). */
+  get signal(): AbortSignal {
+    return this.ctl.signal;
+  }
+
+  /** The current page is gone: abort its signal and start the next page's. */
+  end(): void {
+    this.ctl.abort();
+    this.ctl = new AbortController();
+  }
+
+  /** Follow one window's pages. */
+  watch(contents: Pick<WebContents, 'on'>): void {
+    contents.on('did-start-navigation', (details) => {
+      if (details.isMainFrame && !details.isSameDocument) this.end();
+    });
+    contents.on('render-process-gone', () => this.end());
+    contents.on('destroyed', () => this.end());
+  }
+}
+
+/**
  * Register one `ipcMain.handle` per contract channel. Untrusted senders get a `forbidden` error.
+ * @param pageSignal the calling page's lifetime ({@link PageLifetime}), passed to the dispatcher
  * @returns a function that removes the handlers.
  */
-export function registerIpc(ipcMain: Pick<IpcMain, 'handle' | 'removeHandler'>, dispatcher: Dispatcher, getContents: () => WebContents | null, isOurUrl: (url: string) => boolean): () => void {
+export function registerIpc(
+  ipcMain: Pick<IpcMain, 'handle' | 'removeHandler'>,
+  dispatcher: Dispatcher,
+  getContents: () => WebContents | null,
+  isOurUrl: (url: string) => boolean,
+  pageSignal?: () => AbortSignal,
+): () => void {
   for (const channel of channelNames) {
     ipcMain.handle(channel, async (event, input: unknown) => {
       if (!isTrustedSender(event, getContents(), isOurUrl)) return { ok: false, error: { code: 'forbidden', message: 'IPC from an untrusted sender.' } };
-      return dispatcher.invoke(channel, input);
+      const signal = pageSignal?.();
+      return dispatcher.invoke(channel, input, signal ? { signal } : {});
     });
   }
   return () => channelNames.forEach((c) => ipcMain.removeHandler(c));

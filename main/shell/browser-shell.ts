@@ -132,6 +132,9 @@ export async function startBrowserShell(opts: {
       if (text !== null && ws.readyState === ws.OPEN) ws.send(text);
     };
     const unsubscribe = core.subscribe((event, payload) => send(encodeEvent(event, payload)));
+    // This page's lifetime: a reload or a dropped connection ends its requests still under way
+    // (a view's tool call waiting for approval; main/mcp/apps/view-calls.ts).
+    const page = new AbortController();
     // An oversized frame, invalid UTF-8 or a protocol violation closes this socket only (ws has
     // already sent the close frame with the right code); without a listener it would end the
     // process. The peer gets a moment to read that frame (destroying at once can turn it into a
@@ -142,6 +145,7 @@ export async function startBrowserShell(opts: {
       ending.unref();
     });
     ws.on('close', () => {
+      page.abort();
       if (ending) clearTimeout(ending);
       unsubscribe();
       sockets.delete(ws);
@@ -158,7 +162,7 @@ export async function startBrowserShell(opts: {
         }
         const m = (typeof msg === 'object' && msg !== null ? msg : {}) as { id?: unknown; channel?: unknown; input?: unknown };
         const id = typeof m.id === 'number' || (typeof m.id === 'string' && m.id.length <= 128) ? m.id : null;
-        const envelope = await dispatcher.invoke(m.channel, m.input);
+        const envelope = await dispatcher.invoke(m.channel, m.input, { signal: page.signal });
         send(encodeReply(id, envelope));
       })().catch((err: unknown) => console.error('[shell] a message failed:', (err as Error)?.message ?? err));
     });

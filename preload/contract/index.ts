@@ -1201,6 +1201,12 @@ const viewCallShape = {
   call_id: z.string().min(1).max(256),
 };
 
+/**
+ * One shown view instance (a random id the window makes per shown view): its requests end when it
+ * is released (`apps.releaseView`) or the page goes away.
+ */
+const viewInstanceSchema = z.string().min(8).max(128).regex(/^[A-Za-z0-9_-]+$/, 'A view instance id is letters, digits, - and _.');
+
 /** MCP Apps channels (spread into `channels`). The results are MCP JSON as the server sent it. */
 const appsChannels = {
   /**
@@ -1222,6 +1228,8 @@ const appsChannels = {
       server: serverNameSchema,
       /** The tool call whose view asks (its approval card shows in that view). */
       view_call_id: z.string().min(1).max(128),
+      /** The shown view that asks: releasing it withdraws the call (card and server request). */
+      view_instance: viewInstanceSchema,
       tool: toolNameSchema,
       arguments: z.record(z.string().max(256), z.unknown()).refine((v) => JSON.stringify(v).length <= 1_000_000, 'Arguments too large'),
     }),
@@ -1236,8 +1244,14 @@ const appsChannels = {
     input: z.strictObject({ conversation_id: conversationIdSchema, server: serverNameSchema, call_id: z.string().min(1).max(256), text: z.string().max(LIMITS.viewContext) }),
     output: null as unknown as { kept: boolean },
   },
-  /** A view's `resources/read`: its own server only. */
-  'apps.readResource': { input: z.strictObject({ server: serverNameSchema, uri: resourceUriSchema }), output: null as unknown as Record<string, unknown> },
+  /** A view's `resources/read`: its own server only; released with its view instance. */
+  'apps.readResource': { input: z.strictObject({ server: serverNameSchema, uri: resourceUriSchema, view_instance: viewInstanceSchema }), output: null as unknown as Record<string, unknown> },
+  /**
+   * A shown view was torn down: its tool calls and resource reads still under way are withdrawn
+   * (pending approval cards close as cancelled, server requests are cancelled) and later requests
+   * of that instance are refused. `aborted`: how many were under way.
+   */
+  'apps.releaseView': { input: z.strictObject({ view_instance: viewInstanceSchema }), output: null as unknown as { aborted: number } },
 } as const;
 
 // ---------------------------------------------------------------------------------------------

@@ -397,6 +397,45 @@ test("a view's tool call asks through the same approval card as the model's, sho
   await expect(card).toHaveCount(0);
 });
 
+test("a view's call waiting for approval goes with the view: a reload or Close view withdraws its card, and a rebuilt view asks afresh", async ({ page, shell }) => {
+  await openApp(page, shell.current);
+  await configureModel(page, { baseUrl: model.baseUrl, model: 'fake-apps' });
+  await expectStatus(await addLocalServer(page, { name: 'clock', command: appServer('server-basic-react') }), 'ready');
+  await openChat(page);
+  await sendMessage(page, 'call get-time');
+  await page.getByTestId('tool-card').getByTestId('approval-card').getByRole('button', { name: 'Allow once' }).click();
+  await expect(view(page).locator('code')).toHaveText(/^\d{4}-/, { timeout: 20_000 });
+  const card = page.getByTestId('app-view').getByTestId('approval-card');
+
+  // The view asks; its card is brought into sight. Then the page reloads before anyone answers:
+  // the call belonged to the page that went away, so its card is withdrawn, not shown in the
+  // rebuilt view (where "Allow once" would answer a call nobody waits for).
+  await view(page).getByRole('button', { name: 'Get Server Time' }).click();
+  await expect(card).toHaveCount(1);
+  await expect(card).toBeInViewport();
+  await page.reload();
+  await expect(view(page).locator('code')).toHaveText(/^\d{4}-/, { timeout: 20_000 });
+  await page.waitForTimeout(500);
+  await expect(card).toHaveCount(0);
+
+  // The rebuilt view asks afresh, and its answer reaches it.
+  const shown = await view(page).locator('code').textContent();
+  await page.waitForTimeout(1100);
+  await view(page).getByRole('button', { name: 'Get Server Time' }).click();
+  await card.getByRole('button', { name: 'Allow once' }).click();
+  await expect(view(page).locator('code')).not.toHaveText(shown!, { timeout: 10_000 });
+
+  // Close view while its call waits: the card goes with it, and Show app view asks nothing old.
+  await view(page).getByRole('button', { name: 'Get Server Time' }).click();
+  await expect(card).toHaveCount(1);
+  await page.getByTestId('app-view').getByRole('button', { name: 'Close view' }).click();
+  await expect(page.getByTestId('app-view-reopen')).toBeVisible();
+  await page.getByTestId('app-view-reopen').click();
+  await expect(view(page).locator('code')).toHaveText(/^\d{4}-/, { timeout: 20_000 });
+  await page.waitForTimeout(500);
+  await expect(card).toHaveCount(0);
+});
+
 test('a view starts while the model still writes its input: it gets the partial input, then the whole input and the result, in the same frame', async ({ page, shell }) => {
   // A model that writes the call's arguments in 10 pieces, 400 ms apart.
   const slow = await startFakeModel({ slowChunks: 10, slowDelayMs: 400 });

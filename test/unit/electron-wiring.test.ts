@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { channelNames, type Envelope } from '../../preload/contract/index.js';
 import { AppCore } from '../../main/core.js';
 import { createDispatcher, type Dispatcher } from '../../main/ipc/dispatch.js';
-import { hardenWebContents, isSafeExternalUrl, isTrustedSender, registerIpc, sendEvent, windowOptions } from '../../main/ipc/electron.js';
+import { hardenWebContents, isSafeExternalUrl, isTrustedSender, PageLifetime, registerIpc, sendEvent, windowOptions } from '../../main/ipc/electron.js';
 import { MemorySecretStore } from '../../main/secrets/store.js';
 import { makeTempDir, removeDir } from './helpers.js';
 
@@ -190,6 +190,53 @@ describe('registerIpc', () => {
     registerIpc(closed.asIpcMain(), dispatcher, () => null, isOurUrl);
     expect(await closed.invoke('servers.list', eventFrom(win, win.mainFrame), {})).toMatchObject({ ok: false, error: { code: 'forbidden' } });
     expect(calls).toEqual([]);
+  });
+});
+
+describe('PageLifetime', () => {
+  const emit = (win: FakeWebContents, event: string, ...args: unknown[]): void => {
+    for (const l of win.listeners.get(event) ?? []) l(...args);
+  };
+
+  it("aborts the page's signal when the main frame navigates (a reload), crashes or closes — not for subframes or in-page moves", () => {
+    const win = new FakeWebContents();
+    const life = new PageLifetime();
+    life.watch(win.asContents());
+    const first = life.signal;
+    emit(win, 'did-start-navigation', { isMainFrame: false, isSameDocument: false, url: 'op-view://x/' });
+    emit(win, 'did-start-navigation', { isMainFrame: true, isSameDocument: true, url: `${OUR}index.html#a` });
+    expect(first.aborted).toBe(false);
+    emit(win, 'did-start-navigation', { isMainFrame: true, isSameDocument: false, url: `${OUR}index.html` });
+    expect(first.aborted).toBe(true);
+    const second = life.signal;
+    expect(second.aborted).toBe(false);
+    emit(win, 'render-process-gone', {}, { reason: 'crashed' });
+    expect(second.aborted).toBe(true);
+    const third = life.signal;
+    emit(win, 'destroyed');
+    expect(third.aborted).toBe(true);
+  });
+
+  it("registerIpc hands the dispatcher the calling page's signal", async () => {
+    const dir = makeTempDir('op-electron-');
+    const core = new AppCore({ stateDir: dir, shell: 'electron', secrets: new MemorySecretStore() });
+    try {
+      await core.start();
+      const real = createDispatcher(core);
+      const seen: Array<AbortSignal | undefined> = [];
+      const ipc = new FakeIpcMain();
+      const win = new FakeWebContents();
+      const life = new PageLifetime();
+      life.watch(win.asContents());
+      registerIpc(ipc.asIpcMain(), { invoke: (c, i, caller) => (seen.push(caller?.signal), real.invoke(c, i, caller)) }, () => win.asContents(), isOurUrl, () => life.signal);
+      await ipc.invoke('servers.list', eventFrom(win, win.mainFrame), {});
+      expect(seen[0]).toBe(life.signal);
+      emit(win, 'did-start-navigation', { isMainFrame: true, isSameDocument: false, url: `${OUR}index.html` });
+      expect(seen[0]!.aborted).toBe(true);
+    } finally {
+      await core.shutdown();
+      await removeDir(dir);
+    }
   });
 });
 

@@ -16,6 +16,7 @@ import { capCallResult } from '../result-limits.js';
 import { encodeCspParam, sanitizeCsp } from './csp.js';
 import { SANDBOX_PAGE_PATH } from './sandbox-page.js';
 import { APP_MIME_TYPE, toolUiResourceUri, visibleToApp } from './tool-ui.js';
+import { ViewCalls, type ViewRequest } from './view-calls.js';
 
 /** Largest view document accepted, in UTF-8 bytes. */
 export const MAX_VIEW_BYTES = 5 * 1024 * 1024;
@@ -63,6 +64,15 @@ export interface ModelContextStore {
   list(conversationId: string): ReadonlyArray<{ server: string; text: string }>;
 }
 
+/**
+ * Who asks, for a view's request: the shown view instance (the window's random id for it) and the
+ * carrier's signal for the page that holds it (aborted when that page reloads or disconnects).
+ */
+export interface ViewOrigin {
+  instance: string;
+  signal?: AbortSignal;
+}
+
 /** One tool call's view (its conversation, run and call id). */
 export interface ViewCall {
   conversation_id: string;
@@ -83,6 +93,8 @@ export interface ClosedViews {
 /** The app core's MCP Apps service. */
 export class AppsService {
   private sandboxOrigin: string | null = null;
+  /** Views' requests under way, per shown view instance (./view-calls.ts). */
+  private readonly viewCalls = new ViewCalls();
 
   constructor(
     private readonly host: AppsHost,
@@ -158,10 +170,36 @@ export class AppsService {
    * the model's calls (an approval card when the mode asks; its `run_id` is {@link VIEW_RUN_ID} and
    * its `call_id` `app:<viewCallId>:<uuid>`, so the window shows it in that view). While such a
    * card is open, the same view's further calls of the same tool are refused (no pile of cards
-   * from a view that polls). @throws
-   * AppRequestRefusedError when a guard refuses; HostError when the server is not running.
+   * from a view that polls). The call belongs to view instance `from.instance`: releasing it
+   * ({@link releaseView}) or `from.signal` aborting (the page went away) withdraws the card and
+   * cancels the server request. @throws AppRequestRefusedError when a guard refuses or the view
+   * was released; HostError when the server is not running.
    */
-  async callTool(conversationId: string, server: string, viewCallId: string, tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult> {
+  async callTool(conversationId: string, server: string, viewCallId: string, tool: string, args: Record<string, unknown>, from: ViewOrigin): Promise<CallToolResult> {
+    const req = this.beginRequest(from);
+    try {
+      return await this.callToolFor(conversationId, server, viewCallId, tool, args, req.signal);
+    } finally {
+      req.done();
+    }
+  }
+
+  private beginRequest(from: ViewOrigin): ViewRequest {
+    const req = this.viewCalls.begin(from.instance, from.signal);
+    if (!req) throw new AppRequestRefusedError('The view that asked for this was closed.');
+    return req;
+  }
+
+  /**
+   * A shown view was torn down: withdraw its requests under way (approval cards close as
+   * cancelled, server requests are cancelled) and refuse its later ones.
+   * @returns how many requests were under way
+   */
+  releaseView(instance: string): { aborted: number } {
+    return { aborted: this.viewCalls.release(instance) };
+  }
+
+  private async callToolFor(conversationId: string, server: string, viewCallId: string, tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
     const conn = this.ready(server);
     const t = this.listedTool(conn, tool);
     if (!t) throw new AppRequestRefusedError(`The view may call only its own server's tools; "${server}" has no tool "${tool}".`);
@@ -174,7 +212,7 @@ export class AppsService {
     if (this.gate.isAsking((a) => a.run_id === VIEW_RUN_ID && a.conversation_id === conversationId && a.call_id.startsWith(ownCalls) && a.server === server && a.tool === tool))
       throw new AppRequestRefusedError(`An earlier call of "${tool}" from this view is still waiting for your approval.`);
     const auth = await this.gate.authorize({ conversation_id: conversationId, run_id: VIEW_RUN_ID, call_id: `app:${viewCallId}:${randomUUID()}`, namespacedTool: registered.name, args, signal });
-    if (!auth.allowed) throw new AppRequestRefusedError(auth.message);
+    if (!auth.allowed) throw new AppRequestRefusedError(signal.aborted ? 'The view that asked for this was closed.' : auth.message);
     const result = capCallResult(await conn.callTool(tool, args, { signal }).catch((err: unknown) => Promise.reject(asTyped(err, server))));
     if (JSON.stringify(result).length > MAX_VIEW_REPLY_CHARS) throw new AppRequestRefusedError('The tool result is too large for the view.');
     return result;
@@ -208,11 +246,16 @@ export class AppsService {
     return `Context from interactive app views in this conversation:\n\n${parts.join('\n\n')}`;
   }
 
-  /** A resource read from a view, from its own server only. @throws as {@link callTool}. */
-  async readResource(server: string, uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
-    const conn = this.ready(server);
-    const read = await conn.readResource(uri, signal).catch((err: unknown) => Promise.reject(asTyped(err, server)));
-    if (JSON.stringify(read).length > MAX_VIEW_REPLY_CHARS) throw new AppRequestRefusedError('The resource is too large for the view.');
-    return read;
+  /** A resource read from a view, from its own server only; released with its view. @throws as {@link callTool}. */
+  async readResource(server: string, uri: string, from: ViewOrigin): Promise<ReadResourceResult> {
+    const req = this.beginRequest(from);
+    try {
+      const conn = this.ready(server);
+      const read = await conn.readResource(uri, req.signal).catch((err: unknown) => Promise.reject(asTyped(err, server)));
+      if (JSON.stringify(read).length > MAX_VIEW_REPLY_CHARS) throw new AppRequestRefusedError('The resource is too large for the view.');
+      return read;
+    } finally {
+      req.done();
+    }
   }
 }

@@ -135,6 +135,7 @@ function AppFrame({ call: item, view, granted, onClosed }: { call: ViewCall; vie
   const frameRef = useRef<HTMLIFrameElement>(null);
   const modeButton = useRef<HTMLButtonElement>(null);
   const linkBar = useRef<HTMLDivElement>(null);
+  const approvalBox = useRef<HTMLDivElement>(null);
   const bridgeRef = useRef<AppBridge | null>(null);
   const [height, setHeight] = useState(160);
   const [mode, setMode] = useState<'inline' | 'fullscreen'>('inline');
@@ -156,6 +157,8 @@ function AppFrame({ call: item, view, granted, onClosed }: { call: ViewCall; vie
     if (!frame) return;
     let bridge: AppBridge | null = null;
     let gone = false;
+    // This shown view's id: what it asked of its server ends with it (main/mcp/apps/view-calls.ts).
+    const instance = crypto.randomUUID();
     // A view shown again after Close starts over.
     sent.current = { partialJson: null, input: false, outcome: false };
     ready.current = false;
@@ -163,6 +166,7 @@ function AppFrame({ call: item, view, granted, onClosed }: { call: ViewCall; vie
       frame,
       view,
       call: { call_id: item.call_id, server: item.server },
+      instance,
       conversationId,
       granted,
       context: hostContext(view, item.call_id, frame.clientWidth || 600, i18n.language),
@@ -202,6 +206,8 @@ function AppFrame({ call: item, view, granted, onClosed }: { call: ViewCall; vie
     );
     return () => {
       gone = true;
+      // Its calls still under way are withdrawn: an approval card of a gone view would answer nothing.
+      void call('apps.releaseView', { view_instance: instance }).catch(() => undefined);
       // Teardown before the view goes away (best effort when the whole chat unmounts).
       const b = bridge;
       bridgeRef.current = null;
@@ -215,6 +221,12 @@ function AppFrame({ call: item, view, granted, onClosed }: { call: ViewCall; vie
   useEffect(() => {
     if (link) linkBar.current?.scrollIntoView({ block: 'nearest' });
   }, [link]);
+
+  // Likewise a card for the view's own tool call (asked after a click low in a tall view).
+  const newestApproval = approvals.at(-1)?.id;
+  useEffect(() => {
+    if (newestApproval) approvalBox.current?.scrollIntoView({ block: 'nearest' });
+  }, [newestApproval]);
 
   // Host context changes the view is told about (ext-apps `ui/notifications/host-context-changed`):
   // display mode, theme and the style variables that follow it, container width.
@@ -301,7 +313,11 @@ function AppFrame({ call: item, view, granted, onClosed }: { call: ViewCall; vie
           </button>
         </div>
       )}
-      {approvals.map((a) => a && <ApprovalCard key={a.id} approval={a} />)}
+      {approvals.length > 0 && (
+        <div ref={approvalBox}>
+          {approvals.map((a) => a && <ApprovalCard key={a.id} approval={a} />)}
+        </div>
+      )}
       <iframe
         ref={frameRef}
         title={t('apps.label', { tool: view.tool.title ?? view.tool.name })}

@@ -103,6 +103,8 @@ export async function connectBridge(opts: {
   frame: HTMLIFrameElement;
   view: ReadyView;
   call: { call_id: string; server: string };
+  /** This shown view's random id: its requests are released with it (`apps.releaseView`). */
+  instance: string;
   conversationId: string;
   granted: AppViewPermission[];
   context: McpUiHostContext;
@@ -124,8 +126,8 @@ export async function connectBridge(opts: {
   };
   bridge.oninitialized = () => opts.onInitialized(bridge);
   bridge.oncalltool = async (params) =>
-    (await call('apps.callTool', { conversation_id: opts.conversationId, server: item.server, view_call_id: item.call_id, tool: params.name, arguments: (params.arguments ?? {}) as Record<string, unknown> })) as Awaited<ReturnType<NonNullable<AppBridge['oncalltool']>>>;
-  bridge.onreadresource = async (params) => (await call('apps.readResource', { server: item.server, uri: params.uri })) as Awaited<ReturnType<NonNullable<AppBridge['onreadresource']>>>;
+    (await call('apps.callTool', { conversation_id: opts.conversationId, server: item.server, view_call_id: item.call_id, view_instance: opts.instance, tool: params.name, arguments: (params.arguments ?? {}) as Record<string, unknown> })) as Awaited<ReturnType<NonNullable<AppBridge['oncalltool']>>>;
+  bridge.onreadresource = async (params) => (await call('apps.readResource', { server: item.server, uri: params.uri, view_instance: opts.instance })) as Awaited<ReturnType<NonNullable<AppBridge['onreadresource']>>>;
   bridge.onmessage = async (params) => {
     const text = params.content
       .filter((c): c is { type: 'text'; text: string } => c.type === 'text')
