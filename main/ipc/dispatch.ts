@@ -95,6 +95,7 @@ export function createHandlers(core: AppCore, version = '0.1.0'): Handlers {
       (await core.apps.callTool(conversation_id, server, view_call_id, tool, args, { instance: view_instance, ...caller })) as Record<string, unknown>,
     'apps.updateModelContext': ({ conversation_id, server, call_id, text }) => core.apps.updateModelContext(conversation_id, server, call_id, text),
     'apps.readResource': async ({ server, uri, view_instance }, caller) => (await core.apps.readResource(server, uri, { instance: view_instance, ...caller })) as Record<string, unknown>,
+    'apps.log': ({ server, level, logger, data }) => core.apps.log(server, { level, data, ...(logger ? { logger } : {}) }),
     'apps.releaseView': ({ view_instance }) => core.apps.releaseView(view_instance),
     'conversations.setToolServers': ({ id, servers }) => core.conversations.setToolServers(id, servers),
     'conversations.setProfile': ({ id, profile_id }) => core.conversations.setProfile(id, profile_id),

@@ -127,6 +127,16 @@ export class McpHost {
     return this.rt.view(name);
   }
 
+  /**
+   * Write a log message of one of the server's MCP App views to its log (a `view` entry,
+   * rate-limited with the server's own messages). @returns false when there is no such server
+   */
+  viewLog(name: string, text: string): boolean {
+    if (!this.rt.store.has(name)) return false;
+    this.rt.appendLog(name, 'view', text);
+    return true;
+  }
+
   /** Log entries of one server (stderr, lifecycle), oldest first. */
   logs(name: string): LogEntry[] {
     if (!this.rt.store.has(name)) throw noSuchServer(name);

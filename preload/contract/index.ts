@@ -272,6 +272,8 @@ export interface ToolView {
   approval: ToolApproval | null;
   /** Who may call it (MCP Apps visibility); `app` and `none` tools are never offered to the model. */
   audience: ToolAudience;
+  /** The tool declares an MCP App view (`_meta.ui.resourceUri`, a `ui://` URI): its calls show it in the chat. */
+  has_view: boolean;
 }
 
 /**
@@ -315,8 +317,12 @@ export type ApprovalClosedOutcome = 'answered' | 'cancelled' | 'timed_out';
 export interface LogEntry {
   /** Milliseconds since the Unix epoch. */
   ts: number;
-  /** `server`: the server's own log notification (MCP `notifications/message`), as `level logger: data`. */
-  source: 'stderr' | 'stdout' | 'lifecycle' | 'server';
+  /**
+   * `server`: the server's own log notification (MCP `notifications/message`), as `level logger: data`;
+   * `view`: a log message from one of the server's MCP App views (the view's `notifications/message`
+   * over the app bridge), in the same form.
+   */
+  source: 'stderr' | 'stdout' | 'lifecycle' | 'server' | 'view';
   text: string;
 }
 
@@ -1251,6 +1257,15 @@ const appsChannels = {
    * (pending approval cards close as cancelled, server requests are cancelled) and later requests
    * of that instance are refused. `aborted`: how many were under way.
    */
+  /**
+   * A view's log message (ext-apps: the view's `notifications/message`): written to its server's
+   * log as a `view` entry, rate-limited with the server's own messages. `kept`: false when the
+   * server is gone.
+   */
+  'apps.log': {
+    input: z.strictObject({ server: serverNameSchema, level: z.enum(loggingLevels), logger: z.string().max(128).optional(), data: z.string().max(16_384) }),
+    output: null as unknown as { kept: boolean },
+  },
   'apps.releaseView': { input: z.strictObject({ view_instance: viewInstanceSchema }), output: null as unknown as { aborted: number } },
 } as const;
 

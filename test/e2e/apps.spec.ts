@@ -11,7 +11,7 @@ import { hostname } from 'node:os';
 import path from 'node:path';
 import type { FrameLocator, Page } from '@playwright/test';
 import { startFakeModel, type FakeModel } from '../fixtures/fake-model.js';
-import { ROOT, SCREENSHOTS, addLocalServer, commandLine, configureModel, expect, expectStatus, openApp, openChat, sendMessage, setApprovalMode, test } from './helpers.js';
+import { ROOT, SCREENSHOTS, addLocalServer, commandLine, configureModel, expect, expectStatus, openApp, openChat, openSettings, sendMessage, serverCard, setApprovalMode, test } from './helpers.js';
 
 const appServer = (name: string): string => commandLine(['node', path.join(ROOT, `node_modules/@modelcontextprotocol/${name}/dist/index.js`), '--stdio']);
 const HOSTILE = commandLine(['node', path.join(ROOT, 'test/fixtures/hostile-app-server.mjs')]);
@@ -113,6 +113,9 @@ test('system-monitor: a second App server renders its view with its data', async
   await expect(appOnly).toHaveText('Views only');
   await expect(appOnly).toHaveAttribute('title', /model is never offered it/);
   await expect(card.getByTestId('tool-get-system-info').getByTestId('tool-audience')).toHaveCount(0);
+  // get-system-info comes with a view (the tool to call to see it); the app-only poller has none.
+  await expect(card.getByTestId('tool-get-system-info').getByTestId('tool-has-view')).toHaveText('App view');
+  await expect(card.getByTestId('tool-poll-system-stats').getByTestId('tool-has-view')).toHaveCount(0);
   await expect(card.getByTestId('tool-permissions')).toContainText('1 of 2 tools offered to the model.');
   await card.getByTestId('tool-permissions').screenshot({ path: path.join(SCREENSHOTS, 'apps-tools-views-only.png') });
   await setApprovalMode(page, 'Never ask');
@@ -397,7 +400,7 @@ test("a view's tool call asks through the same approval card as the model's, sho
   await expect(card).toHaveCount(0);
 });
 
-test("a view's call waiting for approval goes with the view: a reload or Close view withdraws its card, and a rebuilt view asks afresh", async ({ page, shell }) => {
+test("a view's call waiting for approval goes with the view: a reload or Close view withdraws its card, and a rebuilt view asks afresh; its log messages reach the server's log", async ({ page, shell }) => {
   await openApp(page, shell.current);
   await configureModel(page, { baseUrl: model.baseUrl, model: 'fake-apps' });
   await expectStatus(await addLocalServer(page, { name: 'clock', command: appServer('server-basic-react') }), 'ready');
@@ -434,6 +437,13 @@ test("a view's call waiting for approval goes with the view: a reload or Close v
   await expect(view(page).locator('code')).toHaveText(/^\d{4}-/, { timeout: 20_000 });
   await page.waitForTimeout(500);
   await expect(card).toHaveCount(0);
+
+  // The view's log messages land in its server's log, marked as the view's.
+  await view(page).locator('input[type=text]').fill('log line from the view');
+  await view(page).getByRole('button', { name: 'Send Log' }).click();
+  await openSettings(page, 'MCP servers');
+  await serverCard(page, 'clock').getByRole('button', { name: 'Logs', exact: true }).click();
+  await expect(serverCard(page, 'clock').getByTestId('server-logs')).toContainText('[view] info: log line from the view');
 });
 
 test('a view starts while the model still writes its input: it gets the partial input, then the whole input and the result, in the same frame', async ({ page, shell }) => {

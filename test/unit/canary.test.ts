@@ -217,6 +217,7 @@ describe('no secret ever leaves main (canary)', () => {
         { server: 'missing', uri: 'ui://z', view_instance: 'view-instance-1' },
       ],
       'apps.releaseView': [{ view_instance: 'view-instance-1' }],
+      'apps.log': [{ server: 'local', level: 'info', data: 'hello' }, { server: 'missing', level: 'error', logger: 'x', data: 'gone' }],
       'servers.signIn': [{ name: 'oauth' }, { name: 'local' }, { name: 'missing' }],
       'servers.cancelSignIn': [{ name: 'oauth' }],
       'servers.signOut': [{ name: 'oauth' }, { name: 'bearer' }],

@@ -84,7 +84,7 @@ describe('server logs', () => {
     const droppedOf = (): number =>
       logs
         .filter((l) => l.name === 'fl' && l.entry.source === 'lifecycle')
-        .map((l) => /^(\d+) log messages? from the server were dropped/.exec(l.entry.text))
+        .map((l) => /^(\d+) log messages? from the server or its views were dropped/.exec(l.entry.text))
         .reduce((n, m) => n + (m ? Number(m[1]) : 0), 0);
     expect(await waitFor(() => serverEntries('fl').length + droppedOf() === sent, 10_000)).toBe(true);
     expect(droppedOf()).toBeGreaterThan(0);
@@ -111,6 +111,14 @@ describe('LiveLogRing and formatLogMessage', () => {
     ring.push('server', 'b'); // over the burst: dropped
     expect(ring.all().filter((e) => e.source === 'server').map((e) => e.text)).toEqual(['a']);
     expect(LOG_RATE.burst).toBeGreaterThan(0);
+  });
+
+  it("a view's log messages share the server's rate limit (a chatty view cannot flood the log)", () => {
+    const ring = new LiveLogRing(() => undefined, { perSecond: 1, burst: 2 });
+    ring.push('view', 'info: from the view');
+    ring.push('server', 'info: from the server');
+    ring.push('view', 'info: one too many'); // over the burst: dropped
+    expect(ring.all().map((e) => `${e.source} ${e.text}`)).toEqual(['view info: from the view', 'server info: from the server']);
   });
 
   it('pushes kept entries in batches, in order, none twice', async () => {

@@ -17,6 +17,7 @@ import { encodeCspParam, sanitizeCsp } from './csp.js';
 import { SANDBOX_PAGE_PATH } from './sandbox-page.js';
 import { APP_MIME_TYPE, toolUiResourceUri, visibleToApp } from './tool-ui.js';
 import { ViewCalls, type ViewRequest } from './view-calls.js';
+import { formatLogMessage } from '../protocol/log-format.js';
 
 /** Largest view document accepted, in UTF-8 bytes. */
 export const MAX_VIEW_BYTES = 5 * 1024 * 1024;
@@ -28,6 +29,8 @@ export interface AppsHost {
   connection(name: string): McpConnection | undefined;
   /** Every registered tool (for the namespaced name the permission gate takes). */
   allTools(): RegisteredTool[];
+  /** Write a view's log message to its server's log. @returns false when there is no such server */
+  viewLog(server: string, text: string): boolean;
 }
 
 /** A view's request refused by a guard (code `forbidden`). */
@@ -236,6 +239,14 @@ export class AppsService {
   setViewClosed(view: ViewCall, closed: boolean): { closed: boolean } {
     this.closedViews.set(view, closed);
     return { closed };
+  }
+
+  /**
+   * A view's log message (ext-apps: the view's `notifications/message`), written to its server's
+   * log as `level logger: data`. @returns whether it was kept (false: no such server)
+   */
+  log(server: string, message: { level: string; logger?: string; data: string }): { kept: boolean } {
+    return { kept: this.host.viewLog(server, formatLogMessage(message)) };
   }
 
   /** What the views of a conversation told the model, as system text (null when nothing). */

@@ -109,6 +109,11 @@ export class ServerRuntime {
     }
   }
 
+  /** Write one entry to a server's log (created if the server has none yet). */
+  appendLog(name: string, source: LogEntry['source'], text: string): void {
+    this.logRing(name).push(source, text);
+  }
+
   private logRing(name: string): LogRing {
     let ring = this.logRings.get(name);
     if (!ring) this.logRings.set(name, (ring = new LiveLogRing((entries) => this.events.log?.(name, entries))));

@@ -3,7 +3,7 @@
  * status, tools, recovery and sign-in state). The only producer of server objects that leave main
  * (docs/ARCHITECTURE.md "Masked views only").
  */
-import { toolAudience, visibleToModel } from '../apps/tool-ui.js';
+import { toolAudience, toolUiResourceUri, visibleToModel } from '../apps/tool-ui.js';
 import type { AuthView, ServerView, ToolAudience } from '../../../preload/contract/index.js';
 import type { RegisteredTool } from '../adapter.js';
 import type { ServerConfig } from '../config.js';
@@ -56,6 +56,12 @@ function audienceOf(conn: McpConnection | undefined, tool: string): ToolAudience
   return t ? toolAudience(t) : 'model_and_app';
 }
 
+/** Whether a server's tool declares an MCP App view (main/mcp/apps/tool-ui.ts). */
+function hasView(conn: McpConnection | undefined, tool: string): boolean {
+  const t = conn?.tools.find((x) => x.name === tool);
+  return !!t && toolUiResourceUri(t) !== null;
+}
+
 /**
  * Produce the masked view of one server: config with every env/header value masked, plus live
  * status. The only producer of server objects that leave main (docs/ARCHITECTURE.md "Masked views only").
@@ -99,6 +105,7 @@ export function toView(
               enabled: s?.enabled !== false,
               approval: s?.approval ?? null,
               audience: audienceOf(conn, t.original_name),
+              has_view: hasView(conn, t.original_name),
             };
           })
         : [],

@@ -57,7 +57,7 @@ export class LiveLogRing extends LogRing {
     if (this.dropped === 0) return;
     const n = this.dropped;
     this.dropped = 0;
-    this.keep('lifecycle', `${n} log message${n === 1 ? '' : 's'} from the server were dropped: it sent more than ${this.rate.perSecond} a second.`, origin);
+    this.keep('lifecycle', `${n} log message${n === 1 ? '' : 's'} from the server or its views were dropped: it sent more than ${this.rate.perSecond} a second.`, origin);
   }
 
   private keep(source: LogEntry['source'], text: string, origin: number): void {
@@ -84,9 +84,9 @@ export class LiveLogRing extends LogRing {
     }
   }
 
-  /** Append an entry and push it; a `server` entry over the rate is dropped and counted instead. */
+  /** Append an entry and push it; a `server` or `view` entry over the rate is dropped and counted instead. */
   override push(source: LogEntry['source'], text: string, origin = 0): void {
-    if (source === 'server' && !this.take()) {
+    if ((source === 'server' || source === 'view') && !this.take()) {
       this.dropped++;
       // Say so once the flood pauses, even if nothing else is logged after it.
       if (!this.noticeTimer) {

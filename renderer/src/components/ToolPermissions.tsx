@@ -67,6 +67,11 @@ export function ServerToolsPanel({ server }: { server: ServerView }) {
                 </span>
               )}
             </span>
+            {tool.has_view && (
+              <span className="badge hint-muted" data-testid="tool-has-view" title={t('toolPerms.hasView_detail')}>
+                {t('toolPerms.hasView')}
+              </span>
+            )}
             {(tool.audience === 'app' || tool.audience === 'none') && (
               <span className="badge hint-muted" data-testid="tool-audience" data-audience={tool.audience} title={t(`toolPerms.audience_${tool.audience}_detail`)}>
                 {t(`toolPerms.audience_${tool.audience}`)}

@@ -502,6 +502,8 @@ export const en = {
     askEvery: 'Ask every time',
     alwaysAllow: 'Always allow',
     schema: 'schema',
+    hasView: 'App view',
+    hasView_detail: 'This tool comes with an interactive view (MCP Apps): when it is called, the view shows in the chat under the tool card.',
     audience_app: 'Views only',
     audience_app_detail: "Only this server's MCP App views may call this tool; the model is never offered it. The switch and the approval choice apply to the views' calls.",
     audience_none: 'No callers',

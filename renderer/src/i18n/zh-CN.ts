@@ -502,6 +502,8 @@ export const zhCN: Strings = {
     askEvery: '每次都询问',
     alwaysAllow: '始终允许',
     schema: '输入结构',
+    hasView: '应用视图',
+    hasView_detail: '这个工具带有交互式视图（MCP Apps）：调用它时，视图会显示在对话中的工具卡片下方。',
     audience_app: '仅限视图',
     audience_app_detail: '只有此服务器的 MCP App 视图可以调用这个工具；它永远不会提供给模型。启用开关和审批方式作用于视图发起的调用。',
     audience_none: '无人可调用',
