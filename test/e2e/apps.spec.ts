@@ -72,6 +72,9 @@ test('basic-react: the view shows the tool result, its button calls the server, 
   await page.reload();
   await expect(page.getByTestId('app-view-frame')).toHaveCount(1);
   await expect(view(page).locator('code')).toHaveText(resultText, { timeout: 20_000 });
+  // The reopened conversation shows its end, though the view grew after the jump to the bottom.
+  await expect.poll(() => transcript.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight)).toBeLessThan(4);
+  await expect(page.getByTestId('msg-assistant').last()).toBeInViewport();
   // And after the app itself restarts (the server starts again; the view reads its resource anew).
   await shell.restart();
   await openApp(page, shell.current);

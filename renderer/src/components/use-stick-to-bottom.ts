@@ -2,6 +2,11 @@
  * Keep a scroll container at its bottom while its content grows — a tool's app view that loads
  * and sizes itself, an image that arrives — as long as the user was at the bottom (they have not
  * scrolled up to read). Changes of the entry list itself are followed by Chat's own effect.
+ *
+ * Only a move up lets go of the bottom. Content that grows under a pinned view leaves a gap until
+ * the resize observer closes it, and a scroll event can land in that gap (one still queued from
+ * our own scroll to the bottom, say): judged by the distance alone, it would unpin the view and
+ * leave the newest entry out of sight.
  */
 import { useEffect, useRef, type RefObject } from 'react';
 
@@ -15,6 +20,7 @@ const PINNED_SLACK_PX = 48;
  */
 export function useStickToBottom(scroller: RefObject<HTMLElement | null>, paused: boolean): () => void {
   const pinned = useRef(true);
+  const lastTop = useRef(0);
   const pausedRef = useRef(paused);
   pausedRef.current = paused;
   useEffect(() => {
@@ -37,6 +43,10 @@ export function useStickToBottom(scroller: RefObject<HTMLElement | null>, paused
   }, [scroller]);
   return () => {
     const el = scroller.current;
-    if (el) pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < PINNED_SLACK_PX;
+    if (!el) return;
+    const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < PINNED_SLACK_PX;
+    if (atBottom) pinned.current = true;
+    else if (el.scrollTop < lastTop.current - 1) pinned.current = false;
+    lastTop.current = el.scrollTop;
   };
 }
