@@ -450,15 +450,18 @@ export class McpConnection {
     }
   }
 
-  /** Close the session and end the server process. Idempotent; safe during `start()`. */
-  async close(): Promise<void> {
+  /**
+   * Close the session and end the server process. Idempotent; safe during `start()`.
+   * @param why what the log's `closing` line adds (e.g. that a new connection replaced this one)
+   */
+  async close(why?: string): Promise<void> {
     if (this.closing) return;
     this.closing = true;
     this.refresher?.stop();
     this.tools = [];
     this.resources = [];
     this.prompts = [];
-    this.note('lifecycle', 'closing');
+    this.note('lifecycle', why ? `closing: ${why}` : 'closing');
     await this.closeTransport();
     await this.startPromise?.catch(() => undefined);
   }

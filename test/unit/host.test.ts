@@ -225,6 +225,9 @@ describe('management actions', () => {
     expect(await waitGone(oldPid)).toBe(true);
     expect(textOf(await h.callTool('svc__env_check', { name: 'B', sha256: sha256('three') }))).toBe('match');
     expect(textOf(await h.callTool('svc__env_check', { name: 'A', sha256: sha256('one') }))).toBe('unset');
+    // The log's last lifecycle line says the old connection closed, not that the server stopped.
+    const lifecycle = h.logs('svc').filter((e) => e.source === 'lifecycle').map((e) => e.text);
+    expect(lifecycle.at(-1)).toBe('closing: the previous connection; the new settings are running');
   });
 
   it('remove() closes the process and unregisters its tools', async () => {

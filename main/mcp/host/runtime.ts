@@ -147,7 +147,7 @@ export class ServerRuntime {
     // Route the candidate's future changes through the host.
     (candidate as unknown as { onChange: (c: McpConnection) => void }).onChange = (c) => this.onConnectionChange(c);
     this.conns.set(name, candidate);
-    await replaced?.close();
+    await replaced?.close('the previous connection; the new settings are running');
     this.rebuildTools();
     this.emitChanged(name);
   }
@@ -159,7 +159,7 @@ export class ServerRuntime {
     const old = this.conns.get(name);
     const conn = this.makeConnection(name, cfg);
     this.conns.set(name, conn);
-    if (old) void old.close();
+    if (old) void old.close('the previous connection; a new one is starting');
     this.rebuildTools();
     this.emitChanged(name);
     void conn.start();
