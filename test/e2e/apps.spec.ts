@@ -413,12 +413,17 @@ test("a view's call waiting for approval goes with the view: a reload or Close v
   await expect(view(page).locator('code')).toHaveText(/^\d{4}-/, { timeout: 20_000 });
   const card = page.getByTestId('app-view').getByTestId('approval-card');
 
-  // The view asks; its card is brought into sight. Then the page reloads before anyone answers:
+  // The view asks; its card is brought into sight, whole — in a narrow window with the chat at its
+  // bottom too, where following the bottom as the card grows the view would push the card's top
+  // out of sight. Then the page reloads before anyone answers:
   // the call belonged to the page that went away, so its card is withdrawn, not shown in the
   // rebuilt view (where "Allow once" would answer a call nobody waits for).
+  await page.setViewportSize({ width: 800, height: 900 });
+  await page.getByTestId('transcript').evaluate((el) => (el.scrollTop = el.scrollHeight));
   await view(page).getByRole('button', { name: 'Get Server Time' }).click();
   await expect(card).toHaveCount(1);
-  await expect(card).toBeInViewport();
+  await page.waitForTimeout(300);
+  await expect(card).toBeInViewport({ ratio: 1 });
   await page.reload();
   await expect(view(page).locator('code')).toHaveText(/^\d{4}-/, { timeout: 20_000 });
   await page.waitForTimeout(500);

@@ -18,6 +18,7 @@ import { useApp } from '../store';
 import type { PreparingTool } from '../store/chat';
 import { safeExternalUrl } from '../safe-url';
 import { ApprovalCard } from '../components/ApprovalCard';
+import { revealInChat } from '../components/use-stick-to-bottom';
 import { connectBridge, hostContext, sendCallState, type SentToView } from './bridge';
 import { currentHostStyles } from './host-styles';
 import './apps.css';
@@ -219,13 +220,13 @@ function AppFrame({ call: item, view, granted, onClosed }: { call: ViewCall; vie
   // The link question shows where the user is looking (a view's button may be far below it).
   // A block body: newer Chromium's scrollIntoView returns a Promise, which must not be the cleanup.
   useEffect(() => {
-    if (link) linkBar.current?.scrollIntoView({ block: 'nearest' });
+    if (link && linkBar.current) revealInChat(linkBar.current);
   }, [link]);
 
   // Likewise a card for the view's own tool call (asked after a click low in a tall view).
   const newestApproval = approvals.at(-1)?.id;
   useEffect(() => {
-    if (newestApproval) approvalBox.current?.scrollIntoView({ block: 'nearest' });
+    if (newestApproval && approvalBox.current) revealInChat(approvalBox.current);
   }, [newestApproval]);
 
   // Host context changes the view is told about (ext-apps `ui/notifications/host-context-changed`):

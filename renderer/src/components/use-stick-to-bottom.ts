@@ -12,6 +12,19 @@ import { useEffect, useRef, type RefObject } from 'react';
 
 /** How close to the bottom still counts as "at the bottom", in CSS pixels. */
 const PINNED_SLACK_PX = 48;
+/** The event (bubbling to the scroll container) by which a part asks the chat to stop following the bottom. */
+const HOLD_EVENT = 'op-hold-bottom';
+
+/**
+ * Bring `target` into sight inside the chat and keep it there: the chat stops following the
+ * bottom (as if the user had scrolled up), so growth below — the target itself arriving in a
+ * pinned chat — does not push it out of sight again. For questions the user must see (a view's
+ * approval card or link consent). Must be called after the target is in the document.
+ */
+export function revealInChat(target: HTMLElement): void {
+  target.dispatchEvent(new Event(HOLD_EVENT, { bubbles: true }));
+  target.scrollIntoView({ block: 'nearest' });
+}
 
 /**
  * @param scroller the scroll container (its direct children are watched for size changes)
@@ -36,9 +49,14 @@ export function useStickToBottom(scroller: RefObject<HTMLElement | null>, paused
     watchChildren();
     const children = new MutationObserver(watchChildren);
     children.observe(el, { childList: true });
+    const hold = (): void => {
+      pinned.current = false;
+    };
+    el.addEventListener(HOLD_EVENT, hold);
     return () => {
       sizes.disconnect();
       children.disconnect();
+      el.removeEventListener(HOLD_EVENT, hold);
     };
   }, [scroller]);
   return () => {
