@@ -1253,19 +1253,24 @@ const appsChannels = {
   /** A view's `resources/read`: its own server only; released with its view instance. */
   'apps.readResource': { input: z.strictObject({ server: serverNameSchema, uri: resourceUriSchema, view_instance: viewInstanceSchema }), output: null as unknown as Record<string, unknown> },
   /**
+   * A view's log message (ext-apps: the view's `notifications/message`, its `data` as sent): written
+   * to its server's log as a `view` entry (`level logger: data`), rate-limited with the server's
+   * own messages. `kept`: false when the server is gone.
+   */
+  'apps.log': {
+    input: z.strictObject({
+      server: serverNameSchema,
+      level: z.enum(loggingLevels),
+      logger: z.string().max(128).optional(),
+      data: z.unknown().refine((v) => (JSON.stringify(v) ?? '').length <= 65_536, 'Log data too large'),
+    }),
+    output: null as unknown as { kept: boolean },
+  },
+  /**
    * A shown view was torn down: its tool calls and resource reads still under way are withdrawn
    * (pending approval cards close as cancelled, server requests are cancelled) and later requests
    * of that instance are refused. `aborted`: how many were under way.
    */
-  /**
-   * A view's log message (ext-apps: the view's `notifications/message`): written to its server's
-   * log as a `view` entry, rate-limited with the server's own messages. `kept`: false when the
-   * server is gone.
-   */
-  'apps.log': {
-    input: z.strictObject({ server: serverNameSchema, level: z.enum(loggingLevels), logger: z.string().max(128).optional(), data: z.string().max(16_384) }),
-    output: null as unknown as { kept: boolean },
-  },
   'apps.releaseView': { input: z.strictObject({ view_instance: viewInstanceSchema }), output: null as unknown as { aborted: number } },
 } as const;
 

@@ -11,7 +11,7 @@ import { hostname } from 'node:os';
 import path from 'node:path';
 import type { FrameLocator, Page } from '@playwright/test';
 import { startFakeModel, type FakeModel } from '../fixtures/fake-model.js';
-import { ROOT, SCREENSHOTS, addLocalServer, commandLine, configureModel, expect, expectStatus, openApp, openChat, openSettings, sendMessage, serverCard, setApprovalMode, test } from './helpers.js';
+import { ROOT, SCREENSHOTS, addLocalServer, commandLine, configureModel, expect, expectStatus, openApp, openChat, openSettings, sendMessage, serverCard, setApprovalMode, test, type ShellHandle } from './helpers.js';
 
 const appServer = (name: string): string => commandLine(['node', path.join(ROOT, `node_modules/@modelcontextprotocol/${name}/dist/index.js`), '--stdio']);
 const HOSTILE = commandLine(['node', path.join(ROOT, 'test/fixtures/hostile-app-server.mjs')]);
@@ -373,16 +373,24 @@ test('declared device permissions reach the frame only after the user agrees; li
   await expect.poll(() => asked.some((u) => u.startsWith('https://modelcontextprotocol.io/'))).toBe(true);
 });
 
-test("a view's tool call asks through the same approval card as the model's, shown in the view", async ({ page, shell }) => {
+/**
+ * basic-react as server "clock", its get-time called by the model and allowed once (default mode:
+ * get-time declares no read-only hint, so the model's call asks first); returns once the view
+ * shows the time.
+ */
+async function showTimeView(page: Page, shell: ShellHandle): Promise<void> {
   await openApp(page, shell.current);
   await configureModel(page, { baseUrl: model.baseUrl, model: 'fake-apps' });
   await expectStatus(await addLocalServer(page, { name: 'clock', command: appServer('server-basic-react') }), 'ready');
   await openChat(page);
-  // Default mode: get-time declares no read-only hint, so the model's call asks first.
   await sendMessage(page, 'call get-time');
   await page.getByTestId('tool-card').getByTestId('approval-card').getByRole('button', { name: 'Allow once' }).click();
+  await expect(view(page).locator('code')).toHaveText(/^\d{4}-/, { timeout: 20_000 });
+}
+
+test("a view's tool call asks through the same approval card as the model's, shown in the view", async ({ page, shell }) => {
+  await showTimeView(page, shell);
   const v = view(page);
-  await expect(v.locator('code')).toHaveText(/^\d{4}-/, { timeout: 20_000 });
   const first = await v.locator('code').textContent();
   await page.waitForTimeout(1100);
   // The view's own call: the card appears in the view, and nothing runs before the answer.
@@ -404,13 +412,7 @@ test("a view's tool call asks through the same approval card as the model's, sho
 });
 
 test("a view's call waiting for approval goes with the view: a reload or Close view withdraws its card, and a rebuilt view asks afresh; its log messages reach the server's log", async ({ page, shell }) => {
-  await openApp(page, shell.current);
-  await configureModel(page, { baseUrl: model.baseUrl, model: 'fake-apps' });
-  await expectStatus(await addLocalServer(page, { name: 'clock', command: appServer('server-basic-react') }), 'ready');
-  await openChat(page);
-  await sendMessage(page, 'call get-time');
-  await page.getByTestId('tool-card').getByTestId('approval-card').getByRole('button', { name: 'Allow once' }).click();
-  await expect(view(page).locator('code')).toHaveText(/^\d{4}-/, { timeout: 20_000 });
+  await showTimeView(page, shell);
   const card = page.getByTestId('app-view').getByTestId('approval-card');
 
   // The view asks; its card is brought into sight, whole — in a narrow window with the chat at its

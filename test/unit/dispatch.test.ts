@@ -143,6 +143,19 @@ describe('malformed input', () => {
     expect(core.config.names()).toEqual([]);
   });
 
+  it("a view's instance id and log data are checked: a malformed id or oversized log data → invalid_input, nothing kept", async () => {
+    for (const view_instance of ['short', 'has spaces in it', 'x'.repeat(129), '../../etc/passwd']) {
+      expect(errorOf(await dispatcher.invoke('apps.releaseView', { view_instance })).code, view_instance).toBe('invalid_input');
+      expect(errorOf(await dispatcher.invoke('apps.readResource', { server: 'a', uri: 'ui://x', view_instance })).code, view_instance).toBe('invalid_input');
+    }
+    expect(await dispatcher.invoke('apps.releaseView', { view_instance: 'a1b2c3d4-e5f6' })).toEqual({ ok: true, value: { aborted: 0 } });
+    const e = errorOf(await dispatcher.invoke('apps.log', { server: 'a', level: 'info', data: { text: 'x'.repeat(70_000) } }));
+    expect(e).toMatchObject({ code: 'invalid_input', field: 'data' });
+    expect(errorOf(await dispatcher.invoke('apps.log', { server: 'a', level: 'loud', data: 'x' })).code).toBe('invalid_input');
+    // A server that does not exist keeps nothing.
+    expect(await dispatcher.invoke('apps.log', { server: 'a', level: 'info', data: { n: 1 } })).toEqual({ ok: true, value: { kept: false } });
+  });
+
   it('deeply nested or cyclic-looking junk → invalid_input', async () => {
     let deep: unknown = 'x';
     for (let i = 0; i < 10_000; i++) deep = { a: deep };

@@ -49,6 +49,9 @@ function asTyped(err: unknown, server: string): Error {
   return new HostError('invalid_input', `Server "${server}" refused the request: ${msg.slice(0, 500)}`);
 }
 
+/** Why a request of a released view (or of a page that went away) is refused. */
+const VIEW_GONE = 'The view that asked for this was closed.';
+
 /** The `run_id` of approvals for tool calls a view makes. */
 export const VIEW_RUN_ID = 'app-view';
 
@@ -189,7 +192,7 @@ export class AppsService {
 
   private beginRequest(from: ViewOrigin): ViewRequest {
     const req = this.viewCalls.begin(from.instance, from.signal);
-    if (!req) throw new AppRequestRefusedError('The view that asked for this was closed.');
+    if (!req) throw new AppRequestRefusedError(VIEW_GONE);
     return req;
   }
 
@@ -215,7 +218,7 @@ export class AppsService {
     if (this.gate.isAsking((a) => a.run_id === VIEW_RUN_ID && a.conversation_id === conversationId && a.call_id.startsWith(ownCalls) && a.server === server && a.tool === tool))
       throw new AppRequestRefusedError(`An earlier call of "${tool}" from this view is still waiting for your approval.`);
     const auth = await this.gate.authorize({ conversation_id: conversationId, run_id: VIEW_RUN_ID, call_id: `app:${viewCallId}:${randomUUID()}`, namespacedTool: registered.name, args, signal });
-    if (!auth.allowed) throw new AppRequestRefusedError(signal.aborted ? 'The view that asked for this was closed.' : auth.message);
+    if (!auth.allowed) throw new AppRequestRefusedError(signal.aborted ? VIEW_GONE : auth.message);
     const result = capCallResult(await conn.callTool(tool, args, { signal }).catch((err: unknown) => Promise.reject(asTyped(err, server))));
     if (JSON.stringify(result).length > MAX_VIEW_REPLY_CHARS) throw new AppRequestRefusedError('The tool result is too large for the view.');
     return result;
@@ -245,7 +248,7 @@ export class AppsService {
    * A view's log message (ext-apps: the view's `notifications/message`), written to its server's
    * log as `level logger: data`. @returns whether it was kept (false: no such server)
    */
-  log(server: string, message: { level: string; logger?: string; data: string }): { kept: boolean } {
+  log(server: string, message: { level: string; logger?: string; data: unknown }): { kept: boolean } {
     return { kept: this.host.viewLog(server, formatLogMessage(message)) };
   }
 

@@ -4,6 +4,7 @@
  * (docs/ARCHITECTURE.md "Masked views only").
  */
 import { toolAudience, toolUiResourceUri, visibleToModel } from '../apps/tool-ui.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import type { AuthView, ServerView, ToolAudience } from '../../../preload/contract/index.js';
 import type { RegisteredTool } from '../adapter.js';
 import type { ServerConfig } from '../config.js';
@@ -44,21 +45,26 @@ function authView(cfg: ServerConfig, status: AuthStatus | null): AuthView {
   };
 }
 
+/** The tool as the server lists it on this connection, if it does. */
+function listed(conn: McpConnection | undefined, tool: string): Tool | undefined {
+  return conn?.tools.find((x) => x.name === tool);
+}
+
 /** Whether a server's tool is withheld from the model by its MCP Apps visibility (main/mcp/apps/tool-ui.ts). */
 function isAppOnly(conn: McpConnection, tool: string): boolean {
-  const t = conn.tools.find((x) => x.name === tool);
+  const t = listed(conn, tool);
   return !!t && !visibleToModel(t);
 }
 
 /** Who may call a server's tool (docs/ARCHITECTURE.md "MCP Apps"); a tool not listed by the connection keeps the default. */
 function audienceOf(conn: McpConnection | undefined, tool: string): ToolAudience {
-  const t = conn?.tools.find((x) => x.name === tool);
+  const t = listed(conn, tool);
   return t ? toolAudience(t) : 'model_and_app';
 }
 
 /** Whether a server's tool declares an MCP App view (main/mcp/apps/tool-ui.ts). */
 function hasView(conn: McpConnection | undefined, tool: string): boolean {
-  const t = conn?.tools.find((x) => x.name === tool);
+  const t = listed(conn, tool);
   return !!t && toolUiResourceUri(t) !== null;
 }
 

@@ -149,13 +149,7 @@ export async function connectBridge(opts: {
   };
   // Its log messages go to its server's log (Settings → the server → Logs), as `view` entries.
   bridge.addEventListener('loggingmessage', (p) => {
-    let data: string;
-    try {
-      data = typeof p.data === 'string' ? p.data : (JSON.stringify(p.data) ?? String(p.data));
-    } catch {
-      data = '[a value that could not be shown]';
-    }
-    void call('apps.log', { server: item.server, level: p.level, ...(p.logger ? { logger: p.logger.slice(0, 128) } : {}), data: data.slice(0, 16_384) }).catch(() => undefined);
+    void call('apps.log', { server: item.server, level: p.level, ...(p.logger ? { logger: p.logger.slice(0, 128) } : {}), data: p.data }).catch(() => undefined);
   });
   bridge.onopenlink = async ({ url }) => ((await handlers.openLink(url)) ? {} : { isError: true });
   bridge.onsizechange = ({ height }) => {
