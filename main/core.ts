@@ -13,7 +13,7 @@ import { ConversationStore } from './chat/conversations/store.js';
 import { ViewContextStore } from './chat/conversations/view-contexts.js';
 import { ClosedViewStore } from './chat/conversations/closed-views.js';
 import { ContextService } from './chat/context/service.js';
-import { AppsService } from './mcp/apps/service.js';
+import { AppsService, type ViewOrigins } from './mcp/apps/service.js';
 import { SettingsStore } from './chat/settings.js';
 import { ProfileStore } from './chat/profiles.js';
 import { detectLocalModels, type LocalProbe } from './chat/local-models.js';
@@ -77,6 +77,11 @@ export interface CoreOptions {
   localModelProbes?: LocalProbe[];
   /** Asks the user for a folder (Electron: the system folder picker), for root folders. */
   chooseFolder?: () => Promise<string | null>;
+  /**
+   * The shell's MCP App view origins, one per shown view (docs/ARCHITECTURE.md "MCP Apps:
+   * isolation"); without them no view is shown (`no_sandbox`).
+   */
+  viewOrigins?: ViewOrigins;
 }
 
 /** The state dir: `OPENPROGRAM_STATE_DIR`, else the given default, else `~/.openprogram`. */
@@ -198,6 +203,12 @@ export class AppCore {
       this.permissions.gate,
       new ViewContextStore(opened.db, Date.now, (text) => this.redactor.redactText(text)),
       new ClosedViewStore(opened.db),
+      // A view is issued only for a real call: a saved tool entry, or one the model is writing now.
+      {
+        isToolCall: (v, server, tool) =>
+          this.conversationStore.hasToolCall(v.conversation_id, v.run_id, v.call_id, server, tool) || this.chat.isPreparing(v.conversation_id, v.run_id, v.call_id, server, tool),
+      },
+      opts.viewOrigins ?? null,
     );
     // Entries left streaming or running by a run that never ended (the app was killed).
     this.conversationStore.markInterrupted();

@@ -9,9 +9,11 @@ export const RENDERER_CSP =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: https:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'";
 
 /**
- * The renderer's policy when MCP App views are served from `viewOrigin` (docs/ARCHITECTURE.md
- * "MCP Apps: isolation"): the same, plus frames from that origin only.
+ * The renderer's policy when MCP App views are served (docs/ARCHITECTURE.md "MCP Apps:
+ * isolation"): the same, plus frames from the views' origins only — `viewSource` is the CSP
+ * source that covers them (`http://*.localhost:<view port>` in the browser shell, `op-view:` in
+ * Electron).
  */
-export function rendererCspWithViews(viewOrigin: string): string {
-  return `${RENDERER_CSP}; frame-src ${viewOrigin}`;
+export function rendererCspWithViews(viewSource: string): string {
+  return `${RENDERER_CSP}; frame-src ${viewSource}`;
 }

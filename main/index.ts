@@ -9,7 +9,7 @@ import { AppCore, resolveStateDir } from './core.js';
 import { createDispatcher } from './ipc/dispatch.js';
 import { hardenWebContents, ourUrlPredicate, PageLifetime, registerIpc, sendEvent, windowOptions } from './ipc/electron.js';
 import { rendererCspWithViews } from './csp.js';
-import { isViewUrl, serveViewOrigin, viewOnlyPermissions, VIEW_ORIGIN, VIEW_SCHEME_PRIVILEGES } from './ipc/electron-views.js';
+import { isViewUrl, limitViewWebRtc, serveViewOrigin, viewOnlyPermissions, viewOriginFor, VIEW_FRAME_SOURCE, VIEW_SCHEME_PRIVILEGES } from './ipc/electron-views.js';
 import { APP_INDEX_URL, APP_ORIGIN, APP_SCHEME_PRIVILEGES, serveAppOrigin } from './ipc/electron-app-origin.js';
 import { redactConsole } from './secrets/redact.js';
 
@@ -38,6 +38,8 @@ class AppShell {
     const win = new BrowserWindow(windowOptions(path.join(here, '../preload/index.cjs')));
     this.win = win;
     hardenWebContents(win.webContents, isOurUrl, (url) => shell.openExternal(url));
+    // MCP App views live in this window's frames: their WebRTC sends no UDP (./ipc/electron-views.ts).
+    limitViewWebRtc(win.webContents);
     this.page.watch(win.webContents);
     win.once('ready-to-show', () => win.show());
     win.on('closed', () => {
@@ -77,6 +79,8 @@ const core = new AppCore({
     return r.canceled || !r.filePath ? null : r.filePath;
   },
   // Root folders (MCP "Roots") are picked in the system folder dialog.
+  // Each shown MCP App view gets an origin of its own on the op-view: scheme.
+  viewOrigins: { originFor: viewOriginFor },
   chooseFolder: async () => {
     const options = { properties: ['openDirectory' as const, 'createDirectory' as const] };
     const win = appShell.win;
@@ -92,11 +96,10 @@ app.whenReady().then(async () => {
   session.defaultSession.webRequest.onHeadersReceived((details, cb) => {
     // The view origin's pages keep the CSP built for each view (main/mcp/apps/csp.ts).
     if (isViewUrl(details.url)) return cb({ responseHeaders: details.responseHeaders });
-    cb({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [rendererCspWithViews(VIEW_ORIGIN)] } });
+    cb({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [rendererCspWithViews(VIEW_FRAME_SOURCE)] } });
   });
-  serveAppOrigin(protocol, rendererDir, rendererCspWithViews(VIEW_ORIGIN));
-  serveViewOrigin(protocol, rendererUrl ? new URL(rendererUrl).origin : APP_ORIGIN);
-  core.apps.setSandboxOrigin(VIEW_ORIGIN);
+  serveAppOrigin(protocol, rendererDir, rendererCspWithViews(VIEW_FRAME_SOURCE));
+  serveViewOrigin(protocol, rendererUrl ? new URL(rendererUrl).origin : APP_ORIGIN, (label) => core.apps.sandboxCsp(label));
   // Device permissions only to views, only what their frame's `allow` delegates; none to the app.
   viewOnlyPermissions(session.defaultSession);
   registerIpc(ipcMain, dispatcher, () => appShell.win?.webContents ?? null, isOurUrl, () => appShell.page.signal);

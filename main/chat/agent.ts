@@ -70,6 +70,8 @@ interface ActiveRun {
   ctrl: AbortController;
   /** Running tool calls by call id, for cancelling one call alone. */
   calls: Map<string, AbortController>;
+  /** Calls whose input the model is writing or wrote (announced `tool-input`), by call id: their server and tool. */
+  preparing: Map<string, { server: string; tool: string }>;
   done: Promise<void>;
 }
 
@@ -95,6 +97,17 @@ export class ChatService {
    * context, main/mcp/apps/service.ts `modelContext`). Set by the app core; null = none.
    */
   extraSystem: ((conversationId: string) => string | null) | null = null;
+
+  /**
+   * Whether run `runId` of a conversation, still active, announced a call `callId` of `tool` (its
+   * real name) on `server` while the model wrote its input — an MCP App view may start then, before
+   * the call's entry exists.
+   */
+  isPreparing(conversationId: string, runId: string, callId: string, server: string, tool: string): boolean {
+    const run = this.runs.get(conversationId);
+    const p = run?.runId === runId ? run.preparing.get(callId) : undefined;
+    return !!p && p.server === server && p.tool === tool;
+  }
 
   /** Whether a conversation has a run now. */
   isRunning(conversationId: string): boolean {
@@ -195,7 +208,7 @@ export class ChatService {
     const history = transcriptToMessages(this.store.get(conversationId).items, imagePolicy(model.profile));
     // The conversation the user works in is the one to reopen at the next start.
     this.store.setLastOpened(conversationId);
-    const run: ActiveRun = { runId, ctrl: new AbortController(), calls: new Map(), done: Promise.resolve() };
+    const run: ActiveRun = { runId, ctrl: new AbortController(), calls: new Map(), preparing: new Map(), done: Promise.resolve() };
     this.runs.set(conversationId, run);
     announce(runId);
     this.announceSummary(conversationId);
@@ -310,7 +323,10 @@ export class ChatService {
         runId: run.runId,
         viewTool: viewToolLookup(this.host, offered),
         started: (callId) => rec.hasTool(callId),
-        emit: (e) => this.events.chat(e),
+        emit: (e) => {
+          if (e.type === 'tool-input') run.preparing.set(e.call_id, { server: e.server, tool: e.original_name });
+          this.events.chat(e);
+        },
       });
       for await (const part of result.fullStream) {
         if (part.type === 'text-delta') rec.text(part.text);

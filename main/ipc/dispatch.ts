@@ -89,13 +89,12 @@ export function createHandlers(core: AppCore, version = '0.1.0'): Handlers {
     'context.subscribe': ({ server, uri }) => core.context.subscribe(server, uri),
     'context.unsubscribe': ({ server, uri }) => core.context.unsubscribe(server, uri),
     // MCP Apps (main/mcp/apps/).
-    'apps.view': ({ conversation_id, run_id, call_id, server, tool }) => core.apps.loadView({ conversation_id, run_id, call_id }, server, tool),
+    'apps.view': ({ conversation_id, run_id, call_id, server, tool }, caller) => core.apps.loadView({ conversation_id, run_id, call_id }, server, tool, caller.signal),
     'apps.setViewClosed': ({ conversation_id, run_id, call_id, closed }) => core.apps.setViewClosed({ conversation_id, run_id, call_id }, closed),
-    'apps.callTool': async ({ conversation_id, server, view_call_id, view_instance, tool, arguments: args }, caller) =>
-      (await core.apps.callTool(conversation_id, server, view_call_id, tool, args, { instance: view_instance, ...caller })) as Record<string, unknown>,
-    'apps.updateModelContext': ({ conversation_id, server, call_id, text }) => core.apps.updateModelContext(conversation_id, server, call_id, text),
-    'apps.readResource': async ({ server, uri, view_instance }, caller) => (await core.apps.readResource(server, uri, { instance: view_instance, ...caller })) as Record<string, unknown>,
-    'apps.log': ({ server, level, logger, data }) => core.apps.log(server, { level, data, ...(logger ? { logger } : {}) }),
+    'apps.callTool': async ({ view_instance, tool, arguments: args }, caller) => (await core.apps.callTool(view_instance, tool, args, caller.signal)) as Record<string, unknown>,
+    'apps.updateModelContext': ({ view_instance, text }) => core.apps.updateModelContext(view_instance, text),
+    'apps.readResource': async ({ view_instance, uri }, caller) => (await core.apps.readResource(view_instance, uri, caller.signal)) as Record<string, unknown>,
+    'apps.log': ({ view_instance, level, logger, data }) => core.apps.log(view_instance, { level, data, ...(logger ? { logger } : {}) }),
     'apps.releaseView': ({ view_instance }) => core.apps.releaseView(view_instance),
     'conversations.setToolServers': ({ id, servers }) => core.conversations.setToolServers(id, servers),
     'conversations.setProfile': ({ id, profile_id }) => core.conversations.setProfile(id, profile_id),

@@ -1,37 +1,65 @@
 /**
- * Electron's view origin for MCP Apps (docs/ARCHITECTURE.md "MCP Apps: isolation"): the
+ * Electron's view origins for MCP Apps (docs/ARCHITECTURE.md "MCP Apps: isolation"): the
  * privileged `op-view:` scheme serves the sandbox page (main/mcp/apps/sandbox-page.ts) at
- * `op-view://sandbox/…`, an origin of its own — never the renderer's — whose frames get no
- * preload (Electron runs the preload in the main frame only) and so no `window.openprogram`.
+ * `op-view://<label>/…`, one host — so one origin — per shown view, never the renderer's nor
+ * another view's, and only for the label of a view shown now. Its frames get no preload (Electron
+ * runs the preload in the main frame only) and so no `window.openprogram`.
  * Types only from electron: main/index.ts passes its `protocol` in.
  */
-import type { CustomScheme, Protocol, Session } from 'electron';
+import type { CustomScheme, Protocol, Session, WebContents } from 'electron';
+import type { McpUiResourceCsp } from '@modelcontextprotocol/ext-apps/app-bridge';
 import { sandboxResponse } from '../mcp/apps/sandbox-page.js';
+import { VIEW_LABEL } from '../mcp/apps/view-instances.js';
 
-/** The scheme of the view origin. */
+/** The scheme of the view origins. */
 export const VIEW_SCHEME = 'op-view';
-/** The view origin the renderer frames views from. */
-export const VIEW_ORIGIN = `${VIEW_SCHEME}://sandbox`;
+/** What the renderer's CSP lets it frame: the view scheme (each view is a host on it). */
+export const VIEW_FRAME_SOURCE = `${VIEW_SCHEME}:`;
 
-/** Register before `app` is ready: a standard, secure scheme (so it has a real origin). */
+/** Register before `app` is ready: a standard, secure scheme (so each host is a real origin). */
 export const VIEW_SCHEME_PRIVILEGES: CustomScheme = { scheme: VIEW_SCHEME, privileges: { standard: true, secure: true } };
 
-/** Whether a URL is on the view origin (its responses keep their own CSP). */
+/** The origin of the view with label `label`: `op-view://<label>`. */
+export function viewOriginFor(label: string): string {
+  return `${VIEW_SCHEME}://${label}`;
+}
+
+/** The view origin `origin` is (`op-view://<label>`, no path), or null. */
+function viewLabelOfOrigin(origin: string): string | null {
+  const m = /^op-view:\/\/([a-z0-9]+)$/.exec(origin);
+  return m && VIEW_LABEL.test(m[1]!) ? m[1]! : null;
+}
+
+/** Whether a URL is on a view origin (its responses keep their own CSP). */
 export function isViewUrl(url: string): boolean {
-  return url.startsWith(`${VIEW_ORIGIN}/`);
+  try {
+    const u = new URL(url);
+    return u.protocol === `${VIEW_SCHEME}:` && VIEW_LABEL.test(u.host);
+  } catch {
+    return false;
+  }
 }
 
 /**
- * Serve the sandbox page on `op-view://sandbox`. @param hostOrigin the renderer's origin, the
- * only page allowed to frame it and the only one the relay talks to.
+ * Serve the sandbox pages on `op-view://<label>`. @param hostOrigin the renderer's origin, the
+ * only page allowed to frame them and the only one the relay talks to. @param cspFor the policy
+ * of the view shown with a label, or null when none is (then nothing is served).
  */
-export function serveViewOrigin(protocol: Pick<Protocol, 'handle'>, hostOrigin: string): void {
+export function serveViewOrigin(protocol: Pick<Protocol, 'handle'>, hostOrigin: string, cspFor: (label: string) => McpUiResourceCsp | null): void {
   protocol.handle(VIEW_SCHEME, (req) => {
     const u = new URL(req.url);
-    if (u.host !== 'sandbox' || req.method !== 'GET') return new Response('Not found', { status: 404 });
-    const r = sandboxResponse(u.pathname + u.search, hostOrigin);
+    if (!VIEW_LABEL.test(u.host) || req.method !== 'GET') return new Response('Not found', { status: 404 });
+    const r = sandboxResponse(u.pathname + u.search, hostOrigin, cspFor(u.host));
     return new Response(r.body, { status: r.status, headers: r.headers });
   });
+}
+
+/**
+ * Keep views' WebRTC off the network as far as Electron allows: no UDP that does not go through
+ * a proxy (so no STUN/TURN packets to any host). TURN over TCP is not covered; README "Security".
+ */
+export function limitViewWebRtc(contents: Pick<WebContents, 'setWebRTCIPHandlingPolicy'>): void {
+  contents.setWebRTCIPHandlingPolicy('disable_non_proxied_udp');
 }
 
 /**
@@ -53,7 +81,7 @@ export interface PermissionAsker {
 
 /**
  * Whether Electron may grant `permission` to the asker: only a device permission a view can
- * declare, only to a subframe on the view origin (the inner `srcdoc` frame inherits that origin;
+ * declare, only to a subframe on a view origin (the inner `srcdoc` frame inherits that origin;
  * its URL is `about:srcdoc`). Everything else — the app's own window, other permissions — is
  * refused, as before views existed; so is an `about:srcdoc` asker whose origin Electron does not
  * say (a geolocation prompt, in some versions). Which view gets which device is decided earlier:
@@ -63,7 +91,7 @@ export interface PermissionAsker {
 export function mayGrantViewPermission(permission: string, asker: PermissionAsker): boolean {
   if (!VIEW_PERMISSIONS.has(permission) || asker.isMainFrame !== false) return false;
   const origin = asker.securityOrigin?.replace(/\/$/, '');
-  if (origin !== undefined) return origin === VIEW_ORIGIN && (asker.requestingUrl === undefined || asker.requestingUrl === 'about:srcdoc' || isViewUrl(asker.requestingUrl));
+  if (origin !== undefined) return viewLabelOfOrigin(origin) !== null && (asker.requestingUrl === undefined || asker.requestingUrl === 'about:srcdoc' || isViewUrl(asker.requestingUrl));
   // No origin given: only a frame whose own URL is on the view origin (not `about:srcdoc`, whose
   // origin could be anyone's).
   return isViewUrl(asker.requestingUrl ?? '');

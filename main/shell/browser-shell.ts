@@ -49,7 +49,7 @@ export interface BrowserShell {
   /** `http://127.0.0.1:<port>/#token=<token>` — open this in a browser. */
   url: string;
   port: number;
-  /** The MCP App view origin (`http://127.0.0.1:<view port>`), docs/ARCHITECTURE.md "MCP Apps: isolation". */
+  /** Where MCP App views are served: `http://*.localhost:<view port>`, one host per shown view (docs/ARCHITECTURE.md "MCP Apps: isolation"). */
   viewOrigin: string;
   core: AppCore;
   close(): Promise<void>;
@@ -75,15 +75,17 @@ export async function startBrowserShell(opts: {
   const rendererDir = path.resolve(opts.rendererDir ?? path.join(here, '../../out/renderer'));
   const token = randomBytes(32).toString('base64url');
   // Servers start once the page's first call was answered (or after a fallback delay).
-  const core = new AppCore({ stateDir: opts.stateDir, shell: 'browser', startServers: 'after-ui' });
+  // MCP App views get origins of their own on the view listener (./view-origin.ts), which listens
+  // before the core serves anything.
+  let viewOrigin: ViewOrigin | null = null;
+  const viewOrigins = { originFor: (label: string): string => viewOrigin!.originFor(label) };
+  const core = new AppCore({ stateDir: opts.stateDir, shell: 'browser', startServers: 'after-ui', viewOrigins });
   if (opts.redactConsole) redactConsole(core.redactor);
   const dispatcher = createDispatcher(core, (channel, err) => console.error(`[ipc] ${channel} failed:`, (err as Error)?.stack ?? err));
   const bindHost = opts.host ?? '127.0.0.1';
 
   // Symlinks inside the folder may not lead out of it: compare real paths.
   const realRendererDir = await fs.realpath(rendererDir).catch(() => rendererDir);
-  // MCP App views are framed from the view origin only (./view-origin.ts), once it listens.
-  let viewOrigin: ViewOrigin | null = null;
   const server = http.createServer(async (req, res) => {
     try {
       const file = resolveStaticPath(rendererDir, req.url);
@@ -95,7 +97,7 @@ export async function startBrowserShell(opts: {
       const body = await fs.readFile(real);
       res.writeHead(200, {
         'content-type': MIME[path.extname(file)] ?? 'application/octet-stream',
-        'content-security-policy': viewOrigin ? rendererCspWithViews(viewOrigin.origin) : RENDERER_CSP,
+        'content-security-policy': viewOrigin ? rendererCspWithViews(viewOrigin.frameSource) : RENDERER_CSP,
         'x-content-type-options': 'nosniff',
         'cache-control': 'no-store',
       });
@@ -173,14 +175,14 @@ export async function startBrowserShell(opts: {
     server.listen(opts.port ?? 0, bindHost, () => resolve());
   });
   const port = (server.address() as { port: number }).port;
-  viewOrigin = await startViewOrigin(`http://127.0.0.1:${port}`, bindHost, opts.viewPort ?? 0);
-  core.apps.setSandboxOrigin(viewOrigin.origin);
+  const views = await startViewOrigin(`http://127.0.0.1:${port}`, (label) => core.apps.sandboxCsp(label), bindHost, opts.viewPort ?? 0);
+  viewOrigin = views;
   await core.start();
 
   return {
     url: `http://127.0.0.1:${port}/#token=${token}`,
     port,
-    viewOrigin: viewOrigin.origin,
+    viewOrigin: views.frameSource,
     core,
     async close() {
       for (const s of sockets) s.terminate();

@@ -1177,7 +1177,8 @@ export type AppViewPermission = 'camera' | 'microphone' | 'geolocation' | 'clipb
 
 /**
  * The view of one tool call. `none`: the tool declares no view. `unavailable`: it cannot be shown
- * now (`not_connected`: the server is not running; `unknown_tool`: the server no longer lists the
+ * now (`not_a_call`: the conversation holds no call of that tool on that server under these ids;
+ * `not_connected`: the server is not running; `unknown_tool`: the server no longer lists the
  * tool; `no_sandbox`: this shell serves no view origin; `read_failed` / `bad_resource`: the
  * server's `ui://` resource could not be read or is not `text/html;profile=mcp-app`). `closed`:
  * the user closed this call's view ("Close view", saved with the conversation; nothing was read —
@@ -1187,9 +1188,11 @@ export type AppViewPermission = 'camera' | 'microphone' | 'geolocation' | 'clipb
 export type AppViewLoad =
   | { kind: 'none' }
   | { kind: 'closed' }
-  | { kind: 'unavailable'; reason: 'not_connected' | 'unknown_tool' | 'no_sandbox' | 'read_failed' | 'bad_resource' }
+  | { kind: 'unavailable'; reason: 'not_a_call' | 'not_connected' | 'unknown_tool' | 'no_sandbox' | 'read_failed' | 'bad_resource' }
   | {
       kind: 'ready';
+      /** The view instance main issued for this showing: every request of the view names it. */
+      view_instance: string;
       resource_uri: string;
       html: string;
       sandbox_url: string;
@@ -1208,8 +1211,9 @@ const viewCallShape = {
 };
 
 /**
- * One shown view instance (a random id the window makes per shown view): its requests end when it
- * is released (`apps.releaseView`) or the page goes away.
+ * One shown view instance, as main issued it in `apps.view` (`ready.view_instance`): its requests
+ * reach only the server and the conversation it was issued for, and end when it is released
+ * (`apps.releaseView`) or the page that loaded it goes away.
  */
 const viewInstanceSchema = z.string().min(8).max(128).regex(/^[A-Za-z0-9_-]+$/, 'A view instance id is letters, digits, - and _.');
 
@@ -1227,14 +1231,12 @@ const appsChannels = {
    * Fails with `not_found` for a conversation that does not exist (nothing written).
    */
   'apps.setViewClosed': { input: z.strictObject({ ...viewCallShape, closed: z.boolean() }), output: null as unknown as { closed: boolean } },
-  /** A view's `tools/call`: its own server only, tools with "app" visibility, through the permissions. */
+  /**
+   * A view's `tools/call`: to the server its instance was issued for only (never one the request
+   * names), tools with "app" visibility, through the permissions; its approval card shows in that view.
+   */
   'apps.callTool': {
     input: z.strictObject({
-      conversation_id: conversationIdSchema,
-      server: serverNameSchema,
-      /** The tool call whose view asks (its approval card shows in that view). */
-      view_call_id: z.string().min(1).max(128),
-      /** The shown view that asks: releasing it withdraws the call (card and server request). */
       view_instance: viewInstanceSchema,
       tool: toolNameSchema,
       arguments: z.record(z.string().max(256), z.unknown()).refine((v) => JSON.stringify(v).length <= 1_000_000, 'Arguments too large'),
@@ -1242,24 +1244,25 @@ const appsChannels = {
     output: null as unknown as Record<string, unknown>,
   },
   /**
-   * A view's `ui/update-model-context`: text the model gets in later turns of this conversation
-   * (saved with the conversation per view — the tool call `call_id` — each update replacing the
-   * last; empty text removes it). Fails with `not_found` for a conversation that does not exist.
+   * A view's `ui/update-model-context`: text the model gets in later turns of the view's
+   * conversation (saved with the conversation per view — its tool call — each update replacing
+   * the last; empty text removes it). Fails with `forbidden` when the instance is not shown, and
+   * `not_found` when its conversation no longer exists.
    */
   'apps.updateModelContext': {
-    input: z.strictObject({ conversation_id: conversationIdSchema, server: serverNameSchema, call_id: z.string().min(1).max(256), text: z.string().max(LIMITS.viewContext) }),
+    input: z.strictObject({ view_instance: viewInstanceSchema, text: z.string().max(LIMITS.viewContext) }),
     output: null as unknown as { kept: boolean },
   },
   /** A view's `resources/read`: its own server only; released with its view instance. */
-  'apps.readResource': { input: z.strictObject({ server: serverNameSchema, uri: resourceUriSchema, view_instance: viewInstanceSchema }), output: null as unknown as Record<string, unknown> },
+  'apps.readResource': { input: z.strictObject({ view_instance: viewInstanceSchema, uri: resourceUriSchema }), output: null as unknown as Record<string, unknown> },
   /**
    * A view's log message (ext-apps: the view's `notifications/message`, its `data` as sent): written
    * to its server's log as a `view` entry (`level logger: data`), rate-limited with the server's
-   * own messages. `kept`: false when the server is gone.
+   * own messages. `kept`: false when the server is gone; `forbidden` when the instance is not shown.
    */
   'apps.log': {
     input: z.strictObject({
-      server: serverNameSchema,
+      view_instance: viewInstanceSchema,
       level: z.enum(loggingLevels),
       logger: z.string().max(128).optional(),
       data: z.unknown().refine((v) => (JSON.stringify(v) ?? '').length <= 65_536, 'Log data too large'),

@@ -1,15 +1,15 @@
 /**
  * MCP Apps pieces that need no browser (main/mcp/apps/, main/shell/view-origin.ts): the view's
  * Content-Security-Policy is never looser than declared, malformed declarations fall back to the
- * default, the tool metadata is read as the ext-apps spec says, and the view origin — a real
- * loopback listener — serves the sandbox page only.
+ * default, the tool metadata is read as the ext-apps spec says, and the view origins — a real
+ * loopback listener, one host per shown view — serve the sandbox page only, for shown views only.
  */
 import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildViewCsp, decodeCspParam, encodeCspParam, sanitizeCsp } from '../../main/mcp/apps/csp.js';
+import { buildViewCsp, sanitizeCsp } from '../../main/mcp/apps/csp.js';
 import { sandboxResponse } from '../../main/mcp/apps/sandbox-page.js';
 import { toolAudience, toolUiResourceUri, visibleToApp, visibleToModel } from '../../main/mcp/apps/tool-ui.js';
-import { startViewOrigin, type ViewOrigin } from '../../main/shell/view-origin.js';
+import { labelOfHost, startViewOrigin, type ViewOrigin } from '../../main/shell/view-origin.js';
 import { styleVariables } from '../../renderer/src/apps/host-styles.js';
 
 const HOST = 'http://127.0.0.1:4000';
@@ -46,15 +46,6 @@ describe('view CSP', () => {
     const many = Array.from({ length: 100 }, (_, i) => `https://h${i}.example.com`);
     expect(sanitizeCsp({ connectDomains: [...many, ...many] }).connectDomains).toHaveLength(32);
   });
-
-  it('re-checks the query: a crafted or malformed ?csp= is sanitized again', () => {
-    const crafted = Buffer.from(JSON.stringify({ connectDomains: ['*', 'https://ok.example.com'] })).toString('base64url');
-    expect(decodeCspParam(crafted)).toEqual({ connectDomains: ['https://ok.example.com'] });
-    expect(decodeCspParam('not base64 json')).toEqual({});
-    expect(decodeCspParam(null)).toEqual({});
-    expect(decodeCspParam('A'.repeat(20_000))).toEqual({});
-    expect(decodeCspParam(encodeCspParam({ resourceDomains: ['https://cdn.example.com'] }))).toEqual({ resourceDomains: ['https://cdn.example.com'] });
-  });
 });
 
 describe('tool metadata', () => {
@@ -87,19 +78,45 @@ describe('tool metadata', () => {
 
 describe('sandbox page', () => {
   it('serves the page with the view CSP, the relay, and 404 for anything else', () => {
-    const page = sandboxResponse('/sandbox.html?csp=' + encodeCspParam({ connectDomains: ['https://api.example.com'] }), HOST);
+    const csp = { connectDomains: ['https://api.example.com'] };
+    const page = sandboxResponse('/sandbox.html', HOST, csp);
     expect(page.status).toBe(200);
     expect(page.headers['content-security-policy']).toContain('connect-src https://api.example.com');
+    // Each view origin is its own agent cluster (no document.domain relaxing).
+    expect(page.headers['origin-agent-cluster']).toBe('?1');
     expect(page.body).toContain(`content="${HOST}"`);
-    expect(sandboxResponse('/sandbox.js', HOST).headers['content-type']).toMatch(/javascript/);
-    expect(sandboxResponse('/index.html', HOST).status).toBe(404);
-    expect(sandboxResponse('/../main/core.ts', HOST).status).toBe(404);
+    // The query is not the policy's source: a crafted ?csp= changes nothing.
+    const crafted = Buffer.from(JSON.stringify({ connectDomains: ['https://evil.example.com'] })).toString('base64url');
+    expect(sandboxResponse(`/sandbox.html?csp=${crafted}`, HOST, {}).headers['content-security-policy']).toContain("connect-src 'none'");
+    expect(sandboxResponse('/sandbox.js', HOST, csp).headers['content-type']).toMatch(/javascript/);
+    expect(sandboxResponse('/index.html', HOST, csp).status).toBe(404);
+    expect(sandboxResponse('/../main/core.ts', HOST, csp).status).toBe(404);
+  });
+
+  it('serves nothing for an origin that holds no shown view', () => {
+    expect(sandboxResponse('/sandbox.html', HOST, null).status).toBe(404);
+    expect(sandboxResponse('/sandbox.js', HOST, null).status).toBe(404);
   });
 
   it('escapes the host origin in the page', () => {
-    expect(sandboxResponse('/sandbox.html', 'http://x"><script>').body).not.toContain('"><script>');
+    expect(sandboxResponse('/sandbox.html', 'http://x"><script>', {}).body).not.toContain('"><script>');
   });
 });
+
+const LABEL = `v${'ab'.repeat(16)}`;
+const OTHER = `v${'cd'.repeat(16)}`;
+
+/** GET `path` of the view listener with the Host header `host` (fetch cannot set Host). */
+function get(port: number, host: string, path = '/sandbox.html', method = 'GET'): Promise<{ status: number; csp: string | undefined }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, path, method, headers: { host } }, (res) => {
+      res.resume();
+      resolve({ status: res.statusCode ?? 0, csp: res.headers['content-security-policy'] as string | undefined });
+    });
+    req.on('error', reject);
+    req.end(method === 'POST' ? 'x' : undefined);
+  });
+}
 
 describe('view origin listener', () => {
   let origin: ViewOrigin | null = null;
@@ -108,18 +125,25 @@ describe('view origin listener', () => {
     origin = null;
   });
 
-  it('is another loopback port that serves only the sandbox page and refuses upgrades and writes', async () => {
-    origin = await startViewOrigin(HOST);
-    expect(origin.origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(origin.origin).not.toBe(HOST);
-    const page = await fetch(`${origin.origin}/sandbox.html`);
+  it('gives each shown view its own host under localhost and serves only those hosts, only the sandbox page; refuses upgrades and writes', async () => {
+    const shown: Record<string, { connectDomains?: string[] }> = { [LABEL]: { connectDomains: ['https://a.example.com'] } };
+    origin = await startViewOrigin(HOST, (label) => shown[label] ?? null);
+    const port = origin.port;
+    expect(origin.originFor(LABEL)).toBe(`http://${LABEL}.localhost:${port}`);
+    expect(origin.frameSource).toBe(`http://*.localhost:${port}`);
+    expect(labelOfHost(`${LABEL}.localhost:${port}`, port)).toBe(LABEL);
+    const page = await get(port, `${LABEL}.localhost:${port}`);
     expect(page.status).toBe(200);
-    expect(page.headers.get('content-security-policy')).toContain(`frame-ancestors ${HOST}`);
-    expect((await fetch(`${origin.origin}/index.html`)).status).toBe(404);
-    expect((await fetch(`${origin.origin}/sandbox.html`, { method: 'POST', body: 'x' })).status).toBe(405);
+    expect(page.csp).toContain(`frame-ancestors ${HOST}`);
+    expect(page.csp).toContain('connect-src https://a.example.com');
+    // A host of no shown view, the bare names, another port, a label of the wrong shape: nothing.
+    for (const host of [`${OTHER}.localhost:${port}`, `localhost:${port}`, `127.0.0.1:${port}`, `${LABEL}.localhost:${port + 1}`, `${LABEL}.localhost`, `x.${LABEL}.localhost:${port}`, `${LABEL.slice(0, -1)}.localhost:${port}`])
+      expect((await get(port, host)).status, host).toBe(404);
+    expect((await get(port, `${LABEL}.localhost:${port}`, '/index.html')).status).toBe(404);
+    expect((await get(port, `${LABEL}.localhost:${port}`, '/sandbox.html', 'POST')).status).toBe(405);
     // A WebSocket upgrade is dropped without an answer (the view origin carries no socket).
     const ws = await new Promise<string>((resolve) => {
-      const req = http.request(`${origin!.origin}/`, { headers: { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==' } });
+      const req = http.request({ host: '127.0.0.1', port, path: '/', headers: { host: `${LABEL}.localhost:${port}`, connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==' } });
       req.on('upgrade', () => resolve('upgraded'));
       req.on('response', (r) => resolve(`answered ${r.statusCode}`));
       req.on('error', () => resolve('refused'));
@@ -135,9 +159,9 @@ describe('view origin listener', () => {
         probe.close(() => resolve(p));
       });
     });
-    origin = await startViewOrigin(HOST, '127.0.0.1', free);
-    expect(origin.origin).toBe(`http://127.0.0.1:${free}`);
-    expect((await fetch(`${origin.origin}/sandbox.html`)).status).toBe(200);
+    origin = await startViewOrigin(HOST, () => ({}), '127.0.0.1', free);
+    expect(origin.port).toBe(free);
+    expect((await get(free, `${LABEL}.localhost:${free}`)).status).toBe(200);
   });
 });
 

@@ -52,7 +52,8 @@ function open(): Opened {
   const store = new ConversationStore(db);
   const closed = new ClosedViewStore(db);
   const host = new McpHost(new ConfigStore(dir)); // never started: no server is connected
-  const apps = new AppsService(host, new Permissions(dir, host).gate, new ViewContextStore(db), closed);
+  const calls = { isToolCall: (v: { conversation_id: string; run_id: string; call_id: string }, server: string, tool: string) => store.hasToolCall(v.conversation_id, v.run_id, v.call_id, server, tool) };
+  const apps = new AppsService(host, new Permissions(dir, host).gate, new ViewContextStore(db), closed, calls, { originFor: (label) => `http://${label}.localhost:9` });
   const o = { store, closed, apps };
   opened.push(o);
   return o;
@@ -118,6 +119,8 @@ describe('closed views in the conversation database', () => {
   it('apps.view answers `closed` for a closed view before it looks for the server; once shown again it goes to the server', async () => {
     const o = open();
     o.store.ensure('c', 'x');
+    o.store.append('c', toolItem('t1', 'r1', 'call-1'));
+    o.store.append('c', toolItem('t2', 'r1', 'call-2'));
     o.apps.setViewClosed(key('c', 'r1', 'call-1'), true);
     // The server "maps" is not connected: a closed view does not need it…
     expect(await o.apps.loadView(key('c', 'r1', 'call-1'), 'maps', 'show')).toEqual({ kind: 'closed' });

@@ -143,17 +143,26 @@ describe('malformed input', () => {
     expect(core.config.names()).toEqual([]);
   });
 
-  it("a view's instance id and log data are checked: a malformed id or oversized log data → invalid_input, nothing kept", async () => {
+  it("a view's instance id and log data are checked: a malformed id or oversized log data → invalid_input; an id main never issued → forbidden; nothing kept", async () => {
     for (const view_instance of ['short', 'has spaces in it', 'x'.repeat(129), '../../etc/passwd']) {
       expect(errorOf(await dispatcher.invoke('apps.releaseView', { view_instance })).code, view_instance).toBe('invalid_input');
-      expect(errorOf(await dispatcher.invoke('apps.readResource', { server: 'a', uri: 'ui://x', view_instance })).code, view_instance).toBe('invalid_input');
+      expect(errorOf(await dispatcher.invoke('apps.readResource', { uri: 'ui://x', view_instance })).code, view_instance).toBe('invalid_input');
     }
     expect(await dispatcher.invoke('apps.releaseView', { view_instance: 'a1b2c3d4-e5f6' })).toEqual({ ok: true, value: { aborted: 0 } });
-    const e = errorOf(await dispatcher.invoke('apps.log', { server: 'a', level: 'info', data: { text: 'x'.repeat(70_000) } }));
+    const e = errorOf(await dispatcher.invoke('apps.log', { view_instance: 'a1b2c3d4-e5f6', level: 'info', data: { text: 'x'.repeat(70_000) } }));
     expect(e).toMatchObject({ code: 'invalid_input', field: 'data' });
-    expect(errorOf(await dispatcher.invoke('apps.log', { server: 'a', level: 'loud', data: 'x' })).code).toBe('invalid_input');
-    // A server that does not exist keeps nothing.
-    expect(await dispatcher.invoke('apps.log', { server: 'a', level: 'info', data: { n: 1 } })).toEqual({ ok: true, value: { kept: false } });
+    expect(errorOf(await dispatcher.invoke('apps.log', { view_instance: 'a1b2c3d4-e5f6', level: 'loud', data: 'x' })).code).toBe('invalid_input');
+    // The old request shapes (a view naming its server and call) are no longer accepted.
+    expect(errorOf(await dispatcher.invoke('apps.log', { server: 'a', level: 'info', data: 'x' })).code).toBe('invalid_input');
+    expect(errorOf(await dispatcher.invoke('apps.callTool', { conversation_id: 'c', server: 'a', view_call_id: 'x', view_instance: 'a1b2c3d4-e5f6', tool: 't', arguments: {} })).code).toBe('invalid_input');
+    // A made-up instance reaches nothing.
+    for (const [channel, input] of [
+      ['apps.log', { view_instance: 'a1b2c3d4-e5f6', level: 'info', data: { n: 1 } }],
+      ['apps.callTool', { view_instance: 'a1b2c3d4-e5f6', tool: 't', arguments: {} }],
+      ['apps.readResource', { view_instance: 'a1b2c3d4-e5f6', uri: 'ui://x' }],
+      ['apps.updateModelContext', { view_instance: 'a1b2c3d4-e5f6', text: 'x' }],
+    ] as const)
+      expect(errorOf(await dispatcher.invoke(channel, input)).code, channel).toBe('forbidden');
   });
 
   it('deeply nested or cyclic-looking junk → invalid_input', async () => {

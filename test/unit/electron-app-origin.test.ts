@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { APP_INDEX_URL, APP_ORIGIN, appOriginResponse, rendererAsset, serveAppOrigin } from '../../main/ipc/electron-app-origin.js';
 import { rendererCspWithViews } from '../../main/csp.js';
-import { serveViewOrigin, VIEW_ORIGIN } from '../../main/ipc/electron-views.js';
+import { serveViewOrigin, viewOriginFor, VIEW_FRAME_SOURCE } from '../../main/ipc/electron-views.js';
 import { ROOT } from './helpers.js';
 
 const base = mkdtempSync(path.join(tmpdir(), 'op-app-origin-'));
@@ -20,7 +20,7 @@ writeFileSync(path.join(dir, 'assets', 'main.js'), 'console.log(1)');
 writeFileSync(path.join(dir, 'notes.txt'), 'not a build file type');
 writeFileSync(path.join(base, 'secret.html'), 'SECRET');
 afterAll(() => rmSync(base, { recursive: true, force: true }));
-const CSP = rendererCspWithViews(VIEW_ORIGIN);
+const CSP = rendererCspWithViews(VIEW_FRAME_SOURCE);
 
 describe('app origin', () => {
   it('serves index.html (also for /) with the renderer policy, and assets with their type', async () => {
@@ -105,15 +105,21 @@ describe('the Electron protocol handlers (with a stand-in protocol object)', () 
     expect((await h(new Request(APP_INDEX_URL, { method: 'POST', body: 'x' }))).status).toBe(405);
   });
 
-  it('op-view serves the sandbox page for the app origin only as its parent', async () => {
+  it('op-view serves each shown view its sandbox page on a host of its own, for the app origin only as its parent; nothing for other hosts', async () => {
     const { protocol, handlers } = capture();
-    serveViewOrigin(protocol as never, APP_ORIGIN);
+    const label = `v${'a'.repeat(32)}`;
+    const shown: Record<string, { connectDomains?: string[] }> = { [label]: { connectDomains: ['https://api.example.com'] } };
+    serveViewOrigin(protocol as never, APP_ORIGIN, (l) => shown[l] ?? null);
     const h = handlers.get('op-view')!;
-    const page = await h(new Request(`${VIEW_ORIGIN}/sandbox.html`));
+    const origin = viewOriginFor(label);
+    expect(origin).toBe(`op-view://${label}`);
+    const page = await h(new Request(`${origin}/sandbox.html`));
     expect(page.status).toBe(200);
     expect(page.headers.get('content-security-policy')).toContain(`frame-ancestors ${APP_ORIGIN}`);
+    expect(page.headers.get('content-security-policy')).toContain('connect-src https://api.example.com');
     expect(await page.text()).toContain(`content="${APP_ORIGIN}"`);
-    expect((await h(new Request('op-view://other/sandbox.html'))).status).toBe(404);
-    expect((await h(new Request(`${VIEW_ORIGIN}/index.html`))).status).toBe(404);
+    // Another view's label that is not shown, the old shared host, a made-up host: nothing.
+    for (const url of [`${viewOriginFor(`v${'b'.repeat(32)}`)}/sandbox.html`, 'op-view://sandbox/sandbox.html', 'op-view://other/sandbox.html']) expect((await h(new Request(url))).status, url).toBe(404);
+    expect((await h(new Request(`${origin}/index.html`))).status).toBe(404);
   });
 });

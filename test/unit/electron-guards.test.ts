@@ -10,7 +10,11 @@ import { describe, expect, it, vi } from 'vitest';
 import { eventNames, type EventName, type OpenProgramApi } from '../../preload/contract/index.js';
 import { ourUrlPredicate } from '../../main/ipc/electron.js';
 import { APP_INDEX_URL, APP_ORIGIN } from '../../main/ipc/electron-app-origin.js';
-import { viewOnlyPermissions, VIEW_ORIGIN } from '../../main/ipc/electron-views.js';
+import { viewOnlyPermissions, viewOriginFor } from '../../main/ipc/electron-views.js';
+
+/** Two shown views' origins (labels as main issues them). */
+const VIEW_ORIGIN = viewOriginFor(`v${'1'.repeat(32)}`);
+const OTHER_VIEW = viewOriginFor(`v${'2'.repeat(32)}`);
 import { RENDERER_CSP } from '../../main/csp.js';
 import { ROOT } from './helpers.js';
 
@@ -69,6 +73,8 @@ describe('viewOnlyPermissions', () => {
     expect(ask(request, 'media', { requestingUrl: 'about:srcdoc', securityOrigin: `${VIEW_ORIGIN}/`, isMainFrame: false, mediaTypes: ['video'] })).toBe(true);
     expect(ask(request, 'geolocation', { requestingUrl: `${VIEW_ORIGIN}/sandbox.html`, isMainFrame: false })).toBe(true);
     expect(check(null, 'clipboard-sanitized-write', VIEW_ORIGIN, { requestingUrl: 'about:srcdoc', isMainFrame: false })).toBe(true);
+    // Every view has its own origin on the scheme; each may be granted what its frame delegates.
+    expect(ask(request, 'media', { requestingUrl: 'about:srcdoc', securityOrigin: OTHER_VIEW, isMainFrame: false, mediaTypes: ['audio'] })).toBe(true);
   });
 
   it('refuses the app window, other origins, unknown srcdoc askers and other permissions', () => {
@@ -88,6 +94,9 @@ describe('viewOnlyPermissions', () => {
     expect(ask(request, 'geolocation', { requestingUrl: 'about:srcdoc', isMainFrame: false })).toBe(false);
     expect(ask(request, 'media', { requestingUrl: `${VIEW_ORIGIN}/sandbox.html`, securityOrigin: VIEW_ORIGIN, isMainFrame: true })).toBe(false);
     expect(ask(request, 'media', { requestingUrl: `${VIEW_ORIGIN}.evil/x`, isMainFrame: false })).toBe(false);
+    // The scheme with a host that is no view label (the old shared host, or made up).
+    expect(ask(request, 'media', { requestingUrl: 'about:srcdoc', securityOrigin: 'op-view://sandbox', isMainFrame: false })).toBe(false);
+    expect(ask(request, 'geolocation', { requestingUrl: 'op-view://sandbox/sandbox.html', isMainFrame: false })).toBe(false);
     expect(check(null, 'clipboard-sanitized-write', 'https://evil.example', { requestingUrl: 'about:srcdoc', isMainFrame: false })).toBe(false);
     expect(check(null, 'media', VIEW_ORIGIN, { requestingUrl: 'about:srcdoc' })).toBe(false);
   });

@@ -5,9 +5,10 @@
  * conversation removes it; removing entries removes the context of removed tool calls' views (and
  * only theirs); an unknown conversation is refused with nothing written; a database of the previous
  * schema (a file the schema-1 build wrote) opens and gains the table with nothing lost. Then
- * through the contract and a real AppCore with the fake model: the text reaches the model's system
- * prompt after an app restart, and goes with the conversation; with a real tool call (SDK fixture
- * server), regenerate and edit-and-resend stop the dropped calls' views' text reaching the model.
+ * through the contract and a real AppCore with the fake model and a real MCP App server: a view
+ * instance issued for a real tool call sets the text, which reaches the model's system prompt
+ * after an app restart (when the instance itself is gone) and goes with the conversation;
+ * regenerate and edit-and-resend stop the dropped calls' views' text reaching the model.
  */
 import { copyFileSync } from 'node:fs';
 import path from 'node:path';
@@ -26,7 +27,7 @@ import { ConfigStore } from '../../main/mcp/config.js';
 import { McpHost } from '../../main/mcp/host.js';
 import { MemorySecretStore } from '../../main/secrets/store.js';
 import { startFakeModel, textOf, type FakeModel } from '../fixtures/fake-model.js';
-import { makeTempDir, removeDir, ROOT, sdkCommand, waitFor } from './helpers.js';
+import { makeTempDir, removeDir, ROOT, waitFor } from './helpers.js';
 
 /**
  * A database file written by the schema-1 build (commit 39266c3, before `view_contexts`) through
@@ -53,7 +54,8 @@ function open(redact?: (text: string) => string): { store: ConversationStore; vi
   const store = new ConversationStore(db);
   const views = new ViewContextStore(db, Date.now, redact);
   const host = new McpHost(new ConfigStore(dir)); // never started: the service's context calls need no server
-  const apps = new AppsService(host, new Permissions(dir, host).gate, views, new ClosedViewStore(db));
+  // No view is ever issued here (no call exists, no origin): the store's rules are tested directly.
+  const apps = new AppsService(host, new Permissions(dir, host).gate, views, new ClosedViewStore(db), { isToolCall: () => false }, null);
   const o = { store, views, apps };
   opened.push(o);
   return o;
@@ -88,8 +90,8 @@ describe('views’ model context in the conversation database', () => {
   it('survives closing and reopening the database, and the model text is built from it', () => {
     const first = open();
     first.store.ensure('c', 'show the map');
-    expect(first.apps.updateModelContext('c', 'maps', 'call-1', 'The user zoomed to Kyoto.')).toEqual({ kept: true });
-    expect(first.apps.updateModelContext('c', 'charts', 'call-2', 'Bar 3 is selected.')).toEqual({ kept: true });
+    expect(first.views.set('c', 'call-1', 'maps', 'The user zoomed to Kyoto.')).toEqual({ kept: true });
+    expect(first.views.set('c', 'call-2', 'charts', 'Bar 3 is selected.')).toEqual({ kept: true });
     close(first);
 
     const again = open();
@@ -106,30 +108,30 @@ describe('views’ model context in the conversation database', () => {
   it('an update replaces the view’s text and makes it the newest; empty or blank text removes it', () => {
     const o = open();
     o.store.ensure('c', 'x');
-    o.apps.updateModelContext('c', 'maps', 'a', 'first');
-    o.apps.updateModelContext('c', 'maps', 'b', 'other view');
-    o.apps.updateModelContext('c', 'maps', 'a', 'second');
+    o.views.set('c', 'a', 'maps', 'first');
+    o.views.set('c', 'b', 'maps', 'other view');
+    o.views.set('c', 'a', 'maps', 'second');
     expect(o.views.list('c').map((v) => [v.call_id, v.text])).toEqual([
       ['b', 'other view'],
       ['a', 'second'],
     ]);
-    expect(o.apps.updateModelContext('c', 'maps', 'a', '  \n\t ')).toEqual({ kept: false });
+    expect(o.views.set('c', 'a', 'maps', '  \n\t ')).toEqual({ kept: false });
     expect(o.views.list('c').map((v) => v.call_id)).toEqual(['b']);
-    expect(o.apps.updateModelContext('c', 'maps', 'b', '')).toEqual({ kept: false });
+    expect(o.views.set('c', 'b', 'maps', '')).toEqual({ kept: false });
     expect(o.apps.modelContext('c')).toBeNull();
     expect(rawRows()).toEqual([]);
     // Removing what is not there is not an error.
-    expect(o.apps.updateModelContext('c', 'maps', 'never-set', '')).toEqual({ kept: false });
+    expect(o.views.set('c', 'never-set', 'maps', '')).toEqual({ kept: false });
   });
 
   it(`keeps at most ${MAX_CONTEXT_VIEWS} views per conversation, dropping the least recently updated; others are untouched`, () => {
     const o = open();
     o.store.ensure('c', 'x');
     o.store.ensure('d', 'y');
-    o.apps.updateModelContext('d', 'srv', 'd-view', 'in another conversation');
-    for (let i = 0; i < MAX_CONTEXT_VIEWS; i++) o.apps.updateModelContext('c', 'srv', `v${i}`, `text ${i}`);
-    o.apps.updateModelContext('c', 'srv', 'v0', 'v0 again'); // v0 is now the newest; v1 the oldest
-    o.apps.updateModelContext('c', 'srv', 'extra', 'one too many');
+    o.views.set('d', 'd-view', 'srv', 'in another conversation');
+    for (let i = 0; i < MAX_CONTEXT_VIEWS; i++) o.views.set('c', `v${i}`, 'srv', `text ${i}`);
+    o.views.set('c', 'v0', 'srv', 'v0 again'); // v0 is now the newest; v1 the oldest
+    o.views.set('c', 'extra', 'srv', 'one too many');
     const ids = o.views.list('c').map((v) => v.call_id);
     expect(ids).toHaveLength(MAX_CONTEXT_VIEWS);
     expect(ids).not.toContain('v1');
@@ -140,8 +142,8 @@ describe('views’ model context in the conversation database', () => {
   it(`cuts the text to ${LIMITS.viewContext} characters and redacts secrets before writing`, () => {
     const o = open((t) => t.replaceAll('sk-live-abcdef', '[redacted]'));
     o.store.ensure('c', 'x');
-    o.apps.updateModelContext('c', 'srv', 'long', 'x'.repeat(LIMITS.viewContext + 500));
-    o.apps.updateModelContext('c', 'srv', 'secret', 'the key is sk-live-abcdef');
+    o.views.set('c', 'long', 'srv', 'x'.repeat(LIMITS.viewContext + 500));
+    o.views.set('c', 'secret', 'srv', 'the key is sk-live-abcdef');
     const rows = rawRows();
     expect(rows.find((r) => r.call_id === 'long')!.text).toHaveLength(LIMITS.viewContext);
     expect(rows.find((r) => r.call_id === 'secret')!.text).toBe('the key is [redacted]');
@@ -151,8 +153,8 @@ describe('views’ model context in the conversation database', () => {
     const o = open();
     o.store.ensure('gone', 'x');
     o.store.ensure('kept', 'y');
-    o.apps.updateModelContext('gone', 'srv', 'a', 'bye');
-    o.apps.updateModelContext('kept', 'srv', 'b', 'stay');
+    o.views.set('gone', 'a', 'srv', 'bye');
+    o.views.set('kept', 'b', 'srv', 'stay');
     o.store.remove('gone');
     expect(rawRows()).toEqual([{ conversation_id: 'kept', call_id: 'b', server: 'srv', text: 'stay' }]);
     expect(o.apps.modelContext('gone')).toBeNull();
@@ -167,9 +169,9 @@ describe('views’ model context in the conversation database', () => {
     o.store.ensure('d', 'y');
     for (const item of [user('u1'), toolItem('t1', 'call-kept'), user('u2'), toolItem('t2', 'call-gone'), answer('a2')]) o.store.append('c', item);
     o.store.append('d', toolItem('t-d', 'call-gone')); // another conversation, same call id
-    o.apps.updateModelContext('c', 'maps', 'call-kept', 'The kept view says hi.');
-    o.apps.updateModelContext('c', 'maps', 'call-gone', 'The user zoomed to Kyoto.');
-    o.apps.updateModelContext('d', 'maps', 'call-gone', 'Other conversation.');
+    o.views.set('c', 'call-kept', 'maps', 'The kept view says hi.');
+    o.views.set('c', 'call-gone', 'maps', 'The user zoomed to Kyoto.');
+    o.views.set('d', 'call-gone', 'maps', 'Other conversation.');
 
     o.store.removeItems('c', ['t2', 'a2']);
     expect(o.store.get('c').items.map((i) => i.id)).toEqual(['u1', 't1', 'u2']);
@@ -189,7 +191,7 @@ describe('views’ model context in the conversation database', () => {
     const o = open();
     o.store.ensure('c', 'x');
     for (const item of [user('u1'), toolItem('t1', 'call_0'), user('u2'), toolItem('t2', 'call_0')]) o.store.append('c', item);
-    o.apps.updateModelContext('c', 'maps', 'call_0', 'Shared id.');
+    o.views.set('c', 'call_0', 'maps', 'Shared id.');
     o.store.removeItems('c', ['t2']);
     expect(rawRows().map((r) => r.text)).toEqual(['Shared id.']);
     o.store.removeItems('c', ['t1']);
@@ -198,8 +200,8 @@ describe('views’ model context in the conversation database', () => {
 
   it('an update for a conversation that does not exist is refused with ConversationNotFoundError, nothing written', () => {
     const o = open();
-    expect(() => o.apps.updateModelContext('missing', 'srv', 'a', 'text')).toThrow(ConversationNotFoundError);
-    expect(() => o.apps.updateModelContext('missing', 'srv', 'a', '')).toThrow(ConversationNotFoundError);
+    expect(() => o.views.set('missing', 'a', 'srv', 'text')).toThrow(ConversationNotFoundError);
+    expect(() => o.views.set('missing', 'a', 'srv', '')).toThrow(ConversationNotFoundError);
     expect(rawRows()).toEqual([]);
   });
 });
@@ -226,8 +228,8 @@ describe('a database of the previous schema', () => {
     expect(o.store.lastOpened()).toBe('conv-kyoto');
 
     // The new table works on the migrated file, cascade included, and outlives a reopen.
-    o.apps.updateModelContext('conv-kyoto', 'maps', 'call-map', 'Map centred on Gion.');
-    o.apps.updateModelContext('conv-other', 'maps', 'x', 'to be deleted');
+    o.views.set('conv-kyoto', 'call-map', 'maps', 'Map centred on Gion.');
+    o.views.set('conv-other', 'x', 'maps', 'to be deleted');
     o.store.remove('conv-other');
     close(o);
     const raw = new Database(path.join(dir, DATABASE_FILE), { readonly: true });
@@ -241,12 +243,38 @@ describe('a database of the previous schema', () => {
   });
 });
 
+/** The hostile App fixture: its `draft` tool has a view (test/fixtures/hostile-app-server.mjs). */
+const APP_SERVER = ['node', path.join(ROOT, 'test', 'fixtures', 'hostile-app-server.mjs')];
+
+const ok = (e: Envelope<unknown>): unknown => {
+  if (!e.ok) throw new Error(`${e.error.code}: ${e.error.message}`);
+  return e.value;
+};
+
+/** An app core over `dir` whose views would be served on per-view hosts (nothing listens: no frame is loaded here). */
+function appCore(): AppCore {
+  return new AppCore({ stateDir: dir, shell: 'browser', secrets: new MemorySecretStore(), viewOrigins: { originFor: (label) => `http://${label}.localhost:9` } });
+}
+
+/**
+ * A view instance for a saved `draft` call of server "app" (as the window gets it from `apps.view`),
+ * for the tool entry with model call id `callId` (the newest one when absent).
+ */
+async function showView(d: ReturnType<typeof createDispatcher>, conversation: string, callId?: string): Promise<string> {
+  const view = ok(await d.invoke('conversations.get', { id: conversation })) as { items_json: string };
+  const tools = (JSON.parse(view.items_json) as TranscriptItem[]).filter((i): i is Extract<TranscriptItem, { kind: 'tool' }> => i.kind === 'tool');
+  const item = callId ? tools.find((t) => t.call_id === callId)! : tools.at(-1)!;
+  const load = ok(await d.invoke('apps.view', { conversation_id: conversation, run_id: item.run_id, call_id: item.call_id, server: 'app', tool: 'draft' })) as { kind: string; view_instance?: string };
+  expect(load.kind).toBe('ready');
+  return load.view_instance!;
+}
+
 describe('through the contract and a real AppCore', () => {
   let model: FakeModel;
   let core: AppCore | null = null;
 
   beforeEach(async () => {
-    model = await startFakeModel({ script: () => ({ text: 'ok' }) });
+    model = await startFakeModel(); // the default script: `call __draft {…}` calls the App server's tool
   });
   afterEach(async () => {
     await core?.shutdown();
@@ -255,16 +283,15 @@ describe('through the contract and a real AppCore', () => {
   });
 
   async function start(): Promise<ReturnType<typeof createDispatcher>> {
-    core = new AppCore({ stateDir: dir, shell: 'browser', secrets: new MemorySecretStore() });
+    core = appCore();
     await core.start();
     const d = createDispatcher(core);
-    await d.invoke('settings.setModel', { provider: 'openai-compatible', base_url: model.baseUrl, model: 'fake' });
+    ok(await d.invoke('settings.setModel', { provider: 'openai-compatible', base_url: model.baseUrl, model: 'fake' }));
+    ok(await d.invoke('permissions.setMode', { mode: 'never_ask' }));
+    if (!core.config.names().includes('app')) ok(await d.invoke('servers.add', { name: 'app', config: { type: 'local', command: APP_SERVER, env: {} } }));
+    expect(await waitFor(() => core!.host.view('app').status === 'ready', 15_000)).toBe(true);
     return d;
   }
-  const ok = (e: Envelope<unknown>): unknown => {
-    if (!e.ok) throw new Error(`${e.error.code}: ${e.error.message}`);
-    return e.value;
-  };
   async function send(d: ReturnType<typeof createDispatcher>, id: string, text: string): Promise<void> {
     ok(await d.invoke('chat.send', { conversation_id: id, text }));
     expect(await waitFor(() => !core!.chat.isRunning(id), 15_000)).toBe(true);
@@ -274,23 +301,26 @@ describe('through the contract and a real AppCore', () => {
     return textOf(m);
   };
 
-  it('the model gets a view’s context after an app restart; an unknown conversation is not_found; a deleted one takes it along', async () => {
+  it('the model gets a view’s context after an app restart; a view never issued is refused; a deleted conversation takes it along', async () => {
     let d = await start();
-    expect(await d.invoke('apps.updateModelContext', { conversation_id: 'nope', server: 'maps', call_id: 'v', text: 'lost' })).toMatchObject({
-      ok: false,
-      error: { code: 'not_found' },
-    });
-    await send(d, 'c', 'first message');
+    expect(await d.invoke('apps.updateModelContext', { view_instance: 'never-issued-instance', text: 'lost' })).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    await send(d, 'c', 'call __draft {"text":"a map"}');
     expect(systemOf(-1)).not.toContain('Map centred on Gion');
-    expect(ok(await d.invoke('apps.updateModelContext', { conversation_id: 'c', server: 'maps', call_id: 'call-map', text: 'Map centred on Gion.' }))).toEqual({ kept: true });
+    const instance = await showView(d, 'c');
+    expect(ok(await d.invoke('apps.updateModelContext', { view_instance: instance, text: 'Map centred on Gion.' }))).toEqual({ kept: true });
     await core!.shutdown();
 
-    d = await start(); // an app restart on the same state dir
+    d = await start(); // an app restart on the same state dir: the old instance is gone, the text is not
+    expect(await d.invoke('apps.updateModelContext', { view_instance: instance, text: 'from a view of the last session' })).toMatchObject({ ok: false, error: { code: 'forbidden' } });
     await send(d, 'c', 'second message');
-    expect(systemOf(-1)).toContain('[App view of server "maps"]\nMap centred on Gion.');
+    expect(systemOf(-1)).toContain('[App view of server "app"]\nMap centred on Gion.');
     expect(rawRows()).toHaveLength(1);
 
+    // A view still shown when its conversation is deleted: its update is refused, nothing written.
+    const again = await showView(d, 'c');
     ok(await d.invoke('conversations.remove', { id: 'c' }));
+    expect(rawRows()).toEqual([]);
+    expect(await d.invoke('apps.updateModelContext', { view_instance: again, text: 'after the delete' })).toMatchObject({ ok: false, error: { code: 'not_found' } });
     expect(rawRows()).toEqual([]);
     expect(core!.apps.modelContext('c')).toBeNull();
   });
@@ -301,10 +331,6 @@ describe('edit and regenerate through the contract and a real AppCore, with a re
   let core: AppCore | null = null;
   let d: ReturnType<typeof createDispatcher>;
 
-  const ok = (e: Envelope<unknown>): unknown => {
-    if (!e.ok) throw new Error(`${e.error.code}: ${e.error.message}`);
-    return e.value;
-  };
   /** Invoke a run-starting channel and wait until the conversation's run has ended. */
   async function run(channel: 'chat.send' | 'chat.editResend' | 'chat.regenerate', input: Record<string, unknown>): Promise<void> {
     ok(await d.invoke(channel, input as never));
@@ -319,18 +345,19 @@ describe('edit and regenerate through the contract and a real AppCore, with a re
   /** The system text of every model request since request number `from`. */
   const systemsSince = (from: number): string[] => model.requests.slice(from).map((r) => textOf(r.body.messages.find((m) => m.role === 'system')));
   const setContext = async (callId: string, text: string): Promise<void> => {
-    expect(ok(await d.invoke('apps.updateModelContext', { conversation_id: 'c', server: 'fx', call_id: callId, text }))).toEqual({ kept: true });
+    const instance = await showView(d, 'c', callId);
+    expect(ok(await d.invoke('apps.updateModelContext', { view_instance: instance, text }))).toEqual({ kept: true });
   };
 
   beforeEach(async () => {
-    model = await startFakeModel(); // the default script: `call __echo {…}` calls the echo tool
-    core = new AppCore({ stateDir: dir, shell: 'browser', secrets: new MemorySecretStore() });
+    model = await startFakeModel(); // the default script: `call __draft {…}` calls the App server's tool
+    core = appCore();
     await core.start();
     d = createDispatcher(core);
     ok(await d.invoke('settings.setModel', { provider: 'openai-compatible', base_url: model.baseUrl, model: 'fake' }));
     ok(await d.invoke('permissions.setMode', { mode: 'never_ask' }));
-    ok(await d.invoke('servers.add', { name: 'fx', config: { type: 'local', command: sdkCommand(), env: {} } }));
-    expect(await waitFor(() => core!.host.view('fx').status === 'ready', 15_000)).toBe(true);
+    ok(await d.invoke('servers.add', { name: 'app', config: { type: 'local', command: APP_SERVER, env: {} } }));
+    expect(await waitFor(() => core!.host.view('app').status === 'ready', 15_000)).toBe(true);
   });
   afterEach(async () => {
     await core?.shutdown();
@@ -339,8 +366,8 @@ describe('edit and regenerate through the contract and a real AppCore, with a re
   });
 
   it('the context of a view whose tool call was dropped no longer reaches the model; a kept view’s still does', async () => {
-    await run('chat.send', { conversation_id: 'c', text: 'call __echo {"text":"first"}' });
-    await run('chat.send', { conversation_id: 'c', text: 'call __echo {"text":"second"}' });
+    await run('chat.send', { conversation_id: 'c', text: 'call __draft {"text":"first"}' });
+    await run('chat.send', { conversation_id: 'c', text: 'call __draft {"text":"second"}' });
     const [kept, dropped] = await callIds();
     expect(kept).toBeDefined();
     expect(dropped).toBeDefined();

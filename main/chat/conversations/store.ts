@@ -91,6 +91,10 @@ export class ConversationStore {
       insert: db.prepare('INSERT INTO items(id, conversation_id, seq, kind, ts, data, full_data, search_text) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
       update: db.prepare('UPDATE items SET data = ?, full_data = ?, search_text = ? WHERE id = ? AND conversation_id = ?'),
       removeItem: db.prepare('DELETE FROM items WHERE id = ? AND conversation_id = ?'),
+      toolCall: db.prepare<{ conversation: string; run: string; call: string; server: string; tool: string }, { one: number }>(
+        `SELECT 1 AS one FROM items WHERE conversation_id = @conversation AND kind = 'tool' AND json_extract(data, '$.run_id') = @run
+         AND json_extract(data, '$.call_id') = @call AND json_extract(data, '$.server') = @server AND json_extract(data, '$.original_name') = @tool LIMIT 1`,
+      ),
       toolCallId: db.prepare<[string, string], { call_id: string | null }>(
         `SELECT json_extract(data, '$.call_id') AS call_id FROM items WHERE id = ? AND conversation_id = ? AND kind = 'tool'`,
       ),
@@ -119,6 +123,14 @@ export class ConversationStore {
          ORDER BY f.rank`,
       ),
     };
+  }
+
+  /**
+   * Whether the conversation holds a tool entry of run `runId`, call `callId`, for tool `tool`
+   * (its real name) on server `server` — MCP Apps issue a view only for such a call.
+   */
+  hasToolCall(conversationId: string, runId: string, callId: string, server: string, tool: string): boolean {
+    return this.q.toolCall.get({ conversation: conversationId, run: runId, call: callId, server, tool }) !== undefined;
   }
 
   /** Conversations, most recently updated first. */

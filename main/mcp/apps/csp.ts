@@ -67,18 +67,3 @@ export function buildViewCsp(csp: McpUiResourceCsp, hostOrigin: string): string 
     `frame-ancestors ${hostOrigin}`,
   ].join('; ');
 }
-
-/** Encode a sanitized CSP for the sandbox page's query (`?csp=`): base64url of its JSON. */
-export function encodeCspParam(csp: McpUiResourceCsp): string {
-  return Buffer.from(JSON.stringify(csp), 'utf8').toString('base64url');
-}
-
-/** Decode `?csp=` and sanitize it again (the query is not trusted). Malformed → the default. */
-export function decodeCspParam(param: string | null): McpUiResourceCsp {
-  if (!param || param.length > 16_384) return {};
-  try {
-    return sanitizeCsp(JSON.parse(Buffer.from(param, 'base64url').toString('utf8')));
-  } catch {
-    return {};
-  }
-}

@@ -13,10 +13,10 @@ import { NotConnectedError, type McpConnection } from '../connection.js';
 import type { RegisteredTool } from '../adapter.js';
 import { HostError } from '../host/errors.js';
 import { capCallResult } from '../result-limits.js';
-import { encodeCspParam, sanitizeCsp } from './csp.js';
+import { sanitizeCsp } from './csp.js';
 import { SANDBOX_PAGE_PATH } from './sandbox-page.js';
 import { APP_MIME_TYPE, toolUiResourceUri, visibleToApp } from './tool-ui.js';
-import { ViewCalls, type ViewRequest } from './view-calls.js';
+import { ViewInstances, type ShownView, type ViewCallKey, type ViewRequest } from './view-instances.js';
 import { formatLogMessage } from '../protocol/log-format.js';
 
 /** Largest view document accepted, in UTF-8 bytes. */
@@ -70,21 +70,8 @@ export interface ModelContextStore {
   list(conversationId: string): ReadonlyArray<{ server: string; text: string }>;
 }
 
-/**
- * Who asks, for a view's request: the shown view instance (the window's random id for it) and the
- * carrier's signal for the page that holds it (aborted when that page reloads or disconnects).
- */
-export interface ViewOrigin {
-  instance: string;
-  signal?: AbortSignal;
-}
-
 /** One tool call's view (its conversation, run and call id). */
-export interface ViewCall {
-  conversation_id: string;
-  run_id: string;
-  call_id: string;
-}
+export type ViewCall = ViewCallKey;
 
 /**
  * Where the user's Close view choices are kept: the conversation database (main/chat/
@@ -96,26 +83,43 @@ export interface ClosedViews {
   isClosed(view: ViewCall): boolean;
 }
 
+/**
+ * Which tool calls exist, for the check that a view belongs to one (docs/ARCHITECTURE.md
+ * "MCP Apps: isolation"): a call of `tool` on `server` in that conversation — saved as a tool
+ * entry, or still being written by the model in a live run (a view may start then).
+ */
+export interface ToolCalls {
+  isToolCall(view: ViewCall, server: string, tool: string): boolean;
+}
+
+/**
+ * How the shell gives each shown view an origin of its own (docs/ARCHITECTURE.md "MCP Apps:
+ * isolation"): the browser shell a host `<label>.localhost` on its view port, Electron a host
+ * `<label>` on the `op-view:` scheme. Its sandbox page is served for a label only while a view
+ * with that label is shown ({@link AppsService.sandboxCsp}).
+ */
+export interface ViewOrigins {
+  /** The origin of label `label` (no trailing slash). */
+  originFor(label: string): string;
+}
+
 /** The app core's MCP Apps service. */
 export class AppsService {
-  private sandboxOrigin: string | null = null;
-  /** Views' requests under way, per shown view instance (./view-calls.ts). */
-  private readonly viewCalls = new ViewCalls();
+  /** The views shown now: each bound to one call, one server and one origin (./view-instances.ts). */
+  private readonly views = new ViewInstances();
 
+  /**
+   * @param calls which tool calls exist (a view is issued only for one of them)
+   * @param origins the shell's per-view origins; null: this shell serves no views (`no_sandbox`)
+   */
   constructor(
     private readonly host: AppsHost,
     private readonly gate: PermissionGate,
     private readonly contexts: ModelContextStore,
     private readonly closedViews: ClosedViews,
+    private readonly calls: ToolCalls,
+    private readonly origins: ViewOrigins | null,
   ) {}
-
-  /**
-   * Set by the shell once the sandbox origin is served (browser shell: the second loopback
-   * listener; Electron: the `op-view:` scheme). Without it no view is rendered.
-   */
-  setSandboxOrigin(origin: string | null): void {
-    this.sandboxOrigin = origin;
-  }
 
   private ready(server: string): McpConnection {
     const c = this.host.connection(server);
@@ -130,21 +134,26 @@ export class AppsService {
   /**
    * The view of one tool call: `closed` when the user closed it (checked first: nothing is read,
    * the server need not be running), `none` when the tool declares no view, `unavailable` (with a
-   * reason the window can show) when it cannot be had now, else the document and its sandbox page.
+   * reason the window can show) when it cannot be had now — `not_a_call` when the conversation
+   * holds no call of that tool on that server under these ids — else the document, a new view
+   * instance bound to the call and the server, and its sandbox page on an origin of its own.
    * Never throws for a server's mistake; the reasons are typed.
+   * @param page the carrier's signal for the asking page: the instance is released when it aborts
    */
-  async loadView(view: ViewCall, server: string, tool: string, signal?: AbortSignal): Promise<AppViewLoad> {
+  async loadView(view: ViewCall, server: string, tool: string, page?: AbortSignal): Promise<AppViewLoad> {
     if (this.closedViews.isClosed(view)) return { kind: 'closed' };
+    // Only a real call's view: an id the window (or anyone holding the channel) made up gets none.
+    if (!this.calls.isToolCall(view, server, tool)) return { kind: 'unavailable', reason: 'not_a_call' };
     const conn = this.host.connection(server);
     if (!conn || conn.status !== 'ready') return { kind: 'unavailable', reason: 'not_connected' };
     const t = this.listedTool(conn, tool);
     if (!t) return { kind: 'unavailable', reason: 'unknown_tool' };
     const uri = toolUiResourceUri(t);
     if (!uri) return { kind: 'none' };
-    if (!this.sandboxOrigin) return { kind: 'unavailable', reason: 'no_sandbox' };
+    if (!this.origins) return { kind: 'unavailable', reason: 'no_sandbox' };
     let read: ReadResourceResult;
     try {
-      read = await conn.readResource(uri, signal);
+      read = await conn.readResource(uri, page);
     } catch {
       return { kind: 'unavailable', reason: 'read_failed' };
     }
@@ -157,12 +166,15 @@ export class AppsService {
     const permissions = Object.keys((typeof meta.permissions === 'object' && meta.permissions) || {}).filter((k) => ['camera', 'microphone', 'geolocation', 'clipboardWrite'].includes(k)) as Array<
       'camera' | 'microphone' | 'geolocation' | 'clipboardWrite'
     >;
+    const shown = this.views.open({ conversation_id: view.conversation_id, run_id: view.run_id, call_id: view.call_id, server, tool, csp }, page);
+    const origin = this.origins.originFor(shown.label);
     return {
       kind: 'ready',
+      view_instance: shown.id,
       resource_uri: uri,
       html,
-      sandbox_url: `${this.sandboxOrigin}${SANDBOX_PAGE_PATH}?csp=${encodeCspParam(csp)}`,
-      sandbox_origin: this.sandboxOrigin,
+      sandbox_url: `${origin}${SANDBOX_PAGE_PATH}`,
+      sandbox_origin: origin,
       csp,
       permissions,
       prefers_border: typeof meta.prefersBorder === 'boolean' ? meta.prefersBorder : null,
@@ -171,29 +183,45 @@ export class AppsService {
   }
 
   /**
-   * A tool call from a view (`tools/call` over the app bridge), to the view's own server only:
+   * The policy a shown view's sandbox page is served with, by the origin label in its host; null
+   * when no view with that label is shown (the page is then not served at all).
+   */
+  sandboxCsp(label: string): ReturnType<ViewInstances['cspForLabel']> {
+    return this.views.cspForLabel(label);
+  }
+
+  /**
+   * A tool call from a view (`tools/call` over the app bridge), to the view's own server only —
+   * the server, conversation and call are those its instance was issued for, never the request's:
    * the tool must be listed there with `"app"` visibility, and the permission gate decides as for
    * the model's calls (an approval card when the mode asks; its `run_id` is {@link VIEW_RUN_ID} and
-   * its `call_id` `app:<viewCallId>:<uuid>`, so the window shows it in that view). While such a
-   * card is open, the same view's further calls of the same tool are refused (no pile of cards
-   * from a view that polls). The call belongs to view instance `from.instance`: releasing it
-   * ({@link releaseView}) or `from.signal` aborting (the page went away) withdraws the card and
-   * cancels the server request. @throws AppRequestRefusedError when a guard refuses or the view
-   * was released; HostError when the server is not running.
+   * its `call_id` `app:<the view's call id>:<uuid>`, so the window shows it in that view). While
+   * such a card is open, the same view's further calls of the same tool are refused (no pile of
+   * cards from a view that polls). Releasing the instance ({@link releaseView}) or `signal`
+   * aborting (the page went away) withdraws the card and cancels the server request.
+   * @throws AppRequestRefusedError when a guard refuses or the view is not shown; HostError when
+   *   the server is not running.
    */
-  async callTool(conversationId: string, server: string, viewCallId: string, tool: string, args: Record<string, unknown>, from: ViewOrigin): Promise<CallToolResult> {
-    const req = this.beginRequest(from);
+  async callTool(instance: string, tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult> {
+    const req = this.beginRequest(instance, signal);
     try {
-      return await this.callToolFor(conversationId, server, viewCallId, tool, args, req.signal);
+      return await this.callToolFor(req.view, tool, args, req.signal);
     } finally {
       req.done();
     }
   }
 
-  private beginRequest(from: ViewOrigin): ViewRequest {
-    const req = this.viewCalls.begin(from.instance, from.signal);
+  private beginRequest(instance: string, signal?: AbortSignal): ViewRequest {
+    const req = this.views.begin(instance, signal);
     if (!req) throw new AppRequestRefusedError(VIEW_GONE);
     return req;
+  }
+
+  /** A live view by instance id. @throws AppRequestRefusedError when it is not shown. */
+  private shown(instance: string): ShownView {
+    const v = this.views.get(instance);
+    if (!v) throw new AppRequestRefusedError(VIEW_GONE);
+    return v;
   }
 
   /**
@@ -202,10 +230,11 @@ export class AppsService {
    * @returns how many requests were under way
    */
   releaseView(instance: string): { aborted: number } {
-    return { aborted: this.viewCalls.release(instance) };
+    return { aborted: this.views.release(instance) };
   }
 
-  private async callToolFor(conversationId: string, server: string, viewCallId: string, tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
+  private async callToolFor(view: ShownView, tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
+    const { server, conversation_id: conversationId, call_id: viewCallId } = view;
     const conn = this.ready(server);
     const t = this.listedTool(conn, tool);
     if (!t) throw new AppRequestRefusedError(`The view may call only its own server's tools; "${server}" has no tool "${tool}".`);
@@ -225,13 +254,15 @@ export class AppsService {
   }
 
   /**
-   * Keep a view's model context (ext-apps `ui/update-model-context`) for the conversation's later
-   * turns, saved with the conversation (it outlives an app restart and goes when the conversation
-   * is deleted); an update replaces the view's last one, empty text removes it.
-   * @throws ConversationNotFoundError when the conversation does not exist (nothing is kept)
+   * Keep a shown view's model context (ext-apps `ui/update-model-context`) for its conversation's
+   * later turns, saved with the conversation (it outlives an app restart and goes when the
+   * conversation is deleted); an update replaces the view's last one, empty text removes it.
+   * @throws AppRequestRefusedError when the view is not shown; ConversationNotFoundError when the
+   *   conversation does not exist (nothing is kept)
    */
-  updateModelContext(conversationId: string, server: string, callId: string, text: string): { kept: boolean } {
-    return this.contexts.set(conversationId, callId, server, text);
+  updateModelContext(instance: string, text: string): { kept: boolean } {
+    const v = this.shown(instance);
+    return this.contexts.set(v.conversation_id, v.call_id, v.server, text);
   }
 
   /**
@@ -245,11 +276,12 @@ export class AppsService {
   }
 
   /**
-   * A view's log message (ext-apps: the view's `notifications/message`), written to its server's
-   * log as `level logger: data`. @returns whether it was kept (false: no such server)
+   * A shown view's log message (ext-apps: the view's `notifications/message`), written to its
+   * server's log as `level logger: data`. @returns whether it was kept (false: no such server)
+   * @throws AppRequestRefusedError when the view is not shown
    */
-  log(server: string, message: { level: string; logger?: string; data: unknown }): { kept: boolean } {
-    return { kept: this.host.viewLog(server, formatLogMessage(message)) };
+  log(instance: string, message: { level: string; logger?: string; data: unknown }): { kept: boolean } {
+    return { kept: this.host.viewLog(this.shown(instance).server, formatLogMessage(message)) };
   }
 
   /** What the views of a conversation told the model, as system text (null when nothing). */
@@ -260,12 +292,12 @@ export class AppsService {
     return `Context from interactive app views in this conversation:\n\n${parts.join('\n\n')}`;
   }
 
-  /** A resource read from a view, from its own server only; released with its view. @throws as {@link callTool}. */
-  async readResource(server: string, uri: string, from: ViewOrigin): Promise<ReadResourceResult> {
-    const req = this.beginRequest(from);
+  /** A resource read from a shown view, from its own server only; released with its view. @throws as {@link callTool}. */
+  async readResource(instance: string, uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
+    const req = this.beginRequest(instance, signal);
     try {
-      const conn = this.ready(server);
-      const read = await conn.readResource(uri, req.signal).catch((err: unknown) => Promise.reject(asTyped(err, server)));
+      const conn = this.ready(req.view.server);
+      const read = await conn.readResource(uri, req.signal).catch((err: unknown) => Promise.reject(asTyped(err, req.view.server)));
       if (JSON.stringify(read).length > MAX_VIEW_REPLY_CHARS) throw new AppRequestRefusedError('The resource is too large for the view.');
       return read;
     } finally {

@@ -35,8 +35,8 @@ type ViewState =
   | { kind: 'unavailable'; reason: Extract<AppViewLoad, { kind: 'unavailable' }>['reason'] }
   | { kind: 'consent'; view: ReadyView }
   | { kind: 'shown'; view: ReadyView; granted: AppViewPermission[] }
-  /** Closed by the user: `shown` is what it showed in this session, null when it was saved closed (nothing loaded). */
-  | { kind: 'closed'; shown: { view: ReadyView; granted: AppViewPermission[] } | null };
+  /** Closed by the user (saved with the conversation); showing it again loads a new instance. */
+  | { kind: 'closed' };
 
 /** Calls in these states have (or had) a view; the rest never ran. */
 const SHOWN_STATES = new Set<ToolItem['state']>(['running', 'ok', 'error', 'cancelled', 'interrupted']);
@@ -69,9 +69,10 @@ export function AppViewSlot({ call: item }: { call: ViewCall }) {
     let live = true;
     call('apps.view', { conversation_id: conversationId, run_id: item.run_id, call_id: item.call_id, server: item.server, tool: item.original_name }).then(
       (load) => {
-        if (!live) return;
+        // Issued for a slot that is gone meanwhile: no frame will own it.
+        if (!live) return void (load.kind === 'ready' && call('apps.releaseView', { view_instance: load.view_instance }).catch(() => undefined));
         if (load.kind === 'none' || load.kind === 'closed') loaded.current = true;
-        if (load.kind === 'closed') return setState({ kind: 'closed', shown: null });
+        if (load.kind === 'closed') return setState({ kind: 'closed' });
         if (load.kind !== 'ready') return setState(load);
         loaded.current = true;
         setState(load.permissions.length ? { kind: 'consent', view: load } : { kind: 'shown', view: load, granted: [] });
@@ -82,6 +83,21 @@ export function AppViewSlot({ call: item }: { call: ViewCall }) {
       live = false;
     };
   }, [eligible, conversationId, item.run_id, item.call_id, item.server, item.original_name, serverReady, attempt]);
+
+  // A view waiting for the user's consent holds an instance no frame owns yet: it is released
+  // here if the slot goes (or reloads) before the frame takes it over.
+  const framed = useRef<string | null>(null);
+  const waiting = state.kind === 'consent' ? state.view.view_instance : null;
+  useEffect(() => {
+    if (!waiting) return;
+    return () => {
+      if (framed.current !== waiting) void call('apps.releaseView', { view_instance: waiting }).catch(() => undefined);
+    };
+  }, [waiting]);
+  const frame = (view: ReadyView, granted: AppViewPermission[]): void => {
+    framed.current = view.view_instance;
+    setState({ kind: 'shown', view, granted });
+  };
 
   /**
    * Save the user's choice with the conversation, then show it. A failed save (the conversation
@@ -105,17 +121,16 @@ export function AppViewSlot({ call: item }: { call: ViewCall }) {
     return (
       <div className="app-view-consent" data-testid="app-view-consent">
         <span>{t('apps.permissionsAsk', { list: state.view.permissions.map((p) => t(`apps.perm_${p}`)).join(', ') })}</span>
-        <button onClick={() => setState({ kind: 'shown', view: state.view, granted: state.view.permissions })}>{t('apps.permissionsAllow')}</button>
-        <button className="secondary" onClick={() => setState({ kind: 'shown', view: state.view, granted: [] })}>
+        <button onClick={() => frame(state.view, state.view.permissions)}>{t('apps.permissionsAllow')}</button>
+        <button className="secondary" onClick={() => frame(state.view, [])}>
           {t('apps.permissionsDeny')}
         </button>
       </div>
     );
   if (state.kind === 'closed') {
-    const { shown } = state;
+    // The closed view's instance was released: showing it again asks main for a new one.
     const reopen = (): void =>
       choose(false, () => {
-        if (shown) return setState({ kind: 'shown', ...shown });
         loaded.current = false;
         setState({ kind: 'loading' });
         setAttempt((n) => n + 1);
@@ -126,8 +141,7 @@ export function AppViewSlot({ call: item }: { call: ViewCall }) {
       </button>
     );
   }
-  const shown = { view: state.view, granted: state.granted };
-  return <AppFrame call={item} view={state.view} granted={state.granted} onClosed={() => choose(true, () => setState({ kind: 'closed', shown }))} />;
+  return <AppFrame call={item} view={state.view} granted={state.granted} onClosed={() => choose(true, () => setState({ kind: 'closed' }))} />;
 }
 
 /** The sandbox frame of a shown view and its bridge. */
@@ -145,7 +159,7 @@ function AppFrame({ call: item, view, granted, onClosed }: { call: ViewCall; vie
   // Approvals main holds for tool calls this view made (main/mcp/apps/service.ts `callTool`).
   const approvalOrder = useApp((s) => s.approvalOrder);
   const approvalMap = useApp((s) => s.approvals);
-  const approvals = approvalOrder.map((id) => approvalMap[id]).filter((a) => a && a.run_id === 'app-view' && a.call_id.startsWith(`app:${item.call_id}:`));
+  const approvals = approvalOrder.map((id) => approvalMap[id]).filter((a) => a && a.run_id === 'app-view' && a.conversation_id === conversationId && a.call_id.startsWith(`app:${item.call_id}:`));
 
   // The call as it is now (its input grows, then its entry arrives), and what the view was sent of it.
   const latest = useRef(item);
@@ -158,17 +172,15 @@ function AppFrame({ call: item, view, granted, onClosed }: { call: ViewCall; vie
     if (!frame) return;
     let bridge: AppBridge | null = null;
     let gone = false;
-    // This shown view's id: what it asked of its server ends with it (main/mcp/apps/view-calls.ts).
-    const instance = crypto.randomUUID();
+    // The instance main issued for this showing: what the view asked of its server ends with it
+    // (main/mcp/apps/view-instances.ts).
+    const instance = view.view_instance;
     // A view shown again after Close starts over.
     sent.current = { partialJson: null, input: false, outcome: false };
     ready.current = false;
     void connectBridge({
       frame,
       view,
-      call: { call_id: item.call_id, server: item.server },
-      instance,
-      conversationId,
       granted,
       context: hostContext(view, item.call_id, frame.clientWidth || 600, i18n.language),
       onInitialized: (b) => {
@@ -207,12 +219,21 @@ function AppFrame({ call: item, view, granted, onClosed }: { call: ViewCall; vie
     );
     return () => {
       gone = true;
-      // Its calls still under way are withdrawn: an approval card of a gone view would answer nothing.
-      void call('apps.releaseView', { view_instance: instance }).catch(() => undefined);
-      // Teardown before the view goes away (best effort when the whole chat unmounts).
+      // Its calls still under way are withdrawn: an approval card of a gone view would answer
+      // nothing. After teardown (best effort when the whole chat unmounts), which the view may
+      // still answer with requests of its own.
+      const release = (): void => void call('apps.releaseView', { view_instance: instance }).catch(() => undefined);
       const b = bridge;
       bridgeRef.current = null;
-      if (b) void b.teardownResource({}, { timeout: TEARDOWN_WAIT_MS }).catch(() => undefined).finally(() => void b.close());
+      if (b)
+        void b
+          .teardownResource({}, { timeout: TEARDOWN_WAIT_MS })
+          .catch(() => undefined)
+          .finally(() => {
+            void b.close();
+            release();
+          });
+      else release();
     };
     // The bridge lives as long as the frame; later result changes are sent below.
   }, [view]);
@@ -297,6 +318,10 @@ function AppFrame({ call: item, view, granted, onClosed }: { call: ViewCall; vie
     >
       <div className="app-view-bar">
         <span className="muted small">{view.tool.title ?? view.tool.name}</span>
+        {/* Where the view may send data: what it declared (its CSP), and the channel no page policy covers. */}
+        <span className="muted small app-view-network" data-testid="app-view-network">
+          {view.csp.connectDomains?.length ? t('apps.networkList', { list: view.csp.connectDomains.join(', ') }) : t('apps.networkNone')} {t('apps.webrtcNote')}
+        </span>
         <span className="spacer" />
         <button ref={modeButton} className="link small" onClick={() => setMode(mode === 'inline' ? 'fullscreen' : 'inline')}>
           {mode === 'inline' ? t('apps.fullscreen') : t('apps.exitFullscreen')}

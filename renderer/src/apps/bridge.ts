@@ -95,24 +95,21 @@ export function sendCallState(bridge: AppBridge, call: ToolItem | PreparingTool,
 /**
  * Connect a bridge to the sandbox frame `frame` (its window must exist; connect before the frame
  * loads so the proxy's ready notification is seen). The view's HTML goes to the proxy once it
- * says it is ready; `granted` are the device permissions the user allowed. `call` is the view's
- * tool call (its id and server: the view's requests go to that server only). Once the view is
- * initialized, `onInitialized` gets the bridge: the caller sends the tool's input and result.
+ * says it is ready; `granted` are the device permissions the user allowed. The view's requests
+ * name its instance (`view.view_instance`, issued by main for one call and its server), so they
+ * reach that server only. Once the view is initialized, `onInitialized` gets the bridge: the
+ * caller sends the tool's input and result.
  */
 export async function connectBridge(opts: {
   frame: HTMLIFrameElement;
   view: ReadyView;
-  call: { call_id: string; server: string };
-  /** This shown view's random id: its requests are released with it (`apps.releaseView`). */
-  instance: string;
-  conversationId: string;
   granted: AppViewPermission[];
   context: McpUiHostContext;
   handlers: BridgeHandlers;
   onInitialized: (bridge: AppBridge) => void;
   version: string;
 }): Promise<AppBridge> {
-  const { view, call: item, handlers } = opts;
+  const { view, handlers } = opts;
   const win = opts.frame.contentWindow;
   if (!win) throw new Error('The view frame has no window.');
   const bridge = new AppBridge(
@@ -125,9 +122,12 @@ export async function connectBridge(opts: {
     void bridge.sendSandboxResourceReady({ html: view.html, csp: view.csp, permissions: Object.fromEntries(opts.granted.map((p) => [p, {}])) });
   };
   bridge.oninitialized = () => opts.onInitialized(bridge);
+  // Every request names only the view instance main issued: main takes the server, the call and
+  // the conversation from it (main/mcp/apps/view-instances.ts).
+  const instance = view.view_instance;
   bridge.oncalltool = async (params) =>
-    (await call('apps.callTool', { conversation_id: opts.conversationId, server: item.server, view_call_id: item.call_id, view_instance: opts.instance, tool: params.name, arguments: (params.arguments ?? {}) as Record<string, unknown> })) as Awaited<ReturnType<NonNullable<AppBridge['oncalltool']>>>;
-  bridge.onreadresource = async (params) => (await call('apps.readResource', { server: item.server, uri: params.uri, view_instance: opts.instance })) as Awaited<ReturnType<NonNullable<AppBridge['onreadresource']>>>;
+    (await call('apps.callTool', { view_instance: instance, tool: params.name, arguments: (params.arguments ?? {}) as Record<string, unknown> })) as Awaited<ReturnType<NonNullable<AppBridge['oncalltool']>>>;
+  bridge.onreadresource = async (params) => (await call('apps.readResource', { view_instance: instance, uri: params.uri })) as Awaited<ReturnType<NonNullable<AppBridge['onreadresource']>>>;
   bridge.onmessage = async (params) => {
     const text = params.content
       .filter((c): c is { type: 'text'; text: string } => c.type === 'text')
@@ -144,12 +144,12 @@ export async function connectBridge(opts: {
     ]
       .join('\n')
       .slice(0, 16_384);
-    await call('apps.updateModelContext', { conversation_id: opts.conversationId, server: item.server, call_id: item.call_id, text });
+    await call('apps.updateModelContext', { view_instance: instance, text });
     return {};
   };
   // Its log messages go to its server's log (Settings → the server → Logs), as `view` entries.
   bridge.addEventListener('loggingmessage', (p) => {
-    void call('apps.log', { server: item.server, level: p.level, ...(p.logger ? { logger: p.logger.slice(0, 128) } : {}), data: p.data }).catch(() => undefined);
+    void call('apps.log', { view_instance: instance, level: p.level, ...(p.logger ? { logger: p.logger.slice(0, 128) } : {}), data: p.data }).catch(() => undefined);
   });
   bridge.onopenlink = async ({ url }) => ((await handlers.openLink(url)) ? {} : { isError: true });
   bridge.onsizechange = ({ height }) => {

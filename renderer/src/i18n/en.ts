@@ -697,6 +697,7 @@ export const en = {
   },
   apps: {
     label: 'App view of {{tool}}',
+    unavailable_not_a_call: 'The app view is unavailable: this conversation has no such tool call.',
     unavailable_not_connected: 'The app view is unavailable: its server is not running.',
     unavailable_unknown_tool: 'The app view is unavailable: the server no longer lists this tool.',
     unavailable_no_sandbox: 'The app view cannot be shown in this window.',
@@ -715,6 +716,9 @@ export const en = {
     exitFullscreen: 'Exit full screen',
     close: 'Close view',
     reopen: 'Show app view',
+    networkNone: 'No network',
+    networkList: 'Network: {{list}}',
+    webrtcNote: '(WebRTC cannot be blocked in a page; a view could still use it to send data)',
   },
   errors: {
     registry_unavailable: 'The registry could not be used',

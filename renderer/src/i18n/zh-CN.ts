@@ -697,6 +697,7 @@ export const zhCN: Strings = {
   },
   apps: {
     label: '{{tool}} 的应用视图',
+    unavailable_not_a_call: '应用视图不可用：此对话中没有这次工具调用。',
     unavailable_not_connected: '应用视图不可用：其服务器未在运行。',
     unavailable_unknown_tool: '应用视图不可用：服务器已不再列出此工具。',
     unavailable_no_sandbox: '此窗口无法显示应用视图。',
@@ -715,6 +716,9 @@ export const zhCN: Strings = {
     exitFullscreen: '退出全屏',
     close: '关闭视图',
     reopen: '显示应用视图',
+    networkNone: '无网络',
+    networkList: '网络：{{list}}',
+    webrtcNote: '（页面中无法阻止 WebRTC，视图仍可能借此发送数据）',
   },
   errors: {
     registry_unavailable: '无法使用注册中心',
