@@ -5,6 +5,7 @@
  * the view's controls reach its server through the app bridge and the permission gate; the view
  * comes back when the conversation is reopened. A hostile view is refused at every door.
  */
+import { createSocket } from 'node:dgram';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
@@ -252,8 +253,8 @@ test('a hostile view reaches neither the app, its origin, another server nor a m
   await expect(probe('style-bg-changed').last()).toHaveText(`style-bg-changed: ${await bg()}`);
 
   // The model was never offered the app-only tool, but was offered the others (the header counts
-  // get-time, probe, model_only, camera, slow_view, wander and draft — not app_only).
-  await expect(page.getByText('7 tools available')).toBeVisible();
+  // get-time, probe, model_only, camera, slow_view, wander, isolate and draft — not app_only).
+  await expect(page.getByText('8 tools available')).toBeVisible();
   const offered = model.requests.flatMap((r) => (r.body.tools ?? []).map((t) => t.function.name));
   expect(offered.some((n) => n.endsWith('app_only'))).toBe(false);
   expect(offered.some((n) => n.endsWith('model_only'))).toBe(true);
@@ -271,6 +272,88 @@ test('a hostile view reaches neither the app, its origin, another server nor a m
   await sendMessage(page, 'after close');
   await expect(page.getByTestId('msg-assistant').last()).toHaveText('echo: after close');
   expect(JSON.stringify(model.requests[model.requests.length - 1]!.body)).toContain('teardown-seen-marker');
+});
+
+test('every view has an origin of its own: a hostile view reaches no other view — not its document, bridge, storage nor cookies — and its WebRTC sends nothing; the other views keep working', async ({ page, shell }) => {
+  // A STUN server stand-in: any packet here is data a view sent around its CSP.
+  const stun = createSocket('udp4');
+  let packets = 0;
+  stun.on('message', () => packets++);
+  await new Promise<void>((resolve) => stun.bind(0, '127.0.0.1', resolve));
+  const stunPort = stun.address().port;
+  // Everything the window sends main: a forged request that reached another view's bridge would be here.
+  const sent: string[] = [];
+  page.on('websocket', (ws) => ws.on('framesent', (f) => sent.push(String(f.payload))));
+  try {
+    await openApp(page, shell.current);
+    await configureModel(page, { baseUrl: model.baseUrl, model: 'fake-apps' });
+    await expectStatus(await addLocalServer(page, { name: 'clock', command: appServer('server-basic-react') }), 'ready');
+    await expectStatus(await addLocalServer(page, { name: 'monitor', command: appServer('server-system-monitor') }), 'ready');
+    await expectStatus(await addLocalServer(page, { name: 'evil', command: HOSTILE }), 'ready');
+    await setApprovalMode(page, 'Never ask');
+    await openChat(page);
+
+    // Two views of two real servers.
+    await sendMessage(page, 'call get-time');
+    const time = await readToolResult(page);
+    await expect(view(page, 0).locator('code')).toHaveText(time, { timeout: 20_000 });
+    await sendMessage(page, 'call get-system-info');
+    await expect(view(page, 1).locator('body')).toContainText(hostname(), { timeout: 20_000 });
+    // The hostile one.
+    await sendMessage(page, `call __isolate ${JSON.stringify({ stun_port: stunPort, marker: 'first' })}`);
+    const evil = view(page, 2);
+    const iso = (k: string) => evil.locator(`[data-iso="${k}"]`);
+    await expect(iso('done')).toBeVisible({ timeout: 30_000 });
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'apps-isolation.png'), fullPage: true });
+
+    // Three views, three origins, none the app's.
+    const frames = page.getByTestId('app-view-frame');
+    const origins = await frames.evaluateAll((els) => els.map((el) => new URL((el as HTMLIFrameElement).src).origin));
+    expect(origins).toHaveLength(3);
+    expect(new Set(origins).size).toBe(3);
+    expect(origins).not.toContain(new URL(page.url()).origin);
+    await expect(iso('origin')).toHaveText(`origin: ${origins[2]}`);
+    for (const o of origins) expect(o).toMatch(/^http:\/\/v[0-9a-f]{32}\.localhost:\d+$/);
+
+    await expect(iso('siblings')).toHaveText('siblings: 2');
+    await expect(iso('sibling-documents')).toHaveText('sibling-documents: blocked');
+    await expect(iso('sibling-documents-after-domain')).toHaveText('sibling-documents-after-domain: blocked');
+    await expect(iso('storage-seen')).toHaveText('storage-seen: none');
+    await expect(iso('cookies-seen')).toHaveText('cookies-seen: none');
+    await expect(iso('webrtc-own')).toHaveText('webrtc-own: blocked');
+    await expect(iso('webrtc-child')).toHaveText('webrtc-child: blocked');
+    await expect(iso('webrtc-parent')).toHaveText('webrtc-parent: blocked');
+    // The view bar says what it may reach, and plainly that WebRTC is not something a page can block.
+    await expect(page.getByTestId('app-view-network').nth(2)).toHaveText(/^No network \(WebRTC cannot be blocked in a page/);
+
+    // The forged host messages and tools/call reached no bridge: main never heard of the tool,
+    // and the real views show what they showed.
+    await page.waitForTimeout(500);
+    expect(sent.some((f) => f.includes('forged_by_probe'))).toBe(false);
+    await expect(view(page, 0).locator('code')).toHaveText(time);
+    await expect(view(page, 0).locator('body')).not.toContainText('FORGED');
+    await expect(view(page, 1).locator('body')).not.toContainText('FORGED');
+    expect(packets).toBe(0);
+
+    // The real views still work: the clock's button calls its own server.
+    await page.waitForTimeout(1100);
+    await view(page, 0).getByRole('button', { name: 'Get Server Time' }).click();
+    await expect(view(page, 0).locator('code')).not.toHaveText(time, { timeout: 10_000 });
+
+    // Another view of the same server is another origin again: the first one's storage and
+    // cookies are not there.
+    await sendMessage(page, `call __isolate ${JSON.stringify({ stun_port: stunPort, marker: 'second' })}`);
+    const second = view(page, 3);
+    await expect(second.locator('[data-iso="done"]')).toBeVisible({ timeout: 30_000 });
+    await expect(second.locator('[data-iso="siblings"]')).toHaveText('siblings: 3');
+    await expect(second.locator('[data-iso="sibling-documents"]')).toHaveText('sibling-documents: blocked');
+    await expect(second.locator('[data-iso="storage-seen"]')).toHaveText('storage-seen: none');
+    await expect(second.locator('[data-iso="cookies-seen"]')).toHaveText('cookies-seen: none');
+    expect(await second.locator('[data-iso="origin"]').textContent()).not.toBe(`origin: ${origins[2]}`);
+    expect(packets).toBe(0);
+  } finally {
+    stun.close();
+  }
 });
 
 test('a view that navigates its frame to another origin loses the bridge: the page there is not heard', async ({ page, shell }) => {
