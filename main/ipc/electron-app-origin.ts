@@ -1,7 +1,7 @@
 /**
  * Electron's app origin (docs/ARCHITECTURE.md "MCP Apps: isolation"): the built renderer is served
  * from the privileged `op-app:` scheme at `op-app://app/…` instead of `file://`. A `file:` page has
- * an opaque origin, which a view's sandbox page (on `op-view://sandbox`) can neither name as the
+ * an opaque origin, which a view's sandbox page (on `op-view://<label>`) can neither name as the
  * only parent it talks to nor allow in `frame-ancestors`; `op-app://app` is a real origin.
  *
  * {@link rendererAsset} is the pure part (URL → file inside the renderer folder, or a refusal);

@@ -135,7 +135,7 @@ export async function startBrowserShell(opts: {
     };
     const unsubscribe = core.subscribe((event, payload) => send(encodeEvent(event, payload)));
     // This page's lifetime: a reload or a dropped connection ends its requests still under way
-    // (a view's tool call waiting for approval; main/mcp/apps/view-calls.ts).
+    // (a view's tool call waiting for approval; main/mcp/apps/view-instances.ts).
     const page = new AbortController();
     // An oversized frame, invalid UTF-8 or a protocol violation closes this socket only (ws has
     // already sent the close frame with the right code); without a listener it would end the

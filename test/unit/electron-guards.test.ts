@@ -10,7 +10,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { eventNames, type EventName, type OpenProgramApi } from '../../preload/contract/index.js';
 import { ourUrlPredicate } from '../../main/ipc/electron.js';
 import { APP_INDEX_URL, APP_ORIGIN } from '../../main/ipc/electron-app-origin.js';
-import { viewOnlyPermissions, viewOriginFor } from '../../main/ipc/electron-views.js';
+import { limitViewWebRtc, viewOnlyPermissions, viewOriginFor } from '../../main/ipc/electron-views.js';
 
 /** Two shown views' origins (labels as main issues them). */
 const VIEW_ORIGIN = viewOriginFor(`v${'1'.repeat(32)}`);
@@ -99,6 +99,14 @@ describe('viewOnlyPermissions', () => {
     expect(ask(request, 'geolocation', { requestingUrl: 'op-view://sandbox/sandbox.html', isMainFrame: false })).toBe(false);
     expect(check(null, 'clipboard-sanitized-write', 'https://evil.example', { requestingUrl: 'about:srcdoc', isMainFrame: false })).toBe(false);
     expect(check(null, 'media', VIEW_ORIGIN, { requestingUrl: 'about:srcdoc' })).toBe(false);
+  });
+});
+
+describe('limitViewWebRtc', () => {
+  it("sets the window's WebRTC IP handling policy to no UDP that bypasses a proxy", () => {
+    const set: string[] = [];
+    limitViewWebRtc({ setWebRTCIPHandlingPolicy: (p: string) => void set.push(p) } as never);
+    expect(set).toEqual(['disable_non_proxied_udp']);
   });
 });
 

@@ -1,9 +1,13 @@
 /**
- * MCP Apps in main (docs/ARCHITECTURE.md "MCP Apps"): loads a tool's view resource from the same
- * server (`resources/read` of its `ui://` URI, checked to be `text/html;profile=mcp-app`), and
- * carries out what a view asks of its server — tool calls (only tools with `"app"` visibility, on
- * that server, through the permission gate) and resource reads — for the window's app bridge
- * (renderer/src/apps/). The view itself never reaches main: it talks to the window's bridge only.
+ * MCP Apps in main (docs/ARCHITECTURE.md "MCP Apps", "MCP Apps: isolation"): issues a view for a
+ * real tool call only — an instance bound to that call, its server and an origin of its own
+ * (./view-instances.ts) — loading the tool's view resource from the same server (`resources/read`
+ * of its `ui://` URI, checked to be `text/html;profile=mcp-app`); and carries out what a shown
+ * view asks — tool calls (only tools with `"app"` visibility, on the view's own server, through
+ * the permission gate), resource reads, model context and log lines — for the window's app
+ * bridge (renderer/src/apps/). A request names only its view instance; the server, conversation
+ * and call come from the instance. The view itself never reaches main: it talks to the window's
+ * bridge only.
  */
 import { randomUUID } from 'node:crypto';
 import type { CallToolResult, ReadResourceResult, Tool } from '@modelcontextprotocol/client';
