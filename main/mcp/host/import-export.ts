@@ -7,7 +7,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { ExportResult, ImportPreview, ImportResult } from '../../../preload/contract/index.js';
-import { ConfigError, parseConfigDocument, type ServerConfig } from '../config.js';
+import { ConfigError, parseConfigDocument, sameDestination, type ServerConfig } from '../config.js';
 import { maskMap } from '../../secrets/mask.js';
 import { mapForeignToolKeys } from '../tool-settings.js';
 import { writeFileAtomic } from '../../util/atomic-write.js';
@@ -22,14 +22,7 @@ import type { ServerRuntime } from './runtime.js';
  * pasted text chose.
  */
 export function sameSecretDestination(next: ServerConfig, stored: ServerConfig): boolean {
-  if (next.type === 'local' || stored.type === 'local') {
-    return next.type === 'local' && stored.type === 'local' && JSON.stringify(next.command) === JSON.stringify(stored.command);
-  }
-  try {
-    return new URL(next.url).origin === new URL(stored.url).origin;
-  } catch {
-    return false;
-  }
+  return sameDestination(next, stored);
 }
 
 /**
