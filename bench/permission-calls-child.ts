@@ -30,9 +30,9 @@ async function main(): Promise<void> {
   const plain = async (): Promise<void> => check(await host.callTool('fx__noop', {}));
   const gated = async (): Promise<void> => {
     const args = {};
-    const auth = await perms.gate.authorize({ conversation_id: 'bench', run_id: 'bench', call_id: `c${++seq}`, namespacedTool: 'fx__noop', args });
+    const auth = await perms.gate.authorize({ conversation_id: 'bench', run_id: 'bench', call_id: `c${++seq}`, tool: host.tool('fx__noop')!, args });
     if (!auth.allowed || auth.via !== 'always_allow') throw new Error(`gate did not allow via always_allow: ${JSON.stringify(auth)}`);
-    check(await host.callTool('fx__noop', args));
+    check(await host.callResolved(auth.resolved, args));
   };
   const run = async (fn: () => Promise<void>, n: number): Promise<number> => {
     const t0 = performance.now();
@@ -66,7 +66,7 @@ async function main(): Promise<void> {
     // The gate alone (no call): its absolute cost per call, in µs.
     const N = 20_000;
     const t0 = performance.now();
-    for (let i = 0; i < N; i++) await perms.gate.authorize({ conversation_id: 'bench', run_id: 'bench', call_id: 'x', namespacedTool: 'fx__noop', args: {} });
+    for (let i = 0; i < N; i++) await perms.gate.authorize({ conversation_id: 'bench', run_id: 'bench', call_id: 'x', tool: host.tool('fx__noop')!, args: {} });
     samples.gateOnlyUs.push(((performance.now() - t0) * 1000) / N);
   }
   await host.shutdown();

@@ -1,7 +1,8 @@
 /**
  * The tools of one run: each MCP tool the host offers becomes an AI SDK tool whose `execute`
  * records the call, asks the permission gate (main decides, at execution time, with the exact
- * arguments), calls the server through the host, and records the outcome. Tool images reach the
+ * arguments), calls the tool the gate approved — on exactly the server instance it was approved
+ * on (`McpHost.callResolved`) — and records the outcome. Tool images reach the
  * model only as the profile allows (`fitImagesForModel`). See docs/ARCHITECTURE.md "The path of a
  * tool call".
  */
@@ -55,7 +56,7 @@ export function buildRunTools(host: McpHost, gate: PermissionGate, tools: readon
         try {
           rec.toolStart({ call_id: toolCallId, tool: t.name, server: t.server, original_name: t.original_name, args }, 'awaiting_approval');
           // The decision is made here, in main, when the call is about to execute.
-          const auth = await gate.authorize({ conversation_id: ctx.conversationId, run_id: ctx.runId, call_id: toolCallId, namespacedTool: t.name, args, signal });
+          const auth = await gate.authorize({ conversation_id: ctx.conversationId, run_id: ctx.runId, call_id: toolCallId, tool: t, args, signal });
           if (!auth.allowed) {
             const cancelled = auth.reason === 'cancelled' && (ctx.signal.aborted || own.signal.aborted);
             rec.toolEnd(toolCallId, { state: cancelled ? 'cancelled' : 'denied', content: [], error: cancelled ? CANCELLED_RESULT : auth.message, duration_ms: elapsed() }, { allowed: false, via: auth.reason, decision: auth.decision });
@@ -67,7 +68,7 @@ export function buildRunTools(host: McpHost, gate: PermissionGate, tools: readon
           let converted;
           let structured: unknown;
           try {
-            const result = await host.callTool(t.name, args, { signal, onProgress: (p) => rec.toolProgress(toolCallId, p) });
+            const result = await host.callResolved(auth.resolved, args, { signal, onProgress: (p) => rec.toolProgress(toolCallId, p) });
             converted = convertCallResult(result);
             structured = result.structuredContent;
           } catch (err) {

@@ -4,7 +4,8 @@
  * job lives in its own file under ./host/ (docs/ARCHITECTURE.md "Processes and rooms"):
  * views.ts (masked views), runtime.ts (live connections and their lifecycle), recovery.ts (crash
  * restarts), startup.ts (the startup queue), management.ts (CRUD), oauth-providers.ts (the OAuth
- * provider registry), import-export.ts, tool-table.ts (the tools offered to the model);
+ * provider registry), import-export.ts, tool-table.ts (the tools offered to the model),
+ * resolved-tools.ts (a tool bound to its server instance, for the permission gate and the call);
  * start-gate.ts (when the startup queue runs; used by the app core).
  * Implements docs/ARCHITECTURE.md "Readiness" and "Start-up and shutdown".
  */
@@ -23,14 +24,16 @@ import { META_SERVER, MetaTools } from './protocol/meta-tools.js';
 import { askRequiredUrls } from './protocol/url-elicitation.js';
 import { capCallResult } from './result-limits.js';
 import type { ToolSetting } from './tool-settings.js';
-import { HostError, noSuchServer, ToolDisabledError } from './host/errors.js';
+import { HostError, noSuchServer, ServerChangedError, ToolDisabledError } from './host/errors.js';
+import { isLive, resolveTool, type ResolvedTool, type ToolRef } from './host/resolved-tools.js';
 import { ServerTransfer } from './host/import-export.js';
 import { ServerManagement } from './host/management.js';
 import type { RecoveryPolicy } from './host/recovery.js';
 import { ServerRuntime, type HostEvents } from './host/runtime.js';
 import { defaultStartConcurrency, queueEnabledServers, runStartupQueue } from './host/startup.js';
 
-export { HostError, ToolDisabledError } from './host/errors.js';
+export { HostError, NameCollisionError, ServerChangedError, ToolDisabledError } from './host/errors.js';
+export type { ResolvedTool, ToolRef } from './host/resolved-tools.js';
 export { sameSecretDestination, storedSecretsKept } from './host/import-export.js';
 export { backoffDelay, RECOVERY } from './host/recovery.js';
 export type { HostEvents } from './host/runtime.js';
@@ -329,21 +332,49 @@ export class McpHost {
   // ---- calls ---------------------------------------------------------------------------------
 
   /**
-   * Call a tool by its namespaced name. Calls to one server run concurrently. A tool the user
-   * disabled is refused here, whoever asks (the model may name it even though it is not offered).
-   * The result is capped at `MAX_CALL_RESULT_CHARS` in total, with a notice
-   * (main/mcp/result-limits.ts).
-   * @throws HostError('not_found') for an unknown tool; ToolDisabledError (code `forbidden`) for
-   *   a disabled one; errors of the connection otherwise.
+   * Bind an offered tool to its server as it is now (./host/resolved-tools.ts): the tool of
+   * `ref.server` with real name `ref.original_name`, on that server's live, ready connection, with
+   * the identity of its configuration. Null when the server no longer offers it or is not ready.
+   * The permission gate approves a resolved tool; {@link callResolved} runs exactly that.
+   */
+  resolveTool(ref: ToolRef): ResolvedTool | null {
+    return resolveTool(this.rt.tools, this.rt.conns, ref);
+  }
+
+  /** Whether a resolved tool's connection is still its server's live, ready one. */
+  isLive(resolved: ResolvedTool): boolean {
+    return isLive(this.rt.conns, resolved);
+  }
+
+  /**
+   * Call a tool by its namespaced name, as the table names it now (tests, benchmarks; callers that
+   * ask the permission gate use {@link callResolved} with the tool it approved).
+   * @throws HostError('not_found') for an unknown tool or a server that is not ready; as {@link callResolved} otherwise.
    */
   async callTool(namespaced: string, args: Record<string, unknown>, opts: CallOptions = {}): Promise<CallToolResult> {
     const tool = this.rt.tools.byName(namespaced);
     if (!tool) throw new HostError('not_found', `No tool named "${namespaced}".`);
+    const resolved = this.resolveTool(tool);
+    if (!resolved) throw new HostError('not_found', `Server "${tool.server}" is not running.`);
+    return this.callResolved(resolved, args, opts);
+  }
+
+  /**
+   * Call a resolved tool on exactly the connection it was resolved on — never on whatever holds
+   * its name now. Calls to one server run concurrently. A tool the user disabled is refused here,
+   * whoever asks. The result is capped at `MAX_CALL_RESULT_CHARS` in total, with a notice
+   * (main/mcp/result-limits.ts).
+   * @throws ServerChangedError (code `gone`) when that connection is no longer the server's live,
+   *   ready one (stopped, removed, crashed, restarted); ToolDisabledError (code `forbidden`) for a
+   *   disabled tool; errors of the connection otherwise.
+   */
+  async callResolved(resolved: ResolvedTool, args: Record<string, unknown>, opts: CallOptions = {}): Promise<CallToolResult> {
+    const tool = resolved.tool;
     if (this.rt.store.toolSetting(tool.server, tool.original_name)?.enabled === false) throw new ToolDisabledError(tool.server, tool.original_name);
     // The host's own tools (resources and prompts of ready servers; ./protocol/meta-tools.ts).
     if (tool.server === META_SERVER) return capCallResult(await this.meta.call(tool.original_name, args, opts.signal));
-    const conn = this.rt.conns.get(tool.server);
-    if (!conn) throw new HostError('not_found', `Server "${tool.server}" is not running.`);
+    const conn = resolved.connection;
+    if (!conn || !this.isLive(resolved)) throw new ServerChangedError(tool.server, tool.original_name);
     // Every result is capped in total size (all blocks, images included) before anyone sees it.
     try {
       return capCallResult(await conn.callTool(tool.original_name, args, opts));

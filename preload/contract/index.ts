@@ -354,6 +354,12 @@ export interface ServerView {
   warnings: string[];
   /** Problems with parts of what the server lists (see {@link ServerIssue}); empty unless ready. */
   issues: ServerIssue[];
+  /**
+   * Other configured servers whose tools are offered under this one's namespace (a config file
+   * written before names were checked: `my_fs` and `my.fs`; "." becomes "_" in tool names). Both
+   * load; tool names that collide get a stable hash suffix. Whatever the status; usually empty.
+   */
+  shares_namespace_with: string[];
   /** Last stderr lines (bounded). */
   stderr_tail: string[];
   /** The server's `serverInfo`, and the protocol revision the connection negotiated (e.g. `2026-07-28`). */
@@ -660,6 +666,12 @@ export interface ExportResult {
 export interface ImportPreviewItem extends Pick<ServerView, 'name' | 'type' | 'command' | 'url' | 'env' | 'headers' | 'enabled'> {
   /** A server of that name exists already. */
   exists: boolean;
+  /**
+   * The server (already there, or an earlier entry of this document) whose tools this entry's
+   * would be named like (`my.fs` next to `my_fs`: "." becomes "_" in tool names): the entry is
+   * refused and will not be imported. Null when it has a namespace of its own.
+   */
+  collides_with: string | null;
   /**
    * With "replace existing": the stored secrets that will be kept for values this entry leaves
    * empty (e.g. `env API_TOKEN`). Empty when the entry points at another command or URL origin:

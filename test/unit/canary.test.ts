@@ -164,7 +164,7 @@ describe('no secret ever leaves main (canary)', () => {
     expect(await waitFor(() => core.host.view('bearer').status === 'error' && core.host.view('oauth').status !== 'starting', 15_000)).toBe(true);
 
     // A real pending approval, so approvals.list / approvals.respond and their events carry one.
-    const pendingAuth = core.permissions.gate.authorize({ conversation_id: 'c1', run_id: 'canary-run', call_id: 'canary-call', namespacedTool: 'local__env_check', args: { name: 'TOKEN', sha256: '0' } });
+    const pendingAuth = core.permissions.gate.authorize({ conversation_id: 'c1', run_id: 'canary-run', call_id: 'canary-call', tool: core.host.tool('local__env_check')!, args: { name: 'TOKEN', sha256: '0' } });
     expect(await waitFor(() => core.permissions.pending().length === 1, 15_000)).toBe(true);
     const approvalId = core.permissions.pending()[0]!.id;
     // The chat's own tool call below runs without a card (the approval path is driven above).

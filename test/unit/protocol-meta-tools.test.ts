@@ -82,7 +82,7 @@ describe('host meta tools', () => {
   it('pass the permission gate like any tool: read-only runs without a card in the default mode, asks under "ask every time"', async () => {
     await core.host.add('ev', { type: 'local', command: [process.execPath, EVERYTHING, 'stdio'] });
     expect(await waitFor(() => core.host.view('ev').status === 'ready', 20_000)).toBe(true);
-    const req = { conversation_id: 'c1', run_id: 'r1', call_id: 'k1', namespacedTool: 'host__list_resources', args: {} };
+    const req = { conversation_id: 'c1', run_id: 'r1', call_id: 'k1', tool: core.host.tool('host__list_resources')!, args: {} };
     expect(await core.permissions.gate.authorize(req)).toMatchObject({ allowed: true, via: 'read_only_hint' });
     await core.permissions.setMode('ask_all');
     const pending = core.permissions.gate.authorize({ ...req, call_id: 'k2' });

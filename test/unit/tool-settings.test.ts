@@ -197,7 +197,7 @@ describe('tools map: file, edits, export and import (real host, real server)', (
     await expect(host.callTool('cline__write_file', { path: path.join(work, 'x'), content: 'x' })).rejects.toMatchObject({ code: 'forbidden' });
     const perms = new Permissions(stateDir, host);
     await perms.setMode('ask_all');
-    expect(await perms.gate.authorize({ conversation_id: 'c', run_id: 'r', call_id: '1', namespacedTool: 'cline__list_allowed_directories', args: {} })).toEqual({ allowed: true, via: 'always_allow', decision: null });
+    expect(await perms.gate.authorize({ conversation_id: 'c', run_id: 'r', call_id: '1', tool: host.tool('cline__list_allowed_directories')!, args: {} })).toMatchObject({ allowed: true, via: 'always_allow', decision: null });
   });
 
   it('an import with a bad tools list is refused for that server with the reason, and nothing else changes', () => {

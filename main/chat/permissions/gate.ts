@@ -1,11 +1,13 @@
 /**
  * The permission gate: the one check the agent runs right before a tool call executes, in main.
- * It looks the tool up in the host (server, real name, annotations, per-tool setting), reads the
- * global mode, applies the policy table (./policy.ts), asks the user through the approval broker
- * when the table says so, and records "Always allow" and "Allow in this conversation" answers.
+ * It binds the tool to its server as it is now (the host's `resolveTool`: the server's live
+ * connection and the identity of its configuration), reads the global mode, applies the policy
+ * table (./policy.ts), asks the user through the approval broker when the table says so, and
+ * records "Always allow" and "Allow in this conversation" answers. What it allows is that resolved
+ * tool, and the caller runs exactly it (`McpHost.callResolved`; docs/ARCHITECTURE.md "Permissions").
  */
 import type { ApprovalDecision, ApprovalView, ToolSettingPatch } from '../../../preload/contract/index.js';
-import type { RegisteredTool } from '../../mcp/adapter.js';
+import type { ResolvedTool, ToolRef } from '../../mcp/host/resolved-tools.js';
 import type { ToolSetting } from '../../mcp/tool-settings.js';
 import { argsHash } from './args-hash.js';
 import type { ApprovalBroker } from './broker.js';
@@ -15,8 +17,10 @@ import type { PermissionSettingsStore } from './settings-store.js';
 
 /** What the gate needs of the host (McpHost implements it). */
 export interface GateHost {
-  /** The registered tool by namespaced name (disabled ones included). */
-  tool(namespaced: string): RegisteredTool | undefined;
+  /** Bind an offered tool to its server's live, ready connection (null: not offered by it now). */
+  resolveTool(ref: ToolRef): ResolvedTool | null;
+  /** Whether a resolved tool's connection is still its server's live, ready one. */
+  isLive(resolved: ResolvedTool): boolean;
   /** The stored per-tool setting, by server and real tool name. */
   toolSetting(server: string, tool: string): Readonly<ToolSetting> | undefined;
   /** Persist a per-tool setting ("Always allow"). */
@@ -29,23 +33,28 @@ export interface AuthorizeRequest {
   run_id: string;
   /** The model's tool-call id (AI SDK `toolCallId`). */
   call_id: string;
-  /** The name the model used: `{server}__{tool}`. */
-  namespacedTool: string;
+  /**
+   * The tool the caller was offered: its namespaced name (`{server}__{tool}`) and the server and
+   * real name behind it. The gate resolves the server and real name — never the name alone, which
+   * another server may have taken since.
+   */
+  tool: ToolRef;
   args: unknown;
   /** The run's (or the call's) abort signal: Stop cancels a pending approval. */
   signal?: AbortSignal;
 }
 
 /** Why a call was not allowed. */
-export type RefusalReason = 'unknown_tool' | 'disabled' | 'denied' | 'cancelled' | 'timed_out' | 'args_changed';
+export type RefusalReason = 'unknown_tool' | 'disabled' | 'denied' | 'cancelled' | 'timed_out' | 'args_changed' | 'server_changed';
 
 /**
  * The gate's answer. Allowed: `via` says why (a policy row, or `user` with the card's decision,
- * for the transcript). Refused: `message` is the tool error to give the model.
+ * for the transcript), and `resolved` is the tool bound to the server instance that was approved —
+ * call exactly it (`McpHost.callResolved`). Refused: `message` is the tool error to give the model.
  */
 export type AuthorizeResult =
-  | { allowed: true; via: AllowReason; decision: null }
-  | { allowed: true; via: 'user'; decision: Exclude<ApprovalDecision, 'deny'>; warning: string | null }
+  | { allowed: true; via: AllowReason; decision: null; resolved: ResolvedTool }
+  | { allowed: true; via: 'user'; decision: Exclude<ApprovalDecision, 'deny'>; warning: string | null; resolved: ResolvedTool }
   | { allowed: false; reason: RefusalReason; message: string; decision: 'deny' | null };
 
 /** The gate of one app core. */
@@ -68,25 +77,30 @@ export class PermissionGate {
   /**
    * Decide whether one tool call may execute now — the agent's single integration point.
    *
-   * Call it inside the tool's `execute`, before `host.callTool`, with the exact arguments the
-   * call will be sent with. `{allowed: true}` → call the tool. `{allowed: false}` → do not call;
+   * Call it inside the tool's `execute`, with the offered tool and the exact arguments the call
+   * will be sent with. `{allowed: true}` → call `resolved` (`host.callResolved`), which runs only
+   * on the connection that was approved. `{allowed: false}` → do not call;
    * end the call as a tool error whose text is `message` (e.g. "Denied by the user: not that
    * folder"), and let the run go on — the model sees the refusal as the tool result.
    *
    * When the policy says "ask", an approval card opens (`approvals.request` event) and this
    * waits for the answer; `signal` aborting (Stop) cancels the card. "Allow in this
    * conversation" adds a grant for `conversation_id`; "Always allow" stores
-   * `approval: "always_allow"` in the server's tool settings (mcp_servers.json).
-   * Never throws for a refusal; it rejects only if the host lookups themselves throw.
+   * `approval: "always_allow"` in the server's tool settings (mcp_servers.json). An answer that
+   * comes after the server stopped or restarted (perhaps with another command) is refused
+   * (`server_changed`), and nothing is recorded for it. Never throws for a refusal; it rejects only if the host lookups themselves throw.
    */
   async authorize(req: AuthorizeRequest): Promise<AuthorizeResult> {
-    const tool = this.host.tool(req.namespacedTool);
-    if (!tool) return { allowed: false, reason: 'unknown_tool', message: `No tool named "${req.namespacedTool}".`, decision: null };
+    const resolved = this.host.resolveTool(req.tool);
+    if (!resolved) return { allowed: false, reason: 'unknown_tool', message: `No tool named "${req.tool.name}": server "${req.tool.server}" does not offer "${req.tool.original_name}" now.`, decision: null };
+    const tool = resolved.tool;
+    // Grants hold for the server's name with the identity of its configuration (./grants.ts).
+    const grantee = { server: tool.server, identity: resolved.identity };
     const mode = this.settings.cachedMode() ?? (await this.settings.mode());
     const setting = this.host.toolSetting(tool.server, tool.original_name);
-    const d = decide({ mode, setting, annotations: tool.annotations, conversationGrant: this.grants.has(req.conversation_id, tool.server, tool.original_name) });
+    const d = decide({ mode, setting, annotations: tool.annotations, conversationGrant: this.grants.has(req.conversation_id, grantee, tool.original_name) });
     if (d.kind === 'refuse') return { allowed: false, reason: 'disabled', message: `The tool "${tool.original_name}" of server "${tool.server}" is disabled by the user.`, decision: null };
-    if (d.kind === 'allow') return { allowed: true, via: d.why, decision: null };
+    if (d.kind === 'allow') return { allowed: true, via: d.why, decision: null, resolved };
     const asked = argsHash(req.args);
     const r = await this.broker.request(
       {
@@ -108,8 +122,12 @@ export class PermissionGate {
     if (r.args_sha256 !== asked || argsHash(req.args) !== asked) return { allowed: false, reason: 'args_changed', message: 'The arguments changed after the user was asked; the call was not run.', decision: null };
     const { decision, reason } = r.answer;
     if (decision === 'deny') return { allowed: false, reason: 'denied', message: `Denied by the user${reason ? `: ${reason}` : '.'}`, decision: 'deny' };
+    // The answer is about the server instance the card showed: if it stopped or restarted while
+    // the card was open (another command may run under that name now), nothing is allowed or kept.
+    if (!this.host.isLive(resolved))
+      return { allowed: false, reason: 'server_changed', message: `Server "${tool.server}" stopped or restarted while the call waited for approval, so the call was not run.`, decision: null };
     let warning: string | null = null;
-    if (decision === 'allow_conversation') this.grants.grant(req.conversation_id, tool.server, tool.original_name);
+    if (decision === 'allow_conversation') this.grants.grant(req.conversation_id, grantee, tool.original_name);
     if (decision === 'always_allow') {
       try {
         await this.host.setToolSettings(tool.server, tool.original_name, { approval: 'always_allow' });
@@ -118,6 +136,6 @@ export class PermissionGate {
         warning = `Could not save "Always allow": ${(err as Error).message}`;
       }
     }
-    return { allowed: true, via: 'user', decision, warning };
+    return { allowed: true, via: 'user', decision, warning, resolved };
   }
 }

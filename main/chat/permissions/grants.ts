@@ -1,35 +1,41 @@
 /**
- * "Allow in this conversation" grants: per conversation, the tools (server + real tool name) the
- * user allowed for the rest of that conversation. Held in memory by one instance per app core
- * (a later change may persist them with the conversation).
+ * "Allow in this conversation" grants: per conversation, the tools the user allowed for the rest
+ * of that conversation — each bound to its server's name *and* the identity of the server's
+ * configuration (main/mcp/config/identity.ts `serverIdentity`: transport, command or URL origin +
+ * path, env/header names), so a server removed and added again under the same name with another
+ * command does not inherit them (docs/ARCHITECTURE.md "Permissions"). Held in memory by one
+ * instance per app core (a later change may persist them with the conversation).
  */
 
-function key(server: string, tool: string): string {
-  return `${server}\u0000${tool}`;
+/** The server a grant is for: its name and the identity of its configuration. */
+export interface GrantServer {
+  server: string;
+  identity: string;
+}
+
+function key(s: GrantServer, tool: string): string {
+  return `${s.server}\u0000${s.identity}\u0000${tool}`;
 }
 
 /** Per-conversation tool grants. */
 export class ConversationGrants {
-  private readonly byConversation = new Map<string, Set<string>>();
+  private readonly byConversation = new Map<string, Map<string, { server: string; tool: string }>>();
 
-  /** Allow `tool` of `server` for the rest of `conversationId`. */
-  grant(conversationId: string, server: string, tool: string): void {
-    let set = this.byConversation.get(conversationId);
-    if (!set) this.byConversation.set(conversationId, (set = new Set()));
-    set.add(key(server, tool));
+  /** Allow `tool` of the server `s` (name and identity) for the rest of `conversationId`. */
+  grant(conversationId: string, s: GrantServer, tool: string): void {
+    let grants = this.byConversation.get(conversationId);
+    if (!grants) this.byConversation.set(conversationId, (grants = new Map()));
+    grants.set(key(s, tool), { server: s.server, tool });
   }
 
-  /** Whether `tool` of `server` is allowed in `conversationId`. */
-  has(conversationId: string, server: string, tool: string): boolean {
-    return this.byConversation.get(conversationId)?.has(key(server, tool)) ?? false;
+  /** Whether `tool` of the server `s` — that name with that identity — is allowed in `conversationId`. */
+  has(conversationId: string, s: GrantServer, tool: string): boolean {
+    return this.byConversation.get(conversationId)?.has(key(s, tool)) ?? false;
   }
 
-  /** The grants of one conversation, as `{server, tool}` pairs (for showing or persisting them). */
+  /** The grants of one conversation, as `{server, tool}` pairs (for showing them). */
   list(conversationId: string): Array<{ server: string; tool: string }> {
-    return [...(this.byConversation.get(conversationId) ?? [])].map((k) => {
-      const i = k.indexOf('\u0000');
-      return { server: k.slice(0, i), tool: k.slice(i + 1) };
-    });
+    return [...(this.byConversation.get(conversationId)?.values() ?? [])].map((g) => ({ ...g }));
   }
 
   /** Forget a conversation's grants (conversation reset or deleted). */

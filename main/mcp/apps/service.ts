@@ -13,10 +13,10 @@ import { randomUUID } from 'node:crypto';
 import type { CallToolResult, ReadResourceResult, Tool } from '@modelcontextprotocol/client';
 import type { AppViewLoad } from '../../../preload/contract/index.js';
 import type { PermissionGate } from '../../chat/permissions/index.js';
-import { NotConnectedError, type McpConnection } from '../connection.js';
+import { NotConnectedError, type CallOptions, type McpConnection } from '../connection.js';
 import type { RegisteredTool } from '../adapter.js';
 import { HostError } from '../host/errors.js';
-import { capCallResult } from '../result-limits.js';
+import type { ResolvedTool } from '../host/resolved-tools.js';
 import { sanitizeCsp } from './csp.js';
 import { SANDBOX_PAGE_PATH } from './sandbox-page.js';
 import { APP_MIME_TYPE, toolUiResourceUri, visibleToApp } from './tool-ui.js';
@@ -33,6 +33,8 @@ export interface AppsHost {
   connection(name: string): McpConnection | undefined;
   /** Every registered tool (for the namespaced name the permission gate takes). */
   allTools(): RegisteredTool[];
+  /** Call the tool the permission gate approved, on the very connection it was approved on. */
+  callResolved(resolved: ResolvedTool, args: Record<string, unknown>, opts: CallOptions): Promise<CallToolResult>;
   /** Write a view's log message to its server's log. @returns false when there is no such server */
   viewLog(server: string, text: string): boolean;
 }
@@ -250,9 +252,9 @@ export class AppsService {
     const ownCalls = `app:${viewCallId}:`;
     if (this.gate.isAsking((a) => a.run_id === VIEW_RUN_ID && a.conversation_id === conversationId && a.call_id.startsWith(ownCalls) && a.server === server && a.tool === tool))
       throw new AppRequestRefusedError(`An earlier call of "${tool}" from this view is still waiting for your approval.`);
-    const auth = await this.gate.authorize({ conversation_id: conversationId, run_id: VIEW_RUN_ID, call_id: `app:${viewCallId}:${randomUUID()}`, namespacedTool: registered.name, args, signal });
+    const auth = await this.gate.authorize({ conversation_id: conversationId, run_id: VIEW_RUN_ID, call_id: `app:${viewCallId}:${randomUUID()}`, tool: registered, args, signal });
     if (!auth.allowed) throw new AppRequestRefusedError(signal.aborted ? VIEW_GONE : auth.message);
-    const result = capCallResult(await conn.callTool(tool, args, { signal }).catch((err: unknown) => Promise.reject(asTyped(err, server))));
+    const result = await this.host.callResolved(auth.resolved, args, { signal }).catch((err: unknown) => Promise.reject(asTyped(err, server)));
     if (JSON.stringify(result).length > MAX_VIEW_REPLY_CHARS) throw new AppRequestRefusedError('The tool result is too large for the view.');
     return result;
   }

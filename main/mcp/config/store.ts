@@ -9,6 +9,7 @@ import path from 'node:path';
 import { Mutex, writeFileAtomic } from '../../util/atomic-write.js';
 import { MemorySecretStore, type SecretStore } from '../../secrets/store.js';
 import type { ToolSetting } from '../tool-settings.js';
+import { toolNamespace } from './identity.js';
 import { parseConfigDocument, type LoadResult, type ParsedDocument, type ServerConfig, type SkippedEntry } from './schema.js';
 import { describePath, mapSecrets, newSecretKey, secretKeysIn, secretsOf, SERVER_SECRET_PREFIX, setSecretAt, type SecretRef } from './secret-refs.js';
 
@@ -167,6 +168,29 @@ export class ConfigStore {
     const n = name.toLowerCase();
     for (const k of [...this.servers.keys(), ...this.skipped.keys()]) if (k.toLowerCase() === n) return k;
     return undefined;
+  }
+
+  /**
+   * The name of an entry in the file — loaded or skipped — that is not `name` (ignoring case) but
+   * whose tools would be offered under the same namespace (`my_fs` for `my.fs`; ./identity.ts
+   * `toolNamespace`), or undefined. A new name must have none (docs/ARCHITECTURE.md "Tool names
+   * and result content").
+   */
+  entryInNamespace(name: string): string | undefined {
+    const n = name.toLowerCase();
+    const ns = toolNamespace(name);
+    for (const k of [...this.servers.keys(), ...this.skipped.keys()]) if (k.toLowerCase() !== n && toolNamespace(k) === ns) return k;
+    return undefined;
+  }
+
+  /**
+   * The loaded servers other than `name` that share its tool namespace, in file order — what a
+   * config file written before names were checked may hold; they load, and the card says so.
+   */
+  namespaceMates(name: string): string[] {
+    const n = name.toLowerCase();
+    const ns = toolNamespace(name);
+    return [...this.servers.keys()].filter((k) => k.toLowerCase() !== n && toolNamespace(k) === ns);
   }
 
   /** Entries of the file that were skipped at load, with the reason (kept in the file). */

@@ -8,7 +8,7 @@
 export class HostError extends Error {
   override name = 'HostError';
   constructor(
-    readonly code: 'not_found' | 'conflict' | 'command_not_found' | 'start_failed' | 'invalid_input' | 'forbidden',
+    readonly code: 'not_found' | 'conflict' | 'command_not_found' | 'start_failed' | 'invalid_input' | 'forbidden' | 'gone',
     message: string,
     readonly field?: string,
   ) {
@@ -27,6 +27,36 @@ export class ToolDisabledError extends HostError {
     readonly tool: string,
   ) {
     super('forbidden', `The tool "${tool}" of server "${server}" is disabled by the user.`);
+  }
+}
+
+/**
+ * A new server name whose tools would be offered under the namespace of an existing server's
+ * (`my.fs` next to `my_fs`: "." becomes "_" in tool names), so one could be taken for the other.
+ * Code `conflict`, field `name`; `existing` is the server already there.
+ */
+export class NameCollisionError extends HostError {
+  override name = 'NameCollisionError';
+  constructor(
+    readonly server: string,
+    readonly existing: string,
+  ) {
+    super('conflict', `The name "${server}" would give its tools the same names as those of the server "${existing}" (tool names turn "." into "_"); choose another name.`, 'name');
+  }
+}
+
+/**
+ * An approved tool call whose server is no longer the connection it was approved on: stopped,
+ * removed, crashed or restarted (perhaps with another command) in between. The call is not made
+ * anywhere (docs/ARCHITECTURE.md "Permissions"). Code `gone`.
+ */
+export class ServerChangedError extends HostError {
+  override name = 'ServerChangedError';
+  constructor(
+    readonly server: string,
+    readonly tool: string,
+  ) {
+    super('gone', `Server "${server}" stopped or restarted after the call to "${tool}" was approved, so the call was not run.`);
   }
 }
 

@@ -7,7 +7,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { ExportResult, ImportPreview, ImportResult } from '../../../preload/contract/index.js';
-import { ConfigError, parseConfigDocument, type ServerConfig } from '../config.js';
+import { ConfigError, parseConfigDocument, sameDestination, toolNamespace, type ServerConfig } from '../config.js';
 import { maskMap } from '../../secrets/mask.js';
 import { mapForeignToolKeys } from '../tool-settings.js';
 import { writeFileAtomic } from '../../util/atomic-write.js';
@@ -22,14 +22,7 @@ import type { ServerRuntime } from './runtime.js';
  * pasted text chose.
  */
 export function sameSecretDestination(next: ServerConfig, stored: ServerConfig): boolean {
-  if (next.type === 'local' || stored.type === 'local') {
-    return next.type === 'local' && stored.type === 'local' && JSON.stringify(next.command) === JSON.stringify(stored.command);
-  }
-  try {
-    return new URL(next.url).origin === new URL(stored.url).origin;
-  } catch {
-    return false;
-  }
+  return sameDestination(next, stored);
 }
 
 /**
@@ -109,15 +102,29 @@ export class ServerTransfer {
     }
   }
 
-  /** What importing `json` would add (masked). @throws HostError('invalid_input') */
+  /**
+   * What importing `json` would add (masked). An entry whose tools would share the namespace of a
+   * server already there, or of an earlier entry of the document, names it in `collides_with`
+   * (it will not be imported). @throws HostError('invalid_input')
+   */
   importPreview(json: string): ImportPreview {
     const { servers, warning } = this.parseImport(json);
     const doc = JSON.parse(json) as Record<string, unknown>;
     const table = (typeof doc.servers === 'object' && doc.servers !== null ? doc.servers : doc.mcpServers) as Record<string, Record<string, unknown>>;
+    // The new entries the import would add, in order: a later one may collide with them too.
+    const added: string[] = [];
+    const collision = (name: string): string | null => {
+      const t = this.mgmt.nameTakenBy(name);
+      if (t) return t.kind === 'namespace' ? t.existing : null;
+      const earlier = added.find((a) => toolNamespace(a) === toolNamespace(name));
+      if (earlier === undefined) added.push(name);
+      return earlier ?? null;
+    };
     return {
       servers: [...servers].map(([name, cfg]) => {
         const tools = Object.entries(cfg.tools ?? {});
         return {
+          collides_with: collision(name),
           name,
           type: cfg.type,
           command: cfg.type === 'local' ? cfg.command : [],
@@ -139,19 +146,25 @@ export class ServerTransfer {
 
   /**
    * Import servers from a `{"servers": …}` or `{"mcpServers": …}` document (plaintext secrets are
-   * moved into the secret store on save). Existing names are skipped unless `replaceExisting`.
+   * moved into the secret store on save). Existing names are skipped unless `replaceExisting`; a
+   * new name whose tools would share a server's namespace is skipped with that server named.
    * @throws HostError('invalid_input') for a document that cannot be read.
    */
   async importServers(json: string, replaceExisting: boolean): Promise<ImportResult> {
     const { servers } = this.parseImport(json);
     const result: ImportResult = { added: [], replaced: [], skipped: [] };
     for (const [name, cfg] of servers) {
-      const taken = this.rt.store.entryNamed(name);
-      if ((taken !== undefined && taken !== name) || (taken === undefined && this.mgmt.adding.has(name.toLowerCase()))) {
-        result.skipped.push({ name, reason: `a server named "${taken ?? name}" exists (names that differ only in case are the same)` });
+      const taken = this.mgmt.nameTakenBy(name);
+      if (taken?.kind === 'namespace') {
+        // Refused like an add (NameCollisionError): the two could be taken for one another.
+        result.skipped.push({ name, reason: `its tools would be named like those of the server "${taken.existing}" (tool names turn "." into "_")` });
         continue;
       }
-      const exists = taken !== undefined; // loaded, or skipped at load (kept in the file)
+      if (taken && (taken.adding || taken.existing !== name)) {
+        result.skipped.push({ name, reason: `a server named "${taken.existing}" exists (names that differ only in case are the same)` });
+        continue;
+      }
+      const exists = taken !== null; // loaded, or skipped at load (kept in the file)
       if (exists && !replaceExisting) {
         result.skipped.push({ name, reason: 'a server of that name exists' });
         continue;
@@ -162,9 +175,11 @@ export class ServerTransfer {
         // only when the entry still points at the same command or URL origin.
         if (exists) storedSecretsKept(cfg, this.rt.store.get(name), true);
         if (cfg.enabled) this.rt.checkCommand(cfg);
-        if (this.rt.store.has(name)) await this.mgmt.remove(name);
-        this.mgmt.bump(name);
-        await this.rt.store.put(name, cfg);
+        await this.mgmt.whileAdding(name, async () => {
+          if (this.rt.store.has(name)) await this.mgmt.remove(name);
+          this.mgmt.bump(name);
+          await this.rt.store.put(name, cfg);
+        });
         if (cfg.enabled) this.rt.launch(name, cfg);
         else this.rt.emitChanged(name);
         (exists ? result.replaced : result.added).push(name);

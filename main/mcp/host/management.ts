@@ -5,9 +5,9 @@
  * (docs/ARCHITECTURE.md "Update semantics (PATCH)", "Readiness").
  */
 import type { ServerInput, ServerPatch, ServerView, ToolSettingPatch } from '../../../preload/contract/index.js';
-import { applyPatch, assertLoadable, ConfigError, configFromInput, withToolSettings, type ServerConfig } from '../config.js';
+import { applyPatch, assertLoadable, ConfigError, configFromInput, toolNamespace, withToolSettings, type ServerConfig } from '../config.js';
 import { applyToolSettingsPatch, ToolSettingsError } from '../tool-settings.js';
-import { HostError, noSuchServer } from './errors.js';
+import { HostError, NameCollisionError, noSuchServer } from './errors.js';
 import type { ServerRuntime } from './runtime.js';
 
 /**
@@ -31,8 +31,11 @@ export class ServerManagement {
    * anything, so a removal or a disable that came meanwhile sticks.
    */
   private readonly generations = new Map<string, number>();
-  /** Names (lower case) being added right now: a second add of one name is a conflict. */
-  readonly adding = new Set<string>();
+  /**
+   * Names being added right now, by their tool namespace (../config/identity.ts `toolNamespace`):
+   * a second add of one name, or of a name whose tools would be named alike, is a conflict.
+   */
+  private readonly addingByNamespace = new Map<string, string>();
 
   constructor(private readonly rt: ServerRuntime) {}
 
@@ -44,20 +47,49 @@ export class ServerManagement {
   }
 
   /**
-   * Refuse a name that is taken: by a server in the file (loaded or skipped) or one being added,
-   * ignoring case (names that differ only in case are duplicates).
-   * @throws HostError('conflict')
+   * The server that `name` may not be added next to, if any: one of the same name ignoring case
+   * (`same`), or another whose tools would be offered under the same namespace (`my_fs` for
+   * `my.fs`: `namespace`) — in the file (loaded or skipped) or being added right now (`adding`).
    */
-  private assertNameFree(name: string): void {
+  nameTakenBy(name: string): { kind: 'same' | 'namespace'; existing: string; adding: boolean } | null {
     const taken = this.rt.store.entryNamed(name);
-    if (taken !== undefined) throw new HostError('conflict', taken === name ? `A server named "${name}" already exists.` : `A server named "${taken}" already exists (names that differ only in case are the same).`, 'name');
-    if (this.adding.has(name.toLowerCase())) throw new HostError('conflict', `A server named "${name}" is being added right now.`, 'name');
+    if (taken !== undefined) return { kind: 'same', existing: taken, adding: false };
+    const mate = this.rt.store.entryInNamespace(name);
+    if (mate !== undefined) return { kind: 'namespace', existing: mate, adding: false };
+    const busy = this.addingByNamespace.get(toolNamespace(name));
+    if (busy !== undefined) return { kind: busy.toLowerCase() === name.toLowerCase() ? 'same' : 'namespace', existing: busy, adding: true };
+    return null;
   }
 
   /**
-   * Add a server: validate (unique name, command resolvable), persist, then start it in the
-   * background. Returns the `starting` view at once.
-   * @throws HostError('conflict' | 'command_not_found')
+   * Refuse a name that is taken: by a server in the file (loaded or skipped) or one being added,
+   * ignoring case (names that differ only in case are duplicates) — or whose tools would share a
+   * server's namespace (docs/ARCHITECTURE.md "Tool names and result content").
+   * @throws HostError('conflict'), NameCollisionError (code `conflict`), both with field `name`
+   */
+  private assertNameFree(name: string): void {
+    const t = this.nameTakenBy(name);
+    if (!t) return;
+    if (t.kind === 'namespace') throw new NameCollisionError(name, t.existing);
+    if (t.adding) throw new HostError('conflict', `A server named "${name}" is being added right now.`, 'name');
+    throw new HostError('conflict', t.existing === name ? `A server named "${name}" already exists.` : `A server named "${t.existing}" already exists (names that differ only in case are the same).`, 'name');
+  }
+
+  /** Run `fn` with `name` marked as being added (see {@link nameTakenBy}). */
+  async whileAdding<T>(name: string, fn: () => Promise<T>): Promise<T> {
+    const ns = toolNamespace(name);
+    this.addingByNamespace.set(ns, name);
+    try {
+      return await fn();
+    } finally {
+      if (this.addingByNamespace.get(ns) === name) this.addingByNamespace.delete(ns);
+    }
+  }
+
+  /**
+   * Add a server: validate (unique name, in a tool namespace of its own, command resolvable),
+   * persist, then start it in the background. Returns the `starting` view at once.
+   * @throws HostError('conflict' | 'command_not_found'), NameCollisionError
    */
   async add(name: string, input: ServerInput): Promise<ServerView> {
     this.rt.assertOpen();
@@ -65,14 +97,10 @@ export class ServerManagement {
     const cfg = configFromInput(input);
     loadable(cfg);
     if (cfg.enabled) this.rt.checkCommand(cfg);
-    const key = name.toLowerCase();
-    this.adding.add(key);
-    try {
+    await this.whileAdding(name, async () => {
       this.bump(name);
       await this.rt.store.put(name, cfg);
-    } finally {
-      this.adding.delete(key);
-    }
+    });
     if (cfg.enabled) this.rt.launch(name, cfg);
     return this.rt.view(name);
   }

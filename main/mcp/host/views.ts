@@ -70,7 +70,8 @@ function hasView(conn: McpConnection | undefined, tool: string): boolean {
 
 /**
  * Produce the masked view of one server: config with every env/header value masked, plus live
- * status. The only producer of server objects that leave main (docs/ARCHITECTURE.md "Masked views only").
+ * status. `namespaceMates`: other configured servers whose tools share this one's namespace
+ * (`shares_namespace_with`). The only producer of server objects that leave main (docs/ARCHITECTURE.md "Masked views only").
  */
 export function toView(
   name: string,
@@ -81,6 +82,7 @@ export function toView(
   recovery: ServerView['recovery'] = { attempts: 0, next_retry_at: null, gave_up: false },
   auth: AuthStatus | null = null,
   defaultRoots: readonly string[] = [],
+  namespaceMates: readonly string[] = [],
 ): ServerView {
   const status = !cfg.enabled ? 'disabled' : conn ? conn.status : 'starting';
   return {
@@ -131,6 +133,7 @@ export function toView(
         : [],
     warnings,
     issues: status === 'ready' && conn ? conn.issues : [],
+    shares_namespace_with: [...namespaceMates],
     stderr_tail: conn?.stderrTail() ?? [],
     server_info: conn?.serverInfo ? { ...conn.serverInfo, protocol_version: conn.protocol?.version ?? null } : null,
     recovery,

@@ -7,13 +7,20 @@ import { t as translate, useTranslation } from '../i18n';
 /** "Import 2 servers (1 new, 1 replaced)" — what the button will really do (current language). */
 function importLabel(preview: ImportPreview, replace: boolean): string {
   const existing = preview.servers.filter((s) => s.exists).length;
-  const fresh = preview.servers.length - existing;
-  const n = fresh + (replace ? existing : 0);
+  const refused = preview.servers.filter((s) => !s.exists && s.collides_with !== null).length;
+  const fresh = preview.servers.length - existing - refused;
+  const n = importCount(preview, replace);
   if (n === 0) return translate('importExport.nothingNew');
   const parts = [translate('importExport.fresh', { count: fresh })];
   if (replace && existing) parts.push(translate('importExport.replaced', { count: existing }));
   else if (existing) parts.push(translate('importExport.skipped', { count: existing }));
+  if (refused) parts.push(translate('importExport.refused', { count: refused }));
   return translate('importExport.import', { count: n, parts: parts.join(translate('importExport.listSep')) });
+}
+
+/** How many entries the import would add or replace (entries main refuses are not counted). */
+function importCount(preview: ImportPreview, replace: boolean): number {
+  return preview.servers.filter((s) => (s.exists ? replace : s.collides_with === null)).length;
 }
 
 /**
@@ -71,7 +78,7 @@ export function ImportExport({ onClose }: { onClose: () => void }) {
             </label>
             <button
               className="primary"
-              disabled={preview.servers.every((s) => s.exists) && !replace}
+              disabled={importCount(preview, replace) === 0}
               onClick={() =>
                 void run(
                   () => call('servers.import', { json, replace_existing: replace }),
@@ -100,6 +107,11 @@ export function ImportExport({ onClose }: { onClose: () => void }) {
                 </span>
               ))}
               {s.exists && <span className="badge error">{t('importExport.exists')}</span>}
+              {!s.exists && s.collides_with !== null && (
+                <div className="error-text" data-testid="import-refused">
+                  {t('importExport.collides', { other: s.collides_with })}
+                </div>
+              )}
               {s.exists && (
                 <div className="muted" data-testid="import-kept">
                   {s.kept_secrets.length > 0

@@ -313,6 +313,11 @@ export function ServerCard({ server }: { server: ServerView }) {
           {server.server_info.protocol_version ? t('servers.protocol', { version: server.server_info.protocol_version }) : ''}
         </div>
       )}
+      {server.shares_namespace_with.map((other) => (
+        <div key={`ns:${other}`} className="banner warning small" data-testid="server-namespace-warning">
+          {t('servers.sharesNamespace', { other })}
+        </div>
+      ))}
       {server.warnings.map((w) => (
         <div key={w} className="banner warning small">
           {w}

@@ -399,6 +399,7 @@ export const en = {
       repeated_cursor: 'Listing {{list}} stopped early: the server repeated a page cursor. What was listed is kept.',
       too_many_pages: 'Listing {{list}} stopped after too many pages. What was listed is kept.',
     },
+    sharesNamespace: 'The server “{{other}}” gets the same tool name prefix as this one (“.” becomes “_” in tool names). Both keep working — tools that would be named alike get a suffix — but they are easy to confuse: remove one and add it again under a distinct name.',
     listName: {
       tools: 'tools',
       resources: 'resources',
@@ -585,6 +586,8 @@ export const en = {
     import_other: 'Import {{count}} servers ({{parts}})',
     listSep: ', ',
     exists: 'exists',
+    collides: 'refused: its tools would be named like those of the server “{{other}}” (“.” becomes “_” in tool names); add it under another name',
+    refused: '{{count}} refused',
     keeps: 'If replaced, keeps the stored {{names}}.',
     keepsNone: 'If replaced, no stored secret is kept (values left empty stay empty).',
     importedDisabled: 'imported disabled',

@@ -399,6 +399,7 @@ export const zhCN: Strings = {
       repeated_cursor: '列出{{list}}时提前停止：服务器重复了分页游标。已列出的内容保留。',
       too_many_pages: '列出{{list}}时页数过多，已停止。已列出的内容保留。',
     },
+    sharesNamespace: '服务器“{{other}}”的工具名前缀与此服务器相同（工具名中的“.”会变成“_”）。两者都能继续使用——名称相同的工具会加上后缀——但容易混淆：请删除其中一个，再用不同的名称重新添加。',
     listName: {
       tools: '工具',
       resources: '资源',
@@ -585,6 +586,8 @@ export const zhCN: Strings = {
     import_other: '导入 {{count}} 个服务器（{{parts}}）',
     listSep: '，',
     exists: '已存在',
+    collides: '已拒绝：它的工具会与服务器“{{other}}”的工具同名（工具名中的“.”会变成“_”）；请用其他名称添加',
+    refused: '{{count}} 个已拒绝',
     keeps: '如果替换，会保留已保存的 {{names}}。',
     keepsNone: '如果替换，不会保留任何已保存的密钥（留空的值仍为空）。',
     importedDisabled: '导入后停用',

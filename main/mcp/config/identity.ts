@@ -1,0 +1,76 @@
+/**
+ * What makes two configurations "the same server", in one place (docs/ARCHITECTURE.md
+ * "Permissions", "Security"). Pure functions, no state.
+ *
+ * - {@link serverDestination}: where requests go — the command line of a stdio server (program and
+ *   arguments), the URL origin of a remote one. Stored secrets follow an entry only to the same
+ *   destination (import).
+ * - {@link serverIdentity}: the destination narrowed to the URL path, with the transport type and
+ *   the names (never the values) of the env variables or headers. Approvals and "Allow in this
+ *   conversation" grants hold only for the identity they were given to.
+ * - {@link toolNamespace}: the prefix a server's tools are offered under (`{server}__{tool}`),
+ *   compared ignoring case; two servers of one namespace would share tool names.
+ */
+import { createHash } from 'node:crypto';
+import { sanitizeNamePart } from '../adapter.js';
+import type { ServerConfig } from './schema.js';
+
+/**
+ * Where a server's requests go: `local:` + the JSON of its command line, or `url:` + the URL's
+ * origin (scheme, host, port) for `http`/`sse`. Null for a URL that does not parse.
+ */
+export function serverDestination(cfg: ServerConfig): string | null {
+  if (cfg.type === 'local') return `local:${JSON.stringify(cfg.command)}`;
+  try {
+    return `url:${new URL(cfg.url).origin}`;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether two configurations send requests to the same destination ({@link serverDestination}). */
+export function sameDestination(a: ServerConfig, b: ServerConfig): boolean {
+  const d = serverDestination(a);
+  return d !== null && d === serverDestination(b);
+}
+
+/** `origin + path` of a URL (its query and fragment left out); the text itself when it does not parse. */
+function urlOriginAndPath(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.origin}${u.pathname}`;
+  } catch {
+    return url;
+  }
+}
+
+/**
+ * The identity of a server's configuration, as a SHA-256 hex digest of: the transport type; the
+ * command line (stdio) or the URL's origin and path (remote: no query, no fragment); the sorted
+ * names of its env variables or headers. Values never enter it, so changing a secret keeps the
+ * identity and nothing secret can be read back from it; changing the program, its arguments, the
+ * host or path, or which variables it gets, makes another identity.
+ */
+export function serverIdentity(cfg: ServerConfig): string {
+  let target: unknown;
+  let names: string[];
+  if (cfg.type === 'local') {
+    target = cfg.command;
+    names = Object.keys(cfg.env);
+  } else {
+    target = urlOriginAndPath(cfg.url);
+    names = Object.keys(cfg.headers).map((h) => h.toLowerCase());
+  }
+  return createHash('sha256')
+    .update(JSON.stringify([cfg.type, target, names.sort()]))
+    .digest('hex');
+}
+
+/**
+ * The namespace a server's tools are offered under: its name as it appears in `{server}__{tool}`
+ * (characters outside `[A-Za-z0-9_-]` become `_`, main/mcp/adapter.ts), lower-cased, because
+ * names that differ only in case are duplicates already. `my.fs` and `My_FS` share one.
+ */
+export function toolNamespace(name: string): string {
+  return sanitizeNamePart(name).toLowerCase();
+}
