@@ -5,8 +5,9 @@
  *
  * Deflate runs in node:zlib's thread pool through a stream, so the main loop only copies 64 KiB
  * chunks; stored data is checked in 1 MiB slices with a turn of the loop between them. An entry
- * that inflates to more than it declares is stopped at that point (and the archive refused), as is
- * the archive once the bytes inflated reach `maxTotalBytes`; the CRC-32 of every entry is checked.
+ * that inflates to more than it declares is stopped at that point (and the archive refused); as
+ * ./zip.ts holds the declared sizes to `maxTotalBytes`, no more than that (plus one chunk) is ever
+ * inflated. The CRC-32 of every entry is checked.
  */
 import { createInflateRaw, crc32 } from 'node:zlib';
 import { DEFAULT_LIMITS, listZip, ZipRefusedError, type LocatedEntry, type ZipEntry, type ZipLimits } from './zip.js';
@@ -24,27 +25,11 @@ export interface UnzipStats {
 const OUT_CHUNK = 64 * 1024;
 const STORED_SLICE = 1024 * 1024;
 
-const tooLarge = (limits: ZipLimits): ZipRefusedError => new ZipRefusedError(`The bundle unpacks to more than ${Math.round(limits.maxTotalBytes / 1024 / 1024)} MB.`);
 const lies = (e: ZipEntry): ZipRefusedError => new ZipRefusedError(`The zip archive is damaged or inconsistent: the entry "${e.name.slice(0, 100)}" does not unpack to the size it declares.`);
 const badCrc = (e: ZipEntry): ZipRefusedError => new ZipRefusedError(`The zip archive is damaged or inconsistent: the entry "${e.name.slice(0, 100)}" fails its CRC check.`);
 
-/** Counts inflated bytes against the archive's limit. */
-class Budget {
-  private used = 0;
-  constructor(
-    private readonly limits: ZipLimits,
-    private readonly stats: UnzipStats,
-  ) {}
-  /** Take `n` bytes. @throws ZipRefusedError past the limit */
-  take(n: number): void {
-    this.used += n;
-    this.stats.inflatedBytes += n;
-    if (this.used > this.limits.maxTotalBytes) throw tooLarge(this.limits);
-  }
-}
-
 /** Inflate one entry into a buffer of its declared size, stopping as soon as it would not fit. */
-function inflateEntry(src: Uint8Array, e: LocatedEntry, budget: Budget): Promise<Uint8Array> {
+function inflateEntry(src: Uint8Array, e: LocatedEntry, stats: UnzipStats): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
     const out = Buffer.allocUnsafe(e.size);
     let n = 0;
@@ -59,11 +44,7 @@ function inflateEntry(src: Uint8Array, e: LocatedEntry, budget: Budget): Promise
     };
     z.on('data', (chunk: Buffer) => {
       if (settled) return;
-      try {
-        budget.take(chunk.length);
-      } catch (err) {
-        return fail(err as Error);
-      }
+      stats.inflatedBytes += chunk.length;
       if (n + chunk.length > e.size) return fail(lies(e));
       chunk.copy(out, n);
       n += chunk.length;
@@ -82,12 +63,12 @@ function inflateEntry(src: Uint8Array, e: LocatedEntry, budget: Budget): Promise
 }
 
 /** A stored entry: copied and CRC-checked in slices, yielding to the loop between them. */
-async function storedEntry(src: Uint8Array, e: LocatedEntry, budget: Budget): Promise<Uint8Array> {
+async function storedEntry(src: Uint8Array, e: LocatedEntry, stats: UnzipStats): Promise<Uint8Array> {
   const out = new Uint8Array(e.size);
   let crc = 0;
   for (let at = 0; at < src.length; at += STORED_SLICE) {
     const slice = src.subarray(at, at + STORED_SLICE);
-    budget.take(slice.length);
+    stats.inflatedBytes += slice.length;
     out.set(slice, at);
     crc = crc32(slice, crc);
     if (at + STORED_SLICE < src.length) await new Promise((r) => setImmediate(r));
@@ -103,11 +84,10 @@ async function storedEntry(src: Uint8Array, e: LocatedEntry, budget: Budget): Pr
  */
 export async function readZip(bytes: Uint8Array, limits: ZipLimits = DEFAULT_LIMITS, stats: UnzipStats = { inflatedBytes: 0 }): Promise<ZipFile[]> {
   const entries = listZip(bytes, limits);
-  const budget = new Budget(limits, stats);
   const out: ZipFile[] = [];
   for (const e of entries) {
     const src = bytes.subarray(e.dataStart, e.dataStart + e.compressedSize);
-    const data = e.isDirectory ? new Uint8Array() : e.method === 0 ? await storedEntry(src, e, budget) : await inflateEntry(src, e, budget);
+    const data = e.isDirectory ? new Uint8Array() : e.method === 0 ? await storedEntry(src, e, stats) : await inflateEntry(src, e, stats);
     out.push({ name: e.name, isDirectory: e.isDirectory, mode: e.mode, size: e.size, data });
   }
   return out;
