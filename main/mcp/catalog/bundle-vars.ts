@@ -74,11 +74,15 @@ export function fillArgs(args: string[], vars: BundleVariables): string[] {
 
 /**
  * Whether `s` refers to user-config key `key` — exactly (`${user_config.key}`), or in any spelling
- * @anthropic-ai/mcpb's getMcpConfigForManifest would fill with its value (its RegExp
- * `\$\{user_config.KEY\}`, where each `.` matches any character). `key` must match
- * {@link USER_CONFIG_KEY} (so the RegExp has no other special characters and runs in linear time).
+ * @anthropic-ai/mcpb's getMcpConfigForManifest would fill with its value: its RegExp
+ * `\$\{user_config.KEY\}` reads each `.` as any character but a line break, so
+ * `${user_configXkey}` is filled too. Compared character by character (no RegExp is built from
+ * the key); `key` must match {@link USER_CONFIG_KEY}, so `.` is its only character with a special
+ * meaning there.
  */
 export function refersTo(s: string, key: string): boolean {
-  if (placeholderNames(s).includes(`user_config.${key}`)) return true;
-  return new RegExp(`\\$\\{user_config.${key}\\}`).test(s);
+  const pattern = `user_config.${key}`;
+  const lineBreak = /[\n\r\u2028\u2029]/;
+  const fills = (name: string): boolean => name.length === pattern.length && [...pattern].every((c, i) => (c === '.' ? !lineBreak.test(name[i]!) : name[i] === c));
+  return placeholderNames(s).some((name) => name === pattern || fills(name));
 }
