@@ -890,7 +890,11 @@ const configType = z.enum(['local', 'http', 'sse']);
  * Option refusals (`CatalogOption.reason`): `bundle_no_sha256`, `bundle_url_invalid`,
  * `bundle_not_https`, `bundle_not_stdio`, `package_type_unsupported`, `package_not_stdio`,
  * `package_registry_unsupported`, `package_name_invalid`, `version_inexact`, `no_version`,
- * `secret_argument`, `env_name_invalid`, `secret_url_variable`, `header_name_invalid`.
+ * `secret_argument`, `env_name_invalid`, `secret_url_variable`, `header_name_invalid`,
+ * `runtime_env_refused` (an environment variable the runtime reads as its configuration, with a
+ * value the entry fixes), `runtime_argument_refused` (a runtime argument npx/uvx/docker would
+ * read as another package source, another package, or wider access; `argument` as written),
+ * `package_argument_refused` (a fixed package-source flag among the package's arguments).
  * Install/update refusals (`not_installable` errors, `CatalogDiffItem` `blocked`): the above and
  * `no_such_option`, `bundle_download_first`, `server_json_invalid`, `new_version_invalid`,
  * `entry_removed` (with the registry's status message, if any), `not_a_bundle`, `no_server`,
@@ -914,6 +918,9 @@ export const notInstallableReasonSchema = z.discriminatedUnion('code', [
   z.strictObject({ code: z.literal('env_name_invalid'), name: reasonText }),
   z.strictObject({ code: z.literal('secret_url_variable'), name: reasonText }),
   z.strictObject({ code: z.literal('header_name_invalid'), name: reasonText }),
+  z.strictObject({ code: z.literal('runtime_env_refused'), name: reasonText }),
+  z.strictObject({ code: z.literal('runtime_argument_refused'), runtime: z.enum(['npx', 'uvx', 'docker']), argument: reasonText }),
+  z.strictObject({ code: z.literal('package_argument_refused'), argument: reasonText }),
   z.strictObject({ code: z.literal('no_such_option'), option: reasonText }),
   z.strictObject({ code: z.literal('bundle_download_first') }),
   z.strictObject({ code: z.literal('server_json_invalid') }),
@@ -974,6 +981,25 @@ export const catalogReasonSchema = z.union([notInstallableReasonSchema, catalogP
 /** See {@link catalogReasonSchema}. */
 export type CatalogReason = NotInstallableReason | CatalogProblem;
 
+/**
+ * A value a registry entry or a bundle sets without asking (docs/ARCHITECTURE.md "Server
+ * catalog"): the install form lists every one before its Install button.
+ */
+export interface CatalogFixedValue {
+  /**
+   * `runtime_argument`: read by npx/uvx/docker (before the package); `package_argument`: passed
+   * to the package or the bundle's program; `env`: an environment variable; `header`: an HTTP header.
+   */
+  kind: 'runtime_argument' | 'package_argument' | 'env' | 'header';
+  /** The flag, variable or header name; null for a positional argument. */
+  name: string | null;
+  /**
+   * The value as the entry writes it — `{name}` (registry) or `${…}` (bundle) parts are filled in
+   * from the answers at install; null for a flag without a value.
+   */
+  value: string | null;
+}
+
 /** A way to install an entry: one of its packages or remotes. */
 export type CatalogOption =
   | {
@@ -985,6 +1011,8 @@ export type CatalogOption =
       /** The program the server runs with (`npx`, `uvx`, `docker`), or null for a remote. */
       runtime: string | null;
       fields: CatalogField[];
+      /** Every argument, variable and header the entry fixes, in the order they are used. */
+      fixed: CatalogFixedValue[];
     }
   | { id: string; kind: string; label: string; transport: 'stdio' | 'streamable-http' | 'sse'; installable: false; reason: NotInstallableReason };
 
@@ -1063,6 +1091,8 @@ export interface BundlePreview {
   description: string;
   runtime: string;
   fields: CatalogField[];
+  /** The arguments and environment variables the manifest sets for this platform (`${…}` filled at install). */
+  fixed: CatalogFixedValue[];
 }
 
 const catalogValuesSchema = z

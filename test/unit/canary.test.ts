@@ -171,7 +171,7 @@ describe('no secret ever leaves main (canary)', () => {
     await core.permissions.setMode('never_ask');
 
     // A bundle looked at already, so bundleInstall can carry a canary as its sensitive answer.
-    const bundleToken = core.catalog.bundles.inspect(goodBundle()).token;
+    const bundleToken = (await core.catalog.bundles.inspect(goodBundle())).token;
     const samples: Samples = {
       'app.info': [{}, { extra: CANARIES.env }],
       'app.secretsInfo': [{}],

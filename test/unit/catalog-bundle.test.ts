@@ -35,9 +35,9 @@ afterEach(async () => {
   await removeDir(dir);
 });
 
-const refused = (bytes: Uint8Array): string => {
+const refused = async (bytes: Uint8Array): Promise<string> => {
   try {
-    inspectBundle(bytes);
+    await inspectBundle(bytes);
     return 'accepted';
   } catch (err) {
     if (err instanceof BundleError) return err.message;
@@ -49,7 +49,7 @@ const KEY = 'bundle-secret-key-0123456789abcdef';
 describe('bundles', () => {
   it('a good bundle installs, starts with node, keeps its sensitive answer in the secret store', async () => {
     const inst = new BundleInstaller(dir, host);
-    const preview = inst.inspect(goodBundle());
+    const preview = await inst.inspect(goodBundle());
     expect(preview).toMatchObject({ name: 'raw-bundle', display_name: 'Raw bundle', version: '1.2.3', runtime: 'node' });
     expect(preview.fields.map((f) => [f.id, f.required, f.secret, f.format, f.default])).toEqual([
       ['user_config:api_key', true, true, 'string', null],
@@ -70,7 +70,7 @@ describe('bundles', () => {
     // A token is used once.
     await expect(inst.install(preview.token, 'raw2', { 'user_config:api_key': KEY })).rejects.toThrow(/no longer waiting/);
     // Forgetting a removed server deletes its folder only (not one of a server whose name starts alike).
-    const other = inst.inspect(goodBundle());
+    const other = await inst.inspect(goodBundle());
     await inst.install(other.token, 'raw-x', { 'user_config:api_key': KEY });
     await host.remove('raw');
     await inst.forget('raw');
@@ -80,31 +80,31 @@ describe('bundles', () => {
 
   it('a file and a folder of the same name are refused when unpacking, and nothing is kept', async () => {
     const inst = new BundleInstaller(dir, host);
-    const p = inst.inspect(zipBundle({ ...goodFiles(), data: 'x', 'data/inner.txt': 'y' }));
+    const p = await inst.inspect(zipBundle({ ...goodFiles(), data: 'x', 'data/inner.txt': 'y' }));
     await expect(inst.install(p.token, 'clash', { 'user_config:api_key': KEY })).rejects.toThrow(/same name/);
     expect(readdirSync(path.join(dir, 'bundles'))).toEqual([]);
   });
 
-  it('refuses path traversal, absolute names, backslashes, symbolic links, special files, duplicates', () => {
+  it('refuses path traversal, absolute names, backslashes, symbolic links, special files, duplicates', async () => {
     const files = goodFiles();
-    expect(refused(zipBundle({ ...files, '../evil.sh': 'x' }))).toMatch(/outside the bundle/);
-    expect(refused(zipBundle({ ...files, 'server/../../evil.sh': 'x' }))).toMatch(/outside the bundle/);
-    expect(refused(zipBundle({ ...files, '/etc/evil': 'x' }))).toMatch(/absolute path/);
-    expect(refused(zipBundle({ ...files, 'C:/evil': 'x' }))).toMatch(/absolute path/);
-    expect(refused(zipBundle({ ...files, 'server\\..\\..\\evil': 'x' }))).toMatch(/backslash/);
-    expect(refused(zipBundle({ ...files, 'server/link': [new TextEncoder().encode('/etc/passwd'), { os: 3, attrs: (0o120777 << 16) >>> 0 }] }))).toMatch(/symbolic link/);
-    expect(refused(zipBundle({ ...files, 'server/fifo': [new Uint8Array(), { os: 3, attrs: (0o010644 << 16) >>> 0 }] }))).toMatch(/not a regular file/);
-    expect(refused(zipBundle({ ...files, 'README.MD': 'again' }))).toMatch(/twice/);
-    expect(refused(new TextEncoder().encode('not a zip at all'))).toMatch(/not a zip/);
+    expect(await refused(zipBundle({ ...files, '../evil.sh': 'x' }))).toMatch(/outside the bundle/);
+    expect(await refused(zipBundle({ ...files, 'server/../../evil.sh': 'x' }))).toMatch(/outside the bundle/);
+    expect(await refused(zipBundle({ ...files, '/etc/evil': 'x' }))).toMatch(/absolute path/);
+    expect(await refused(zipBundle({ ...files, 'C:/evil': 'x' }))).toMatch(/absolute path/);
+    expect(await refused(zipBundle({ ...files, 'server\\..\\..\\evil': 'x' }))).toMatch(/backslash/);
+    expect(await refused(zipBundle({ ...files, 'server/link': [new TextEncoder().encode('/etc/passwd'), { os: 3, attrs: (0o120777 << 16) >>> 0 }] }))).toMatch(/symbolic link/);
+    expect(await refused(zipBundle({ ...files, 'server/fifo': [new Uint8Array(), { os: 3, attrs: (0o010644 << 16) >>> 0 }] }))).toMatch(/not a regular file/);
+    expect(await refused(zipBundle({ ...files, 'README.MD': 'again' }))).toMatch(/twice/);
+    expect(await refused(new TextEncoder().encode('not a zip at all'))).toMatch(/not a zip/);
   });
 
-  it('refuses a manifest that is missing, not JSON, does not validate, or puts a secret on the command line', () => {
+  it('refuses a manifest that is missing, not JSON, does not validate, or puts a secret on the command line', async () => {
     const files = goodFiles();
     const { 'manifest.json': _m, ...noManifest } = files;
-    expect(refused(zipBundle(noManifest))).toMatch(/no manifest.json/);
-    expect(refused(zipBundle({ ...files, 'manifest.json': '{nope' }))).toMatch(/not valid JSON/);
-    expect(refused(zipBundle({ ...files, 'manifest.json': JSON.stringify({ ...goodManifest(), author: undefined }) }))).toMatch(/does not validate: author/);
-    expect(refused(zipBundle({ ...files, 'manifest.json': JSON.stringify(goodManifest({ server: { type: 'node', entry_point: 'x.js', mcp_config: { command: 'node', args: ['x.js', '--key=${user_config.api_key}'] } } })) }))).toMatch(/secret "api_key" on the command line/);
+    expect(await refused(zipBundle(noManifest))).toMatch(/no manifest.json/);
+    expect(await refused(zipBundle({ ...files, 'manifest.json': '{nope' }))).toMatch(/not valid JSON/);
+    expect(await refused(zipBundle({ ...files, 'manifest.json': JSON.stringify({ ...goodManifest(), author: undefined }) }))).toMatch(/does not validate: author/);
+    expect(await refused(zipBundle({ ...files, 'manifest.json': JSON.stringify(goodManifest({ server: { type: 'node', entry_point: 'x.js', mcp_config: { command: 'node', args: ['x.js', '--key=${user_config.api_key}'] } } })) }))).toMatch(/secret "api_key" on the command line/);
   });
 
   it('a wrong SHA-256 is refused', () => {
@@ -115,7 +115,7 @@ describe('bundles', () => {
 
   it('a missing runtime is said plainly and nothing is kept', async () => {
     const inst = new BundleInstaller(dir, host, () => null);
-    const preview = inst.inspect(goodBundle());
+    const preview = await inst.inspect(goodBundle());
     const err = await inst.install(preview.token, 'raw', { 'user_config:api_key': KEY }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(MissingRuntimeError);
     expect(err).toMatchObject({ reason: { code: 'runtime_missing', runtime: 'node' } });

@@ -93,8 +93,10 @@ describe('packages', () => {
   });
 
   it('runtime arguments come before the package; fixed values with unknown {names} stay as written', () => {
-    const s = pkg({ registryType: 'npm', identifier: '@scope/srv', version: '3.1.4', runtimeArguments: [{ type: 'named', name: '--node-options', value: '--max-old-space-size={mem}' }], packageArguments: [{ type: 'positional', value: '{literal}' }] });
-    expect(buildConfig(s, 'package:0', {}).input).toMatchObject({ command: ['npx', '--node-options', '--max-old-space-size={mem}', '-y', '@scope/srv@3.1.4', '{literal}'] });
+    const s = pkg({ registryType: 'oci', identifier: 'example/srv', version: '3.1.4', runtimeArguments: [{ type: 'named', name: '--memory', value: '{mem}' }], packageArguments: [{ type: 'positional', value: '{literal}' }] });
+    expect(buildConfig(s, 'package:0', {}).input).toMatchObject({ command: ['docker', 'run', '-i', '--rm', '--memory', '{mem}', 'example/srv:3.1.4', '{literal}'] });
+    const [opt] = installOptions(s);
+    expect(opt).toMatchObject({ fixed: [{ kind: 'runtime_argument', name: '--memory', value: '{mem}' }, { kind: 'package_argument', name: null, value: '{literal}' }] });
   });
 
   it('env values with variables are filled from the answers and not remembered', () => {

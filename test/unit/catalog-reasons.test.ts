@@ -59,6 +59,9 @@ const OPTION_CASES: [string, ServerJson, NotInstallableReason][] = [
   ['bad env name', pkg({ registryType: 'npm', identifier: 'ok', version: '1.0.0', environmentVariables: [{ name: '1BAD' }] }), { code: 'env_name_invalid', name: '1BAD' }],
   ['secret in the URL', remote({ url: 'https://x.example.com/{key}/mcp', variables: { key: { isSecret: true } } }), { code: 'secret_url_variable', name: 'key' }],
   ['bad header name', remote({ headers: [{ name: 'Bad Header' }] }), { code: 'header_name_invalid', name: 'Bad Header' }],
+  ['a runtime setting in the environment', pkg({ registryType: 'npm', identifier: 'ok', version: '1.0.0', environmentVariables: [{ name: 'npm_config_registry', value: 'https://npm.evil.example' }] }), { code: 'runtime_env_refused', name: 'npm_config_registry' }],
+  ['a runtime argument', pkg({ registryType: 'pypi', identifier: 'ok', version: '1.0', runtimeArguments: [{ type: 'named', name: '--index-url', value: 'https://pypi.evil.example' }] }), { code: 'runtime_argument_refused', runtime: 'uvx', argument: '--index-url' }],
+  ['a package-source package argument', pkg({ registryType: 'npm', identifier: 'ok', version: '1.0.0', packageArguments: [{ type: 'named', name: '--registry', value: 'https://npm.evil.example' }] }), { code: 'package_argument_refused', argument: '--registry https://npm.evil.example' }],
 ];
 
 describe('reasons from server.json', () => {
@@ -171,12 +174,15 @@ describe('to the window', () => {
     expect(describeReason({ code: 'runtime_missing', runtime: 'uvx' })).toMatch(/^This server runs with uvx, which was not found on PATH\. Install uv/);
     expect(describeReason({ code: 'entry_removed', name: 'a/b' })).toBe('a/b was removed from the registry.');
     expect(describeReason({ code: 'version_inexact', version: 'v'.repeat(300) })).toBe(`“${'v'.repeat(REASON_TEXT_MAX)}…” is not an exact package version.`);
+    const redirect: NotInstallableReason = { code: 'runtime_argument_refused', runtime: 'docker', argument: '-v /:/host' };
+    expect(describeReason(redirect)).toBe('It passes “-v /:/host” to docker, which could make docker fetch or run something other than the package shown, or give it more access. It is not installed.');
     await i18next.changeLanguage('zh-CN');
     expect(describeReason(r)).toBe(`“${evil}”不是有效的 npm 软件包名称。`);
+    expect(describeReason(redirect)).toBe('它向 docker 传递“-v /:/host”，这可能使 docker 获取或运行所显示软件包以外的内容，或获得更多权限。因此不予安装。');
     expect(describeReason({ code: 'runtime_missing', runtime: 'python' })).toBe('此服务器用 Python 运行，但在 PATH 中找不到它。请安装 Python 3（https://www.python.org/downloads/），然后重试。');
     expect(describeReason({ code: 'type_change', before: 'local', after: 'sse' })).toBe('新版本是 sse 服务器，而当前的是 local 服务器；请移除它，再安装新版本。');
     // Every code renders to a Chinese sentence, not to its key.
-    const sample: Record<string, string> = { transport: 'sse', registry_type: 'npm', registry_url: 'https://r.example', identifier: 'x', version: '1', label: 'l', name: 'n', option: 'o', server: 's', field: 'f', program: 'p', before: 'local', after: 'http', runtime: 'npx' };
+    const sample: Record<string, string> = { argument: '--registry https://evil.example', transport: 'sse', registry_type: 'npm', registry_url: 'https://r.example', identifier: 'x', version: '1', label: 'l', name: 'n', option: 'o', server: 's', field: 'f', program: 'p', before: 'local', after: 'http', runtime: 'npx' };
     for (const o of notInstallableReasonSchema.options) {
       const shape = o.shape as Record<string, unknown>;
       const reason = Object.fromEntries(Object.keys(shape).map((k) => [k, k === 'code' ? o.shape.code.value : sample[k]]).filter(([, v]) => v !== undefined)) as NotInstallableReason;

@@ -103,14 +103,14 @@ export class BundleInstaller {
   }
 
   /** Check a bundle file and keep it for {@link install}. @throws BundleError */
-  inspect(bytes: Uint8Array, origin: unknown = null): BundlePreview {
+  async inspect(bytes: Uint8Array, origin: unknown = null): Promise<BundlePreview> {
     if (bytes.byteLength > MAX_BUNDLE_BYTES) throw new BundleError({ code: 'bundle_too_large', mb: MAX_BUNDLE_BYTES / 1024 / 1024 });
-    const b = inspectBundle(bytes);
+    const b = await inspectBundle(bytes);
     const token = randomBytes(16).toString('hex');
     this.pending.set(token, { bundle: b, origin });
     for (const k of [...this.pending.keys()].slice(0, Math.max(0, this.pending.size - MAX_PENDING))) this.pending.delete(k);
     const m = b.manifest;
-    return { token, name: m.name, display_name: m.display_name ?? null, version: m.version, description: m.description, runtime: b.command, fields: b.fields };
+    return { token, name: m.name, display_name: m.display_name ?? null, version: m.version, description: m.description, runtime: b.command, fields: b.fields, fixed: b.fixed };
   }
 
   /**

@@ -2,18 +2,21 @@
  * The server catalog's one job here: MCP Bundles (`.mcpb`: a zip of `manifest.json` and the
  * server) — check one, unpack it into the state dir, and make its server config from the
  * manifest's `server.mcp_config` and the user's `user_config` answers (docs/ARCHITECTURE.md
- * "Server catalog", bundles). The manifest is validated with @anthropic-ai/mcpb's own schemas and
- * its variables (`${__dirname}`, `${user_config.KEY}`, …) are filled with its own function.
+ * "Server catalog", bundles). The manifest is validated with @anthropic-ai/mcpb's own schemas; its
+ * variables (`${__dirname}`, `${user_config.KEY}`, …) are found and filled by ./bundle-vars.ts, so
+ * a sensitive value can go only to the environment.
  */
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { getMcpConfigForManifest, vAny, VERSIONED_MANIFEST_SCHEMAS } from '@anthropic-ai/mcpb/browser';
-import type { CatalogField, ServerInput } from '../../../preload/contract/index.js';
+import { vAny, VERSIONED_MANIFEST_SCHEMAS } from '@anthropic-ai/mcpb/browser';
+import type { CatalogField, CatalogFixedValue, ServerInput } from '../../../preload/contract/index.js';
+import { fillArgs, fillString, refersTo, USER_CONFIG_KEY, type BundleVariables } from './bundle-vars.js';
 import { CatalogInputError, type FieldValues } from './mapping.js';
 import { reason, reasonLogText, type CatalogProblem } from './reasons.js';
-import { readZip, ZipRefusedError, type ZipEntry } from './zip.js';
+import { readZip, type ZipFile } from './unzip.js';
+import { ZipRefusedError } from './zip.js';
 
 /**
  * A bundle that was refused (not a zip, unsafe entries, invalid manifest, wrong hash) or could not
@@ -37,11 +40,13 @@ type UserConfigOption = NonNullable<Manifest['user_config']>[string];
 /** A checked bundle, held in memory until it is installed. */
 export interface InspectedBundle {
   manifest: Manifest;
-  entries: ZipEntry[];
-  files: Map<string, Uint8Array>;
+  /** Exactly the entries the zip reader checked, with their bytes. */
+  entries: ZipFile[];
   fields: CatalogField[];
   /** The program the server is started with, as the manifest declares it. */
   command: string;
+  /** The arguments and environment variables the manifest sets for this platform, as written. */
+  fixed: CatalogFixedValue[];
 }
 
 /** Check a file's SHA-256 against the hex digest a registry entry declares. @throws BundleError */
@@ -68,28 +73,36 @@ function fieldOf(key: string, o: UserConfigOption): CatalogField {
   };
 }
 
+type McpConfig = NonNullable<Manifest['server']['mcp_config']>;
+type PlatformConfig = { command?: string; args?: string[]; env?: Record<string, string> };
+
 /** Every string of the manifest's command line (all platforms), to find secrets placed there. */
-function commandLineStrings(m: Manifest): string[] {
-  const c = m.server.mcp_config;
-  if (!c) return [];
-  const overrides = Object.values((c as { platform_overrides?: Record<string, { command?: string; args?: string[] }> }).platform_overrides ?? {});
+function commandLineStrings(c: McpConfig): string[] {
+  const overrides = Object.values((c as { platform_overrides?: Record<string, PlatformConfig> }).platform_overrides ?? {});
   return [c.command, ...(c.args ?? []), ...overrides.flatMap((o) => [o.command ?? '', ...(o.args ?? [])])];
 }
 
+/** The command, arguments and env of `mcp_config` for this platform (an override replaces each part it has). */
+function forPlatform(c: McpConfig): { command: string; args: string[]; env: Record<string, string> } {
+  const o = (c as { platform_overrides?: Record<string, PlatformConfig> }).platform_overrides?.[process.platform];
+  return { command: o?.command || c.command, args: o?.args ?? c.args ?? [], env: o?.env ?? c.env ?? {} };
+}
+
 /**
- * Check a bundle file: a safe zip (./zip.ts), a `manifest.json` that validates, a server with an
- * `mcp_config`, no sensitive value on the command line.
+ * Check a bundle file: a safe zip (./zip.ts, extracted by ./unzip.ts), a `manifest.json` that
+ * validates, a server with an `mcp_config`, user_config keys that are plain names, no sensitive
+ * value on the command line in any spelling (./bundle-vars.ts).
  * @throws BundleError with the reason
  */
-export function inspectBundle(bytes: Uint8Array): InspectedBundle {
-  let zip: ReturnType<typeof readZip>;
+export async function inspectBundle(bytes: Uint8Array): Promise<InspectedBundle> {
+  let entries: ZipFile[];
   try {
-    zip = readZip(bytes);
+    entries = await readZip(bytes);
   } catch (err) {
     if (err instanceof ZipRefusedError) throw new BundleError(err.message);
     throw err;
   }
-  const raw = zip.files.get('manifest.json');
+  const raw = entries.find((e) => e.name === 'manifest.json' && !e.isDirectory)?.data;
   if (!raw) throw new BundleError('The bundle has no manifest.json at its top level.');
   let json: unknown;
   try {
@@ -111,10 +124,13 @@ export function inspectBundle(bytes: Uint8Array): InspectedBundle {
   if (!cfg?.command) throw new BundleError('The bundle’s manifest does not say how to start its server (server.mcp_config).');
   const userConfig = Object.entries(manifest.user_config ?? {});
   for (const [key, o] of userConfig) {
+    if (!USER_CONFIG_KEY.test(key)) throw new BundleError(`The bundle’s user_config key "${key.slice(0, 100)}" is not a plain name (letters, digits, "_", "-", ".").`);
     if (!o.sensitive) continue;
-    if (commandLineStrings(manifest).some((s) => s.includes(`\${user_config.${key}}`))) throw new BundleError(`The bundle puts the secret "${key}" on the command line, where it could not be kept out of the config file.`);
+    if (commandLineStrings(cfg).some((s) => refersTo(s, key))) throw new BundleError(`The bundle puts the secret "${key}" on the command line, where it could not be kept out of the config file.`);
   }
-  return { manifest, entries: zip.entries, files: zip.files, fields: userConfig.map(([k, o]) => fieldOf(k, o)), command: cfg.command };
+  const mine = forPlatform(cfg);
+  const fixed: CatalogFixedValue[] = [...mine.args.map((a) => ({ kind: 'package_argument' as const, name: null, value: a })), ...Object.entries(mine.env).map(([name, value]) => ({ kind: 'env' as const, name, value }))];
+  return { manifest, entries, fields: userConfig.map(([k, o]) => fieldOf(k, o)), command: cfg.command, fixed };
 }
 
 /**
@@ -135,8 +151,7 @@ export async function unpackBundle(b: InspectedBundle, dir: string): Promise<voi
         continue;
       }
       await fs.mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
-      const data = b.files.get(e.name) ?? new Uint8Array();
-      await fs.writeFile(target, data, { flag: 'wx', mode: e.mode !== null && e.mode & 0o111 ? 0o700 : 0o600 });
+      await fs.writeFile(target, e.data, { flag: 'wx', mode: e.mode !== null && e.mode & 0o111 ? 0o700 : 0o600 });
     }
   } catch (err) {
     await fs.rm(dir, { recursive: true, force: true });
@@ -171,24 +186,49 @@ function userConfigValues(b: InspectedBundle, values: FieldValues): Record<strin
   return out;
 }
 
+/** A user_config value as a placeholder's value: lists stay lists, booleans `true`/`false`, numbers as written. */
+function asVariable(v: unknown): string | string[] {
+  if (Array.isArray(v)) return v.map(String);
+  if (typeof v === 'boolean') return v ? 'true' : 'false';
+  return String(v);
+}
+
 /**
- * The server config of an unpacked bundle: `mcp_config` with its variables filled (the bundle's
- * folder, the user's folders, the answers). Arguments that stay unfilled (an optional answer not
- * given) are left out. @throws CatalogInputError, BundleError
+ * The server config of an unpacked bundle: `mcp_config` for this platform with its placeholders
+ * filled in one pass (./bundle-vars.ts) — the bundle's folder, the user's folders, the answers
+ * (defaults where none was given; `${HOME}`-style folders inside them are filled too). Arguments
+ * that stay unfilled (an optional answer not given) are left out, as are such env vars.
+ * @throws CatalogInputError, BundleError
  */
 export async function bundleConfig(b: InspectedBundle, dir: string, values: FieldValues): Promise<ServerInput> {
   const home = os.homedir();
-  const cfg = await getMcpConfigForManifest({
-    manifest: b.manifest,
-    extensionPath: dir,
-    systemDirs: { HOME: home, DESKTOP: path.join(home, 'Desktop'), DOCUMENTS: path.join(home, 'Documents'), DOWNLOADS: path.join(home, 'Downloads') },
-    userConfig: userConfigValues(b, values),
-    pathSeparator: path.sep,
-  });
+  const system: BundleVariables = new Map<string, string | string[]>([
+    ['__dirname', dir],
+    ['pathSeparator', path.sep],
+    ['/', path.sep],
+    ['HOME', home],
+    ['DESKTOP', path.join(home, 'Desktop')],
+    ['DOCUMENTS', path.join(home, 'Documents')],
+    ['DOWNLOADS', path.join(home, 'Downloads')],
+  ]);
+  const vars: BundleVariables = new Map(system);
+  const answers = userConfigValues(b, values);
+  for (const [key, o] of Object.entries(b.manifest.user_config ?? {})) {
+    const v = Object.prototype.hasOwnProperty.call(answers, key) ? answers[key] : o.default;
+    if (v === undefined) continue;
+    // Folders in a value (`${HOME}/notes`) are filled; a user_config placeholder in it is not.
+    const filled = asVariable(v);
+    vars.set(`user_config.${key}`, Array.isArray(filled) ? filled.map((s) => fillString(s, system).text) : fillString(filled, system).text);
+  }
+  const cfg = b.manifest.server.mcp_config;
   if (!cfg) throw new BundleError('The bundle’s server could not be configured with these answers.');
-  const unfilled = (s: string): boolean => /\$\{[^}]*\}/.test(s);
-  const args = (cfg.args ?? []).filter((a) => !unfilled(a));
-  const env = Object.fromEntries(Object.entries(cfg.env ?? {}).filter(([, v]) => !unfilled(v)));
-  if (unfilled(cfg.command)) throw new BundleError('The bundle’s start command has a variable that could not be filled.');
-  return { type: 'local', command: [cfg.command, ...args], env };
+  const mine = forPlatform(cfg);
+  const command = fillString(mine.command, vars);
+  if (command.unfilled) throw new BundleError('The bundle’s start command has a variable that could not be filled.');
+  const env: Record<string, string> = {};
+  for (const [name, raw] of Object.entries(mine.env)) {
+    const r = fillString(raw, vars);
+    if (!r.unfilled) env[name] = r.text;
+  }
+  return { type: 'local', command: [command.text, ...fillArgs(mine.args, vars)], env };
 }

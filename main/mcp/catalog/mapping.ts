@@ -10,9 +10,12 @@
  * - Env vars and headers become the config's `env` / `headers`, whose values the config store
  *   keeps in the secret store. A secret asked for on the command line cannot be kept secret, so
  *   such an option is not installable.
+ * - An entry cannot redirect its runtime (./runtime-guard.ts), and every value it fixes is listed
+ *   on its option (`fixed`) for the install form to show.
  */
-import { envNameSchema, headerNameSchema, type CatalogField, type CatalogOption, type ServerInput } from '../../../preload/contract/index.js';
+import { envNameSchema, headerNameSchema, type CatalogField, type CatalogFixedValue, type CatalogOption, type ServerInput } from '../../../preload/contract/index.js';
 import { NotInstallableError, reason, type NotInstallableReason } from './reasons.js';
+import { whyRedirects, type PackageRuntime } from './runtime-guard.js';
 import type { KeyValueInput, RegistryArgument, RegistryInput, RegistryPackage, RegistryRemote, ServerJson } from './schema.js';
 
 /** The user's answers, by field id; a repeated field takes a list. */
@@ -47,7 +50,7 @@ const DEFAULT_REGISTRIES: Record<string, string[]> = {
   oci: ['https://docker.io', 'https://registry-1.docker.io', 'https://index.docker.io'],
 };
 
-const RUNTIMES: Record<string, string> = { npm: 'npx', pypi: 'uvx', oci: 'docker' };
+const RUNTIMES: Record<string, PackageRuntime> = { npm: 'npx', pypi: 'uvx', oci: 'docker' };
 
 /** Package identifiers by type; none may start with `-` (it would read as an option). */
 const IDENTIFIERS: Record<string, RegExp> = {
@@ -129,7 +132,7 @@ function whyNotPackageRaw(p: RegistryPackage): NotInstallableReason | null {
   const secretArg = [...(p.runtimeArguments ?? []), ...(p.packageArguments ?? [])].find((a) => a.isSecret || Object.values(a.variables ?? {}).some((v) => v.isSecret));
   if (secretArg) return { code: 'secret_argument', label: argLabel(secretArg) };
   for (const e of p.environmentVariables ?? []) if (!envNameSchema.safeParse(e.name).success) return { code: 'env_name_invalid', name: e.name };
-  return null;
+  return whyRedirects(p, runtime);
 }
 
 /** Why a package cannot be installed (strings cut, see ./reasons.ts), or null. */
@@ -144,6 +147,16 @@ function whyNotRemote(r: RegistryRemote): NotInstallableReason | null {
   if (secretVar) return reason({ code: 'secret_url_variable', name: secretVar[0] });
   for (const h of r.headers ?? []) if (!headerNameSchema.safeParse(h.name).success) return reason({ code: 'header_name_invalid', name: h.name });
   return null;
+}
+
+/** The arguments an entry fixes (those with a `value`), as the install form lists them. */
+function fixedArguments(list: RegistryArgument[] | undefined, kind: CatalogFixedValue['kind']): CatalogFixedValue[] {
+  return (list ?? []).filter((a) => a.value !== undefined).map((a) => ({ kind, name: a.type === 'named' ? a.name : null, value: a.value! }));
+}
+
+/** The env vars or headers an entry fixes (those with a `value`). */
+function fixedKeyValues(list: KeyValueInput[] | undefined, kind: 'env' | 'header'): CatalogFixedValue[] {
+  return (list ?? []).filter((kv) => kv.value !== undefined).map((kv) => ({ kind, name: kv.name, value: kv.value! }));
 }
 
 function packageLabel(p: RegistryPackage): string {
@@ -161,16 +174,17 @@ export function installOptions(server: ServerJson): CatalogOption[] {
     const why = whyNotPackage(p);
     if (why) return out.push({ ...base, installable: false, reason: why });
     // A bundle's own questions (its user_config) are known once it is downloaded and checked.
-    if (p.registryType === 'mcpb') return out.push({ ...base, label: `mcpb ${p.identifier}`, installable: true, runtime: null, fields: [] });
+    if (p.registryType === 'mcpb') return out.push({ ...base, label: `mcpb ${p.identifier}`, installable: true, runtime: null, fields: [], fixed: [] });
     const fields = [...argumentFields(p.runtimeArguments, 'runtime'), ...argumentFields(p.packageArguments, 'package'), ...keyValueFields(p.environmentVariables, 'env')];
-    out.push({ ...base, installable: true, runtime: RUNTIMES[p.registryType]!, fields });
+    const fixed = [...fixedArguments(p.runtimeArguments, 'runtime_argument'), ...fixedArguments(p.packageArguments, 'package_argument'), ...fixedKeyValues(p.environmentVariables, 'env')];
+    out.push({ ...base, installable: true, runtime: RUNTIMES[p.registryType]!, fields, fixed });
   });
   (server.remotes ?? []).forEach((r, n) => {
     const base = { id: `remote:${n}`, kind: 'remote', label: `${r.type} ${r.url}`, transport: r.type };
     const why = whyNotRemote(r);
     if (why) return out.push({ ...base, installable: false, reason: why });
     const fields = [...variableFields('url', r, 'url_variable'), ...keyValueFields(r.headers, 'header')];
-    out.push({ ...base, installable: true, runtime: null, fields });
+    out.push({ ...base, installable: true, runtime: null, fields, fixed: fixedKeyValues(r.headers, 'header') });
   });
   return out;
 }

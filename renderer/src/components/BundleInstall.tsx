@@ -4,7 +4,7 @@ import { ApiError, call } from '../api';
 import { Fill } from '../i18n/Fill';
 import { useTranslation } from '../i18n';
 import { useApp } from '../store';
-import { answersToValues, CatalogFieldInputs, defaultAnswers, missingFields, type FieldAnswers } from './CatalogFields';
+import { answersToValues, CatalogFieldInputs, defaultAnswers, FixedValues, missingFields, type FieldAnswers } from './CatalogFields';
 
 const SERVER_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 /** Largest file sent: main takes 64 MB; the browser shell's socket carries at most 4 MB a message (base64 included). */
@@ -80,6 +80,7 @@ export function BundleForm({ preview, onDone, onCancel }: { preview: BundlePrevi
       </label>
       {preview.fields.length === 0 && <p className="muted">{t('catalog.noFields')}</p>}
       <CatalogFieldInputs fields={preview.fields} answers={answers} onChange={setAnswers} errors={errors} />
+      <FixedValues fixed={preview.fixed} runtime={preview.runtime} />
       {errors.form && (
         <div className="field-error" role="alert">
           {errors.form}

@@ -3,7 +3,7 @@ import type { BundlePreview, CatalogEntryView, CatalogOption } from '../../../pr
 import { ApiError, call } from '../api';
 import { formatDate, t as translate, useTranslation } from '../i18n';
 import { useApp } from '../store';
-import { answersToValues, CatalogFieldInputs, defaultAnswers, missingFields, type FieldAnswers } from './CatalogFields';
+import { answersToValues, CatalogFieldInputs, defaultAnswers, FixedValues, missingFields, type FieldAnswers } from './CatalogFields';
 import { CatalogUpdates } from './CatalogUpdates';
 import { BundleForm, BundleInstall, Installed } from './BundleInstall';
 import { Fill } from '../i18n/Fill';
@@ -145,6 +145,7 @@ function InstallForm({ entry, onDone }: { entry: CatalogEntryView; onDone: (serv
           </label>
           {fields.length === 0 && <p className="muted">{t('catalog.noFields')}</p>}
           <CatalogFieldInputs fields={fields} answers={answers} onChange={setAnswers} errors={errors} />
+          <FixedValues fixed={option.fixed} runtime={option.runtime} />
         </>
       )}
       {errors.form && (

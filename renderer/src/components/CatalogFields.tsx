@@ -1,4 +1,4 @@
-import type { CatalogField } from '../../../preload/contract/index.js';
+import type { CatalogField, CatalogFixedValue } from '../../../preload/contract/index.js';
 import { useTranslation } from '../i18n';
 
 /** Answers by field id, as the form holds them (a repeated field: one value per line). */
@@ -79,5 +79,43 @@ export function CatalogFieldInputs({ fields, answers, onChange, errors }: { fiel
         );
       })}
     </>
+  );
+}
+
+/** One fixed value as it is used: `--flag value`, `NAME=value`, `Header: value`. */
+function fixedText(f: CatalogFixedValue): string {
+  if (f.kind === 'env') return `${f.name ?? ''}=${f.value ?? ''}`;
+  if (f.kind === 'header') return `${f.name ?? ''}: ${f.value ?? ''}`;
+  return [f.name, f.value].filter((p) => p !== null).join(' ');
+}
+
+/**
+ * Every argument, variable and header an entry or bundle sets without asking, as a list — shown
+ * before the Install button, so that nothing it passes is hidden (docs/ARCHITECTURE.md "Server
+ * catalog"). `runtime` names who reads a runtime argument (`npx`, `uvx`, `docker`).
+ */
+export function FixedValues({ fixed, runtime }: { fixed: CatalogFixedValue[]; runtime: string | null }) {
+  const { t } = useTranslation();
+  const kind = (f: CatalogFixedValue): string =>
+    f.kind === 'runtime_argument' ? t('catalog.fixedRuntime', { runtime: runtime ?? '' }) : f.kind === 'package_argument' ? t('catalog.fixedPackage') : f.kind === 'env' ? t('catalog.fixedEnv') : t('catalog.fixedHeader');
+  return (
+    <div className="catalog-fixed small" data-testid="catalog-fixed">
+      <strong>{t('catalog.fixedTitle')}</strong>
+      {fixed.length === 0 ? (
+        <p className="muted">{t('catalog.fixedNone')}</p>
+      ) : (
+        <ul>
+          {fixed.map((f, i) => (
+            <li key={i} data-kind={f.kind}>
+              <span className="mono" lang="en">
+                {fixedText(f)}
+              </span>{' '}
+              <span className="muted">— {kind(f)}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+      {fixed.some((f) => /\{[^}]*\}/.test(f.value ?? '')) && <p className="hint">{t('catalog.fixedHint')}</p>}
+    </div>
   );
 }
