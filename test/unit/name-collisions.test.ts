@@ -167,7 +167,7 @@ describe('catalog and bundle installs (both through McpHost.add)', () => {
 
   it('a bundle install under a colliding name is refused on the name field; its unpacked folder is removed', async () => {
     const inst = new BundleInstaller(dir, host);
-    const preview = inst.inspect(goodBundle());
+    const preview = await inst.inspect(goodBundle());
     const err = await inst.install(preview.token, 'My.fs', { 'user_config:api_key': 'k' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(NameCollisionError);
     expect(toIpcError(err)).toMatchObject({ code: 'conflict', field: 'name' });
