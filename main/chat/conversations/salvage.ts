@@ -6,6 +6,7 @@
  * index is not copied: the fresh file's triggers index each entry as it is written. See
  * docs/ARCHITECTURE.md "Conversations" (a damaged database).
  */
+import { existsSync, rmSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import type { ConversationsRecovered } from '../../../preload/contract/index.js';
 import { SCHEMA_VERSION } from './schema.js';
@@ -30,6 +31,8 @@ export const RECOVERED_TITLE = 'Recovered conversation';
  * returns null when nothing could be read at all (not a database, or of a newer schema).
  */
 export function salvage(target: Database.Database, source: string, now: () => number = Date.now): ConversationsRecovered | null {
+  // Reading a WAL-mode file makes its -wal and -shm files; those it did not have are removed after.
+  const journals = ['-wal', '-shm'].map((x) => source + x).filter((f) => !existsSync(f));
   let old: Database.Database;
   try {
     old = new Database(source, { readonly: true, fileMustExist: true });
@@ -84,6 +87,7 @@ export function salvage(target: Database.Database, source: string, now: () => nu
     throw err;
   } finally {
     old.close();
+    if (journals.every((f) => !existsSync(f) || !f.endsWith('-wal') || statSync(f).size === 0)) for (const f of journals) rmSync(f, { force: true });
   }
 }
 
