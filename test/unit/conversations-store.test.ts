@@ -135,6 +135,21 @@ describe('ConversationStore on a real SQLite file', () => {
     expect(s.has('a')).toBe(true);
   });
 
+  it('search highlights come from the search engine, never from characters stored in a message', () => {
+    const s = open();
+    s.ensure('a', 'fake marks');
+    // The control characters the old snippets were marked with, and look-alikes of the new markers.
+    const planted = '\u0001fake\u0002 before \u0001x<y>z\u0002 the quokka \u0001<\u0001 after >\u0002 end';
+    s.append('a', user('u', planted));
+    const [hit] = s.search('quokka');
+    expect(hit!.snippet.filter((p) => p.hit)).toEqual([{ text: 'quokka', hit: true }]);
+    // Everything else is plain text, every planted character kept as it was.
+    expect(hit!.snippet.map((p) => p.text).join('')).toBe(planted);
+    // A search for a planted word: only that word is a hit, its control characters are not.
+    const [fake] = s.search('fake');
+    expect(fake!.snippet.filter((p) => p.hit).map((p) => p.text)).toEqual(['fake']);
+  });
+
   it('marks entries left streaming or running by a killed run as interrupted', () => {
     const s = open();
     s.ensure('a', 'q');
