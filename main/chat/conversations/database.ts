@@ -227,7 +227,7 @@ export function asConversationDatabase(source: DatabaseSource): ConversationData
  * is rebuilt (warning `index_rebuilt`). An unusable file is moved aside (kept, never overwritten)
  * and a fresh database is started — a damaged file's readable rows copied in — with a warning
  * (`set_aside`). If no file can be created at all the database lives in memory (`memory_only`).
- * Synchronous (a few ms, plus about 1 s per 100 MB for the check): the core has its store from
+ * Synchronous (a few ms, plus the check: about 1.4 s per 100 MB of file): the core has its store from
  * construction on. Never throws for a bad file; throws only for programming errors.
  */
 export function openConversationDatabase(stateDir: string, now: () => number = Date.now): ConversationDatabase {

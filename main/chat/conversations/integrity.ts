@@ -45,7 +45,7 @@ function indexOk(db: Database.Database): boolean {
  * How whole the file is: `ok`; `index` — only the search index is damaged (every data table and
  * its indexes pass, the FTS5 check does not), so rebuilding the index heals it; `damaged` — a
  * data table, an index of one, or the file's structure is damaged.
- * Reads the whole file (about 1 s per 100 MB). Throws only for errors other than corruption.
+ * Reads the whole file (about 1.4 s per 100 MB measured on a 265 MB file). Throws only for errors other than corruption.
  */
 export function checkIntegrity(db: Database.Database): 'ok' | 'index' | 'damaged' {
   if (quickCheckOk(db) && indexOk(db)) return 'ok';
