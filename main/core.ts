@@ -7,7 +7,7 @@ import path from 'node:path';
 import os from 'node:os';
 import type { EventName, EventPayloads } from '../preload/contract/index.js';
 import { ChatService } from './chat/agent.js';
-import { openConversationDatabase } from './chat/conversations/database.js';
+import { openConversationDatabase, type ConversationDatabase } from './chat/conversations/database.js';
 import { ConversationService, type ChooseSavePath } from './chat/conversations/service.js';
 import { ConversationStore } from './chat/conversations/store.js';
 import { ViewContextStore } from './chat/conversations/view-contexts.js';
@@ -103,8 +103,8 @@ export class AppCore {
   /** Saved conversations (SQLite in the state dir). */
   readonly conversationStore: ConversationStore;
   readonly conversations: ConversationService;
-  /** A visible warning about the conversation database (it could not be opened and was set aside), or null. */
-  readonly conversationsWarning: string | null;
+  /** The conversation database file, checked at open and healed when found damaged; `warning` is its latest warning. */
+  readonly conversationsDb: ConversationDatabase;
   /** Pending server requests for user input (elicitation). */
   readonly elicitation: UserRequestBroker<Omit<EventPayloads['elicitation.request'], 'id'>, ElicitationAnswer>;
   /** Roots, URL elicitation, server log levels (main/mcp/protocol). */
@@ -195,14 +195,15 @@ export class AppCore {
       opened: (view) => this.emit('approvals.request', view),
       closed: (id, outcome) => this.emit('approvals.closed', { id, outcome }),
     });
-    const opened = openConversationDatabase(opts.stateDir);
-    this.conversationsWarning = opened.warning;
-    this.conversationStore = new ConversationStore(opened.db, Date.now, (item) => this.redactor.redactDeep(item));
+    this.conversationsDb = openConversationDatabase(opts.stateDir);
+    // A heal while the app runs (docs/ARCHITECTURE.md "Conversations") is told to the window at once.
+    this.conversationsDb.onWarning((w) => this.emit('conversations.warning', w));
+    this.conversationStore = new ConversationStore(this.conversationsDb, Date.now, (item) => this.redactor.redactDeep(item));
     this.apps = new AppsService(
       this.host,
       this.permissions.gate,
-      new ViewContextStore(opened.db, Date.now, (text) => this.redactor.redactText(text)),
-      new ClosedViewStore(opened.db),
+      new ViewContextStore(this.conversationsDb, Date.now, (text) => this.redactor.redactText(text)),
+      new ClosedViewStore(this.conversationsDb),
       // A view is issued only for a real call: a saved tool entry, or one the model is writing now.
       {
         isToolCall: (v, server, tool) =>
@@ -281,7 +282,7 @@ export class AppCore {
     const [, , , rootsWarning] = await Promise.all([this.config.load(), this.environment.adoptLoginShellPath(), this.processes.reapLeftovers(), this.protocol.start()]);
     if (rootsWarning) this.emit('app.warning', { message: rootsWarning });
     if (this.config.warning) this.emit('app.warning', { message: this.config.warning });
-    if (this.conversationsWarning) this.emit('app.warning', { message: this.conversationsWarning });
+    if (this.conversationsDb.warning) this.emit('conversations.warning', this.conversationsDb.warning);
     this.serverStart.configLoaded();
   }
 

@@ -596,15 +596,50 @@ export interface ConversationView extends ConversationSummary {
   items_json: string;
 }
 
-/** One full-text search hit. `snippet` marks matched terms with \u0001 … \u0002 (no markup). */
+/**
+ * A piece of a search snippet: `hit` marks the words the search engine matched. Which pieces are
+ * hits comes from the engine alone, never from characters stored in the message (docs/ARCHITECTURE.md
+ * "Conversations"); the window renders the pieces as text.
+ */
+export interface SnippetSegment {
+  text: string;
+  hit: boolean;
+}
+
+/** One full-text search hit: the entry and its snippet (the matched words and some around them, in pieces). */
 export interface SearchHit {
   conversation_id: string;
   title: string;
   item_id: string;
   kind: TranscriptItem['kind'];
-  snippet: string;
+  snippet: SnippetSegment[];
   ts: number;
 }
+
+/** What a repair copied from a damaged conversation database into the new one. */
+export interface ConversationsRecovered {
+  conversations: number;
+  entries: number;
+  /** False when some rows could not be read (they are only in the kept file). */
+  complete: boolean;
+}
+
+/** Why the conversation database file could not be used as it was. */
+export type ConversationsDbProblem = 'damaged' | 'newer_schema' | 'not_writable' | 'unreadable';
+
+/**
+ * A warning about the conversation database (docs/ARCHITECTURE.md "Conversations", a damaged
+ * database); the window words it by `code`:
+ * - `index_rebuilt`: the search index was damaged and was rebuilt from the saved entries (nothing lost);
+ * - `set_aside`: the file could not be used; it was kept as `kept_as` in `dir` and a new one
+ *   started, with what could still be read copied into it (`recovered`, null when nothing could);
+ * - `memory_only`: not even a new file could be made; conversations of this session are not
+ *   saved (`kept_as` null: the file was left where it is).
+ */
+export type ConversationsWarning =
+  | { code: 'index_rebuilt' }
+  | { code: 'set_aside'; problem: ConversationsDbProblem; kept_as: string; dir: string; recovered: ConversationsRecovered | null }
+  | { code: 'memory_only'; problem: ConversationsDbProblem; kept_as: string | null; dir: string; recovered: ConversationsRecovered | null };
 
 /**
  * An export. Where main can ask the user for a path (Electron's save dialog) it writes the file
@@ -707,8 +742,8 @@ export interface AppInfo {
   state_dir: string;
   /** A visible warning about the config file (e.g. it could not be parsed and was kept). */
   config_warning: string | null;
-  /** A visible warning about the conversation database (e.g. it could not be opened and was set aside). */
-  conversations_warning: string | null;
+  /** The latest warning about the conversation database (e.g. it was damaged and set aside), or null. */
+  conversations_warning: ConversationsWarning | null;
 }
 
 /**
@@ -1505,6 +1540,8 @@ export interface EventPayloads extends ComposerEventPayloads, ProtocolEventPaylo
   /** A conversation was created, renamed, or got new entries, or a run started or ended in it. */
   'conversations.changed': ConversationSummary;
   'conversations.removed': { id: string };
+  /** The conversation database was healed while the app ran (search index rebuilt, or file set aside). */
+  'conversations.warning': ConversationsWarning;
   'app.warning': { message: string };
   /**
    * Open an OAuth authorization page (browser shell only; Electron opens the system browser from
@@ -1536,6 +1573,7 @@ const eventTable: { [E in EventName]: true } = {
   'chat.event': true,
   'conversations.changed': true,
   'conversations.removed': true,
+  'conversations.warning': true,
   'app.warning': true,
   'auth.openUrl': true,
   'elicitation.request': true,

@@ -227,3 +227,69 @@ test('a long conversation opens with its newest entries, shows earlier ones on r
   await expect(page.locator('.search-hit-item')).toContainText('the platypus question');
   await expect(page.locator('.search-hit-item')).toBeInViewport();
 });
+
+test('search highlights come from the search engine: a message holding the old marker characters shows no highlight for them', async ({ page, shell }) => {
+  const { openConversationDatabase } = await import('../../main/chat/conversations/database.js');
+  const { ConversationStore } = await import('../../main/chat/conversations/store.js');
+  await shell.current.stop();
+  const store = new ConversationStore(openConversationDatabase(shell.stateDir));
+  store.ensure('planted', 'Planted marks');
+  // The control characters snippets were once marked with, and look-alikes of the markers.
+  const planted = '\u0001fake\u0002 before \u0001x<y>z\u0002 the quokka \u0001<\u0001 after >\u0002 end';
+  store.append('planted', { kind: 'user', id: 'p1', ts: 1, text: planted });
+  store.close();
+  await shell.restart();
+  await openApp(page, shell.current);
+  const sidebar = page.getByRole('complementary', { name: 'Conversations' });
+  await page.getByRole('searchbox', { name: 'Search conversations' }).fill('quokka');
+  const hit = sidebar.getByTestId('search-hit');
+  await expect(hit).toHaveCount(1);
+  await expect(hit.locator('mark')).toHaveCount(1);
+  await expect(hit.locator('mark')).toHaveText('quokka');
+  // Everything else is text, every planted character as it was.
+  expect(await hit.locator('.conv-snippet').evaluate((e) => e.textContent)).toBe(planted);
+  await page.getByRole('searchbox', { name: 'Search conversations' }).fill('fake');
+  await expect(hit.locator('mark')).toHaveCount(1);
+  await expect(hit.locator('mark')).toHaveText('fake');
+});
+
+test('a damaged search index is rebuilt at start with a warning; pages damaged while the app runs heal at the next send, which is saved and answered', async ({ page, shell }) => {
+  const { openConversationDatabase, DATABASE_FILE } = await import('../../main/chat/conversations/database.js');
+  const { ConversationStore } = await import('../../main/chat/conversations/store.js');
+  const { damageEntriesWhileOpen, damageSearchIndex } = await import('../fixtures/damage-db.js');
+  const { default: Database } = await import('better-sqlite3');
+  await openApp(page, shell.current);
+  await configureModel(page, { baseUrl: model.baseUrl, model: 'fake-conv' });
+  await shell.current.stop();
+  const file = path.join(shell.stateDir, DATABASE_FILE);
+  const store = new ConversationStore(openConversationDatabase(shell.stateDir));
+  store.ensure('hurt', 'Damaged history');
+  for (let i = 0; i < 150; i++) store.append('hurt', { kind: 'user', id: `h${i}`, ts: i, text: `entry ${i} quokka word${i} ${'filler '.repeat(120)}` });
+  store.close();
+  damageSearchIndex(file);
+  await shell.restart();
+  await openApp(page, shell.current);
+  await expect(page.getByRole('alert').filter({ hasText: 'The search index of your conversations was damaged and has been rebuilt' })).toBeVisible();
+  const sidebar = page.getByRole('complementary', { name: 'Conversations' });
+  await page.getByRole('searchbox', { name: 'Search conversations' }).fill('word7 quokka');
+  await expect(sidebar.getByTestId('search-hit')).toHaveCount(1);
+  await page.getByRole('searchbox', { name: 'Search conversations' }).fill('');
+  await expect(sidebar.getByTestId('conversation')).toHaveCount(1);
+
+  // Now pages of the entries are overwritten on disk while the app has the file open.
+  const mine = new Database(file);
+  damageEntriesWhileOpen(mine, file);
+  mine.close();
+  await page.getByRole('button', { name: /Damaged history/ }).click();
+  await sendMessage(page, 'still there after the damage?');
+  await expect(page.getByTestId('msg-assistant').last()).toContainText('still there after the damage?');
+  await expect(page.getByRole('alert').filter({ hasText: /The conversation database could not be used \(it is damaged or not a database\)\. It was kept as conversations\.db\.unusable-/ })).toContainText(
+    'What could still be read was copied over: 1 conversation,',
+  );
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'conversations-healed.png') });
+  // Saved in the healed file: after a restart the message and its answer are there and found.
+  await shell.restart();
+  await openApp(page, shell.current);
+  await page.getByRole('searchbox', { name: 'Search conversations' }).fill('still there after');
+  await expect(sidebar.getByTestId('search-hit')).toHaveCount(2);
+});

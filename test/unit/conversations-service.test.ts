@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import type { ConversationSummary, Envelope } from '../../preload/contract/index.js';
+import type { AppInfo, ConversationSummary, Envelope } from '../../preload/contract/index.js';
 import { AppCore } from '../../main/core.js';
 import { createDispatcher } from '../../main/ipc/dispatch.js';
 import { MemorySecretStore } from '../../main/secrets/store.js';
@@ -72,11 +72,11 @@ it('deleting a conversation stops its run first and announces the removal', asyn
   expect(await d.invoke('conversations.get', { id: 'gone' })).toMatchObject({ ok: false, error: { code: 'not_found' } });
 });
 
-it('a corrupt database at start: moved aside, a warning in app.info and app.warning, a fresh one that works', async () => {
+it('a corrupt database at start: moved aside, a typed warning in app.info, a fresh one that works', async () => {
   writeFileSync(path.join(dir, 'conversations.db'), 'garbage that is not sqlite');
   const d = await start();
-  const info = value<{ conversations_warning: string | null }>(await d.invoke('app.info', {}));
-  expect(info.conversations_warning).toMatch(/could not be opened .* kept as conversations\.db\.unusable-/);
+  const info = value<AppInfo>(await d.invoke('app.info', {}));
+  expect(info.conversations_warning).toMatchObject({ code: 'set_aside', problem: 'damaged', dir, recovered: null });
   expect(readdirSync(dir).some((f) => f.startsWith('conversations.db.unusable-'))).toBe(true);
   value(await d.invoke('chat.send', { conversation_id: 'fresh', text: 'hello' }));
   expect(core!.conversationStore.has('fresh')).toBe(true);

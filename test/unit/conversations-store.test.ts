@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { TranscriptItem } from '../../preload/contract/index.js';
+import type { ConversationsWarning, TranscriptItem } from '../../preload/contract/index.js';
 import { DATABASE_FILE, openConversationDatabase, SCHEMA_VERSION } from '../../main/chat/conversations/database.js';
 import { conversationToMarkdown, renderExport } from '../../main/chat/conversations/export.js';
 import { INTERRUPTED_RESULT, transcriptToMessages } from '../../main/chat/conversations/history.js';
@@ -124,7 +124,8 @@ describe('ConversationStore on a real SQLite file', () => {
     const hits = s.search('quokka');
     expect(hits).toHaveLength(1);
     expect(hits[0]).toMatchObject({ conversation_id: 'a', item_id: 't', kind: 'tool', title: 'write it' });
-    expect(hits[0]!.snippet).toContain('\u0001quokka\u0002');
+    expect(hits[0]!.snippet.filter((p) => p.hit)).toEqual([{ text: 'quokka', hit: true }]);
+    expect(hits[0]!.snippet.map((p) => p.text).join('')).toContain('report about quokka migrations');
     expect(s.search('quok').map((h) => h.item_id)).toEqual(['t']); // prefix while typing
     expect(s.search('/tmp/x').map((h) => h.item_id)).toEqual(['t']); // arguments
     for (const hostile of ['"', '"quotes"', 'AND', 'a OR', 'NEAR(a b)', '(', '*', 'col:x', '-x', '^x', "'; DROP TABLE items; --", '\u0000', '   ']) {
@@ -132,6 +133,21 @@ describe('ConversationStore on a real SQLite file', () => {
     }
     expect(s.search('"quotes"').map((h) => h.item_id)).toEqual(['u2']);
     expect(s.has('a')).toBe(true);
+  });
+
+  it('search highlights come from the search engine, never from characters stored in a message', () => {
+    const s = open();
+    s.ensure('a', 'fake marks');
+    // The control characters the old snippets were marked with, and look-alikes of the new markers.
+    const planted = '\u0001fake\u0002 before \u0001x<y>z\u0002 the quokka \u0001<\u0001 after >\u0002 end';
+    s.append('a', user('u', planted));
+    const [hit] = s.search('quokka');
+    expect(hit!.snippet.filter((p) => p.hit)).toEqual([{ text: 'quokka', hit: true }]);
+    // Everything else is plain text, every planted character kept as it was.
+    expect(hit!.snippet.map((p) => p.text).join('')).toBe(planted);
+    // A search for a planted word: only that word is a hit, its control characters are not.
+    const [fake] = s.search('fake');
+    expect(fake!.snippet.filter((p) => p.hit).map((p) => p.text)).toEqual(['fake']);
   });
 
   it('marks entries left streaming or running by a killed run as interrupted', () => {
@@ -156,7 +172,8 @@ describe('an unusable database is moved aside and kept, never overwritten', () =
     const { db, warning, persistent } = openConversationDatabase(dir);
     store = new ConversationStore(db);
     expect(persistent).toBe(true);
-    expect(warning).toMatch(/could not be opened \(it is damaged or not a database\)\. It was kept as conversations\.db\.unusable-/);
+    expect(warning).toMatchObject({ code: 'set_aside', problem: 'damaged', dir, recovered: null });
+    expect(warning?.code === 'set_aside' && warning.kept_as).toMatch(/^conversations\.db\.unusable-/);
     expect(kept()).toHaveLength(1);
     expect(readFileSync(path.join(dir, kept()[0]!), 'utf8')).toContain('user’s data');
     store.ensure('new', 'works');
@@ -175,7 +192,7 @@ describe('an unusable database is moved aside and kept, never overwritten', () =
     writeFileSync(file, bytes);
     const { db, warning } = openConversationDatabase(dir);
     store = new ConversationStore(db);
-    expect(warning).toMatch(/damaged or not a database/);
+    expect(warning).toMatchObject({ code: 'set_aside', problem: 'damaged' });
     expect(kept()).toHaveLength(1);
     expect(store.list(10)).toEqual([]);
   });
@@ -187,7 +204,8 @@ describe('an unusable database is moved aside and kept, never overwritten', () =
     raw.close();
     const { db, warning } = openConversationDatabase(dir);
     store = new ConversationStore(db);
-    expect(warning).toContain(`newer version of the app (schema ${SCHEMA_VERSION + 5}; this version knows ${SCHEMA_VERSION})`);
+    // Never read by an older build: nothing is copied out of it.
+    expect(warning).toMatchObject({ code: 'set_aside', problem: 'newer_schema', recovered: null });
     expect(kept()).toHaveLength(1);
     const old = new Database(path.join(dir, kept()[0]!), { readonly: true });
     expect(old.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION + 5);
@@ -214,10 +232,10 @@ describe('an unusable database is moved aside and kept, never overwritten', () =
     const r = spawnSync(tsx, ['--eval', script], { encoding: 'utf8', ...(isRoot ? { uid: 65534, gid: 65534 } : {}), env: { ...process.env, HOME: dir, TSX_DISABLE_CACHE: '1' } });
     if (!isRoot && r.status !== 0) throw new Error(r.stderr);
     expect(r.status, r.stderr).toBe(0);
-    const out = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as { warning: string | null; persistent: boolean };
+    const out = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as { warning: ConversationsWarning | null; persistent: boolean };
     // The folder is not writable either, so the file cannot be moved: it is left as it is, and
     // this session keeps conversations in memory with a warning that says so.
-    expect(out.warning).toMatch(/cannot be written|could not be opened/);
+    expect(out.warning).toMatchObject({ code: 'memory_only', problem: 'not_writable', kept_as: null });
     expect(out.persistent).toBe(false);
     expect(existsSync(path.join(sub, DATABASE_FILE))).toBe(true);
     const still = new Database(path.join(sub, DATABASE_FILE), { readonly: true });

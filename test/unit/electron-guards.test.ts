@@ -138,6 +138,7 @@ describe('preload', () => {
       'chat.event': 0,
       'conversations.changed': 0,
       'conversations.removed': 0,
+      'conversations.warning': 0,
       'app.warning': 0,
       'auth.openUrl': 0,
       'elicitation.request': 0,

@@ -7,6 +7,7 @@
  * (`ConversationStore.removeItems`). See docs/ARCHITECTURE.md "MCP Apps" and "Conversations".
  */
 import type Database from 'better-sqlite3';
+import { asConversationDatabase, type ConversationDatabase, type DatabaseSource } from './database.js';
 import { ConversationNotFoundError } from './store.js';
 
 /** One view, named by its tool call. */
@@ -20,20 +21,17 @@ export interface ViewKey {
 
 /** Closed views per conversation, in the conversation database. Synchronous (better-sqlite3). */
 export class ClosedViewStore {
-  private readonly q;
+  private readonly live: ConversationDatabase;
+  private q: ReturnType<typeof queries>;
 
+  /** @param source the database (healed and the operation tried once more when it is found damaged) */
   constructor(
-    private readonly db: Database.Database,
+    source: DatabaseSource,
     private readonly now: () => number = Date.now,
   ) {
-    this.q = {
-      exists: db.prepare<[string], { id: string }>('SELECT id FROM conversations WHERE id = ?'),
-      close: db.prepare<ViewKey & { at: number }>(
-        'INSERT OR IGNORE INTO closed_views(conversation_id, run_id, call_id, closed_at) VALUES (@conversation_id, @run_id, @call_id, @at)',
-      ),
-      open: db.prepare<ViewKey>('DELETE FROM closed_views WHERE conversation_id = @conversation_id AND run_id = @run_id AND call_id = @call_id'),
-      get: db.prepare<ViewKey, { one: number }>('SELECT 1 AS one FROM closed_views WHERE conversation_id = @conversation_id AND run_id = @run_id AND call_id = @call_id'),
-    };
+    this.live = asConversationDatabase(source);
+    this.q = queries(this.live.db);
+    this.live.onReopen((next) => (this.q = queries(next)));
   }
 
   /**
@@ -45,16 +43,30 @@ export class ClosedViewStore {
   set(key: ViewKey, closed: boolean): void {
     const { conversation_id, run_id, call_id } = key;
     const k = { conversation_id, run_id, call_id };
-    this.db.transaction(() => {
-      if (this.q.exists.get(conversation_id) === undefined) throw new ConversationNotFoundError(conversation_id);
-      if (closed) this.q.close.run({ ...k, at: this.now() });
-      else this.q.open.run(k);
-    })();
+    this.live.guard(() =>
+      this.live.db.transaction(() => {
+        if (this.q.exists.get(conversation_id) === undefined) throw new ConversationNotFoundError(conversation_id);
+        if (closed) this.q.close.run({ ...k, at: this.now() });
+        else this.q.open.run(k);
+      })(),
+    );
   }
 
   /** Whether the user closed the view (false for an unknown conversation or call). */
   isClosed(key: ViewKey): boolean {
     const { conversation_id, run_id, call_id } = key;
-    return this.q.get.get({ conversation_id, run_id, call_id }) !== undefined;
+    return this.live.guard(() => this.q.get.get({ conversation_id, run_id, call_id }) !== undefined);
   }
+}
+
+/** The statements on one connection. */
+function queries(db: Database.Database) {
+  return {
+    exists: db.prepare<[string], { id: string }>('SELECT id FROM conversations WHERE id = ?'),
+    close: db.prepare<ViewKey & { at: number }>(
+      'INSERT OR IGNORE INTO closed_views(conversation_id, run_id, call_id, closed_at) VALUES (@conversation_id, @run_id, @call_id, @at)',
+    ),
+    open: db.prepare<ViewKey>('DELETE FROM closed_views WHERE conversation_id = @conversation_id AND run_id = @run_id AND call_id = @call_id'),
+    get: db.prepare<ViewKey, { one: number }>('SELECT 1 AS one FROM closed_views WHERE conversation_id = @conversation_id AND run_id = @run_id AND call_id = @call_id'),
+  };
 }

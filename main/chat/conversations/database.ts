@@ -1,170 +1,57 @@
 /**
- * The conversation database file: open it (WAL mode), create or migrate its schema, and — when it
- * cannot be used (corrupt, not a database, written by a newer version, read-only) — move it aside,
- * keep it, and start a fresh one with a warning. Never overwrites a database it cannot read.
- * See docs/ARCHITECTURE.md "Conversations".
+ * The conversation database file, kept usable. At open it is checked whole (b-trees and search
+ * index, ./integrity.ts); a damaged search index alone is rebuilt; a file that cannot be used
+ * (damaged, not a database, written by a newer version, read-only) is moved aside and kept, and a
+ * fresh one started — with what could still be read of a damaged one copied in (./salvage.ts).
+ * While the app runs, a store operation that meets SQLITE_CORRUPT or SQLITE_NOTADB heals the
+ * file the same way and is tried once more against the healed one, so a damaged file never
+ * leaves a chat that cannot save or send. Every heal is told to the user as a typed warning.
+ * Never overwrites a database it cannot read. See docs/ARCHITECTURE.md "Conversations".
  */
 import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import type { ConversationsDbProblem, ConversationsRecovered, ConversationsWarning } from '../../../preload/contract/index.js';
+import { checkIntegrity, isCorruptionError, rebuildIndex } from './integrity.js';
+import { salvage } from './salvage.js';
+import { migrate, NewerSchemaError, openSchemaFile } from './schema.js';
 
+export { NewerSchemaError, SCHEMA_VERSION } from './schema.js';
 
 /** The database file name inside the state dir. */
 export const DATABASE_FILE = 'conversations.db';
-
-/** The database was written by a newer version of the app (its schema version is higher than ours). */
-export class NewerSchemaError extends Error {
-  override name = 'NewerSchemaError';
-  constructor(readonly found: number) {
-    super(`it was written by a newer version of the app (schema ${found}; this version knows ${SCHEMA_VERSION})`);
-  }
-}
-
-/** An opened database and, when the old file was unusable, a warning for the UI. */
-export interface OpenedDatabase {
-  db: Database.Database;
-  /** Plain-language warning (the old file's fate and where it is), or null. */
-  warning: string | null;
-  /** False when even a fresh file could not be created and the database lives in memory only. */
-  persistent: boolean;
-}
-
-/**
- * The schema as steps: step `i` brings a database from version `i` to `i + 1`, so a file of any
- * older version gains what it lacks and keeps everything it has (docs/ARCHITECTURE.md
- * "Conversations"). Append only: a released step is never edited.
- */
-const SCHEMA_STEPS: readonly string[] = [
-  // 1: conversations, their entries, full-text search, app state.
-  `
-CREATE TABLE IF NOT EXISTS conversations (
-  id TEXT PRIMARY KEY,
-  title TEXT NOT NULL,
-  created_at INTEGER NOT NULL,
-  updated_at INTEGER NOT NULL,
-  profile_id TEXT,
-  tool_servers TEXT
-);
-CREATE INDEX IF NOT EXISTS conversations_updated ON conversations(updated_at DESC);
-CREATE TABLE IF NOT EXISTS items (
-  rowid INTEGER PRIMARY KEY,
-  id TEXT NOT NULL UNIQUE,
-  conversation_id TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
-  seq INTEGER NOT NULL,
-  kind TEXT NOT NULL,
-  ts INTEGER NOT NULL,
-  data TEXT NOT NULL,
-  full_data TEXT,
-  search_text TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS items_conversation ON items(conversation_id, seq);
-CREATE INDEX IF NOT EXISTS items_conversation_kind ON items(conversation_id, kind);
-CREATE VIRTUAL TABLE IF NOT EXISTS items_fts USING fts5(search_text, content='items', content_rowid='rowid', tokenize='unicode61 remove_diacritics 2');
-CREATE TRIGGER IF NOT EXISTS items_ai AFTER INSERT ON items BEGIN
-  INSERT INTO items_fts(rowid, search_text) VALUES (new.rowid, new.search_text);
-END;
-CREATE TRIGGER IF NOT EXISTS items_ad AFTER DELETE ON items BEGIN
-  INSERT INTO items_fts(items_fts, rowid, search_text) VALUES ('delete', old.rowid, old.search_text);
-END;
-CREATE TRIGGER IF NOT EXISTS items_au AFTER UPDATE OF search_text ON items BEGIN
-  INSERT INTO items_fts(items_fts, rowid, search_text) VALUES ('delete', old.rowid, old.search_text);
-  INSERT INTO items_fts(rowid, search_text) VALUES (new.rowid, new.search_text);
-END;
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-`,
-  // 2: the model context MCP Apps views set (ext-apps `ui/update-model-context`), per view;
-  // `seq` is the update order within the conversation (the oldest is dropped first).
-  `
-CREATE TABLE IF NOT EXISTS view_contexts (
-  conversation_id TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
-  call_id TEXT NOT NULL,
-  server TEXT NOT NULL,
-  text TEXT NOT NULL,
-  updated_at INTEGER NOT NULL,
-  seq INTEGER NOT NULL,
-  PRIMARY KEY (conversation_id, call_id)
-);
-CREATE INDEX IF NOT EXISTS view_contexts_order ON view_contexts(conversation_id, seq);
-`,
-  // 3: MCP Apps views the user closed ("Close view"), per tool call — its run and call id, as call
-  // ids are unique per run only. A row means closed; "Show app view" deletes it.
-  `
-CREATE TABLE IF NOT EXISTS closed_views (
-  conversation_id TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
-  run_id TEXT NOT NULL,
-  call_id TEXT NOT NULL,
-  closed_at INTEGER NOT NULL,
-  PRIMARY KEY (conversation_id, run_id, call_id)
-);
-`,
-];
-
-/** The schema version this build writes (`PRAGMA user_version`): the number of schema steps. */
-export const SCHEMA_VERSION = SCHEMA_STEPS.length;
-
-/** Run the schema steps from `from` up to {@link SCHEMA_VERSION} and record the version (caller's transaction). */
-function migrate(db: Database.Database, from: number): void {
-  for (let v = from; v < SCHEMA_VERSION; v++) db.exec(SCHEMA_STEPS[v]!);
-  db.pragma(`user_version = ${SCHEMA_VERSION}`);
-}
 
 /** SQLite result codes (better-sqlite3's `SqliteError.code`) that mean "this file cannot be used as it is". */
 const UNUSABLE_CODES = /^SQLITE_(CORRUPT|NOTADB|READONLY|CANTOPEN|IOERR|FULL|PERM|AUTH|PROTOCOL)/;
 
 /** Whether an error means the file is unusable (and should be moved aside), judged by its type and code. */
 export function isUnusableDatabaseError(err: unknown): boolean {
-  if (err instanceof NewerSchemaError) return true;
+  if (err instanceof NewerSchemaError || err instanceof DamagedFileError) return true;
   return err instanceof Database.SqliteError && UNUSABLE_CODES.test(err.code);
 }
 
-/** Open (and check, create, migrate) the file; throws when it is unusable. */
-function openChecked(file: string): Database.Database {
-  const db = new Database(file);
-  try {
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
-    db.pragma('foreign_keys = ON');
-    db.pragma('busy_timeout = 2000');
-    const version = db.pragma('user_version', { simple: true }) as number;
-    if (version > SCHEMA_VERSION) throw new NewerSchemaError(version);
-    // Reading the schema catches a file that is not a database or whose header is damaged.
-    db.prepare('SELECT count(*) FROM sqlite_master').get();
-    if (version < SCHEMA_VERSION) {
-      db.exec('BEGIN IMMEDIATE');
-      try {
-        migrate(db, version);
-        db.exec('COMMIT');
-      } catch (err) {
-        db.exec('ROLLBACK');
-        throw err;
-      }
-    }
-    // A read-only file must fail here, at open, not at the first message: write once.
-    db.prepare(`INSERT OR REPLACE INTO meta(key, value) VALUES ('opened_at', ?)`).run(String(Date.now()));
-    return db;
-  } catch (err) {
-    db.close();
-    throw err;
-  }
+/** The integrity check at open found the file's data damaged (not only its search index). */
+class DamagedFileError extends Error {
+  override name = 'DamagedFileError';
 }
 
-function describe(err: unknown): string {
-  if (err instanceof NewerSchemaError) return err.message;
-  if (err instanceof Database.SqliteError) {
-    if (/^SQLITE_(NOTADB|CORRUPT)/.test(err.code)) return 'it is damaged or not a database';
-    if (/^SQLITE_(READONLY|PERM|CANTOPEN)/.test(err.code)) return 'it cannot be written';
-    return `SQLite reported ${err.code}`;
-  }
-  return 'it could not be read';
+/** The problem of an unusable file, by the error's type and code. */
+function problemOf(err: unknown): ConversationsDbProblem {
+  if (err instanceof NewerSchemaError) return 'newer_schema';
+  if (err instanceof DamagedFileError || isCorruptionError(err)) return 'damaged';
+  if (err instanceof Database.SqliteError && /^SQLITE_(READONLY|PERM|CANTOPEN)/.test(err.code)) return 'not_writable';
+  return 'unreadable';
 }
 
 /**
  * Move the unusable database (and its -wal/-shm files) aside, next to it, under a name that says
  * so. Returns the new name of the main file, or null when it could not be moved.
  */
-function moveAside(file: string): string | null {
-  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-  const target = `${file}.unusable-${stamp}`;
+function moveAside(file: string, now: number): string | null {
+  const stamp = new Date(now).toISOString().replace(/[:.]/g, '-');
+  let target = `${file}.unusable-${stamp}`;
+  // Two heals within a millisecond (or a clock set back) never overwrite a kept file.
+  for (let n = 2; existsSync(target); n++) target = `${file}.unusable-${stamp}-${n}`;
   try {
     renameSync(file, target);
   } catch {
@@ -181,14 +68,169 @@ function moveAside(file: string): string | null {
   return target;
 }
 
+/** A fresh database in memory (conversations of this session are not saved). */
+function memoryDatabase(): Database.Database {
+  const db = new Database(':memory:');
+  db.pragma('foreign_keys = ON');
+  migrate(db, 0);
+  return db;
+}
+
+/** A started replacement for an unusable file: the new connection and the warning that says so. */
+interface Replacement {
+  db: Database.Database;
+  persistent: boolean;
+  warning: ConversationsWarning;
+}
+
 /**
- * Open the conversation database in `stateDir`. An unusable file is moved aside (kept, never
- * overwritten) and a fresh database is started, with a warning. If no file can be created at all
- * the database lives in memory and the warning says conversations will not be saved.
- * Synchronous (a few ms): the core has its store from construction on. Never throws for a bad
- * file; throws only for programming errors.
+ * Replace the unusable file (its connection already closed): move it aside and keep it, start a
+ * fresh file (in memory if that fails), and — for a damaged file — copy in what can still be read.
+ * @throws only for errors that are not about the file (programming errors)
  */
-export function openConversationDatabase(stateDir: string): OpenedDatabase {
+function replaceFile(file: string, problem: ConversationsDbProblem, now: () => number): Replacement {
+  const dir = path.dirname(file);
+  const kept = existsSync(file) ? moveAside(file, now()) : null;
+  let db: Database.Database | null = null;
+  if (kept) {
+    try {
+      db = openSchemaFile(file);
+    } catch (err) {
+      if (!isUnusableDatabaseError(err)) throw err;
+    }
+  }
+  const persistent = db !== null;
+  db ??= memoryDatabase();
+  // A damaged file's readable rows; a file written by a newer version is never read by this one.
+  const source = kept ?? (existsSync(file) ? file : null);
+  const recovered: ConversationsRecovered | null = problem === 'damaged' && source ? salvage(db, source, now) : null;
+  const warning: ConversationsWarning = persistent
+    ? { code: 'set_aside', problem, kept_as: path.basename(kept!), dir, recovered }
+    : { code: 'memory_only', problem, kept_as: kept ? path.basename(kept) : null, dir, recovered };
+  return { db, persistent, warning };
+}
+
+/**
+ * The open conversation database: its current connection (`db`, replaced when the file is
+ * healed), whether it is saved to disk, and the latest warning for the window. Stores prepare
+ * their statements on `db` and again on every `onReopen`; they run their work through `guard`.
+ */
+export class ConversationDatabase {
+  private conn: Database.Database;
+  /** How deep in guarded calls we are (only the outermost one heals and retries). */
+  private depth = 0;
+  private readonly reopened = new Set<(db: Database.Database) => void>();
+  private sink: (warning: ConversationsWarning) => void = () => undefined;
+
+  /**
+   * @param file the file on disk (null: a connection that is never healed — memory, or a test's own)
+   * @param warning what the open found and did, or null
+   * @param persistent false when the conversations live in memory only
+   */
+  constructor(
+    db: Database.Database,
+    private readonly file: string | null,
+    public warning: ConversationsWarning | null = null,
+    public persistent = true,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.conn = db;
+  }
+
+  /** The current connection. */
+  get db(): Database.Database {
+    return this.conn;
+  }
+
+  /** Call `listener` with the new connection whenever the file was replaced; returns an unsubscribe function. */
+  onReopen(listener: (db: Database.Database) => void): () => void {
+    this.reopened.add(listener);
+    return () => this.reopened.delete(listener);
+  }
+
+  /** Where warnings raised while the app runs go (the core announces them to the window). */
+  onWarning(sink: (warning: ConversationsWarning) => void): void {
+    this.sink = sink;
+  }
+
+  /**
+   * Run `fn` (synchronous database work). When it fails with SQLITE_CORRUPT or SQLITE_NOTADB, the
+   * file is healed (search index rebuilt; or set aside and replaced, readable rows copied), the
+   * user is warned, `afterHeal` runs (e.g. a store makes sure the conversation it writes to still
+   * exists), and `fn` runs once more. Nested guarded calls leave healing to the outermost one.
+   * @throws what `fn` throws for anything else, or when it fails again after the heal
+   */
+  guard<T>(fn: () => T, afterHeal?: () => void): T {
+    if (this.depth > 0 || this.file === null) return fn();
+    this.depth++;
+    try {
+      try {
+        return fn();
+      } catch (err) {
+        if (!isCorruptionError(err)) throw err;
+        this.heal();
+        afterHeal?.();
+        return fn();
+      }
+    } finally {
+      this.depth--;
+    }
+  }
+
+  /** Heal after a runtime corruption error: rebuild the search index if only it is damaged, else replace the file. */
+  private heal(): void {
+    const file = this.file!;
+    let state: ReturnType<typeof checkIntegrity> = 'damaged';
+    try {
+      state = checkIntegrity(this.conn);
+    } catch {
+      // A check that cannot even run: the file is treated as damaged.
+    }
+    if (state === 'index' && rebuildIndex(this.conn)) {
+      this.raise({ code: 'index_rebuilt' });
+      return;
+    }
+    // SQLite reported the file corrupt: even if the checks pass now, it is not trusted further.
+    try {
+      this.conn.close();
+    } catch {
+      // A damaged file may fail its last checkpoint; it is moved aside as it is.
+    }
+    const next = replaceFile(file, 'damaged', this.now);
+    this.conn = next.db;
+    this.persistent = next.persistent;
+    for (const listener of this.reopened) listener(next.db);
+    this.raise(next.warning);
+  }
+
+  private raise(warning: ConversationsWarning): void {
+    this.warning = warning;
+    this.sink(warning);
+  }
+
+  /** Close the connection. */
+  close(): void {
+    if (this.conn.open) this.conn.close();
+  }
+}
+
+/** How the store classes take their database: the healing one, or a plain connection (tests, tools). */
+export type DatabaseSource = ConversationDatabase | Database.Database;
+
+/** The healing database for a source (a plain connection is wrapped and never healed). */
+export function asConversationDatabase(source: DatabaseSource): ConversationDatabase {
+  return source instanceof ConversationDatabase ? source : new ConversationDatabase(source, null);
+}
+
+/**
+ * Open the conversation database in `stateDir` and check it whole. A damaged search index alone
+ * is rebuilt (warning `index_rebuilt`). An unusable file is moved aside (kept, never overwritten)
+ * and a fresh database is started — a damaged file's readable rows copied in — with a warning
+ * (`set_aside`). If no file can be created at all the database lives in memory (`memory_only`).
+ * Synchronous (a few ms, plus the check: about 1.4 s per 100 MB of file): the core has its store from
+ * construction on. Never throws for a bad file; throws only for programming errors.
+ */
+export function openConversationDatabase(stateDir: string, now: () => number = Date.now): ConversationDatabase {
   try {
     mkdirSync(stateDir, { recursive: true, mode: 0o700 });
   } catch {
@@ -196,29 +238,17 @@ export function openConversationDatabase(stateDir: string): OpenedDatabase {
   }
   const file = path.join(stateDir, DATABASE_FILE);
   try {
-    return { db: openChecked(file), warning: null, persistent: true };
+    let warning: ConversationsWarning | null = null;
+    // Checked whole before anything is written to it; only a damaged search index is repaired in place.
+    const db = openSchemaFile(file, (checked) => {
+      const state = checkIntegrity(checked);
+      if (state === 'index' && rebuildIndex(checked)) warning = { code: 'index_rebuilt' };
+      else if (state !== 'ok') throw new DamagedFileError('the integrity check found damage');
+    });
+    return new ConversationDatabase(db, file, warning, true, now);
   } catch (err) {
     if (!isUnusableDatabaseError(err)) throw err;
-    const reason = describe(err);
-    const kept = existsSync(file) ? moveAside(file) : null;
-    if (kept) {
-      try {
-        return {
-          db: openChecked(file),
-          warning: `The conversation database could not be opened (${reason}). It was kept as ${path.basename(kept)} in ${stateDir}, and a new, empty one was started.`,
-          persistent: true,
-        };
-      } catch (again) {
-        if (!isUnusableDatabaseError(again)) throw again;
-      }
-    }
-    const db = new Database(':memory:');
-    db.pragma('foreign_keys = ON');
-    migrate(db, 0);
-    return {
-      db,
-      warning: `The conversation database in ${stateDir} could not be opened (${reason})${kept ? '' : ' and was left as it is'}. Conversations of this session will not be saved.`,
-      persistent: false,
-    };
+    const next = replaceFile(file, problemOf(err), now);
+    return new ConversationDatabase(next.db, next.persistent ? file : null, next.warning, next.persistent, now);
   }
 }

@@ -8,10 +8,12 @@
  * unfinished answer — never a finished entry. See docs/ARCHITECTURE.md "Conversations".
  */
 import { randomUUID } from 'node:crypto';
-import type Database from 'better-sqlite3';
 import type { ConversationSummary, SearchHit, TranscriptItem } from '../../../preload/contract/index.js';
 import { itemForUi } from '../limits.js';
-import { cleanTitle, ftsQuery, searchableText, TITLE_MAX } from './text.js';
+import { asConversationDatabase, type ConversationDatabase, type DatabaseSource } from './database.js';
+import { RECOVERED_TITLE } from './salvage.js';
+import { storeQueries, type SummaryRow } from './store-queries.js';
+import { cleanTitle, ftsQuery, searchableText, snippetSegments, TITLE_MAX } from './text.js';
 
 /** How far (ms) the saved text of a streaming answer may lag behind what was shown. */
 export const FLUSH_MS = 200;
@@ -46,16 +48,6 @@ export interface StoredConversation {
   items: TranscriptItem[];
 }
 
-interface SummaryRow {
-  id: string;
-  title: string;
-  created_at: number;
-  updated_at: number;
-  message_count: number;
-  profile_id: string | null;
-  tool_servers: string | null;
-}
-
 /** Saved conversations. One instance per database; every method is synchronous (better-sqlite3). */
 export class ConversationStore {
   /** Streaming entries whose newest text is not written yet: item id → entry + conversation. */
@@ -63,66 +55,43 @@ export class ConversationStore {
   private timer: NodeJS.Timeout | null = null;
   /** The last-opened conversation as last written (undefined: not read yet), to skip no-op writes. */
   private lastOpenedCache: string | undefined;
-  private readonly q;
+  private readonly live: ConversationDatabase;
+  private q: ReturnType<typeof storeQueries>;
 
   /**
+   * @param source the database (`openConversationDatabase`: healed when it is found damaged, each
+   *   operation then tried once more; a plain connection is never healed)
    * @param redact applied to every entry before it is written (the core passes its secret
    *   redaction, so a stored secret that a server or model echoed is never saved in clear)
    */
   constructor(
-    private readonly db: Database.Database,
+    source: DatabaseSource,
     private readonly now: () => number = Date.now,
     private readonly redact: (item: TranscriptItem) => TranscriptItem = (item) => item,
   ) {
-    const summary = `SELECT c.id, c.title, c.created_at, c.updated_at, c.profile_id, c.tool_servers, (SELECT count(*) FROM items i WHERE i.conversation_id = c.id AND i.kind IN ('user','assistant')) AS message_count FROM conversations c`;
-    this.q = {
-      list: db.prepare<[number], SummaryRow>(`${summary} ORDER BY c.updated_at DESC, c.rowid DESC LIMIT ?`),
-      summary: db.prepare<[string], SummaryRow>(`${summary} WHERE c.id = ?`),
-      exists: db.prepare<[string], { id: string }>('SELECT id FROM conversations WHERE id = ?'),
-      create: db.prepare('INSERT INTO conversations(id, title, created_at, updated_at) VALUES (?, ?, ?, ?)'),
-      touch: db.prepare('UPDATE conversations SET updated_at = ? WHERE id = ?'),
-      rename: db.prepare('UPDATE conversations SET title = ? WHERE id = ?'),
-      setProfile: db.prepare('UPDATE conversations SET profile_id = ? WHERE id = ?'),
-      setToolServers: db.prepare('UPDATE conversations SET tool_servers = ? WHERE id = ?'),
-      remove: db.prepare('DELETE FROM conversations WHERE id = ?'),
-      items: db.prepare<[string], { data: string }>('SELECT coalesce(full_data, data) AS data FROM items WHERE conversation_id = ? ORDER BY seq'),
-      view: db.prepare<[string], { data: string }>('SELECT data FROM items WHERE conversation_id = ? ORDER BY seq'),
-      nextSeq: db.prepare<[string], { s: number }>('SELECT coalesce(max(seq), 0) + 1 AS s FROM items WHERE conversation_id = ?'),
-      insert: db.prepare('INSERT INTO items(id, conversation_id, seq, kind, ts, data, full_data, search_text) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
-      update: db.prepare('UPDATE items SET data = ?, full_data = ?, search_text = ? WHERE id = ? AND conversation_id = ?'),
-      removeItem: db.prepare('DELETE FROM items WHERE id = ? AND conversation_id = ?'),
-      toolCall: db.prepare<{ conversation: string; run: string; call: string; server: string; tool: string }, { one: number }>(
-        `SELECT 1 AS one FROM items WHERE conversation_id = @conversation AND kind = 'tool' AND json_extract(data, '$.run_id') = @run
-         AND json_extract(data, '$.call_id') = @call AND json_extract(data, '$.server') = @server AND json_extract(data, '$.original_name') = @tool LIMIT 1`,
-      ),
-      toolCallId: db.prepare<[string, string], { call_id: string | null }>(
-        `SELECT json_extract(data, '$.call_id') AS call_id FROM items WHERE id = ? AND conversation_id = ? AND kind = 'tool'`,
-      ),
-      // A view's model context goes with its tool call's entry — unless another entry still left
-      // in the conversation has the same call id (ids are unique per run only).
-      dropViewContext: db.prepare<{ conversation: string; call: string }>(
-        `DELETE FROM view_contexts WHERE conversation_id = @conversation AND call_id = @call
-         AND NOT EXISTS (SELECT 1 FROM items WHERE conversation_id = @conversation AND kind = 'tool' AND json_extract(data, '$.call_id') = @call)`,
-      ),
-      // Closed-view rows (MCP Apps "Close view") whose tool call has no entry left in the
-      // conversation: removed calls, and calls closed while their input streamed that never got one.
-      dropClosedViews: db.prepare<{ conversation: string }>(
-        `DELETE FROM closed_views WHERE conversation_id = @conversation AND NOT EXISTS (SELECT 1 FROM items i WHERE i.conversation_id = @conversation AND i.kind = 'tool'
-         AND json_extract(i.data, '$.run_id') = closed_views.run_id AND json_extract(i.data, '$.call_id') = closed_views.call_id)`,
-      ),
-      unfinished: db.prepare<[], { id: string; conversation_id: string; data: string }>(
-        `SELECT id, conversation_id, coalesce(full_data, data) AS data FROM items WHERE kind IN ('assistant','tool') AND (json_extract(data, '$.state') IN ('streaming','running','awaiting_approval'))`,
-      ),
-      getMeta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
-      setMeta: db.prepare('INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)'),
-      // The FTS query runs first and alone (best matches, limited); only its hits are joined.
-      search: db.prepare<[string, number], { item_id: string; conversation_id: string; kind: TranscriptItem['kind']; ts: number; title: string; snippet: string }>(
-        `SELECT i.id AS item_id, i.conversation_id, i.kind, i.ts, c.title, f.snippet
-         FROM (SELECT rowid, rank, snippet(items_fts, 0, char(1), char(2), '…', 16) AS snippet FROM items_fts WHERE items_fts MATCH ? ORDER BY rank LIMIT ?) f
-         JOIN items i ON i.rowid = f.rowid JOIN conversations c ON c.id = i.conversation_id
-         ORDER BY f.rank`,
-      ),
-    };
+    this.live = asConversationDatabase(source);
+    this.q = storeQueries(this.live.db);
+    this.live.onReopen((next) => {
+      this.q = storeQueries(next);
+      this.lastOpenedCache = undefined;
+    });
+  }
+
+  /** Run database work; healed and tried once more when the file turns out damaged (see ConversationDatabase.guard). */
+  private run<T>(fn: () => T): T {
+    return this.live.guard(fn);
+  }
+
+  /**
+   * Write into a conversation; after a heal, the conversation is made to exist again before the
+   * retry (its row may have been on a damaged page), so the write is never lost.
+   */
+  private write<T>(conversationId: string, fn: () => T): T {
+    return this.live.guard(fn, () => {
+      if (this.q.exists.get(conversationId) !== undefined) return;
+      const t = this.now();
+      this.q.create.run(conversationId, RECOVERED_TITLE, t, t);
+    });
   }
 
   /**
@@ -130,28 +99,29 @@ export class ConversationStore {
    * (its real name) on server `server` — MCP Apps issue a view only for such a call.
    */
   hasToolCall(conversationId: string, runId: string, callId: string, server: string, tool: string): boolean {
-    return this.q.toolCall.get({ conversation: conversationId, run: runId, call: callId, server, tool }) !== undefined;
+    return this.run(() => this.q.toolCall.get({ conversation: conversationId, run: runId, call: callId, server, tool }) !== undefined);
   }
 
   /** Conversations, most recently updated first. */
   list(limit: number): Omit<ConversationSummary, 'running'>[] {
-    return this.q.list.all(limit).map(fromRow);
+    return this.run(() => this.q.list.all(limit).map(fromRow));
   }
 
   /** One conversation's summary, or null. */
   summary(id: string): Omit<ConversationSummary, 'running'> | null {
-    const row = this.q.summary.get(id);
+    const row = this.run(() => this.q.summary.get(id));
     return row ? fromRow(row) : null;
   }
 
   /** Set which servers' tools the model gets (null: all). @throws ConversationNotFoundError */
   setToolServers(id: string, servers: string[] | null): void {
-    if (this.q.setToolServers.run(servers === null ? null : JSON.stringify([...new Set(servers)].sort()), id).changes === 0) throw new ConversationNotFoundError(id);
+    const value = servers === null ? null : JSON.stringify([...new Set(servers)].sort());
+    if (this.run(() => this.q.setToolServers.run(value, id).changes) === 0) throw new ConversationNotFoundError(id);
   }
 
   /** Whether a conversation exists. */
   has(id: string): boolean {
-    return this.q.exists.get(id) !== undefined;
+    return this.run(() => this.q.exists.get(id) !== undefined);
   }
 
   /**
@@ -159,10 +129,12 @@ export class ConversationStore {
    * @returns true when it was created.
    */
   ensure(id: string, firstMessage: string): boolean {
-    if (this.has(id)) return false;
-    const t = this.now();
-    this.q.create.run(id, cleanTitle(firstMessage) || 'New conversation', t, t);
-    return true;
+    return this.run(() => {
+      if (this.has(id)) return false;
+      const t = this.now();
+      this.q.create.run(id, cleanTitle(firstMessage) || 'New conversation', t, t);
+      return true;
+    });
   }
 
   /**
@@ -172,16 +144,20 @@ export class ConversationStore {
    */
   viewJson(id: string): string {
     this.flush();
-    if (!this.has(id)) throw new ConversationNotFoundError(id);
-    return `[${this.q.view.all(id).map((r) => r.data).join(',')}]`;
+    return this.run(() => {
+      if (!this.has(id)) throw new ConversationNotFoundError(id);
+      return `[${this.q.view.all(id).map((r) => r.data).join(',')}]`;
+    });
   }
 
   /** A conversation with every entry in order, whole (pending streamed text included). */
   get(id: string): StoredConversation {
     this.flush();
-    const summary = this.summary(id);
-    if (!summary) throw new ConversationNotFoundError(id);
-    return { summary, items: this.q.items.all(id).map((r) => JSON.parse(r.data) as TranscriptItem) };
+    return this.run(() => {
+      const summary = this.summary(id);
+      if (!summary) throw new ConversationNotFoundError(id);
+      return { summary, items: this.q.items.all(id).map((r) => JSON.parse(r.data) as TranscriptItem) };
+    });
   }
 
   /**
@@ -191,37 +167,42 @@ export class ConversationStore {
   rename(id: string, title: string): void {
     const clean = cleanTitle(title, TITLE_MAX);
     if (!clean) throw new ConversationInputError('Enter a title.', 'title');
-    if (this.q.rename.run(clean, id).changes === 0) throw new ConversationNotFoundError(id);
+    if (this.run(() => this.q.rename.run(clean, id).changes) === 0) throw new ConversationNotFoundError(id);
   }
 
   /** Set the conversation's model profile (null: the default). @throws ConversationNotFoundError */
   setProfile(id: string, profileId: string | null): void {
-    if (this.q.setProfile.run(profileId, id).changes === 0) throw new ConversationNotFoundError(id);
+    if (this.run(() => this.q.setProfile.run(profileId, id).changes) === 0) throw new ConversationNotFoundError(id);
   }
 
   /** Delete a conversation and its entries. @throws ConversationNotFoundError */
   remove(id: string): void {
     for (const [itemId, d] of this.dirty) if (d.conversationId === id) this.dirty.delete(itemId);
-    if (this.q.remove.run(id).changes === 0) throw new ConversationNotFoundError(id);
-    if (this.lastOpened() === id) {
-      this.q.setMeta.run('last_opened', '');
-      this.lastOpenedCache = '';
-    }
+    this.run(() => {
+      if (this.q.remove.run(id).changes === 0) throw new ConversationNotFoundError(id);
+      if (this.lastOpened() === id) {
+        this.q.setMeta.run('last_opened', '');
+        this.lastOpenedCache = '';
+      }
+    });
   }
 
   /** Append an entry at the end of a conversation and mark the conversation updated. */
   append(conversationId: string, item: TranscriptItem): void {
-    this.db.transaction(() => {
-      const seq = this.q.nextSeq.get(conversationId)!.s;
-      this.q.insert.run(item.id, conversationId, seq, item.kind, item.ts, ...columns(this.redact(item)));
-      this.q.touch.run(this.now(), conversationId);
-    })();
+    const cols = columns(this.redact(item));
+    this.write(conversationId, () =>
+      this.live.db.transaction(() => {
+        const seq = this.q.nextSeq.get(conversationId)!.s;
+        this.q.insert.run(item.id, conversationId, seq, item.kind, item.ts, ...cols);
+        this.q.touch.run(this.now(), conversationId);
+      })(),
+    );
   }
 
   /** Replace an entry (same id) and write it now. */
   update(conversationId: string, item: TranscriptItem): void {
     this.dirty.delete(item.id);
-    this.q.update.run(...columns(this.redact(item)), item.id, conversationId);
+    this.writeItems([{ conversationId, item }]);
   }
 
   /**
@@ -243,9 +224,32 @@ export class ConversationStore {
     if (this.dirty.size === 0) return;
     const batch = [...this.dirty.values()];
     this.dirty.clear();
-    this.db.transaction(() => {
-      for (const { conversationId, item } of batch) this.q.update.run(...columns(this.redact(item)), item.id, conversationId);
-    })();
+    this.writeItems(batch);
+  }
+
+  /**
+   * Write entries' newer state (one transaction). Tried again after a heal as an upsert: an entry
+   * whose row was lost with a damaged page is appended again, so what the user saw is saved.
+   */
+  private writeItems(batch: Array<{ conversationId: string; item: TranscriptItem }>): void {
+    const rows = batch.map(({ conversationId, item }) => ({ conversationId, item, cols: columns(this.redact(item)) }));
+    let healed = false;
+    const ids = new Set(batch.map((b) => b.conversationId));
+    this.live.guard(
+      () =>
+        this.live.db.transaction(() => {
+          for (const { conversationId, item, cols } of rows) {
+            const [data, full, search] = cols;
+            if (healed) this.q.upsert.run({ id: item.id, conversation: conversationId, kind: item.kind, ts: item.ts, data, full, search });
+            else this.q.update.run(data, full, search, item.id, conversationId);
+          }
+        })(),
+      () => {
+        healed = true;
+        const t = this.now();
+        for (const id of ids) if (this.q.exists.get(id) === undefined) this.q.create.run(id, RECOVERED_TITLE, t, t);
+      },
+    );
   }
 
   /**
@@ -256,18 +260,20 @@ export class ConversationStore {
    * "MCP Apps").
    */
   removeItems(conversationId: string, ids: string[]): void {
-    this.db.transaction(() => {
-      const calls = new Set<string>();
-      for (const id of ids) {
-        this.dirty.delete(id);
-        const callId = this.q.toolCallId.get(id, conversationId)?.call_id;
-        if (typeof callId === 'string') calls.add(callId);
-        this.q.removeItem.run(id, conversationId);
-      }
-      for (const call of calls) this.q.dropViewContext.run({ conversation: conversationId, call });
-      this.q.dropClosedViews.run({ conversation: conversationId });
-      this.q.touch.run(this.now(), conversationId);
-    })();
+    for (const id of ids) this.dirty.delete(id);
+    this.run(() =>
+      this.live.db.transaction(() => {
+        const calls = new Set<string>();
+        for (const id of ids) {
+          const callId = this.q.toolCallId.get(id, conversationId)?.call_id;
+          if (typeof callId === 'string') calls.add(callId);
+          this.q.removeItem.run(id, conversationId);
+        }
+        for (const call of calls) this.q.dropViewContext.run({ conversation: conversationId, call });
+        this.q.dropClosedViews.run({ conversation: conversationId });
+        this.q.touch.run(this.now(), conversationId);
+      })(),
+    );
   }
 
   /**
@@ -277,51 +283,62 @@ export class ConversationStore {
    * any run. @returns how many entries were marked.
    */
   markInterrupted(): number {
-    const rows = this.q.unfinished.all();
-    this.db.transaction(() => {
-      for (const r of rows) {
-        const item = JSON.parse(r.data) as TranscriptItem;
-        if (item.kind === 'assistant' || item.kind === 'tool') {
-          // A call still waiting for approval never ran: it is cancelled, not interrupted.
-          const next = (item.kind === 'tool' && item.state === 'awaiting_approval'
-            ? { ...item, state: 'cancelled', error: NOT_RUN_APP_STOPPED }
-            : { ...item, state: 'interrupted' }) as TranscriptItem;
-          this.q.update.run(...columns(next), r.id, r.conversation_id);
+    return this.run(() => {
+      const rows = this.q.unfinished.all();
+      this.live.db.transaction(() => {
+        for (const r of rows) {
+          const item = JSON.parse(r.data) as TranscriptItem;
+          if (item.kind === 'assistant' || item.kind === 'tool') {
+            // A call still waiting for approval never ran: it is cancelled, not interrupted.
+            const next = (item.kind === 'tool' && item.state === 'awaiting_approval'
+              ? { ...item, state: 'cancelled', error: NOT_RUN_APP_STOPPED }
+              : { ...item, state: 'interrupted' }) as TranscriptItem;
+            this.q.update.run(...columns(next), r.id, r.conversation_id);
+          }
         }
-      }
-    })();
-    return rows.length;
+      })();
+      return rows.length;
+    });
   }
 
   /**
    * Full-text search over every entry (FTS5); the user's words are quoted (`ftsQuery`), so no
-   * input can break the query. Best matches first, at most `SEARCH_LIMIT`.
+   * input can break the query. Best matches first, at most `SEARCH_LIMIT`. Each snippet comes as
+   * pieces whose `hit` flag is set by the search engine alone: the engine marks matches with
+   * markers made fresh for this query (random, so no stored text contains them), which are then
+   * split off; characters in the data never mark anything.
    */
   search(query: string): SearchHit[] {
     this.flush();
     const match = ftsQuery(query);
     if (!match) return [];
-    return this.q.search.all(match, SEARCH_LIMIT);
+    const nonce = randomUUID();
+    const open = `\u0001${nonce}<`;
+    const close = `>${nonce}\u0002`;
+    const rows = this.run(() => this.q.search.all({ open, close, match, limit: SEARCH_LIMIT }));
+    return rows.map((r) => ({ ...r, snippet: snippetSegments(r.snippet, open, close) }));
   }
 
   /** The conversation the user had open last, if it still exists. */
   lastOpened(): string | null {
-    this.lastOpenedCache ??= this.q.getMeta.get('last_opened')?.value ?? '';
-    const v = this.lastOpenedCache;
-    return v && this.has(v) ? v : null;
+    return this.run(() => {
+      this.lastOpenedCache ??= this.q.getMeta.get('last_opened')?.value ?? '';
+      const v = this.lastOpenedCache;
+      return v && this.has(v) ? v : null;
+    });
   }
 
   /** Remember the conversation the user opened (reopened at the next start); written only when it changes. */
   setLastOpened(id: string): void {
     if (this.lastOpenedCache === id) return;
-    this.q.setMeta.run('last_opened', id);
+    this.run(() => this.q.setMeta.run('last_opened', id));
     this.lastOpenedCache = id;
   }
 
   /** Flush and close the database. */
   close(): void {
     this.flush();
-    if (this.db.open) this.db.close();
+    this.live.close();
   }
 }
 

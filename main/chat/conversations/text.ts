@@ -3,7 +3,7 @@
  * and turning a user's search words into an FTS5 query that cannot break. See
  * docs/ARCHITECTURE.md "Conversations".
  */
-import type { TranscriptItem } from '../../../preload/contract/index.js';
+import type { SnippetSegment, TranscriptItem } from '../../../preload/contract/index.js';
 
 /** Longest title, in characters (code points), made from a first message. */
 export const AUTO_TITLE_MAX = 80;
@@ -71,4 +71,32 @@ export function ftsQuery(input: string): string | null {
     .slice(0, 32);
   if (words.length === 0) return null;
   return words.map((w, i) => `"${w.replace(/"/g, '""')}"${i === words.length - 1 ? '*' : ''}`).join(' ');
+}
+
+/**
+ * Split a snippet made with the markers `open` … `close` into pieces, `hit` for the text between
+ * a pair. Only the markers passed count (the caller makes them fresh per query), so characters in
+ * the data — the control characters an older version marked with, or anything else — stay plain
+ * text. Empty pieces are dropped; neighbours of the same kind are joined.
+ */
+export function snippetSegments(snippet: string, open: string, close: string): SnippetSegment[] {
+  const out: SnippetSegment[] = [];
+  const push = (text: string, hit: boolean): void => {
+    if (!text) return;
+    const last = out[out.length - 1];
+    if (last && last.hit === hit) last.text += text;
+    else out.push({ text, hit });
+  };
+  const [first, ...rest] = snippet.split(open);
+  push(first!, false);
+  for (const part of rest) {
+    const end = part.indexOf(close);
+    if (end < 0) {
+      push(part, true); // the engine cut the snippet inside a match: the rest is the match
+      continue;
+    }
+    push(part.slice(0, end), true);
+    push(part.slice(end + close.length), false);
+  }
+  return out;
 }

@@ -2,6 +2,7 @@ import { ResourceViewer } from './ResourceViewer';
 import { useEffect, useRef, useState } from 'react';
 import { on, onBridgeState, staleTokenMessage, type BridgeState } from '../api';
 import { useTranslation } from '../i18n';
+import { describeConversationsWarning } from '../i18n/conversations-warning';
 import { useApp } from '../store';
 import { ChatView } from './Chat';
 import { ConversationList } from './ConversationList';
@@ -58,6 +59,7 @@ export function App() {
       on('conversations.changed', (c) => useApp.getState().upsertConversation(c)),
       on('conversations.removed', ({ id }) => useApp.getState().dropConversation(id)),
       on('app.warning', ({ message }) => useApp.getState().addWarning(message)),
+      on('conversations.warning', (w) => useApp.getState().addWarning(describeConversationsWarning(w))),
       on('context.resourceUpdated', ({ server, uri }) => useApp.getState().resourceUpdated(server, uri)),
       on('auth.openUrl', ({ server, url }) => {
         // Main checked the URL; check again here: only https:, or http: to this machine.

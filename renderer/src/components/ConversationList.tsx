@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import type { ConversationSummary, SearchHit } from '../../../preload/contract/index.js';
+import type { ConversationSummary, SearchHit, SnippetSegment } from '../../../preload/contract/index.js';
 import { useApp } from '../store';
 import { formatDate, t as translate, useTranslation } from '../i18n';
 
@@ -13,13 +13,14 @@ function when(ts: number, now = Date.now()): string {
   return formatDate(ts);
 }
 
-/** A snippet with matched words (marked by main with \u0001…\u0002) highlighted; no markup from data. */
-function Snippet({ text }: { text: string }) {
-  // eslint-disable-next-line no-control-regex -- main marks matches with these two control characters
-  const parts = text.split(/(\u0001[^\u0002]*\u0002)/);
+/**
+ * A search snippet: the pieces main sends, the ones the search engine matched in `<mark>`. Each
+ * piece is rendered as text — nothing in the data is parsed as markup or as a highlight.
+ */
+function Snippet({ segments }: { segments: SnippetSegment[] }) {
   return (
     <>
-      {parts.map((p, i) => (p.startsWith('\u0001') ? <mark key={i}>{p.slice(1, -1)}</mark> : <span key={i}>{p}</span>))}
+      {segments.map((s, i) => (s.hit ? <mark key={i}>{s.text}</mark> : <span key={i}>{s.text}</span>))}
     </>
   );
 }
@@ -109,7 +110,7 @@ function Hit({ hit }: { hit: SearchHit }) {
       <button className="conv-open" onClick={() => void open(hit.conversation_id, hit.item_id)}>
         <span className="conv-title">{hit.title}</span>
         <span className="conv-snippet small">
-          <Snippet text={hit.snippet} />
+          <Snippet segments={hit.snippet} />
         </span>
       </button>
     </li>

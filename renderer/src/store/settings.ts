@@ -1,6 +1,7 @@
 import type { StateCreator } from 'zustand';
 import type { AppInfo, ModelProfileView, ModelSettingsView, SecretsInfo } from '../../../preload/contract/index.js';
 import { call } from '../api';
+import { describeConversationsWarning } from '../i18n/conversations-warning';
 import type { AppState } from './index';
 
 /** App info, model settings view, and visible warnings. */
@@ -32,7 +33,7 @@ export const createSettingsSlice: StateCreator<AppState, [], [], SettingsSlice> 
     const [info, model, profiles] = await Promise.all([call('app.info', {}), call('settings.getModel', {}), call('profiles.list', {})]);
     set({ profiles });
     call('app.secretsInfo', {}).then((secrets) => set({ secrets }), () => undefined);
-    const fromInfo = [info.config_warning, info.conversations_warning].filter((w): w is string => Boolean(w));
+    const fromInfo = [info.config_warning, info.conversations_warning ? describeConversationsWarning(info.conversations_warning) : null].filter((w): w is string => Boolean(w));
     set((s) => ({ info, model, warnings: [...s.warnings, ...fromInfo.filter((w) => !s.warnings.includes(w))] }));
   },
   setModelView(model) {

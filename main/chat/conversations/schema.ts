@@ -1,0 +1,131 @@
+/**
+ * The conversation database's schema, versioned by `PRAGMA user_version`, and opening one file
+ * with it: WAL mode, migrate an older file in one transaction, refuse a newer one. See
+ * docs/ARCHITECTURE.md "Conversations".
+ */
+import Database from 'better-sqlite3';
+
+/** The database was written by a newer version of the app (its schema version is higher than ours). */
+export class NewerSchemaError extends Error {
+  override name = 'NewerSchemaError';
+  constructor(readonly found: number) {
+    super(`it was written by a newer version of the app (schema ${found}; this version knows ${SCHEMA_VERSION})`);
+  }
+}
+
+/**
+ * The schema as steps: step `i` brings a database from version `i` to `i + 1`, so a file of any
+ * older version gains what it lacks and keeps everything it has (docs/ARCHITECTURE.md
+ * "Conversations"). Append only: a released step is never edited.
+ */
+const SCHEMA_STEPS: readonly string[] = [
+  // 1: conversations, their entries, full-text search, app state.
+  `
+CREATE TABLE IF NOT EXISTS conversations (
+  id TEXT PRIMARY KEY,
+  title TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL,
+  profile_id TEXT,
+  tool_servers TEXT
+);
+CREATE INDEX IF NOT EXISTS conversations_updated ON conversations(updated_at DESC);
+CREATE TABLE IF NOT EXISTS items (
+  rowid INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  conversation_id TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+  seq INTEGER NOT NULL,
+  kind TEXT NOT NULL,
+  ts INTEGER NOT NULL,
+  data TEXT NOT NULL,
+  full_data TEXT,
+  search_text TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS items_conversation ON items(conversation_id, seq);
+CREATE INDEX IF NOT EXISTS items_conversation_kind ON items(conversation_id, kind);
+CREATE VIRTUAL TABLE IF NOT EXISTS items_fts USING fts5(search_text, content='items', content_rowid='rowid', tokenize='unicode61 remove_diacritics 2');
+CREATE TRIGGER IF NOT EXISTS items_ai AFTER INSERT ON items BEGIN
+  INSERT INTO items_fts(rowid, search_text) VALUES (new.rowid, new.search_text);
+END;
+CREATE TRIGGER IF NOT EXISTS items_ad AFTER DELETE ON items BEGIN
+  INSERT INTO items_fts(items_fts, rowid, search_text) VALUES ('delete', old.rowid, old.search_text);
+END;
+CREATE TRIGGER IF NOT EXISTS items_au AFTER UPDATE OF search_text ON items BEGIN
+  INSERT INTO items_fts(items_fts, rowid, search_text) VALUES ('delete', old.rowid, old.search_text);
+  INSERT INTO items_fts(rowid, search_text) VALUES (new.rowid, new.search_text);
+END;
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+`,
+  // 2: the model context MCP Apps views set (ext-apps `ui/update-model-context`), per view;
+  // `seq` is the update order within the conversation (the oldest is dropped first).
+  `
+CREATE TABLE IF NOT EXISTS view_contexts (
+  conversation_id TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+  call_id TEXT NOT NULL,
+  server TEXT NOT NULL,
+  text TEXT NOT NULL,
+  updated_at INTEGER NOT NULL,
+  seq INTEGER NOT NULL,
+  PRIMARY KEY (conversation_id, call_id)
+);
+CREATE INDEX IF NOT EXISTS view_contexts_order ON view_contexts(conversation_id, seq);
+`,
+  // 3: MCP Apps views the user closed ("Close view"), per tool call — its run and call id, as call
+  // ids are unique per run only. A row means closed; "Show app view" deletes it.
+  `
+CREATE TABLE IF NOT EXISTS closed_views (
+  conversation_id TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+  run_id TEXT NOT NULL,
+  call_id TEXT NOT NULL,
+  closed_at INTEGER NOT NULL,
+  PRIMARY KEY (conversation_id, run_id, call_id)
+);
+`,
+];
+
+/** The schema version this build writes (`PRAGMA user_version`): the number of schema steps. */
+export const SCHEMA_VERSION = SCHEMA_STEPS.length;
+
+/** Run the schema steps from `from` up to {@link SCHEMA_VERSION} and record the version (caller's transaction). */
+export function migrate(db: Database.Database, from: number): void {
+  for (let v = from; v < SCHEMA_VERSION; v++) db.exec(SCHEMA_STEPS[v]!);
+  db.pragma(`user_version = ${SCHEMA_VERSION}`);
+}
+
+/**
+ * Open `file` (WAL), check that it is a database of a version this build knows, run `check` (it
+ * may throw to refuse the file, before anything of the user's is written to it), migrate it to
+ * {@link SCHEMA_VERSION} in one transaction, and write once (a read-only file fails here, not at
+ * the first message). The connection is closed when anything throws.
+ * @throws NewerSchemaError; what `check` throws; better-sqlite3 `SqliteError` when the file is unusable.
+ */
+export function openSchemaFile(file: string, check: (db: Database.Database) => void = () => undefined): Database.Database {
+  const db = new Database(file);
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 2000');
+    const version = db.pragma('user_version', { simple: true }) as number;
+    if (version > SCHEMA_VERSION) throw new NewerSchemaError(version);
+    // Reading the schema catches a file that is not a database or whose header is damaged.
+    db.prepare('SELECT count(*) FROM sqlite_master').get();
+    if (version > 0) check(db);
+    if (version < SCHEMA_VERSION) {
+      db.exec('BEGIN IMMEDIATE');
+      try {
+        migrate(db, version);
+        db.exec('COMMIT');
+      } catch (err) {
+        db.exec('ROLLBACK');
+        throw err;
+      }
+    }
+    // A read-only file must fail here, at open, not at the first message: write once.
+    db.prepare(`INSERT OR REPLACE INTO meta(key, value) VALUES ('opened_at', ?)`).run(String(Date.now()));
+    return db;
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}

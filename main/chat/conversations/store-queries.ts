@@ -1,0 +1,88 @@
+/**
+ * The prepared statements of the conversation store, for one connection (prepared again when the
+ * file is healed and replaced). See docs/ARCHITECTURE.md "Conversations".
+ */
+import type Database from 'better-sqlite3';
+import type { TranscriptItem } from '../../../preload/contract/index.js';
+
+/** A conversation's row as the summary query returns it. */
+export interface SummaryRow {
+  id: string;
+  title: string;
+  created_at: number;
+  updated_at: number;
+  message_count: number;
+  profile_id: string | null;
+  tool_servers: string | null;
+}
+
+/** A raw search result: `snippet` carries the query's own markers (see `ConversationStore.search`). */
+export interface SearchRow {
+  item_id: string;
+  conversation_id: string;
+  kind: TranscriptItem['kind'];
+  ts: number;
+  title: string;
+  snippet: string;
+}
+
+/** The store's statements on `db`. */
+export function storeQueries(db: Database.Database) {
+  const summary = `SELECT c.id, c.title, c.created_at, c.updated_at, c.profile_id, c.tool_servers, (SELECT count(*) FROM items i WHERE i.conversation_id = c.id AND i.kind IN ('user','assistant')) AS message_count FROM conversations c`;
+  return {
+    list: db.prepare<[number], SummaryRow>(`${summary} ORDER BY c.updated_at DESC, c.rowid DESC LIMIT ?`),
+    summary: db.prepare<[string], SummaryRow>(`${summary} WHERE c.id = ?`),
+    exists: db.prepare<[string], { id: string }>('SELECT id FROM conversations WHERE id = ?'),
+    create: db.prepare('INSERT INTO conversations(id, title, created_at, updated_at) VALUES (?, ?, ?, ?)'),
+    touch: db.prepare('UPDATE conversations SET updated_at = ? WHERE id = ?'),
+    rename: db.prepare('UPDATE conversations SET title = ? WHERE id = ?'),
+    setProfile: db.prepare('UPDATE conversations SET profile_id = ? WHERE id = ?'),
+    setToolServers: db.prepare('UPDATE conversations SET tool_servers = ? WHERE id = ?'),
+    remove: db.prepare('DELETE FROM conversations WHERE id = ?'),
+    items: db.prepare<[string], { data: string }>('SELECT coalesce(full_data, data) AS data FROM items WHERE conversation_id = ? ORDER BY seq'),
+    view: db.prepare<[string], { data: string }>('SELECT data FROM items WHERE conversation_id = ? ORDER BY seq'),
+    nextSeq: db.prepare<[string], { s: number }>('SELECT coalesce(max(seq), 0) + 1 AS s FROM items WHERE conversation_id = ?'),
+    insert: db.prepare('INSERT INTO items(id, conversation_id, seq, kind, ts, data, full_data, search_text) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
+    update: db.prepare('UPDATE items SET data = ?, full_data = ?, search_text = ? WHERE id = ? AND conversation_id = ?'),
+    removeItem: db.prepare('DELETE FROM items WHERE id = ? AND conversation_id = ?'),
+    toolCall: db.prepare<{ conversation: string; run: string; call: string; server: string; tool: string }, { one: number }>(
+      `SELECT 1 AS one FROM items WHERE conversation_id = @conversation AND kind = 'tool' AND json_extract(data, '$.run_id') = @run
+       AND json_extract(data, '$.call_id') = @call AND json_extract(data, '$.server') = @server AND json_extract(data, '$.original_name') = @tool LIMIT 1`,
+    ),
+    toolCallId: db.prepare<[string, string], { call_id: string | null }>(
+      `SELECT json_extract(data, '$.call_id') AS call_id FROM items WHERE id = ? AND conversation_id = ? AND kind = 'tool'`,
+    ),
+    // A view's model context goes with its tool call's entry — unless another entry still left
+    // in the conversation has the same call id (ids are unique per run only).
+    dropViewContext: db.prepare<{ conversation: string; call: string }>(
+      `DELETE FROM view_contexts WHERE conversation_id = @conversation AND call_id = @call
+       AND NOT EXISTS (SELECT 1 FROM items WHERE conversation_id = @conversation AND kind = 'tool' AND json_extract(data, '$.call_id') = @call)`,
+    ),
+    // Closed-view rows (MCP Apps "Close view") whose tool call has no entry left in the
+    // conversation: removed calls, and calls closed while their input streamed that never got one.
+    dropClosedViews: db.prepare<{ conversation: string }>(
+      `DELETE FROM closed_views WHERE conversation_id = @conversation AND NOT EXISTS (SELECT 1 FROM items i WHERE i.conversation_id = @conversation AND i.kind = 'tool'
+       AND json_extract(i.data, '$.run_id') = closed_views.run_id AND json_extract(i.data, '$.call_id') = closed_views.call_id)`,
+    ),
+    unfinished: db.prepare<[], { id: string; conversation_id: string; data: string }>(
+      `SELECT id, conversation_id, coalesce(full_data, data) AS data FROM items WHERE kind IN ('assistant','tool') AND (json_extract(data, '$.state') IN ('streaming','running','awaiting_approval'))`,
+    ),
+    getMeta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
+    setMeta: db.prepare('INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)'),
+    // The FTS query runs first and alone (best matches, limited); only its hits are joined. The
+    // snippet's markers are the caller's (fresh per query, so no stored text can contain them).
+    search: db.prepare<{ open: string; close: string; match: string; limit: number }, SearchRow>(
+      `SELECT i.id AS item_id, i.conversation_id, i.kind, i.ts, c.title, f.snippet
+       FROM (SELECT rowid, rank, snippet(items_fts, 0, @open, @close, '…', 16) AS snippet FROM items_fts WHERE items_fts MATCH @match ORDER BY rank LIMIT @limit) f
+       JOIN items i ON i.rowid = f.rowid JOIN conversations c ON c.id = i.conversation_id
+       ORDER BY f.rank`,
+    ),
+    // An entry written again after a heal: updated where it survived, else appended at the end.
+    upsert: db.prepare<{ id: string; conversation: string; kind: string; ts: number; data: string; full: string | null; search: string }>(
+      `INSERT INTO items(id, conversation_id, seq, kind, ts, data, full_data, search_text)
+       VALUES (@id, @conversation, (SELECT coalesce(max(seq), 0) + 1 FROM items WHERE conversation_id = @conversation), @kind, @ts, @data, @full, @search)
+       ON CONFLICT(id) DO UPDATE SET data = excluded.data, full_data = excluded.full_data, search_text = excluded.search_text
+       WHERE items.conversation_id = excluded.conversation_id`,
+    ),
+  };
+}
