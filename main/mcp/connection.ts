@@ -16,8 +16,8 @@ import { classifyAuthFailure } from './oauth/flow.js';
 import type { PersistentOAuthProvider } from './oauth/provider.js';
 import { createOAuthRemoteTransport } from './oauth/transport.js';
 import type { ProcessLedger } from './process-ledger.js';
-import { classifyStartFailure, isLegacySseCandidate, isLocalProbeFailure, isSessionExpired, TimeoutError } from './failures.js';
-import { versionNegotiation, type EraMemory, type NegotiatedProtocol } from './negotiation.js';
+import { classifyStartFailure, isLegacyHandshakeRefused, isLegacySseCandidate, isLocalProbeFailure, isSessionExpired, TimeoutError } from './failures.js';
+import { versionNegotiation, type EraMemory, type EraMode, type NegotiatedProtocol } from './negotiation.js';
 import { LogRing } from './connection/log-ring.js';
 import { CLIENT_INFO, NotConnectedError, progressListener, type CallOptions, type ElicitHandler, type SampleHandler } from './connection/types.js';
 import { handlerCapabilities, installClientHandlers, sendRootsChanged, type ClientHandlers } from './connection/client-handlers.js';
@@ -164,26 +164,42 @@ export class McpConnection {
     if (this.closing) return;
     const timeoutMs = this.config.timeout_seconds * 1000;
     this.note('lifecycle', 'starting');
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new TimeoutError(`The server did not finish starting within ${this.config.timeout_seconds} s.`)), timeoutMs);
-    });
+    // Each attempt at a session gets the whole start timeout (an era re-check starts anew).
+    const timers = new Set<NodeJS.Timeout>();
+    const attempt = (mode: EraMode): Promise<void> =>
+      Promise.race([
+        this.openSession(timeoutMs, mode),
+        new Promise<never>((_, reject) => {
+          timers.add(setTimeout(() => reject(new TimeoutError(`The server did not finish starting within ${this.config.timeout_seconds} s.`)), timeoutMs));
+        }),
+      ]);
     // OAuth: when the stored access token had expired, the SDK refreshes it while connecting;
     // the server's log says so (a changed `saved_at` after the handshake).
     const savedBefore = this.oauth && this.config.type !== 'local' ? ((await this.oauth.storedTokens().catch(() => undefined))?.saved_at ?? null) : null;
     try {
       try {
         try {
-          await Promise.race([this.openSession(timeoutMs), timeout]);
+          await attempt('remembered');
         } catch (err) {
-          // Our stdio transport probes `server/discover` in place (main/mcp/negotiation.ts): a
-          // legacy server that exits on a request before `initialize` fails the probe. Once, on
-          // a fresh process, with the 2025 handshake.
-          if (this.closing || this.config.type !== 'local' || !isLocalProbeFailure(err)) throw err;
-          await this.closeTransport();
-          this.note('lifecycle', `the server did not survive the protocol probe (${(err as Error).message}); starting it again with the 2025 initialize handshake`);
-          this.eras?.remember(this.config, 'legacy');
-          await Promise.race([this.openSession(timeoutMs, true), timeout]);
+          if (this.closing || this.config.type !== 'local') throw err;
+          if (isLocalProbeFailure(err)) {
+            // Our stdio transport probes `server/discover` in place (main/mcp/negotiation.ts): a
+            // legacy server that exits on a request before `initialize` fails the probe. Once, on
+            // a fresh process, with the 2025 handshake.
+            await this.closeTransport();
+            this.note('lifecycle', `the server did not survive the protocol probe (${(err as Error).message}); starting it again with the 2025 initialize handshake`);
+            this.eras?.remember(this.config, 'legacy');
+            await attempt('legacy');
+          } else if (isLegacyHandshakeRefused(err)) {
+            // The server speaks only 2026-07-28 or later, and refused the 2025 handshake this
+            // connection fell back to — after a probe that timed out on a slow start, or on a
+            // remembered legacy verdict that is stale (the server was upgraded). A verdict is a
+            // hint: once, on a fresh process, probe again and let the probe have the whole timeout.
+            await this.closeTransport();
+            this.note('lifecycle', 'the server refused the 2025 initialize handshake (it speaks only newer revisions); starting it again and asking with server/discover');
+            this.eras?.remember(this.config, 'modern');
+            await attempt('probe');
+          } else throw err;
         }
       } catch (err) {
         // MCP spec "Backwards Compatibility": a Streamable HTTP attempt that fails with a 4xx, or
@@ -193,7 +209,7 @@ export class McpConnection {
         await this.closeTransport();
         this.note('lifecycle', `Streamable HTTP failed (${(err as Error).message}); trying the legacy HTTP+SSE transport`);
         this.useLegacySse = true;
-        await Promise.race([this.openSession(timeoutMs), timeout]);
+        await attempt('remembered');
       }
       if (this.closing) return;
       const v = this.client?.getServerVersion();
@@ -226,7 +242,7 @@ export class McpConnection {
       });
       this.failure(f.message, f.kind);
     } finally {
-      clearTimeout(timer);
+      for (const t of timers) clearTimeout(t);
     }
   }
 
@@ -257,15 +273,15 @@ export class McpConnection {
 
   /**
    * Create the transport and client, negotiate the era (`server/discover` probe or `initialize`;
-   * `legacyOnly` skips the probe), and list. @throws on any failure.
+   * see {@link EraMode}), and list. @throws on any failure.
    */
-  private async openSession(timeoutMs: number, legacyOnly = false): Promise<void> {
+  private async openSession(timeoutMs: number, mode: EraMode): Promise<void> {
     const transport = this.createTransport();
     if (this.closing) return;
     this.transport = transport;
     const handlers: ClientHandlers = { server: this.name, elicit: this.elicit, sample: this.sample, protocolHooks: () => this.protocolHooks, note: (source, text) => this.note(source, text) };
     const client = new Client(CLIENT_INFO, {
-      versionNegotiation: versionNegotiation(this.config.type, timeoutMs),
+      versionNegotiation: versionNegotiation(this.config.type, timeoutMs, mode === 'probe' || (this.eras?.knownModern(this.config) ?? false)),
       ...this.clientOptions,
       capabilities: {
         ...handlerCapabilities(handlers),
@@ -287,7 +303,7 @@ export class McpConnection {
       }
     };
     this.client = client;
-    await this.connectAndList(client, transport, timeoutMs, legacyOnly);
+    await this.connectAndList(client, transport, timeoutMs, mode);
   }
 
   /**
@@ -300,15 +316,15 @@ export class McpConnection {
       const old = this.client;
       this.client = null;
       await old?.close().catch(() => undefined);
-      await this.openSession(this.config.timeout_seconds * 1000, this.protocol?.era === 'legacy');
+      await this.openSession(this.config.timeout_seconds * 1000, this.protocol?.era === 'legacy' ? 'legacy' : 'probe');
     })().finally(() => {
       this.reopening = null;
     });
     return this.reopening;
   }
 
-  private async connectAndList(client: Client, transport: Transport, timeoutMs: number, legacyOnly: boolean): Promise<void> {
-    const prior = legacyOnly ? ({ kind: 'legacy' } as const) : this.eras?.prior(this.config);
+  private async connectAndList(client: Client, transport: Transport, timeoutMs: number, mode: EraMode): Promise<void> {
+    const prior = mode === 'legacy' ? ({ kind: 'legacy' } as const) : mode === 'probe' ? undefined : this.eras?.prior(this.config);
     this.phase = 'handshake';
     await client.connect(transport, { timeout: timeoutMs, ...(prior ? { prior } : {}) });
     this.phase = 'listing';

@@ -6,7 +6,7 @@
  * app's own error classes — never message text. Also the typed predicates the connection's
  * fallbacks use (legacy SSE, expired session, failed era probe).
  */
-import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError, SseError, UnauthorizedError } from '@modelcontextprotocol/client';
+import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError, SseError, UnauthorizedError, UnsupportedProtocolVersionError } from '@modelcontextprotocol/client';
 import type { ErrorKind } from '../../preload/contract/index.js';
 import { findLegacySseHint } from './sse-detect.js';
 import { CommandNotFoundError } from './transports.js';
@@ -121,6 +121,19 @@ export function isLegacySseCandidate(err: unknown): boolean {
 /** A 404 on our session id (MCP spec "Streamable HTTP: Session Management"): the session expired. */
 export function isSessionExpired(err: unknown): boolean {
   return err instanceof SdkHttpError && err.status === 404;
+}
+
+/** The JSON-RPC error code of "Unsupported protocol version" (MCP 2026-07-28 "Lifecycle: Version Negotiation"). */
+const UNSUPPORTED_PROTOCOL_VERSION = -32022;
+
+/**
+ * Whether the server refused the 2025 `initialize` handshake because it speaks only newer
+ * revisions: the SDK's UnsupportedProtocolVersionError, or a ProtocolError with code -32022
+ * (MCP 2026-07-28 "Lifecycle: Version Negotiation"). A connection that fell back to `initialize`
+ * (a probe that timed out, a remembered legacy verdict) then probes `server/discover` again.
+ */
+export function isLegacyHandshakeRefused(err: unknown): boolean {
+  return chain(err).some((e) => e instanceof UnsupportedProtocolVersionError || (e instanceof ProtocolError && e.code === UNSUPPORTED_PROTOCOL_VERSION));
 }
 
 /**

@@ -10,8 +10,9 @@
  * probe, and the connection retries once on a fresh process with the legacy handshake. Either
  * way the verdict is "legacy", and the next start of the same configuration goes straight to
  * `initialize` (`connect(transport, { prior: { kind: 'legacy' } })`). A stale legacy verdict is
- * harmless: servers that speak 2026-07-28 also serve the 2025 handshake. Modern verdicts are not
- * replayed (a probe is one round trip, and a stale modern verdict would fail at the first call).
+ * re-checked: a server upgraded to speak only 2026-07-28 refuses that handshake, and the
+ * connection probes again. A slow modern-only server whose probe timed out refuses the fallback
+ * `initialize` the same way, and is probed again with the whole start timeout.
  */
 import { createHash } from 'node:crypto';
 import type { ClientOptions, PriorDiscovery } from '@modelcontextprotocol/client';
@@ -21,13 +22,22 @@ import type { ServerConfig } from './config.js';
  * The `versionNegotiation` client option (MCP spec 2026-07-28 "Lifecycle: Version Negotiation"):
  * `auto`. On stdio a silent probe means a legacy server that ignores unknown requests, so the
  * probe gets half the start timeout — long enough for a server that is merely slow to start
- * (`npx` fetching a package), leaving the other half for `initialize`. Over HTTP silence is an
- * outage; the probe has the whole start timeout (the SDK's default: the `connect()` timeout).
+ * (`npx` fetching a package), leaving the other half for `initialize` — unless the server is
+ * known to speak 2026-07-28 (`knownModern`: a remembered verdict, or a refused `initialize`),
+ * when the probe gets the whole start timeout. Over HTTP silence is an outage; the probe has the
+ * whole start timeout (the SDK's default: the `connect()` timeout).
  */
-export function versionNegotiation(type: ServerConfig['type'], startTimeoutMs: number): NonNullable<ClientOptions['versionNegotiation']> {
-  if (type !== 'local') return { mode: 'auto' };
+export function versionNegotiation(type: ServerConfig['type'], startTimeoutMs: number, knownModern = false): NonNullable<ClientOptions['versionNegotiation']> {
+  if (type !== 'local' || knownModern) return { mode: 'auto' };
   return { mode: 'auto', probe: { timeoutMs: Math.max(100, Math.floor(startTimeoutMs / 2)) } };
 }
+
+/**
+ * How one session attempt opens: `remembered` — as the remembered verdict says (a legacy one
+ * skips the probe), else probe; `legacy` — the 2025 `initialize` handshake only; `probe` —
+ * `server/discover` first whatever was remembered, the probe having the whole start timeout.
+ */
+export type EraMode = 'remembered' | 'legacy' | 'probe';
 
 /** The negotiated era of a ready connection, as the server view shows it. */
 export interface NegotiatedProtocol {
@@ -45,28 +55,36 @@ function fingerprint(config: ServerConfig): string {
 
 /**
  * Era verdicts per server configuration, for one app session (owned by the host, shared by every
- * connection of every server; nothing is persisted). Only legacy verdicts are kept: they become
- * the SDK's `connect(transport, { prior: { kind: 'legacy' } })`, which skips the
- * `server/discover` probe (MCP spec 2026-07-28 "Lifecycle: Version Negotiation") and goes
- * straight to `initialize` (2025-11-25 "Lifecycle: Initialization").
+ * connection of every server; nothing is persisted). A verdict is a hint, re-checked when it
+ * fails (docs/ARCHITECTURE.md "Protocol eras"): a legacy verdict becomes the SDK's
+ * `connect(transport, { prior: { kind: 'legacy' } })`, which skips the `server/discover` probe
+ * (MCP spec 2026-07-28 "Lifecycle: Version Negotiation") and goes straight to `initialize`
+ * (2025-11-25 "Lifecycle: Initialization"); if the server refuses that handshake, the connection
+ * probes again and the verdict turns modern. A modern verdict is not replayed as a `prior` (the
+ * probe is one round trip, and a stale one would fail at the first call) — it only lets the
+ * probe of a slow stdio server wait the whole start timeout instead of falling back to
+ * `initialize` halfway.
  */
 export class EraMemory {
-  private readonly legacy = new Set<string>();
+  private readonly verdicts = new Map<string, 'modern' | 'legacy'>();
 
   /** The `prior` to connect with for `config`, or undefined to probe. */
   prior(config: ServerConfig): PriorDiscovery | undefined {
-    return this.legacy.has(fingerprint(config)) ? { kind: 'legacy' } : undefined;
+    return this.verdicts.get(fingerprint(config)) === 'legacy' ? { kind: 'legacy' } : undefined;
   }
 
-  /** Record the era a connection of `config` landed on. */
+  /** Whether `config` was last seen speaking 2026-07-28 or later. */
+  knownModern(config: ServerConfig): boolean {
+    return this.verdicts.get(fingerprint(config)) === 'modern';
+  }
+
+  /** Record the era a connection of `config` landed on (or turned out to need). */
   remember(config: ServerConfig, era: 'modern' | 'legacy'): void {
-    const key = fingerprint(config);
-    if (era === 'legacy') this.legacy.add(key);
-    else this.legacy.delete(key);
+    this.verdicts.set(fingerprint(config), era);
   }
 
-  /** Forget the verdict for `config` (the next connection probes again). */
+  /** Forget the verdict for `config` (the next connection probes again, with the default probe time). */
   forget(config: ServerConfig): void {
-    this.legacy.delete(fingerprint(config));
+    this.verdicts.delete(fingerprint(config));
   }
 }

@@ -119,8 +119,9 @@ describe('protocol eras', () => {
   });
 
   it('a 2026-07-28 stdio server slower to start than the probe still works, on the 2025 handshake', async () => {
-    // Probe: half of the 3 s start timeout; the server reads its first line after 2 s.
-    const slow = localServer(['bash', '-c', `sleep 2; exec "${process.execPath}" "${MODERN_STDIO}"`], { timeout_seconds: 3 });
+    // Probe: half of the 8 s start timeout; the server reads its first line after 4.5 s (and a
+    // loaded machine needs a second or more to start node), well before the start timeout.
+    const slow = localServer(['bash', '-c', `sleep 4.5; exec "${process.execPath}" "${MODERN_STDIO}"`], { timeout_seconds: 8 });
     const c = connect(slow);
     await c.start();
     expect(c.error).toBeNull();
@@ -138,5 +139,34 @@ describe('protocol eras', () => {
     expect(http.protocol?.era).toBe('modern');
     expect(stdio.error).toBeNull();
     expect(stdio.protocol?.era).toBe('modern');
+  });
+
+  it('a modern-only stdio server slower to start than the probe connects, on 2026-07-28 (its refused initialize is not final)', async () => {
+    // Probe: half of the 6 s start timeout; the server reads its first line after 4 s, then
+    // refuses the 2025 handshake the timed-out probe fell back to.
+    const slow = localServer(['bash', '-c', `sleep 4; exec "${process.execPath}" "${MODERN_STDIO}" --modern-only`], { timeout_seconds: 6 });
+    const eras = new EraMemory();
+    const c = connect(slow, eras);
+    await c.start();
+    expect(c.error).toBeNull();
+    expect(c.status).toBe('ready');
+    expect(c.protocol).toEqual({ era: 'modern', version: '2026-07-28' });
+    expect(textOf(await c.callTool('era', {}))).toBe('modern');
+    expect(eras.prior(slow)).toBeUndefined();
+    // The log says why it started twice.
+    expect(c.log.all().some((e) => e.text.includes('refused the 2025 initialize handshake'))).toBe(true);
+  });
+
+  it('a remembered legacy verdict is a hint: a server upgraded in place to speak 2026-07-28 only connects after a restart', async () => {
+    const eras = new EraMemory();
+    const config = localServer([process.execPath, MODERN_STDIO, '--modern-only']);
+    // The same configuration was a legacy server earlier this session.
+    eras.remember(config, 'legacy');
+    const c = connect(config, eras);
+    await c.start();
+    expect(c.error).toBeNull();
+    expect(c.protocol?.era).toBe('modern');
+    // The stale verdict is gone: the next start probes.
+    expect(eras.prior(config)).toBeUndefined();
   });
 });
