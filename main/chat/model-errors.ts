@@ -70,14 +70,14 @@ function errorFields(data: unknown, body: string | undefined): { code: string; t
 }
 
 /**
- * Whether a 400/413 body says the request is longer than the model's context window. OpenAI and
- * compatible servers send `code: "context_length_exceeded"`; Anthropic sends 413 `request_too_large`
- * or a 400 `invalid_request_error` whose only distinguishing field is the message ("prompt is too
- * long"), so for that documented case the provider's message is matched narrowly.
+ * Whether a 400/413 answer says the request is longer than the model's context window, by its
+ * fields only: OpenAI and compatible servers send `code: "context_length_exceeded"`, Anthropic
+ * 413 `request_too_large`. Anthropic's 400 `invalid_request_error` for a prompt over the window
+ * has no field of its own; it stays a `bad_request` that shows the provider's message (which
+ * says so), since the message text is never classified.
  */
-function isContextLengthBody(status: number | undefined, f: { code: string; type: string; message: string }): boolean {
-  if (f.code === 'context_length_exceeded' || f.type === 'request_too_large' || status === 413) return true;
-  return f.type === 'invalid_request_error' && /prompt is too long|context (length|window)|maximum context/i.test(f.message);
+function isContextLengthBody(status: number | undefined, f: { code: string; type: string }): boolean {
+  return f.code === 'context_length_exceeded' || f.type === 'request_too_large' || status === 413;
 }
 
 const MESSAGES: Record<ModelErrorCode, string> = {

@@ -3,7 +3,7 @@
  * server that validates JWT access tokens (audience = its resource URL).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { UnauthorizedError } from '@modelcontextprotocol/client';
+import { SdkErrorCode, SdkHttpError, UnauthorizedError } from '@modelcontextprotocol/client';
 import { PersistentOAuthProvider } from '../../main/mcp/oauth/provider.js';
 import { OAuthSignIns, classifyAuthFailure, refreshIfNeeded } from '../../main/mcp/oauth/flow.js';
 import { CancelledError, InteractionRequiredError } from '../../main/mcp/oauth/errors.js';
@@ -47,6 +47,11 @@ describe('sign-in against oidc-provider', () => {
     const err = await connect(world.mcpUrl, provider).then(() => null, (e: unknown) => e);
     expect(err).toBeInstanceOf(InteractionRequiredError);
     expect(classifyAuthFailure(err, provider)).toBe('needs_auth');
+    // A 401 however the SDK types it (an auth error, an HTTP error with the status) reads the
+    // provider's state; other errors and statuses are not auth failures. Never by message text.
+    expect(classifyAuthFailure(new SdkHttpError(SdkErrorCode.ClientHttpAuthentication, 'x', { status: 401, statusText: 'Unauthorized', text: '' }), provider)).toBe('needs_auth');
+    expect(classifyAuthFailure(new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, 'x', { status: 404, statusText: 'Not Found', text: '' }), provider)).toBeNull();
+    expect(classifyAuthFailure(new Error('401 Unauthorized'), provider)).toBeNull();
     expect(browser.opened).toHaveLength(0);
     expect(provider.lastChallenge()?.resourceMetadataUrl).toBe(world.prmUrl);
     const regsBefore = world.stats.registrations;

@@ -157,7 +157,8 @@ describe('describeModelError against real endpoints', () => {
     const anth413 = new APICallError({ message: 'x', url: 'http://x', requestBodyValues: {}, statusCode: 413, responseBody: JSON.stringify({ type: 'error', error: { type: 'request_too_large', message: 'too big' } }), isRetryable: false });
     expect(describeModelError(anth413).code).toBe('context_length_exceeded');
     const anth400 = new APICallError({ message: 'x', url: 'http://x', requestBodyValues: {}, statusCode: 400, responseBody: JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: 'prompt is too long: 210000 tokens > 200000 maximum' } }), isRetryable: false });
-    expect(describeModelError(anth400).code).toBe('context_length_exceeded');
+    // No field says "too long" here: a bad request showing the provider's own words, never a guess from them.
+    expect(describeModelError(anth400)).toMatchObject({ code: 'bad_request', message: expect.stringContaining('prompt is too long') });
     const other400 = new APICallError({ message: 'x', url: 'http://x', requestBodyValues: {}, statusCode: 400, responseBody: JSON.stringify({ error: { message: 'bad temperature', type: 'invalid_request_error' } }), isRetryable: false });
     expect(describeModelError(other400)).toMatchObject({ code: 'bad_request', message: expect.stringContaining('bad temperature') });
   });

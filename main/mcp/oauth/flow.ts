@@ -28,6 +28,8 @@ import {
   IssuerMismatchError,
   OAuthError,
   RegistrationRejectedError,
+  SdkError,
+  SdkErrorCode,
   UnauthorizedError,
   validateAuthorizationResponseIssuer,
 } from '@modelcontextprotocol/client';
@@ -49,6 +51,7 @@ import {
 import { newState, type OpenUrl, type PersistentOAuthProvider, type RefreshOutcome } from './provider.js';
 import { createGuardedFetch } from './safe-fetch.js';
 import { classifyHost } from './url-safety.js';
+import { httpStatusOf } from '../failures.js';
 
 /** Options of a sign-in. */
 export interface SignInOptions {
@@ -376,7 +379,7 @@ export function refreshIfNeeded(provider: PersistentOAuthProvider, serverUrl: st
 export function classifyAuthFailure(err: unknown, provider: PersistentOAuthProvider): 'needs_auth' | 'needs_reauth' | null {
   if (err instanceof InteractionRequiredError) return err.kind;
   if (provider.authState === 'needs_auth' || provider.authState === 'needs_reauth') {
-    if (err instanceof UnauthorizedError || (err instanceof Error && /unauthori[sz]ed/i.test(err.message))) return provider.authState;
+    if (err instanceof UnauthorizedError || httpStatusOf(err) === 401 || (err instanceof SdkError && err.code === SdkErrorCode.ClientHttpAuthentication)) return provider.authState;
   }
   return null;
 }
