@@ -104,9 +104,11 @@ export class SecretRedactor {
   }
 
   /**
-   * A copy of `value` with every string (not object keys) redacted; values without a secret are
-   * returned as they are (same object). Nesting deeper than 512 levels is returned unchanged
-   * (such a value cannot be encoded for sending anyway).
+   * A copy of `value` with every string redacted — values and object keys alike (a server may
+   * use a secret as a key of its structured content); values without a secret are returned as
+   * they are (same object). Two keys that redact to the same text are kept apart by a counter
+   * (`[redacted]`, `[redacted] (2)`), so no entry is lost. Nesting deeper than 512 levels is
+   * returned unchanged (such a value cannot be encoded for sending anyway).
    */
   redactDeep<T>(value: T): T {
     if (!this.regex()) return value;
@@ -125,12 +127,23 @@ export class SecretRedactor {
       return out ?? v;
     }
     if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null) return v;
-    let out: Record<string, unknown> | null = null;
-    for (const [k, x] of Object.entries(v)) {
+    const entries = Object.entries(v);
+    let changed = false;
+    const next = entries.map(([k, x]): [string, unknown] => {
+      const k2 = this.redactText(k);
       const y = this.walk(x, depth + 1);
-      if (y !== x) (out ??= { ...(v as Record<string, unknown>) })[k] = y;
+      if (k2 !== k || y !== x) changed = true;
+      return [k2, y];
+    });
+    if (!changed) return v;
+    const out: Record<string, unknown> = Object.getPrototypeOf(v) === null ? Object.create(null) : {};
+    for (const [k, y] of next) {
+      let key = k;
+      for (let n = 2; Object.prototype.hasOwnProperty.call(out, key); n++) key = `${k} (${n})`;
+      // defineProperty: a key that redacts to "__proto__" stays an own entry, never a prototype.
+      Object.defineProperty(out, key, { value: y, enumerable: true, writable: true, configurable: true });
     }
-    return out ?? v;
+    return out;
   }
 }
 
