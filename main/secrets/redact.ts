@@ -4,12 +4,13 @@
  * A server or model endpoint may echo a header or key back (in an error body, on stderr); that
  * text then reaches status errors, the Logs view, error replies and chat events. One
  * {@link SecretRedactor} per app core learns every secret value that passes through the secret
- * store ({@link observeSecrets}) and replaces it, in each encoding a leak could take (plain,
- * URL-encoded, JSON-escaped, base64 and base64url at any byte alignment), by `[redacted]`.
+ * store ({@link observeSecrets}) and replaces it, in each encoding a leak could take
+ * ({@link secretForms}: plain, JSON-escaped, `util.inspect`-escaped, percent-encoded, HTML-escaped,
+ * base64 and base64url at any byte alignment), by `[redacted]`.
  * The carriers apply it at their boundary: `AppCore.emit` (events) and the dispatcher's reply
  * envelope and internal-error log line.
  */
-import { format } from 'node:util';
+import { format, inspect } from 'node:util';
 import type { SecretStore, SecretStoreInfo } from './store.js';
 
 /** What a redacted value is replaced with. */
@@ -37,10 +38,52 @@ function base64Runs(bytes: Buffer): string[] {
   return out;
 }
 
-/** Every form in which `value` may appear in outgoing text (empty for too-short values). */
+/** `text` with its non-ASCII characters as `\uXXXX` escapes (Python's `json.dumps` default). */
+function asciiEscaped(text: string): string {
+  return text.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** `text` with its percent-escapes in lower-case hex (`%2f`), as some encoders write them. */
+function lowerHex(text: string): string {
+  return text.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase());
+}
+
+function tryDecode(text: string): string | null {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The escaped forms of `value` that error texts of Node, the SDK, HTTP libraries and servers
+ * print (the list the canary test checks, docs/ARCHITECTURE.md "Security"):
+ * plain; JSON-escaped (as is, with `\/`, ASCII-only `\uXXXX`, and escaped twice — JSON inside
+ * JSON); `util.inspect` (Node's `Received '…'` of ERR_INVALID_ARG_VALUE, with `\x00`-style escapes);
+ * percent-encoded (`encodeURIComponent`, `encodeURI`, form encoding with `+`, lower-case hex) and
+ * percent-decoded (a value stored as it appears in a URL); HTML-escaped; base64 and base64url.
+ */
 export function secretForms(value: string): string[] {
   if (value.length < MIN_REDACT_LENGTH) return [];
-  const forms = new Set<string>([value, encodeURIComponent(value), JSON.stringify(value).slice(1, -1), ...base64Runs(Buffer.from(value, 'utf8'))]);
+  const json = JSON.stringify(value).slice(1, -1);
+  // (`inspect` shortens strings past 10,000 characters; no escaped form of those is looked for.)
+  const inspected = value.length <= 10_000 ? inspect(value) : JSON.stringify(value);
+  const percent = [encodeURIComponent(value), encodeURI(value), new URLSearchParams([['k', value]]).toString().slice(2)];
+  const decoded = tryDecode(value);
+  const forms = new Set<string>([
+    value,
+    json,
+    json.replace(/\//g, '\\/'),
+    asciiEscaped(json),
+    JSON.stringify(json).slice(1, -1),
+    inspected.slice(1, -1),
+    ...percent,
+    ...percent.map(lowerHex),
+    ...(decoded !== null && decoded !== value ? [decoded] : []),
+    value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;'),
+    ...base64Runs(Buffer.from(value, 'utf8')),
+  ]);
   return [...forms].filter((f) => f.length >= MIN_REDACT_LENGTH);
 }
 

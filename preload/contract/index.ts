@@ -45,6 +45,39 @@ function isPlainKey(name: string): boolean {
   return name !== '__proto__';
 }
 
+/**
+ * Control characters: C0 (U+0000–U+001F), DEL (U+007F) and C1 (U+0080–U+009F). A value holding
+ * one cannot be launched or sent as given (Node refuses NUL in argv and env; HTTP refuses them in
+ * headers) and error texts then quote it back in escaped forms (docs/ARCHITECTURE.md "Security").
+ */
+const CONTROL_CHAR = /[\u0000-\u001f\u007f-\u009f]/;
+/** The same, except tab, line feed and carriage return (multi-line env values such as PEM keys, arguments). */
+const CONTROL_CHAR_EXCEPT_WHITESPACE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+
+/** The first control character of `v` as `U+XXXX`, or null. `allowWhitespace` lets tab, LF and CR pass. */
+export function controlCharIn(v: string, allowWhitespace = false): string | null {
+  const m = (allowWhitespace ? CONTROL_CHAR_EXCEPT_WHITESPACE : CONTROL_CHAR).exec(v);
+  return m ? `U+${m[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}` : null;
+}
+
+/**
+ * A string without control characters (see {@link controlCharIn}); the error names the
+ * character's code point, never the value (which may be a secret).
+ */
+function noControl(schema: z.ZodString, allowWhitespace = false): z.ZodType<string> {
+  return schema.superRefine((v, ctx) => {
+    const c = controlCharIn(v, allowWhitespace);
+    if (c) ctx.addIssue({ code: 'custom', message: `Contains a control character (${c}); remove it` });
+  });
+}
+
+/** An env value: a secret; no control characters but tab, LF and CR. */
+export const envValueSchema = noControl(z.string().max(LIMITS.secretValue), true);
+/** A header value (and bearer token, client secret): a secret; no control characters at all. */
+export const headerValueSchema = noControl(z.string().max(LIMITS.secretValue));
+/** One part of a stdio server's command line: no control characters but tab, LF and CR. */
+export const commandPartSchema = noControl(z.string().max(LIMITS.shortText), true);
+
 /** An environment variable name: a POSIX identifier (not `__proto__`). */
 export const envNameSchema = z
   .string()
@@ -56,7 +89,7 @@ export const envNameSchema = z
  * A name → secret map. zod strips an own `__proto__` key from records without a word, so it is
  * refused here, before parsing, with an error on that field.
  */
-function secretMapSchema(names: z.ZodType<string>) {
+function secretMapSchema(names: z.ZodType<string>, values: z.ZodType<string>) {
   return z.preprocess(
     (v, ctx) => {
       if (typeof v === 'object' && v !== null && Object.prototype.hasOwnProperty.call(v, '__proto__')) {
@@ -64,11 +97,11 @@ function secretMapSchema(names: z.ZodType<string>) {
       }
       return v;
     },
-    z.record(names, z.string().max(LIMITS.secretValue)).refine((m) => Object.keys(m).length <= LIMITS.envEntries, `At most ${LIMITS.envEntries} entries`),
+    z.record(names, values).refine((m) => Object.keys(m).length <= LIMITS.envEntries, `At most ${LIMITS.envEntries} entries`),
   );
 }
 
-const envMapSchema = secretMapSchema(envNameSchema);
+const envMapSchema = secretMapSchema(envNameSchema, envValueSchema);
 
 /** An HTTP header name: an RFC 9110 token (not `__proto__`). */
 export const headerNameSchema = z
@@ -79,15 +112,13 @@ export const headerNameSchema = z
   .refine(isPlainKey, '"__proto__" cannot be used as a name');
 
 /** A remote server's URL: absolute, `http:` or `https:` only. */
-export const serverUrlSchema = z
-  .string()
-  .max(LIMITS.shortText)
-  .url()
+export const serverUrlSchema = noControl(z.string().max(LIMITS.shortText))
+  .pipe(z.string().url())
   .refine((u) => /^https?:\/\//i.test(u), 'The URL must start with http:// or https://');
-const headerMapSchema = secretMapSchema(headerNameSchema);
+const headerMapSchema = secretMapSchema(headerNameSchema, headerValueSchema);
 
 const commandSchema = z
-  .array(z.string().max(LIMITS.shortText))
+  .array(commandPartSchema)
   .min(1, 'Command is required')
   .max(LIMITS.commandParts)
   .refine((c) => typeof c[0] === 'string' && c[0].trim().length > 0, 'Command is required');
@@ -97,12 +128,12 @@ const timeoutSchema = z.number().int().min(1).max(3600);
 /** Remote-server authorization input: none, a bearer token, or OAuth 2.1 (optionally pre-registered client). */
 export const authInputSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('none') }),
-  z.strictObject({ kind: z.literal('bearer'), token: z.string().min(1, 'Enter the token').max(LIMITS.secretValue) }),
+  z.strictObject({ kind: z.literal('bearer'), token: headerValueSchema.refine((t) => t.length > 0, 'Enter the token') }),
   z.strictObject({
     kind: z.literal('oauth'),
-    client_id: z.string().max(512).optional(),
-    client_secret: z.string().max(LIMITS.secretValue).optional(),
-    scope: z.string().max(1024).optional(),
+    client_id: noControl(z.string().max(512)).optional(),
+    client_secret: headerValueSchema.optional(),
+    scope: noControl(z.string().max(1024)).optional(),
   }),
 ]);
 export type AuthInput = z.infer<typeof authInputSchema>;
@@ -113,10 +144,10 @@ export type AuthInput = z.infer<typeof authInputSchema>;
  */
 export const authPatchSchema = z.strictObject({
   kind: z.enum(['none', 'bearer', 'oauth']).optional(),
-  token: z.string().max(LIMITS.secretValue).optional(),
-  client_id: z.string().max(512).optional(),
-  client_secret: z.string().max(LIMITS.secretValue).optional(),
-  scope: z.string().max(1024).optional(),
+  token: headerValueSchema.optional(),
+  client_id: noControl(z.string().max(512)).optional(),
+  client_secret: headerValueSchema.optional(),
+  scope: noControl(z.string().max(1024)).optional(),
 });
 export type AuthPatch = z.infer<typeof authPatchSchema>;
 

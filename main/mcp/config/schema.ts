@@ -4,7 +4,8 @@
  * `{"mcpServers": …}` shape), and contract input → stored config (docs/ARCHITECTURE.md
  * "Config file"). Adding, editing and loading go through this one schema.
  */
-import { envNameSchema, headerNameSchema, serverNameSchema, serverUrlSchema, type AuthInput, type ServerInput } from '../../../preload/contract/index.js';
+import { commandPartSchema, envNameSchema, envValueSchema, headerNameSchema, headerValueSchema, serverNameSchema, serverUrlSchema, type AuthInput, type ServerInput } from '../../../preload/contract/index.js';
+import type { z } from 'zod';
 import { toolSettingsOfEntry, ToolSettingsError, type ToolSettingsMap } from '../tool-settings.js';
 import { isSecretRef, type RefCollector } from './secret-refs.js';
 import { normalizeRoots, RootsInputError } from '../protocol/roots.js';
@@ -71,6 +72,16 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/**
+ * `v` checked against one of the contract's value schemas (the same definition the add/edit
+ * forms pass: no control characters, bounded). @throws ConfigError naming `field`, never the value.
+ */
+function checked(v: string, schema: z.ZodType<string>, field: string): string {
+  const r = schema.safeParse(v);
+  if (!r.success) throw new ConfigError(`${field}: ${r.error.issues[0]?.message ?? 'invalid'}`, field);
+  return v;
+}
+
 function stringMap(v: unknown, what: 'env' | 'headers', refs?: RefCollector): Record<string, string> {
   if (v === undefined || v === null) return {};
   if (!isRecord(v)) throw new ConfigError(`${what} must be an object of strings`);
@@ -88,7 +99,7 @@ function stringMap(v: unknown, what: 'env' | 'headers', refs?: RefCollector): Re
     if (typeof val !== 'string' && typeof val !== 'number' && typeof val !== 'boolean') {
       throw new ConfigError(`${what}.${k} must be a string`, `${what}.${k}`);
     }
-    out[k] = String(val);
+    out[k] = checked(String(val), what === 'env' ? envValueSchema : headerValueSchema, `${what}.${k}`);
   }
   return out;
 }
@@ -162,6 +173,7 @@ function parseServerEntryBase(raw: unknown, refs?: RefCollector): ServerConfig {
       throw new ConfigError('command is required for a local server');
     }
     if (command.length === 0 || !command[0]!.trim()) throw new ConfigError('command is empty');
+    command.forEach((c, i) => checked(c, commandPartSchema, `command.${i}`));
     return { type: 'local', command, env: stringMap(raw.env, 'env', refs), enabled, timeout_seconds };
   }
   if (type === 'http' || type === 'sse') {
@@ -193,13 +205,13 @@ function secretField(v: unknown, path: string, refs: RefCollector | undefined, w
     return '';
   }
   if (typeof v !== 'string') throw new ConfigError(`${what} must be a string`);
-  return v;
+  return checked(v, headerValueSchema, what);
 }
 
 function optionalString(v: unknown, what: string, max = 4096): string | undefined {
   if (v === undefined || v === null || v === '') return undefined;
   if (typeof v !== 'string' || v.length > max) throw new ConfigError(`${what} must be a string`);
-  return v;
+  return checked(v, headerValueSchema, what);
 }
 
 /** Parse `auth` of a remote entry; absent → `{kind: 'none'}`. @throws ConfigError */
