@@ -162,6 +162,7 @@ export class AppCore {
       environment: this.environment,
       openUrl,
       protocol: this.protocol.hooks(),
+      isKnownSecret: (v) => this.redactor.knows(v),
       events: {
         changed: (view) => {
           this.emit('servers.changed', view);

@@ -7,3 +7,5 @@ export * from './config/schema.js';
 export * from './config/patch.js';
 export * from './config/secret-refs.js';
 export * from './config/store.js';
+export * from './config/url-parts.js';
+export * from './config/secret-args.js';

@@ -99,7 +99,8 @@ export class SecretRedactor {
 
   /**
    * Remember `value` as a secret. A value that is a JSON object (OAuth tokens, client
-   * registrations) also contributes the strings of its secret fields (`access_token`, …).
+   * registrations) also contributes the strings of its secret fields (`access_token`, …); a
+   * `--name=value` argument its value, and a URL its password.
    */
   add(value: string | undefined | null): void {
     if (typeof value !== 'string' || value.length < MIN_REDACT_LENGTH) return;
@@ -107,6 +108,12 @@ export class SecretRedactor {
       this.values.add(value);
       this.dirty = true;
     }
+    // A secret command argument `--name=value` or a URL with a password: the value alone, too
+    // (a server may print it without the option's name).
+    const option = /^--?[A-Za-z0-9][\w.-]*=(.+)$/s.exec(value);
+    if (option) this.add(option[1]);
+    const password = /^[a-z][a-z0-9+.-]*:\/\/[^/@\s]*:([^/@\s]+)@/i.exec(value);
+    if (password) this.add(password[1]);
     if (value.startsWith('{')) {
       try {
         this.addFields(JSON.parse(value), 0);
@@ -122,6 +129,11 @@ export class SecretRedactor {
       if (typeof x === 'string' && SECRET_FIELDS.has(k)) this.add(x);
       else if (typeof x === 'object') this.addFields(x, depth + 1);
     }
+  }
+
+  /** Whether `value` is exactly one of the known secret values. */
+  knows(value: string): boolean {
+    return this.values.has(value);
   }
 
   /** How many distinct values are known (for tests and diagnostics; never the values). */

@@ -151,11 +151,27 @@ export const authPatchSchema = z.strictObject({
 });
 export type AuthPatch = z.infer<typeof authPatchSchema>;
 
+/**
+ * Positions in `command` (1 = the first argument after the program) of arguments the user marked
+ * secret: kept in the secret store, shown as `***` (docs/ARCHITECTURE.md "Masked views only").
+ */
+const secretArgsSchema = z.array(z.number().int().min(1).max(LIMITS.commandParts)).max(LIMITS.commandParts);
+
+/**
+ * A secret part of a remote server's URL: `username`, `password`, or `query:<name>`
+ * (`query:<name>#<n>` for the n-th parameter of one name).
+ */
+export const urlPartNameSchema = z
+  .string()
+  .max(300)
+  .regex(/^(username|password|query:[^&=#\s]{1,256}(#[2-9]\d{0,2})?)$/, 'Not a part of a URL (username, password or query:<name>)');
+
 /** Input for a new server (the config file's shape, docs/ARCHITECTURE.md "Config file"; `local` = stdio). */
 export const serverInputSchema = z.discriminatedUnion('type', [
   z.strictObject({
     type: z.literal('local'),
     command: commandSchema,
+    secret_args: secretArgsSchema.optional(),
     env: envMapSchema.optional(),
     enabled: z.boolean().optional(),
     timeout_seconds: timeoutSchema.optional(),
@@ -201,8 +217,17 @@ export const toolSettingsPatchSchema = z
  * present with a value → replace, present with `""` → delete. `tools` → {@link toolSettingsPatchSchema}.
  */
 export const serverPatchSchema = z.strictObject({
+  /** A new command line; an argument `***` keeps the stored secret argument it stands for (the k-th `***` ↔ the view's k-th). */
   command: commandSchema.optional(),
+  /** Positions of arguments to keep as secrets (of the new command, or of the stored one when `command` is absent). */
+  secret_args: secretArgsSchema.optional(),
+  /** A new URL; a userinfo part or query value `***` keeps the stored value of that part. */
   url: serverUrlSchema.optional(),
+  /** The URL's secret parts by name, PATCH rules: absent → keep, `""` → delete, a value (as written in a URL) → replace. */
+  url_secrets: z
+    .record(urlPartNameSchema, headerValueSchema)
+    .refine((m) => Object.keys(m).length <= LIMITS.envEntries, `At most ${LIMITS.envEntries} entries`)
+    .optional(),
   env: envMapSchema.optional(),
   headers: headerMapSchema.optional(),
   auth: authPatchSchema.optional(),
@@ -361,8 +386,14 @@ export interface LogEntry {
 export interface ServerView {
   name: string;
   type: 'local' | 'http' | 'sse';
+  /** The command line with every secret argument shown as `***`. */
   command: string[];
+  /** Positions in `command` shown as `***` (secret arguments). */
+  secret_args: number[];
+  /** The URL with its userinfo and query values shown as `***` (`https://***@host/mcp?token=***`). */
   url: string | null;
+  /** The URL's secret parts (`username`, `password`, `query:<name>`), masked. */
+  url_secrets: Record<string, MaskedValue>;
   env: Record<string, MaskedValue>;
   headers: Record<string, MaskedValue>;
   auth: AuthView;
