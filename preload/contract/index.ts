@@ -50,14 +50,21 @@ function isPlainKey(name: string): boolean {
  * one cannot be launched or sent as given (Node refuses NUL in argv and env; HTTP refuses them in
  * headers) and error texts then quote it back in escaped forms (docs/ARCHITECTURE.md "Security").
  */
-const CONTROL_CHAR = /[\u0000-\u001f\u007f-\u009f]/;
-/** The same, except tab, line feed and carriage return (multi-line env values such as PEM keys, arguments). */
-const CONTROL_CHAR_EXCEPT_WHITESPACE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+function isControl(code: number, allowWhitespace: boolean): boolean {
+  if (allowWhitespace && (code === 0x09 || code === 0x0a || code === 0x0d)) return false;
+  return code < 0x20 || (code >= 0x7f && code <= 0x9f);
+}
 
-/** The first control character of `v` as `U+XXXX`, or null. `allowWhitespace` lets tab, LF and CR pass. */
+/**
+ * The first control character of `v` as `U+XXXX`, or null. `allowWhitespace` lets tab, LF and CR
+ * pass (multi-line env values such as PEM keys, arguments).
+ */
 export function controlCharIn(v: string, allowWhitespace = false): string | null {
-  const m = (allowWhitespace ? CONTROL_CHAR_EXCEPT_WHITESPACE : CONTROL_CHAR).exec(v);
-  return m ? `U+${m[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}` : null;
+  for (let i = 0; i < v.length; i++) {
+    const code = v.charCodeAt(i);
+    if (isControl(code, allowWhitespace)) return `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+  }
+  return null;
 }
 
 /**

@@ -58,7 +58,8 @@ describe('input refuses control characters, per field', () => {
     expect(r.error.code).toBe('invalid_input');
     expect(r.error.field).toBe(field);
     expect(r.error.message).toMatch(/control character \(U\+00[0-9A-F]{2}\)/);
-    expect(r.error.message).not.toMatch(/-secret|secret-|a\u0000b|m\tcp/);
+    expect(r.error.message).not.toMatch(/-secret|secret-|m\tcp/);
+    expect(r.error.message).not.toContain('a\u0000b');
     expect(core.config.has('ctrl')).toBe(false);
   });
 

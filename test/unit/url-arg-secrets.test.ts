@@ -13,6 +13,7 @@ import { AppCore } from '../../main/core.js';
 import { createDispatcher, type Dispatcher } from '../../main/ipc/dispatch.js';
 import { ConfigStore, maskUrl, splitUrl, joinUrl, type RemoteServerConfig } from '../../main/mcp/config.js';
 import { MemorySecretStore } from '../../main/secrets/store.js';
+import { diffConfigs } from '../../main/mcp/catalog/diff.js';
 import { startHttpFixture, type HttpFixture } from '../fixtures/http-server.js';
 import { makeTempDir, removeDir, sdkCommand, waitFor } from './helpers.js';
 
@@ -30,6 +31,16 @@ describe('URL parts', () => {
     expect(joinUrl(base, parts)).toBe(url);
     expect(maskUrl(url)).toBe('https://***:***@h.example:8443/mcp?token=***&mode=***&flag&token=***&empty=#frag');
     expect(maskUrl('https://h.example/mcp')).toBe('https://h.example/mcp');
+  });
+});
+
+describe('the catalog update diff', () => {
+  it('names the URL and command as views do (masked)', () => {
+    const remote: RemoteServerConfig = { type: 'http', url: `https://h.example/mcp?token=${QUERY}`, headers: {}, auth: { kind: 'none' }, enabled: true, timeout_seconds: 60 };
+    const changes = diffConfigs(remote, { type: 'http', url: `https://h2.example/mcp?token=${QUERY}` }, []);
+    expect(changes).toContainEqual({ kind: 'url', before: 'https://h.example/mcp?token=***', after: 'https://h2.example/mcp?token=***' });
+    const local = diffConfigs({ type: 'local', command: ['srv', '--key', ARG], secret_args: [2], env: {}, enabled: true, timeout_seconds: 60 }, { type: 'local', command: ['srv2', '--api-key', ARG] }, []);
+    expect(JSON.stringify(local)).not.toContain(ARG);
   });
 });
 
