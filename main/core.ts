@@ -167,6 +167,7 @@ export class AppCore {
       environment: this.environment,
       openUrl,
       protocol: this.protocol.hooks(),
+      isKnownSecret: (v) => this.redactor.knows(v),
       events: {
         changed: (view) => {
           this.emit('servers.changed', view);

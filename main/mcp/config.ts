@@ -9,3 +9,5 @@ export * from './config/patch.js';
 export * from './config/secret-refs.js';
 export * from './config/store.js';
 export * from './config/identity.js';
+export * from './config/url-parts.js';
+export * from './config/secret-args.js';

@@ -11,6 +11,7 @@ import type { CallToolResult, ClientOptions, CompleteRequest, CompleteResult, Ge
 import type { ErrorKind, LogEntry, LoggingLevel, ServerIssue, ServerStatus, TransportKind } from '../../preload/contract/index.js';
 import type { ProtocolHooks } from './protocol/hooks.js';
 import type { ServerConfig } from './config.js';
+import { maskUrl } from './config/url-parts.js';
 import { createRemoteTransport, createStdioTransport, type ServerEnvironment } from './transports.js';
 import { classifyAuthFailure } from './oauth/flow.js';
 import type { PersistentOAuthProvider } from './oauth/provider.js';
@@ -235,7 +236,7 @@ export class McpConnection {
       this.note('lifecycle', `start failed: ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}`.slice(0, 2000));
       const f = classifyStartFailure(err, {
         type: this.config.type,
-        url: this.config.type === 'local' ? null : this.config.url,
+        url: this.config.type === 'local' ? null : maskUrl(this.config.url),
         command: this.resolvedCommand,
         phase: this.phase,
         exit: this.exitDescription(),

@@ -62,6 +62,11 @@ export interface HostOptions {
   environment?: ServerEnvironment;
   /** Roots and URL elicitation (main/mcp/protocol/service.ts). Absent: not declared. */
   protocol?: HostProtocol;
+  /**
+   * Whether a value is a stored secret (the core's redactor): a command argument equal to one is
+   * kept as a secret argument and shown as `***` (docs/ARCHITECTURE.md "Masked views only").
+   */
+  isKnownSecret?: (value: string) => boolean;
 }
 
 /** The registry of all servers of one profile. */
@@ -94,6 +99,7 @@ export class McpHost {
       processes: opts.processes ?? null,
       environment: opts.environment ?? new ServerEnvironment(),
       protocol: opts.protocol ?? null,
+      isKnownSecret: opts.isKnownSecret ?? (() => false),
     });
     this.management = new ServerManagement(this.rt);
     this.protocol = opts.protocol ?? null;

@@ -178,13 +178,38 @@ export function createStdioTransport(cfg: LocalServerConfig, sinks: StdioSinks =
   return { transport, resolvedCommand: resolved };
 }
 
+function decoded(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}
+
+/**
+ * Where a remote server's requests go, with its real secrets (read at launch only): the URL
+ * without userinfo — fetch refuses URLs with credentials, and would quote them back in its error —
+ * and the headers, plus `Authorization: Basic` (RFC 7617) from the userinfo when `basic` is set
+ * and no header of that name is configured. Query values stay in the URL.
+ */
+export function remoteEndpoint(cfg: Pick<RemoteServerConfig, 'url' | 'headers'>, basic: boolean): { url: URL; headers: Record<string, string> } {
+  const url = new URL(cfg.url);
+  const headers: Record<string, string> = { ...cfg.headers };
+  if (url.username || url.password) {
+    const credentials = Buffer.from(`${decoded(url.username)}:${decoded(url.password)}`, 'utf8').toString('base64');
+    url.username = '';
+    url.password = '';
+    if (basic && !Object.keys(headers).some((k) => k.toLowerCase() === 'authorization')) headers.Authorization = `Basic ${credentials}`;
+  }
+  return { url, headers };
+}
+
 /**
  * Create (not start) a remote transport: Streamable HTTP (MCP spec 2025-03-26+) or legacy
  * HTTP+SSE (2024-11-05). Headers (and a bearer token, RFC 6750 §2.1) are sent on every request.
  */
 export function createRemoteTransport(cfg: RemoteServerConfig): Transport {
-  const url = new URL(cfg.url);
-  const headers: Record<string, string> = { ...cfg.headers };
+  const { url, headers } = remoteEndpoint(cfg, true);
   if (cfg.auth.kind === 'bearer') headers.Authorization = `Bearer ${cfg.auth.token}`;
   const requestInit: RequestInit = { headers };
   if (cfg.type === 'sse') return new SSEClientTransport(url, { requestInit });

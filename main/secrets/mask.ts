@@ -5,6 +5,13 @@
 import type { MaskedValue } from '../../preload/contract/index.js';
 
 /**
+ * What a view shows in place of a secret inside a URL or a command line
+ * (`https://***@host/mcp?token=***`, `server --api-key ***`). An edit that sends it back at the
+ * same place keeps the stored value (docs/ARCHITECTURE.md "Update semantics (PATCH)").
+ */
+export const SECRET_PLACEHOLDER = '***';
+
+/**
  * Mask one secret. Short secrets (< 16 chars) reveal nothing; longer ones show only their
  * last 4 characters, which is not enough to use or guess them.
  */

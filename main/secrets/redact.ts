@@ -4,12 +4,13 @@
  * A server or model endpoint may echo a header or key back (in an error body, on stderr); that
  * text then reaches status errors, the Logs view, error replies and chat events. One
  * {@link SecretRedactor} per app core learns every secret value that passes through the secret
- * store ({@link observeSecrets}) and replaces it, in each encoding a leak could take (plain,
- * URL-encoded, JSON-escaped, base64 and base64url at any byte alignment), by `[redacted]`.
+ * store ({@link observeSecrets}) and replaces it, in each encoding a leak could take
+ * ({@link secretForms}: plain, JSON-escaped, `util.inspect`-escaped, percent-encoded, HTML-escaped,
+ * base64 and base64url at any byte alignment), by `[redacted]`.
  * The carriers apply it at their boundary: `AppCore.emit` (events) and the dispatcher's reply
  * envelope and internal-error log line.
  */
-import { format } from 'node:util';
+import { format, inspect } from 'node:util';
 import type { SecretStore, SecretStoreInfo } from './store.js';
 
 /** What a redacted value is replaced with. */
@@ -37,10 +38,52 @@ function base64Runs(bytes: Buffer): string[] {
   return out;
 }
 
-/** Every form in which `value` may appear in outgoing text (empty for too-short values). */
+/** `text` with its non-ASCII characters as `\uXXXX` escapes (Python's `json.dumps` default). */
+function asciiEscaped(text: string): string {
+  return text.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** `text` with its percent-escapes in lower-case hex (`%2f`), as some encoders write them. */
+function lowerHex(text: string): string {
+  return text.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase());
+}
+
+function tryDecode(text: string): string | null {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The escaped forms of `value` that error texts of Node, the SDK, HTTP libraries and servers
+ * print (the list the canary test checks, docs/ARCHITECTURE.md "Security"):
+ * plain; JSON-escaped (as is, with `\/`, ASCII-only `\uXXXX`, and escaped twice — JSON inside
+ * JSON); `util.inspect` (Node's `Received '…'` of ERR_INVALID_ARG_VALUE, with `\x00`-style escapes);
+ * percent-encoded (`encodeURIComponent`, `encodeURI`, form encoding with `+`, lower-case hex) and
+ * percent-decoded (a value stored as it appears in a URL); HTML-escaped; base64 and base64url.
+ */
 export function secretForms(value: string): string[] {
   if (value.length < MIN_REDACT_LENGTH) return [];
-  const forms = new Set<string>([value, encodeURIComponent(value), JSON.stringify(value).slice(1, -1), ...base64Runs(Buffer.from(value, 'utf8'))]);
+  const json = JSON.stringify(value).slice(1, -1);
+  // (`inspect` shortens strings past 10,000 characters; no escaped form of those is looked for.)
+  const inspected = value.length <= 10_000 ? inspect(value) : JSON.stringify(value);
+  const percent = [encodeURIComponent(value), encodeURI(value), new URLSearchParams([['k', value]]).toString().slice(2)];
+  const decoded = tryDecode(value);
+  const forms = new Set<string>([
+    value,
+    json,
+    json.replace(/\//g, '\\/'),
+    asciiEscaped(json),
+    JSON.stringify(json).slice(1, -1),
+    inspected.slice(1, -1),
+    ...percent,
+    ...percent.map(lowerHex),
+    ...(decoded !== null && decoded !== value ? [decoded] : []),
+    value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;'),
+    ...base64Runs(Buffer.from(value, 'utf8')),
+  ]);
   return [...forms].filter((f) => f.length >= MIN_REDACT_LENGTH);
 }
 
@@ -56,7 +99,8 @@ export class SecretRedactor {
 
   /**
    * Remember `value` as a secret. A value that is a JSON object (OAuth tokens, client
-   * registrations) also contributes the strings of its secret fields (`access_token`, …).
+   * registrations) also contributes the strings of its secret fields (`access_token`, …); a
+   * `--name=value` argument its value, and a URL its password.
    */
   add(value: string | undefined | null): void {
     if (typeof value !== 'string' || value.length < MIN_REDACT_LENGTH) return;
@@ -64,6 +108,12 @@ export class SecretRedactor {
       this.values.add(value);
       this.dirty = true;
     }
+    // A secret command argument `--name=value` or a URL with a password: the value alone, too
+    // (a server may print it without the option's name).
+    const option = /^--?[A-Za-z0-9][\w.-]*=(.+)$/s.exec(value);
+    if (option) this.add(option[1]);
+    const password = /^[a-z][a-z0-9+.-]*:\/\/[^/@\s]*:([^/@\s]+)@/i.exec(value);
+    if (password) this.add(password[1]);
     if (value.startsWith('{')) {
       try {
         this.addFields(JSON.parse(value), 0);
@@ -79,6 +129,11 @@ export class SecretRedactor {
       if (typeof x === 'string' && SECRET_FIELDS.has(k)) this.add(x);
       else if (typeof x === 'object') this.addFields(x, depth + 1);
     }
+  }
+
+  /** Whether `value` is exactly one of the known secret values. */
+  knows(value: string): boolean {
+    return this.values.has(value);
   }
 
   /** How many distinct values are known (for tests and diagnostics; never the values). */
@@ -104,9 +159,11 @@ export class SecretRedactor {
   }
 
   /**
-   * A copy of `value` with every string (not object keys) redacted; values without a secret are
-   * returned as they are (same object). Nesting deeper than 512 levels is returned unchanged
-   * (such a value cannot be encoded for sending anyway).
+   * A copy of `value` with every string redacted — values and object keys alike (a server may
+   * use a secret as a key of its structured content); values without a secret are returned as
+   * they are (same object). Two keys that redact to the same text are kept apart by a counter
+   * (`[redacted]`, `[redacted] (2)`), so no entry is lost. Nesting deeper than 512 levels is
+   * returned unchanged (such a value cannot be encoded for sending anyway).
    */
   redactDeep<T>(value: T): T {
     if (!this.regex()) return value;
@@ -125,12 +182,23 @@ export class SecretRedactor {
       return out ?? v;
     }
     if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null) return v;
-    let out: Record<string, unknown> | null = null;
-    for (const [k, x] of Object.entries(v)) {
+    const entries = Object.entries(v);
+    let changed = false;
+    const next = entries.map(([k, x]): [string, unknown] => {
+      const k2 = this.redactText(k);
       const y = this.walk(x, depth + 1);
-      if (y !== x) (out ??= { ...(v as Record<string, unknown>) })[k] = y;
+      if (k2 !== k || y !== x) changed = true;
+      return [k2, y];
+    });
+    if (!changed) return v;
+    const out: Record<string, unknown> = Object.getPrototypeOf(v) === null ? Object.create(null) : {};
+    for (const [k, y] of next) {
+      let key = k;
+      for (let n = 2; Object.prototype.hasOwnProperty.call(out, key); n++) key = `${k} (${n})`;
+      // defineProperty: a key that redacts to "__proto__" stays an own entry, never a prototype.
+      Object.defineProperty(out, key, { value: y, enumerable: true, writable: true, configurable: true });
     }
-    return out ?? v;
+    return out;
   }
 }
 

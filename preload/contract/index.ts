@@ -45,6 +45,46 @@ function isPlainKey(name: string): boolean {
   return name !== '__proto__';
 }
 
+/**
+ * Control characters: C0 (U+0000–U+001F), DEL (U+007F) and C1 (U+0080–U+009F). A value holding
+ * one cannot be launched or sent as given (Node refuses NUL in argv and env; HTTP refuses them in
+ * headers) and error texts then quote it back in escaped forms (docs/ARCHITECTURE.md "Security").
+ */
+function isControl(code: number, allowWhitespace: boolean): boolean {
+  if (allowWhitespace && (code === 0x09 || code === 0x0a || code === 0x0d)) return false;
+  return code < 0x20 || (code >= 0x7f && code <= 0x9f);
+}
+
+/**
+ * The first control character of `v` as `U+XXXX`, or null. `allowWhitespace` lets tab, LF and CR
+ * pass (multi-line env values such as PEM keys, arguments).
+ */
+export function controlCharIn(v: string, allowWhitespace = false): string | null {
+  for (let i = 0; i < v.length; i++) {
+    const code = v.charCodeAt(i);
+    if (isControl(code, allowWhitespace)) return `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+  }
+  return null;
+}
+
+/**
+ * A string without control characters (see {@link controlCharIn}); the error names the
+ * character's code point, never the value (which may be a secret).
+ */
+function noControl(schema: z.ZodString, allowWhitespace = false): z.ZodType<string> {
+  return schema.superRefine((v, ctx) => {
+    const c = controlCharIn(v, allowWhitespace);
+    if (c) ctx.addIssue({ code: 'custom', message: `Contains a control character (${c}); remove it` });
+  });
+}
+
+/** An env value: a secret; no control characters but tab, LF and CR. */
+export const envValueSchema = noControl(z.string().max(LIMITS.secretValue), true);
+/** A header value (and bearer token, client secret): a secret; no control characters at all. */
+export const headerValueSchema = noControl(z.string().max(LIMITS.secretValue));
+/** One part of a stdio server's command line: no control characters but tab, LF and CR. */
+export const commandPartSchema = noControl(z.string().max(LIMITS.shortText), true);
+
 /** An environment variable name: a POSIX identifier (not `__proto__`). */
 export const envNameSchema = z
   .string()
@@ -56,7 +96,7 @@ export const envNameSchema = z
  * A name → secret map. zod strips an own `__proto__` key from records without a word, so it is
  * refused here, before parsing, with an error on that field.
  */
-function secretMapSchema(names: z.ZodType<string>) {
+function secretMapSchema(names: z.ZodType<string>, values: z.ZodType<string>) {
   return z.preprocess(
     (v, ctx) => {
       if (typeof v === 'object' && v !== null && Object.prototype.hasOwnProperty.call(v, '__proto__')) {
@@ -64,11 +104,11 @@ function secretMapSchema(names: z.ZodType<string>) {
       }
       return v;
     },
-    z.record(names, z.string().max(LIMITS.secretValue)).refine((m) => Object.keys(m).length <= LIMITS.envEntries, `At most ${LIMITS.envEntries} entries`),
+    z.record(names, values).refine((m) => Object.keys(m).length <= LIMITS.envEntries, `At most ${LIMITS.envEntries} entries`),
   );
 }
 
-const envMapSchema = secretMapSchema(envNameSchema);
+const envMapSchema = secretMapSchema(envNameSchema, envValueSchema);
 
 /** An HTTP header name: an RFC 9110 token (not `__proto__`). */
 export const headerNameSchema = z
@@ -79,15 +119,13 @@ export const headerNameSchema = z
   .refine(isPlainKey, '"__proto__" cannot be used as a name');
 
 /** A remote server's URL: absolute, `http:` or `https:` only. */
-export const serverUrlSchema = z
-  .string()
-  .max(LIMITS.shortText)
-  .url()
+export const serverUrlSchema = noControl(z.string().max(LIMITS.shortText))
+  .pipe(z.string().url())
   .refine((u) => /^https?:\/\//i.test(u), 'The URL must start with http:// or https://');
-const headerMapSchema = secretMapSchema(headerNameSchema);
+const headerMapSchema = secretMapSchema(headerNameSchema, headerValueSchema);
 
 const commandSchema = z
-  .array(z.string().max(LIMITS.shortText))
+  .array(commandPartSchema)
   .min(1, 'Command is required')
   .max(LIMITS.commandParts)
   .refine((c) => typeof c[0] === 'string' && c[0].trim().length > 0, 'Command is required');
@@ -97,12 +135,12 @@ const timeoutSchema = z.number().int().min(1).max(3600);
 /** Remote-server authorization input: none, a bearer token, or OAuth 2.1 (optionally pre-registered client). */
 export const authInputSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('none') }),
-  z.strictObject({ kind: z.literal('bearer'), token: z.string().min(1, 'Enter the token').max(LIMITS.secretValue) }),
+  z.strictObject({ kind: z.literal('bearer'), token: headerValueSchema.refine((t) => t.length > 0, 'Enter the token') }),
   z.strictObject({
     kind: z.literal('oauth'),
-    client_id: z.string().max(512).optional(),
-    client_secret: z.string().max(LIMITS.secretValue).optional(),
-    scope: z.string().max(1024).optional(),
+    client_id: noControl(z.string().max(512)).optional(),
+    client_secret: headerValueSchema.optional(),
+    scope: noControl(z.string().max(1024)).optional(),
   }),
 ]);
 export type AuthInput = z.infer<typeof authInputSchema>;
@@ -113,18 +151,34 @@ export type AuthInput = z.infer<typeof authInputSchema>;
  */
 export const authPatchSchema = z.strictObject({
   kind: z.enum(['none', 'bearer', 'oauth']).optional(),
-  token: z.string().max(LIMITS.secretValue).optional(),
-  client_id: z.string().max(512).optional(),
-  client_secret: z.string().max(LIMITS.secretValue).optional(),
-  scope: z.string().max(1024).optional(),
+  token: headerValueSchema.optional(),
+  client_id: noControl(z.string().max(512)).optional(),
+  client_secret: headerValueSchema.optional(),
+  scope: noControl(z.string().max(1024)).optional(),
 });
 export type AuthPatch = z.infer<typeof authPatchSchema>;
+
+/**
+ * Positions in `command` (1 = the first argument after the program) of arguments the user marked
+ * secret: kept in the secret store, shown as `***` (docs/ARCHITECTURE.md "Masked views only").
+ */
+const secretArgsSchema = z.array(z.number().int().min(1).max(LIMITS.commandParts)).max(LIMITS.commandParts);
+
+/**
+ * A secret part of a remote server's URL: `username`, `password`, or `query:<name>`
+ * (`query:<name>#<n>` for the n-th parameter of one name).
+ */
+export const urlPartNameSchema = z
+  .string()
+  .max(300)
+  .regex(/^(username|password|query:[^&=#\s]{1,256}(#[2-9]\d{0,2})?)$/, 'Not a part of a URL (username, password or query:<name>)');
 
 /** Input for a new server (the config file's shape, docs/ARCHITECTURE.md "Config file"; `local` = stdio). */
 export const serverInputSchema = z.discriminatedUnion('type', [
   z.strictObject({
     type: z.literal('local'),
     command: commandSchema,
+    secret_args: secretArgsSchema.optional(),
     env: envMapSchema.optional(),
     enabled: z.boolean().optional(),
     timeout_seconds: timeoutSchema.optional(),
@@ -170,8 +224,17 @@ export const toolSettingsPatchSchema = z
  * present with a value → replace, present with `""` → delete. `tools` → {@link toolSettingsPatchSchema}.
  */
 export const serverPatchSchema = z.strictObject({
+  /** A new command line; an argument `***` keeps the stored secret argument it stands for (the k-th `***` ↔ the view's k-th). */
   command: commandSchema.optional(),
+  /** Positions of arguments to keep as secrets (of the new command, or of the stored one when `command` is absent). */
+  secret_args: secretArgsSchema.optional(),
+  /** A new URL; a userinfo part or query value `***` keeps the stored value of that part. */
   url: serverUrlSchema.optional(),
+  /** The URL's secret parts by name, PATCH rules: absent → keep, `""` → delete, a value (as written in a URL) → replace. */
+  url_secrets: z
+    .record(urlPartNameSchema, headerValueSchema)
+    .refine((m) => Object.keys(m).length <= LIMITS.envEntries, `At most ${LIMITS.envEntries} entries`)
+    .optional(),
   env: envMapSchema.optional(),
   headers: headerMapSchema.optional(),
   auth: authPatchSchema.optional(),
@@ -330,8 +393,14 @@ export interface LogEntry {
 export interface ServerView {
   name: string;
   type: 'local' | 'http' | 'sse';
+  /** The command line with every secret argument shown as `***`. */
   command: string[];
+  /** Positions in `command` shown as `***` (secret arguments). */
+  secret_args: number[];
+  /** The URL with its userinfo and query values shown as `***` (`https://***@host/mcp?token=***`). */
   url: string | null;
+  /** The URL's secret parts (`username`, `password`, `query:<name>`), masked. */
+  url_secrets: Record<string, MaskedValue>;
   env: Record<string, MaskedValue>;
   headers: Record<string, MaskedValue>;
   auth: AuthView;

@@ -62,5 +62,6 @@ export function splitCommandLine(line: string): string[] {
 
 /** Render argv back as a line the splitter reads identically. */
 export function joinCommandLine(argv: string[]): string {
-  return argv.map((a) => (a !== '' && /^[A-Za-z0-9_@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
+  // `***` (a stored secret argument, docs/ARCHITECTURE.md "Masked views only") reads the same unquoted.
+  return argv.map((a) => (a !== '' && (/^[A-Za-z0-9_@%+=:,./-]+$/.test(a) || a === '***') ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
 }

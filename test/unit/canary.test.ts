@@ -11,6 +11,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { channelNames, type ChannelInput, type ChannelName } from '../../preload/contract/index.js';
 import { AppCore } from '../../main/core.js';
@@ -32,16 +33,36 @@ const CANARIES = {
   envNew: 'CANARY-envB-5c4d3e2f1a0b9c8d',
   bearer: 'CANARY-brr-0d9c8b7a6f5e4d3c',
   clientSecret: 'CANARY-cls-6e5d4c3b2a1f0e9d',
+  // Parts of a URL (userinfo, a query value) and a secret-marked command argument.
+  urlUser: 'CANARY-usr-4a3b2c1d0e9f8a7b',
+  urlPassword: 'CANARY-pwd-8b7a6f5e4d3c2b1a',
+  urlQuery: 'CANARY-qry-1f2e3d4c5b6a7980',
+  arg: 'CANARY-arg-9e8d7c6b5a4f3e2d',
+  // Quotes, a tab, a slash, non-ASCII, &, +, <, >: its escaped forms differ from the plain one.
+  escaped: `CANARY-esc'"\t/é&+<x> 0c1d2e3f`,
 };
 
-/** Every encoding a leak could take. */
+/**
+ * Every encoding a leak could take: plain; base64 and base64url (at any alignment); percent-encoded
+ * (encodeURIComponent, encodeURI, form encoding, lower-case hex); JSON-escaped (as is, with `\/`,
+ * ASCII-only, twice); util.inspect-escaped (Node's `Received '…'`); HTML-escaped.
+ */
 function encodings(secret: string): string[] {
+  const json = JSON.stringify(secret).slice(1, -1);
   return [
     secret,
     Buffer.from(secret).toString('base64'),
     Buffer.from(secret).toString('base64url'),
     encodeURIComponent(secret),
-    JSON.stringify(secret).slice(1, -1),
+    encodeURIComponent(secret).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()),
+    encodeURI(secret),
+    new URLSearchParams({ k: secret }).toString().slice(2),
+    json,
+    json.replace(/\//g, '\\/'),
+    json.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
+    JSON.stringify(json).slice(1, -1),
+    inspect(secret).slice(1, -1),
+    secret.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;'),
     // A base64 window that does not start at a 3-byte boundary still shares long runs:
     Buffer.from(`x${secret}`).toString('base64').slice(4, 20),
     Buffer.from(`xy${secret}`).toString('base64').slice(4, 20),
@@ -81,8 +102,20 @@ let registry: RegistryFixture;
 const seen: Array<{ where: string; text: string }> = [];
 const restore: Array<() => void> = [];
 
+/** Every string of a value (keys included), so an encoding is found as sent, not re-escaped by JSON. */
+function leaves(v: unknown, out: string[] = [], depth = 0): string[] {
+  if (typeof v === 'string') out.push(v);
+  else if (typeof v === 'object' && v !== null && depth < 64) {
+    for (const [k, x] of Object.entries(v)) {
+      if (!Array.isArray(v)) out.push(k);
+      leaves(x, out, depth + 1);
+    }
+  }
+  return out;
+}
+
 function capture(where: string, v: unknown): void {
-  seen.push({ where, text: typeof v === 'string' ? v : JSON.stringify(v) ?? String(v) });
+  seen.push({ where, text: typeof v === 'string' ? v : `${JSON.stringify(v) ?? String(v)}\n${leaves(v).join('\n')}` });
 }
 
 beforeAll(async () => {
@@ -90,7 +123,7 @@ beforeAll(async () => {
   model = await startFakeModel();
   echo = http.createServer((req, res) => {
     req.resume();
-    const headers = JSON.stringify(req.headers);
+    const headers = JSON.stringify({ url: req.url, ...req.headers });
     res.writeHead(500, { 'content-type': 'text/plain' }).end(`upstream rejected request with headers ${headers} (b64 ${Buffer.from(headers).toString('base64')})`);
   });
   await new Promise<void>((r) => echo.listen(0, '127.0.0.1', () => r()));
@@ -148,7 +181,24 @@ describe('no secret ever leaves main (canary)', () => {
     // (plain and base64), in the model's error message.
     await invoke('servers.add', { name: 'stderr', config: { type: 'local', command: [process.execPath, RAW, 'stderr-env'], env: { TOKEN: CANARIES.env } } });
     await invoke('servers.add', { name: 'echo', config: { type: 'http', url: echoUrl, headers: { 'X-Api-Key': CANARIES.header }, auth: { kind: 'bearer', token: CANARIES.bearer }, timeout_seconds: 5 } });
+    // Secrets in a URL (userinfo, a query value) that the server echoes back, and a secret argument
+    // and an escaped-character env value that the servers print on stderr.
+    const secretUrl = `${echoUrl.replace('http://', `http://${CANARIES.urlUser}:${CANARIES.urlPassword}@`)}?token=${CANARIES.urlQuery}&v=1`;
+    await invoke('servers.add', { name: 'urlsec', config: { type: 'http', url: secretUrl, timeout_seconds: 5 } });
+    await invoke('servers.add', { name: 'argsec', config: { type: 'local', command: [...sdkCommand(), `--stderr=${CANARIES.arg}`], secret_args: [2] } });
+    await invoke('servers.add', { name: 'forms', config: { type: 'local', command: [process.execPath, RAW, 'stderr-forms'], env: { TOKEN: CANARIES.escaped } } });
     expect(await waitFor(() => core.host.view('echo').status === 'error' && core.host.view('stderr').status === 'ready', 15_000)).toBe(true);
+    expect(await waitFor(() => core.host.view('urlsec').status === 'error' && core.host.view('argsec').status === 'ready' && core.host.view('forms').stderr_tail.length >= 10, 15_000)).toBe(true);
+    // The views mask these themselves (`***`), before any redaction: none says `[redacted]`.
+    const urlView = await invoke('servers.get', { name: 'urlsec' });
+    const argView = await invoke('servers.get', { name: 'argsec' });
+    expect(urlView).toMatchObject({ ok: true, value: { url: `${echoUrl.replace('http://', 'http://***:***@')}?token=***&v=***` } });
+    expect(argView).toMatchObject({ ok: true, value: { command: [...sdkCommand(), '***'], secret_args: [2] } });
+    // Its failure names the URL as the view shows it.
+    expect(urlView).toMatchObject({ value: { error: expect.stringContaining(`http://***:***@127.0.0.1:${new URL(echoUrl).port}/mcp?token=***`) } });
+    await invoke('servers.logs', { name: 'urlsec' });
+    await invoke('servers.logs', { name: 'argsec' });
+    await invoke('servers.logs', { name: 'forms' });
     await invoke('servers.get', { name: 'echo' });
     await invoke('servers.logs', { name: 'echo' });
     await invoke('servers.logs', { name: 'stderr' });
@@ -182,6 +232,10 @@ describe('no secret ever leaves main (canary)', () => {
         { name: 'bad', config: { type: 'local', command: ['no-such-command-xyz'], env: { TOKEN: CANARIES.env } } }, // not found
         { name: 'bad2', config: { type: 'local', command: ['x'], env: { '1BAD': CANARIES.env } } }, // invalid env name
         { name: 'bad3', config: { type: 'local', command: ['x'], env: { OK: 42 } } }, // wrong type next to a canary
+        { name: 'bad4', config: { type: 'local', command: [process.execPath, `--x=${CANARIES.arg}\u0000`], secret_args: [1] } }, // control character
+        { name: 'bad5', config: { type: 'http', url: `http://${CANARIES.urlUser}@127.0.0.1:9/mcp?token=${CANARIES.urlQuery}\u0000` } }, // control character
+        { name: 'bad6', config: { type: 'local', command: [process.execPath, '***'], env: { T: CANARIES.env } } }, // *** with nothing stored
+        { name: 'bad7', config: { type: 'local', command: [process.execPath, CANARIES.arg], secret_args: [5] } }, // no such argument
       ],
       'servers.update': [
         { name: 'local', patch: { timeout_seconds: 30 } },
@@ -191,6 +245,13 @@ describe('no secret ever leaves main (canary)', () => {
         { name: 'bearer', patch: { auth: { token: CANARIES.envNew } } },
         { name: 'oauth', patch: { auth: { kind: 'bearer', token: CANARIES.envNew } } },
         { name: 'missing', patch: {} },
+        // URL parts and secret arguments: kept by ***, replaced by name, refused without a stored value.
+        { name: 'urlsec', patch: { url: secretUrl.replace(`${CANARIES.urlUser}:${CANARIES.urlPassword}`, '***:***').replace(CANARIES.urlQuery, '***').replace('v=1', 'v=2') } },
+        { name: 'urlsec', patch: { url_secrets: { 'query:token': CANARIES.envNew, password: '' } } },
+        { name: 'urlsec', patch: { url: `${echoUrl}?token=***&other=***` } },
+        { name: 'argsec', patch: { command: [...sdkCommand(), '***', '--tools=1'] } },
+        { name: 'argsec', patch: { command: [...sdkCommand(), '***', '***'] } },
+        { name: 'argsec', patch: { command: [...sdkCommand(), `--stderr=${CANARIES.arg}`, `--api-key=${CANARIES.envNew}`], secret_args: [2] } },
       ],
       'servers.setEnabled': [{ name: 'remote', enabled: false }, { name: 'remote', enabled: true }],
       // (auth edits: a new bearer token that fails, a kind change that fails — nothing is saved)

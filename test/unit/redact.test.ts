@@ -41,6 +41,15 @@ describe('SecretRedactor', () => {
     expect(v.list[0]!.text).toBe(SECRET);
   });
 
+  it('redacts object keys, keeping entries whose keys redact alike apart', () => {
+    const v = { [SECRET]: 1, [`${SECRET}`.toUpperCase()]: 2, nested: { [`a-${SECRET}`]: { [SECRET]: 'x' } }, [REDACTED]: 3 };
+    const out = r.redactDeep(v) as Record<string, unknown>;
+    expect(JSON.stringify(out)).not.toContain(SECRET);
+    expect(Object.keys(out)).toEqual([REDACTED, SECRET.toUpperCase(), 'nested', `${REDACTED} (2)`]);
+    expect(out.nested).toEqual({ [`a-${REDACTED}`]: { [REDACTED]: 'x' } });
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+  });
+
   it('ignores values too short to be told from words', () => {
     const s = new SecretRedactor();
     s.add('1');

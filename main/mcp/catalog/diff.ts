@@ -4,7 +4,7 @@
  * carrying a secret value (docs/ARCHITECTURE.md "Server catalog").
  */
 import type { CatalogChange, CatalogField, ServerInput, ServerPatch } from '../../../preload/contract/index.js';
-import type { ServerConfig } from '../config.js';
+import { detectSecretArgs, maskCommand, maskUrl, type ServerConfig } from '../config.js';
 import type { FieldValues } from './mapping.js';
 import { NotInstallableError } from './reasons.js';
 
@@ -27,13 +27,16 @@ export function diffConfigs(current: ServerConfig, next: ServerInput, dropped: s
   const out: CatalogChange[] = [];
   if (current.type !== next.type) out.push({ kind: 'type', before: current.type, after: next.type });
   if (current.type === 'local' && next.type === 'local') {
-    if (JSON.stringify(current.command) !== JSON.stringify(next.command)) out.push({ kind: 'command', before: showCommand(current.command), after: showCommand(next.command) });
+    // Shown masked, as every view (docs/ARCHITECTURE.md "Masked views only").
+    const shownBefore = maskCommand(current.command, [...(current.secret_args ?? []), ...detectSecretArgs(current.command, Object.values(current.env))]);
+    const shownAfter = maskCommand(next.command, [...(next.secret_args ?? []), ...detectSecretArgs(next.command, Object.values(next.env ?? {}))]);
+    if (JSON.stringify(current.command) !== JSON.stringify(next.command)) out.push({ kind: 'command', before: showCommand(shownBefore), after: showCommand(shownAfter) });
     const before = Object.keys(current.env);
     const after = [...before.filter((n) => !dropped.includes(n)), ...Object.keys(next.env ?? {}).filter((n) => !before.includes(n))];
     const c = nameChange('env', before, after);
     if (c) out.push(c);
   } else if (current.type !== 'local' && next.type !== 'local') {
-    if (current.url !== next.url) out.push({ kind: 'url', before: current.url, after: next.url });
+    if (current.url !== next.url) out.push({ kind: 'url', before: maskUrl(current.url), after: maskUrl(next.url) });
     const before = Object.keys(current.headers);
     const after = [...before.filter((n) => !dropped.includes(n)), ...Object.keys(next.headers ?? {}).filter((n) => !before.includes(n))];
     const c = nameChange('headers', before, after);

@@ -14,6 +14,8 @@
 import { createHash } from 'node:crypto';
 import { sanitizeNamePart } from '../adapter.js';
 import type { ServerConfig } from './schema.js';
+import { maskedPositions } from './secret-args.js';
+import { SECRET_PLACEHOLDER } from '../../secrets/mask.js';
 
 /**
  * Where a server's requests go: `local:` + the JSON of its command line, or `url:` + the URL's
@@ -46,7 +48,8 @@ function urlOriginAndPath(url: string): string {
 
 /**
  * The identity of a server's configuration, as a SHA-256 hex digest of: the transport type; the
- * command line (stdio) or the URL's origin and path (remote: no query, no fragment); the sorted
+ * command line (stdio; secret arguments as `***`) or the URL's origin and path (remote: no user
+ * info, no query, no fragment); the sorted
  * names of its env variables or headers. Values never enter it, so changing a secret keeps the
  * identity and nothing secret can be read back from it; changing the program, its arguments, the
  * host or path, or which variables it gets, makes another identity.
@@ -55,7 +58,9 @@ export function serverIdentity(cfg: ServerConfig): string {
   let target: unknown;
   let names: string[];
   if (cfg.type === 'local') {
-    target = cfg.command;
+    // Secret arguments (marked or detected) enter as `***`: their values never do.
+    const secret = new Set(maskedPositions(cfg.command, cfg.secret_args));
+    target = cfg.command.map((a, i) => (secret.has(i) ? SECRET_PLACEHOLDER : a));
     names = Object.keys(cfg.env);
   } else {
     target = urlOriginAndPath(cfg.url);

@@ -1,11 +1,15 @@
 /**
- * Update semantics of an edit (PATCH) of a stored server config: secret maps and auth secrets —
- * absent → keep, `""` → delete, a value → replace; changing the auth kind drops the other kind's
- * secrets (docs/ARCHITECTURE.md "Update semantics (PATCH)").
+ * Update semantics of an edit (PATCH) of a stored server config: secret maps, URL parts and auth
+ * secrets — absent → keep, `""` → delete, a value → replace; `***` in a command or URL keeps the
+ * stored secret it stands for; changing the auth kind drops the other kind's secrets
+ * (docs/ARCHITECTURE.md "Update semantics (PATCH)").
  */
 import type { AuthPatch, ServerPatch } from '../../../preload/contract/index.js';
 import { applyToolSettingsPatch, type ToolSettingsMap } from '../tool-settings.js';
-import { ConfigError, withToolSettings, type AuthConfig, type ServerConfig } from './schema.js';
+import { ConfigError, withSecretArgs, withToolSettings, type AuthConfig, type LocalServerConfig, type ServerConfig } from './schema.js';
+import { fillPlaceholders, maskedPositions, PlaceholderError } from './secret-args.js';
+import { describeUrlPart, encodeUrlPart, joinUrl, splitUrl } from './url-parts.js';
+import { SECRET_PLACEHOLDER } from '../../secrets/mask.js';
 import { normalizeRoots, RootsInputError } from '../protocol/roots.js';
 
 /**
@@ -47,10 +51,62 @@ export function mergeSecretMap(stored: Record<string, string>, patch: Record<str
 }
 
 /**
+ * The command of an edit (docs/ARCHITECTURE.md "Update semantics (PATCH)"): a new command's
+ * `***` arguments keep the stored secret arguments they stand for (the k-th `***` ↔ the k-th
+ * masked argument of the view); `secret_args` marks more positions (of the new command, or of the
+ * stored one when no command is given). Arguments that read as secrets stay secrets.
+ * @throws ConfigError for a `***` with nothing stored behind it or a position past the command.
+ */
+export function applyCommandPatch(cfg: LocalServerConfig, patch: ServerPatch, env: Record<string, string>, isKnownSecret?: (v: string) => boolean): Pick<LocalServerConfig, 'command' | 'secret_args'> {
+  let command = [...cfg.command];
+  let secret = [...(cfg.secret_args ?? [])];
+  if (patch.command) {
+    try {
+      ({ command, secret } = fillPlaceholders(patch.command, cfg.command, maskedPositions(cfg.command, cfg.secret_args, isKnownSecret)));
+    } catch (err) {
+      if (err instanceof PlaceholderError) throw new ConfigError(err.message, 'command');
+      throw err;
+    }
+  }
+  const marked = patch.secret_args ?? [];
+  const bad = marked.find((i) => i >= command.length);
+  if (bad !== undefined) throw new ConfigError(`secret_args: there is no argument ${bad}`, 'secret_args');
+  const known = isKnownSecret ? command.filter((a, i) => i > 0 && isKnownSecret(a)) : [];
+  const out = withSecretArgs({ ...cfg, command, env }, [...secret, ...marked], known);
+  return { command: out.command, ...(out.secret_args ? { secret_args: out.secret_args } : {}) };
+}
+
+/**
+ * The URL of an edit (docs/ARCHITECTURE.md "Update semantics (PATCH)"): a new URL's parts that
+ * are `***` keep the stored value of the same part; then `url_secrets` applies PATCH rules per
+ * part (absent → keep, `""` → delete, a value → replace, as written in a URL).
+ * @throws ConfigError for a `***` part with no stored value.
+ */
+export function applyUrlPatch(stored: string, url: string | undefined, secrets: Record<string, string> | undefined): string {
+  const before = splitUrl(stored).parts;
+  const { base, parts } = splitUrl(url ?? stored);
+  for (const [part, v] of Object.entries(parts)) {
+    if (v !== SECRET_PLACEHOLDER) continue;
+    const kept = before[part];
+    if (kept === undefined) throw new ConfigError(`The ${describeUrlPart(part)} is "${SECRET_PLACEHOLDER}" but has no stored value; enter it.`, 'url');
+    parts[part] = kept;
+  }
+  const drop = new Set<string>();
+  for (const [part, v] of Object.entries(secrets ?? {})) {
+    if (v === '') {
+      delete parts[part];
+      drop.add(part);
+    } else parts[part] = encodeUrlPart(part, v);
+  }
+  return joinUrl(base, parts, drop);
+}
+
+/**
  * Apply a PATCH to a stored config, returning a new object (the input is not modified).
+ * @param isKnownSecret whether a value is a stored secret (as the view masked arguments with it)
  * @throws ConfigError when the patch does not fit the server's type (e.g. `url` on a local server).
  */
-export function applyPatch(cfg: ServerConfig, patch: ServerPatch): ServerConfig {
+export function applyPatch(cfg: ServerConfig, patch: ServerPatch, isKnownSecret?: (v: string) => boolean): ServerConfig {
   // `roots`: absent → keep, a list → replace (normalized), `null` → follow the default roots.
   let roots: string[] | undefined;
   try {
@@ -72,9 +128,13 @@ export function applyPatch(cfg: ServerConfig, patch: ServerPatch): ServerConfig 
     throw new ConfigError((err as Error).message);
   }
   if (cfg.type === 'local') {
-    if (patch.url !== undefined || patch.headers !== undefined || patch.auth !== undefined) throw new ConfigError('url, headers and auth apply to remote servers only');
-    return withToolSettings({ type: 'local', command: patch.command ? [...patch.command] : [...cfg.command], env: mergeSecretMap(cfg.env, patch.env), ...common }, tools);
+    if (patch.url !== undefined || patch.url_secrets !== undefined || patch.headers !== undefined || patch.auth !== undefined) throw new ConfigError('url, url_secrets, headers and auth apply to remote servers only');
+    const env = mergeSecretMap(cfg.env, patch.env);
+    return withToolSettings({ type: 'local', ...applyCommandPatch(cfg, patch, env, isKnownSecret), env, ...common }, tools);
   }
-  if (patch.command !== undefined || patch.env !== undefined) throw new ConfigError('command and env apply to local servers only');
-  return withToolSettings({ type: cfg.type, url: patch.url ?? cfg.url, headers: mergeSecretMap(cfg.headers, patch.headers), auth: applyAuthPatch(cfg.auth, patch.auth), ...common }, tools);
+  if (patch.command !== undefined || patch.secret_args !== undefined || patch.env !== undefined) throw new ConfigError('command, secret_args and env apply to local servers only');
+  return withToolSettings(
+    { type: cfg.type, url: applyUrlPatch(cfg.url, patch.url, patch.url_secrets), headers: mergeSecretMap(cfg.headers, patch.headers), auth: applyAuthPatch(cfg.auth, patch.auth), ...common },
+    tools,
+  );
 }

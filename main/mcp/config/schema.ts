@@ -4,9 +4,13 @@
  * `{"mcpServers": …}` shape), and contract input → stored config (docs/ARCHITECTURE.md
  * "Config file"). Adding, editing and loading go through this one schema.
  */
-import { envNameSchema, headerNameSchema, serverNameSchema, serverUrlSchema, type AuthInput, type ServerInput } from '../../../preload/contract/index.js';
+import { commandPartSchema, envNameSchema, envValueSchema, headerNameSchema, headerValueSchema, serverNameSchema, serverUrlSchema, type AuthInput, type ServerInput } from '../../../preload/contract/index.js';
+import type { z } from 'zod';
 import { toolSettingsOfEntry, ToolSettingsError, type ToolSettingsMap } from '../tool-settings.js';
 import { isSecretRef, type RefCollector } from './secret-refs.js';
+import { detectSecretArgs, normalizePositions } from './secret-args.js';
+import { isUrlPartName, joinUrl, splitUrl } from './url-parts.js';
+import { SECRET_PLACEHOLDER } from '../../secrets/mask.js';
 import { normalizeRoots, RootsInputError } from '../protocol/roots.js';
 
 /** A stdio server launched as a child process. `command[0]` is the program, the rest its args. */
@@ -15,6 +19,11 @@ export interface LocalServerConfig {
   command: string[];
   /** Merged over the inherited environment (never replacing it). Every value is a secret. */
   env: Record<string, string>;
+  /**
+   * Positions in `command` (≥ 1) of secret arguments: kept in the secret store, shown as `***`
+   * (./secret-args.ts). Absent = none.
+   */
+  secret_args?: number[];
   enabled: boolean;
   /** Startup wait and per-call read timeout, in seconds. */
   timeout_seconds: number;
@@ -38,6 +47,7 @@ export type AuthConfig =
 /** A remote server over Streamable HTTP (`http`) or legacy HTTP+SSE (`sse`). */
 export interface RemoteServerConfig {
   type: 'http' | 'sse';
+  /** The full URL. Its userinfo and query values are secrets (./url-parts.ts). */
   url: string;
   /** Extra request headers. Every value is a secret. */
   headers: Record<string, string>;
@@ -71,6 +81,16 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/**
+ * `v` checked against one of the contract's value schemas (the same definition the add/edit
+ * forms pass: no control characters, bounded). @throws ConfigError naming `field`, never the value.
+ */
+function checked(v: string, schema: z.ZodType<string>, field: string): string {
+  const r = schema.safeParse(v);
+  if (!r.success) throw new ConfigError(`${field}: ${r.error.issues[0]?.message ?? 'invalid'}`, field);
+  return v;
+}
+
 function stringMap(v: unknown, what: 'env' | 'headers', refs?: RefCollector): Record<string, string> {
   if (v === undefined || v === null) return {};
   if (!isRecord(v)) throw new ConfigError(`${what} must be an object of strings`);
@@ -88,7 +108,7 @@ function stringMap(v: unknown, what: 'env' | 'headers', refs?: RefCollector): Re
     if (typeof val !== 'string' && typeof val !== 'number' && typeof val !== 'boolean') {
       throw new ConfigError(`${what}.${k} must be a string`, `${what}.${k}`);
     }
-    out[k] = String(val);
+    out[k] = checked(String(val), what === 'env' ? envValueSchema : headerValueSchema, `${what}.${k}`);
   }
   return out;
 }
@@ -149,8 +169,15 @@ function parseServerEntryBase(raw: unknown, refs?: RefCollector): ServerConfig {
   if (!type) type = raw.url !== undefined ? 'http' : 'local';
   if (type === 'local') {
     let command: string[];
+    const refArgs: number[] = [];
     if (Array.isArray(raw.command)) {
-      command = raw.command.map((c) => {
+      command = raw.command.map((c, i) => {
+        // A secret argument in the file is a reference in place (docs/ARCHITECTURE.md "Config file").
+        if (i > 0 && isSecretRef(c) && refs) {
+          refs[`args:${i}`] = c.secret;
+          refArgs.push(i);
+          return '';
+        }
         if (typeof c !== 'string') throw new ConfigError('command must be a list of strings');
         return c;
       });
@@ -162,15 +189,65 @@ function parseServerEntryBase(raw: unknown, refs?: RefCollector): ServerConfig {
       throw new ConfigError('command is required for a local server');
     }
     if (command.length === 0 || !command[0]!.trim()) throw new ConfigError('command is empty');
-    return { type: 'local', command, env: stringMap(raw.env, 'env', refs), enabled, timeout_seconds };
+    command.forEach((c, i) => checked(c, commandPartSchema, `command.${i}`));
+    const env = stringMap(raw.env, 'env', refs);
+    const marked = raw.secret_args === undefined || raw.secret_args === null ? [] : raw.secret_args;
+    if (!Array.isArray(marked) || marked.some((i) => !Number.isInteger(i) || i < 1 || i >= command.length)) throw new ConfigError('secret_args must list argument positions (1 … the number of arguments)', 'secret_args');
+    return withSecretArgs({ type: 'local', command, env, enabled, timeout_seconds }, [...(marked as number[]), ...refArgs]);
   }
   if (type === 'http' || type === 'sse') {
     if (typeof raw.url !== 'string') throw new ConfigError('url is required for a remote server', 'url');
     const url = serverUrlSchema.safeParse(raw.url);
     if (!url.success) throw new ConfigError(`url: ${url.error.issues[0]?.message ?? 'invalid'}`, 'url');
-    return { type, url: raw.url, headers: stringMap(raw.headers, 'headers', refs), auth: parseAuth(raw.auth, refs), enabled, timeout_seconds };
+    return { type, url: withUrlSecrets(raw.url, raw.url_secrets, refs), headers: stringMap(raw.headers, 'headers', refs), auth: parseAuth(raw.auth, refs), enabled, timeout_seconds };
   }
   throw new ConfigError(`unknown server type "${String(type)}"`);
+}
+
+/**
+ * `cfg` with `secret_args` set to `marked` plus every argument that reads as a secret
+ * (./secret-args.ts `detectSecretArgs`, env values included), or without the key when none.
+ */
+export function withSecretArgs(cfg: LocalServerConfig, marked: Iterable<number>, known: Iterable<string> = []): LocalServerConfig {
+  const positions = normalizePositions([...marked, ...detectSecretArgs(cfg.command, [...Object.values(cfg.env), ...known])], cfg.command.length);
+  const out: LocalServerConfig = { ...cfg };
+  if (positions.length) out.secret_args = positions;
+  else delete out.secret_args;
+  return out;
+}
+
+/**
+ * A URL from the file with its `url_secrets` put back (./url-parts.ts): references are collected
+ * into `refs` (the part stays empty until the store resolves it), plain strings are put in place.
+ * @throws ConfigError for a malformed `url_secrets`.
+ */
+function withUrlSecrets(url: string, raw: unknown, refs: RefCollector | undefined): string {
+  if (raw === undefined || raw === null) return url;
+  if (!isRecord(raw)) throw new ConfigError('url_secrets must be an object', 'url_secrets');
+  const { base, parts } = splitUrl(url);
+  for (const [part, v] of Object.entries(raw)) {
+    if (!isUrlPartName(part)) throw new ConfigError(`url_secrets: "${part.slice(0, 64)}" is not a part of a URL`, 'url_secrets');
+    if (isSecretRef(v) && refs) {
+      refs[`url:${part}`] = v.secret;
+      parts[part] = '';
+    } else if (typeof v === 'string') parts[part] = checked(v, headerValueSchema, `url_secrets.${part}`);
+    else throw new ConfigError(`url_secrets.${part} must be a string`, `url_secrets.${part}`);
+  }
+  return joinUrl(base, parts);
+}
+
+/**
+ * Refuse `***` where a new server's value belongs: it stands for a stored value, and a new server
+ * has none. @throws ConfigError naming the field.
+ */
+export function assertNoPlaceholders(cfg: ServerConfig): void {
+  if (cfg.type === 'local') {
+    const at = cfg.command.indexOf(SECRET_PLACEHOLDER, 1);
+    if (at > 0) throw new ConfigError(`Argument ${at} is "${SECRET_PLACEHOLDER}", which stands for a stored secret; enter its value.`, `command.${at}`);
+    return;
+  }
+  const { parts } = splitUrl(cfg.url);
+  if (Object.values(parts).includes(SECRET_PLACEHOLDER)) throw new ConfigError(`The URL holds "${SECRET_PLACEHOLDER}", which stands for a stored secret; enter the value.`, 'url');
 }
 
 /**
@@ -182,7 +259,7 @@ export function assertLoadable(cfg: ServerConfig): void {
   const back = parseServerEntry(JSON.parse(JSON.stringify(cfg)) as unknown);
   // What a save could lose without an error: the destination and the names of secret values.
   const shape = (c: ServerConfig): string =>
-    JSON.stringify(c.type === 'local' ? [c.type, c.command, Object.keys(c.env)] : [c.type, c.url, Object.keys(c.headers), c.auth.kind]);
+    JSON.stringify(c.type === 'local' ? [c.type, c.command, Object.keys(c.env), c.secret_args ?? []] : [c.type, c.url, Object.keys(c.headers), c.auth.kind]);
   if (shape(back) !== shape(cfg)) throw new ConfigError('The configuration would not load back as given.');
 }
 
@@ -193,13 +270,13 @@ function secretField(v: unknown, path: string, refs: RefCollector | undefined, w
     return '';
   }
   if (typeof v !== 'string') throw new ConfigError(`${what} must be a string`);
-  return v;
+  return checked(v, headerValueSchema, what);
 }
 
 function optionalString(v: unknown, what: string, max = 4096): string | undefined {
   if (v === undefined || v === null || v === '') return undefined;
   if (typeof v !== 'string' || v.length > max) throw new ConfigError(`${what} must be a string`);
-  return v;
+  return checked(v, headerValueSchema, what);
 }
 
 /** Parse `auth` of a remote entry; absent → `{kind: 'none'}`. @throws ConfigError */
@@ -230,16 +307,24 @@ function parseAuth(raw: unknown, refs?: RefCollector): AuthConfig {
   }
 }
 
-/** Turn a validated contract input into a stored config with defaults applied. */
+/**
+ * Turn a validated contract input into a stored config with defaults applied (secret arguments:
+ * those marked plus those that read as secrets).
+ * @throws ConfigError for a `secret_args` position past the command.
+ */
 export function configFromInput(input: ServerInput): ServerConfig {
   if (input.type === 'local') {
-    return {
+    const cfg: LocalServerConfig = {
       type: 'local',
       command: [...input.command],
       env: { ...(input.env ?? {}) },
       enabled: input.enabled ?? true,
       timeout_seconds: input.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS,
     };
+    const marked = input.secret_args ?? [];
+    const bad = marked.find((i) => i >= cfg.command.length);
+    if (bad !== undefined) throw new ConfigError(`secret_args: there is no argument ${bad}`, 'secret_args');
+    return withSecretArgs(cfg, marked);
   }
   return {
     type: input.type,

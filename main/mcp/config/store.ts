@@ -8,6 +8,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { Mutex, writeFileAtomic } from '../../util/atomic-write.js';
 import { MemorySecretStore, type SecretStore } from '../../secrets/store.js';
+import { SECRET_PLACEHOLDER } from '../../secrets/mask.js';
 import type { ToolSetting } from '../tool-settings.js';
 import { toolNamespace } from './identity.js';
 import { parseConfigDocument, type LoadResult, type ParsedDocument, type ServerConfig, type SkippedEntry } from './schema.js';
@@ -19,8 +20,9 @@ export const CONFIG_FILE = 'mcp_servers.json';
 /**
  * Owns `<state dir>/mcp_servers.json` and the server secrets in the `SecretStore`.
  *
- * - The file never holds a secret: every env/header value, bearer token and client secret is
- *   written as `{"secret": "<key>"}`, a
+ * - The file never holds a secret: every env/header value, bearer token, client secret, secret
+ *   argument and URL userinfo / query value is written as `{"secret": "<key>"}` (a URL's in
+ *   `url_secrets`), a
  *   reference to the secret store (keys are fresh per value, so an edit never overwrites a value
  *   the file still points to).
  * - Saving order is crash-safe: new values go into the store first, then the file is replaced
@@ -287,12 +289,14 @@ export class ConfigStore {
   }
 
   /**
-   * The document as stored but with every secret value replaced: by `""` (default), or by the
+   * The document as stored but with every secret value replaced: by `""` (default; `***` for a
+   * secret argument or URL part, in place, which an import over the same server keeps), or by the
    * real value when `includeSecrets` is true. For exports.
    */
   exportDocument(includeSecrets = false): { servers: Record<string, unknown> } {
     const out: Record<string, unknown> = {};
-    for (const [name, cfg] of this.servers) out[name] = mapSecrets(cfg, (_p, v) => (includeSecrets ? v : ''));
+    const blank = (p: string): string => (p.startsWith('args:') || p.startsWith('url:') ? SECRET_PLACEHOLDER : '');
+    for (const [name, cfg] of this.servers) out[name] = mapSecrets(cfg, (p, v) => (includeSecrets ? v : blank(p)), 'inline');
     return { servers: out };
   }
 }

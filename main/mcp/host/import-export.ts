@@ -7,8 +7,9 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { ExportResult, ImportPreview, ImportResult } from '../../../preload/contract/index.js';
-import { ConfigError, parseConfigDocument, sameDestination, toolNamespace, type ServerConfig } from '../config.js';
-import { maskMap } from '../../secrets/mask.js';
+import { assertNoPlaceholders, ConfigError, describeUrlPart, fillPlaceholders, maskedPositions, parseConfigDocument, PlaceholderError, sameDestination, splitUrl, joinUrl, toolNamespace, withSecretArgs, type ServerConfig } from '../config.js';
+import { maskMap, SECRET_PLACEHOLDER } from '../../secrets/mask.js';
+import { maskedTarget } from './views.js';
 import { mapForeignToolKeys } from '../tool-settings.js';
 import { writeFileAtomic } from '../../util/atomic-write.js';
 import { HostError } from './errors.js';
@@ -22,14 +23,25 @@ import type { ServerRuntime } from './runtime.js';
  * pasted text chose.
  */
 export function sameSecretDestination(next: ServerConfig, stored: ServerConfig): boolean {
+  if (next.type === 'local' && stored.type === 'local') {
+    // `***` (an export's secret argument) stands for the stored argument at that place.
+    try {
+      const filled = fillPlaceholders(next.command, stored.command, maskedPositions(stored.command, stored.secret_args)).command;
+      return sameDestination({ ...next, command: filled }, stored);
+    } catch (err) {
+      if (err instanceof PlaceholderError) return false;
+      throw err;
+    }
+  }
   return sameDestination(next, stored);
 }
 
 /**
  * The stored values an imported entry keeps: for every secret the entry leaves empty, the stored
- * value of the same name — but only when {@link sameSecretDestination}. Returns the description
+ * value of the same name — but only when {@link sameSecretDestination}; for every `***` (an
+ * export's secret argument or URL part), the stored value it stands for. Returns the description
  * of each kept value (`env API_TOKEN`, `header Authorization`, `bearer token`, `OAuth client
- * secret`) and fills them into `next` when `apply` is true.
+ * secret`, `argument 3`, `URL query parameter token`) and fills them into `next` when `apply` is true.
  */
 export function storedSecretsKept(next: ServerConfig, stored: ServerConfig | undefined, apply: boolean): string[] {
   const kept: string[] = [];
@@ -40,7 +52,20 @@ export function storedSecretsKept(next: ServerConfig, stored: ServerConfig | und
       kept.push(`env ${k}`);
       if (apply) next.env[k] = stored.env[k]!;
     }
+    const { command, secret } = fillPlaceholders(next.command, stored.command, maskedPositions(stored.command, stored.secret_args));
+    for (const i of secret) kept.push(`argument ${i}`);
+    if (apply && secret.length) Object.assign(next, withSecretArgs({ ...next, command }, [...(next.secret_args ?? []), ...secret]));
   } else if (next.type !== 'local' && stored.type !== 'local') {
+    const { base, parts } = splitUrl(next.url);
+    const before = splitUrl(stored.url).parts;
+    let filled = false;
+    for (const [part, v] of Object.entries(parts)) {
+      if (v !== SECRET_PLACEHOLDER || before[part] === undefined) continue;
+      kept.push(describeUrlPart(part));
+      parts[part] = before[part]!;
+      filled = true;
+    }
+    if (apply && filled) next.url = joinUrl(base, parts);
     for (const [k, v] of Object.entries(next.headers)) {
       if (v !== '' || !stored.headers[k]) continue;
       kept.push(`header ${k}`);
@@ -127,8 +152,8 @@ export class ServerTransfer {
           collides_with: collision(name),
           name,
           type: cfg.type,
-          command: cfg.type === 'local' ? cfg.command : [],
-          url: cfg.type === 'local' ? null : cfg.url,
+          command: maskedTarget(cfg).command,
+          url: maskedTarget(cfg).url,
           env: cfg.type === 'local' ? maskMap(cfg.env) : {},
           headers: cfg.type === 'local' ? {} : maskMap(cfg.headers),
           enabled: cfg.enabled,
@@ -174,6 +199,8 @@ export class ServerTransfer {
         // values rather than wiping them (empty means "unchanged", as in the Edit form) — but
         // only when the entry still points at the same command or URL origin.
         if (exists) storedSecretsKept(cfg, this.rt.store.get(name), true);
+        // A `***` that no stored value filled stands for nothing: the entry needs its value.
+        assertNoPlaceholders(cfg);
         if (cfg.enabled) this.rt.checkCommand(cfg);
         await this.mgmt.whileAdding(name, async () => {
           if (this.rt.store.has(name)) await this.mgmt.remove(name);

@@ -5,7 +5,7 @@
  * (docs/ARCHITECTURE.md "Update semantics (PATCH)", "Readiness").
  */
 import type { ServerInput, ServerPatch, ServerView, ToolSettingPatch } from '../../../preload/contract/index.js';
-import { applyPatch, assertLoadable, ConfigError, configFromInput, toolNamespace, withToolSettings, type ServerConfig } from '../config.js';
+import { applyPatch, assertLoadable, assertNoPlaceholders, ConfigError, configFromInput, toolNamespace, withSecretArgs, withToolSettings, type ServerConfig } from '../config.js';
 import { applyToolSettingsPatch, ToolSettingsError } from '../tool-settings.js';
 import { HostError, NameCollisionError, noSuchServer } from './errors.js';
 import type { ServerRuntime } from './runtime.js';
@@ -94,7 +94,16 @@ export class ServerManagement {
   async add(name: string, input: ServerInput): Promise<ServerView> {
     this.rt.assertOpen();
     this.assertNameFree(name);
-    const cfg = configFromInput(input);
+    let cfg: ServerConfig;
+    try {
+      cfg = configFromInput(input);
+      assertNoPlaceholders(cfg);
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      throw new HostError('invalid_input', err.message, err.field);
+    }
+    // An argument equal to a stored secret (another server's token, the model key) is one too.
+    if (cfg.type === 'local') cfg = withSecretArgs(cfg, cfg.secret_args ?? [], cfg.command.filter((a, i) => i > 0 && this.rt.isKnownSecret(a)));
     loadable(cfg);
     if (cfg.enabled) this.rt.checkCommand(cfg);
     await this.whileAdding(name, async () => {
@@ -116,9 +125,9 @@ export class ServerManagement {
     if (!old) throw noSuchServer(name);
     let next: ServerConfig;
     try {
-      next = applyPatch(old, patch);
+      next = applyPatch(old, patch, (v) => this.rt.isKnownSecret(v));
     } catch (err) {
-      throw new HostError('invalid_input', (err as Error).message);
+      throw new HostError('invalid_input', (err as Error).message, err instanceof ConfigError ? err.field : undefined);
     }
     if (patch.tools !== undefined && Object.keys(patch).every((k) => k === 'tools')) {
       // Per-tool settings only: nothing about the connection changes, so no restart.

@@ -42,6 +42,8 @@ export interface RuntimeDeps {
   environment: ServerEnvironment;
   /** Roots and URL elicitation (main/mcp/protocol); null = not declared. */
   protocol: HostProtocol | null;
+  /** Whether a value is a stored secret (masks command arguments equal to one). */
+  isKnownSecret: (value: string) => boolean;
 }
 
 /** The running servers of one host. */
@@ -82,7 +84,12 @@ export class ServerRuntime {
     const cfg = this.store.get(name);
     if (!cfg) throw noSuchServer(name);
     const conn = this.conns.get(name);
-    return toView(name, cfg, conn, this.tools.ofServer(name), this.tools.warnings(name), this.recovery.view(name), this.oauth.authStatus(name, conn), this.deps.protocol?.defaultRoots() ?? [], this.store.namespaceMates(name));
+    return toView(name, cfg, conn, this.tools.ofServer(name), this.tools.warnings(name), this.recovery.view(name), this.oauth.authStatus(name, conn), this.deps.protocol?.defaultRoots() ?? [], this.store.namespaceMates(name), this.deps.isKnownSecret);
+  }
+
+  /** Whether a value is a stored secret (see `HostOptions.isKnownSecret`). */
+  isKnownSecret(value: string): boolean {
+    return this.deps.isKnownSecret(value);
   }
 
   /** Announce a server's current view (nothing for a server no longer configured). */

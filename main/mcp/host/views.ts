@@ -9,6 +9,8 @@ import type { AuthView, ServerView, ToolAudience } from '../../../preload/contra
 import type { RegisteredTool } from '../adapter.js';
 import type { ServerConfig } from '../config.js';
 import { maskMap, maskSecret } from '../../secrets/mask.js';
+import { maskCommand, maskedPositions } from '../config/secret-args.js';
+import { maskUrl, urlSecretParts } from '../config/url-parts.js';
 import type { McpConnection } from '../connection.js';
 import type { ToolSetting, ToolSettingsMap } from '../tool-settings.js';
 import { protocolView } from '../protocol/view.js';
@@ -69,9 +71,24 @@ function hasView(conn: McpConnection | undefined, tool: string): boolean {
 }
 
 /**
- * Produce the masked view of one server: config with every env/header value masked, plus live
- * status. `namespaceMates`: other configured servers whose tools share this one's namespace
- * (`shares_namespace_with`). The only producer of server objects that leave main (docs/ARCHITECTURE.md "Masked views only").
+ * The masked command, URL and their secret parts of a config, as every view shows them (also the
+ * import preview): secret arguments and URL userinfo / query values as `***`, parts as
+ * `{has_value, masked}`. `isKnownSecret` masks, too, any argument equal to a stored secret.
+ */
+export function maskedTarget(cfg: ServerConfig, isKnownSecret?: (v: string) => boolean): Pick<ServerView, 'command' | 'secret_args' | 'url' | 'url_secrets'> {
+  if (cfg.type === 'local') {
+    const positions = maskedPositions(cfg.command, cfg.secret_args, isKnownSecret);
+    return { command: maskCommand(cfg.command, positions), secret_args: positions, url: null, url_secrets: {} };
+  }
+  return { command: [], secret_args: [], url: maskUrl(cfg.url), url_secrets: maskMap(urlSecretParts(cfg.url)) };
+}
+
+/**
+ * Produce the masked view of one server: config with every secret masked (env/header values,
+ * secret arguments, URL userinfo and query values), plus live status. `namespaceMates`: other
+ * configured servers whose tools share this one's namespace (`shares_namespace_with`). The only
+ * producer of server objects that leave main (docs/ARCHITECTURE.md "Masked views only").
+ * @param isKnownSecret whether a value is a stored secret (masks a command argument equal to one)
  */
 export function toView(
   name: string,
@@ -83,13 +100,13 @@ export function toView(
   auth: AuthStatus | null = null,
   defaultRoots: readonly string[] = [],
   namespaceMates: readonly string[] = [],
+  isKnownSecret?: (v: string) => boolean,
 ): ServerView {
   const status = !cfg.enabled ? 'disabled' : conn ? conn.status : 'starting';
   return {
     name,
     type: cfg.type,
-    command: cfg.type === 'local' ? [...cfg.command] : [],
-    url: cfg.type === 'local' ? null : cfg.url,
+    ...maskedTarget(cfg, isKnownSecret),
     env: cfg.type === 'local' ? maskMap(cfg.env) : {},
     headers: cfg.type === 'local' ? {} : maskMap(cfg.headers),
     auth: authView(cfg, auth),

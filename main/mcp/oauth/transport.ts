@@ -9,6 +9,7 @@ import { SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontext
 import type { OAuthClientProvider, FetchLike, Transport } from '@modelcontextprotocol/client';
 import type { RemoteServerConfig } from '../config.js';
 import { createTransportFetch, type OAuthChallenge, type RefreshGrantCache } from './safe-fetch.js';
+import { remoteEndpoint } from '../transports.js';
 
 /** Options of {@link createOAuthRemoteTransport}. */
 export interface OAuthTransportOptions {
@@ -26,8 +27,9 @@ export type ChallengeAwareProvider = OAuthClientProvider & { noteChallenge?(c: O
  * Headers from `cfg.headers` go to the MCP endpoint only.
  */
 export function createOAuthRemoteTransport(cfg: Pick<RemoteServerConfig, 'type' | 'url' | 'headers'>, provider: ChallengeAwareProvider, opts: OAuthTransportOptions = {}): Transport {
-  const url = new URL(cfg.url);
-  const requestInit: RequestInit = { headers: { ...cfg.headers } };
+  // The userinfo is not sent with OAuth (the Authorization header carries the access token).
+  const { url, headers } = remoteEndpoint(cfg, false);
+  const requestInit: RequestInit = { headers };
   const fetchFn = createTransportFetch({
     serverUrl: url,
     base: opts.fetch,

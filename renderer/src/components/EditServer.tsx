@@ -5,6 +5,7 @@ import { CommandLineError, joinCommandLine, splitCommandLine } from '../commandL
 import { useApp } from '../store';
 import { useTranslation } from '../i18n';
 import { AuthFields, type AuthFormState } from './AuthFields';
+import { SecretArgs, storedSecretPositions, UrlSecrets, urlSecretsPatch, type UrlSecretEdits } from './SecretParts';
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -22,6 +23,8 @@ export function EditServerForm({ server, onDone }: { server: ServerView; onDone:
   const initialCommand = local ? joinCommandLine(server.command) : '';
   const [command, setCommand] = useState(initialCommand);
   const [url, setUrl] = useState(server.url ?? '');
+  const [marked, setMarked] = useState<number[]>([]);
+  const [urlEdits, setUrlEdits] = useState<UrlSecretEdits>({ replace: {}, removed: {} });
   const [timeout, setTimeoutS] = useState(String(server.timeout_seconds));
   const [replace, setReplace] = useState<Record<string, string>>({});
   const [removed, setRemoved] = useState<Record<string, boolean>>({});
@@ -48,10 +51,19 @@ export function EditServerForm({ server, onDone }: { server: ServerView; onDone:
       if (argv.length === 0) throw new Error(t('addServer.errCommandRequired'));
       patch.command = argv;
     }
+    if (local) {
+      // New marks (a `***` argument is a stored secret already and stays one).
+      const stored = new Set(storedSecretPositions(command));
+      const n = (patch.command ?? server.command).length;
+      const fresh = [...new Set(marked)].filter((i) => i >= 1 && i < n && !stored.has(i)).sort((a, b) => a - b);
+      if (fresh.length) patch.secret_args = fresh;
+    }
     if (!local && url.trim() !== (server.url ?? '')) {
       if (!/^https?:\/\/.+/.test(url.trim())) throw new Error(t('addServer.errUrl'));
       patch.url = url.trim();
     }
+    const urlSecrets = local ? undefined : urlSecretsPatch(server.url_secrets, urlEdits);
+    if (urlSecrets) patch.url_secrets = urlSecrets;
     const secs = Number(timeout);
     if (!Number.isInteger(secs) || secs < 1 || secs > 3600) throw new Error(t('addServer.errTimeout'));
     if (secs !== server.timeout_seconds) patch.timeout_seconds = secs;
@@ -132,8 +144,10 @@ export function EditServerForm({ server, onDone }: { server: ServerView; onDone:
         <label className="field">
           <span>{t('addServer.url')}</span>
           <input aria-label={t('editServer.urlLabel')} className="mono" value={url} onChange={(e) => setUrl(e.target.value)} />
+          <span className="hint">{t('addServer.urlHint')}</span>
         </label>
       )}
+      {local ? <SecretArgs line={command} marked={marked} onChange={setMarked} /> : <UrlSecrets stored={server.url_secrets} edits={urlEdits} onChange={setUrlEdits} />}
       <div className="field">
         <span>{local ? t('editServer.envSecrets') : t('editServer.headerSecrets')}</span>
         {Object.entries(stored).map(([name, v]) => (

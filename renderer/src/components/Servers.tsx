@@ -11,6 +11,7 @@ import { ServerToolsPanel } from './ToolPermissions';
 import { ServerLogs } from './ServerLogs';
 import { Icon, ProtocolBadges, ServerIcon } from './ProtocolBadges';
 import { ServerRoots } from './Roots';
+import { SecretArgs } from './SecretParts';
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const SERVER_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
@@ -33,6 +34,12 @@ function fieldOf(path: string | undefined): keyof Errors {
   return 'form';
 }
 
+/** `secret_args` of an input: the marked positions still inside `argv` (none → no key). */
+function secretArgsOf(marked: number[], argv: string[]): { secret_args?: number[] } {
+  const inside = [...new Set(marked)].filter((i) => i >= 1 && i < argv.length).sort((a, b) => a - b);
+  return inside.length ? { secret_args: inside } : {};
+}
+
 /** The Add-server form, with inline validation. Nothing is saved unless everything is valid. */
 export function AddServerForm({ onDone }: { onDone: () => void }) {
   const { t } = useTranslation();
@@ -41,6 +48,7 @@ export function AddServerForm({ onDone }: { onDone: () => void }) {
   const [name, setName] = useState('');
   const [type, setType] = useState<'local' | 'http' | 'sse'>('local');
   const [command, setCommand] = useState('');
+  const [secretArgs, setSecretArgs] = useState<number[]>([]);
   const [url, setUrl] = useState('');
   const [rows, setRows] = useState<Row[]>([]);
   const [timeout, setTimeoutS] = useState('60');
@@ -91,7 +99,7 @@ export function AddServerForm({ onDone }: { onDone: () => void }) {
         name: name.trim(),
         config:
           type === 'local'
-            ? { type: 'local', command: argv, env: map, timeout_seconds: Number(timeout) }
+            ? { type: 'local', command: argv, env: map, ...secretArgsOf(secretArgs, argv), timeout_seconds: Number(timeout) }
             : { type, url: url.trim(), headers: map, auth: authValue, timeout_seconds: Number(timeout) },
       });
       upsert(view);
@@ -145,9 +153,11 @@ export function AddServerForm({ onDone }: { onDone: () => void }) {
         <label className="field">
           <span>{t('addServer.url')}</span>
           <input aria-label={t('addServer.url')} className="mono" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://example.com/mcp" />
+          <span className="hint">{t('addServer.urlHint')}</span>
           {errors.url && <span className="field-error" role="alert">{errors.url}</span>}
         </label>
       )}
+      {type === 'local' && <SecretArgs line={command} marked={secretArgs} onChange={setSecretArgs} />}
       {type !== 'local' && <AuthFields value={auth} onChange={setAuth} />}
       <div className="field">
         <span>{type === 'local' ? t('addServer.envVars') : t('addServer.headers')}</span>

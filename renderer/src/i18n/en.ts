@@ -456,6 +456,7 @@ export const en = {
     commandPlaceholder: 'npx -y @modelcontextprotocol/server-filesystem /path/to/dir',
     commandHint: 'Quote arguments that contain spaces. The command is started directly, never through a shell.',
     url: 'URL',
+    urlHint: 'The user name, password and query values of the URL are stored as secrets and shown as ***.',
     envVars: 'Environment variables',
     headers: 'Headers',
     varName: 'Variable name {{n}}',
@@ -503,6 +504,18 @@ export const en = {
     errVarName: 'Not a valid variable name: {{name}}',
     errHeaderName: 'Not a valid header name: {{name}}',
     errValue: 'Enter a value for {{name}}.',
+  },
+  secretArgs: {
+    title: 'Secret arguments',
+    mark: 'Argument {{n}} is a secret',
+    stored: 'stored secret',
+    hint: 'A marked argument is stored as a secret and shown as ***. Leave *** in the command to keep a stored one.',
+  },
+  urlSecrets: {
+    title: 'URL secrets (leave empty to keep)',
+    username: 'user name',
+    password: 'password',
+    query: 'query {{name}}',
   },
   auth: {
     label: 'Authorization',

@@ -456,6 +456,7 @@ export const zhCN: Strings = {
     commandPlaceholder: 'npx -y @modelcontextprotocol/server-filesystem /你的/目录',
     commandHint: '含空格的参数请加引号。命令会被直接启动，从不经过 shell。',
     url: 'URL',
+    urlHint: 'URL 中的用户名、密码和查询参数值会作为密钥保存，并显示为 ***。',
     envVars: '环境变量',
     headers: '请求头',
     varName: '变量名 {{n}}',
@@ -503,6 +504,18 @@ export const zhCN: Strings = {
     errVarName: '变量名无效：{{name}}',
     errHeaderName: '请求头名称无效：{{name}}',
     errValue: '请输入 {{name}} 的值。',
+  },
+  secretArgs: {
+    title: '密钥参数',
+    mark: '参数 {{n}} 是密钥',
+    stored: '已保存的密钥',
+    hint: '勾选的参数会作为密钥保存，并显示为 ***。命令中保留 *** 即可沿用已保存的值。',
+  },
+  urlSecrets: {
+    title: 'URL 密钥（留空则保持不变）',
+    username: '用户名',
+    password: '密码',
+    query: '查询参数 {{name}}',
   },
   auth: {
     label: '授权',
