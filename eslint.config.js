@@ -31,6 +31,7 @@ export default tseslint.config(
   },
   {
     files: ['preload/contract/**/*.ts'],
+    ignores: ['preload/contract/rules/**'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [{ group: ['.*', '../*', '**/main/**', '**/renderer/**', 'electron'], message: 'The contract imports nothing of ours.' }] }],
     },
@@ -39,7 +40,7 @@ export default tseslint.config(
     files: ['renderer/**/*.{ts,tsx}'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [{ group: ['**/main/**', 'electron', 'node:*'], message: 'The renderer knows nothing of Node or main.' }] }],
-      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ group: ['**/preload/contract/**'], message: 'The renderer imports only types from the contract.', allowTypeImports: true }] }],
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ regex: 'preload/contract/(?!rules/index\\.js$)', message: 'The renderer imports only types from the contract (values only from its shared rules, preload/contract/rules/index.js).', allowTypeImports: true }] }],
     },
   },
   {

@@ -788,6 +788,8 @@ export const en = {
     busy: 'The app is busy with this already; try again in a moment.',
     write_failed: 'Could not write the file.',
     approval_invalid: 'This approval is no longer waiting (it was answered or withdrawn).',
+    too_large: 'The request is too large to send',
+    tooLargeHere: 'This request is {{size}} MB, more than the {{limit}} MB the app core accepts at once; it was not sent.',
     internal: 'Something went wrong in the app core.',
   },
 };

@@ -788,6 +788,8 @@ export const zhCN: Strings = {
     busy: '应用正在处理此事，请稍后再试。',
     write_failed: '无法写入文件。',
     approval_invalid: '此审批已不在等待中（已被回答或撤回）。',
+    too_large: '请求过大，无法发送',
+    tooLargeHere: '此请求为 {{size}} MB，超过应用核心一次可接收的 {{limit}} MB，未发送。',
     internal: '应用核心出了问题。',
   },
 };
