@@ -1,8 +1,7 @@
 /**
  * The markdown caps (renderer/src/markdown-limits.ts, pure): what is rendered as markdown and
  * what is shown as plain text for huge or deeply nested input (markdown containers, brackets and
- * raw HTML elements), and which tool texts count as
- * markdown.
+ * raw HTML elements), and which tool texts count as markdown.
  */
 import { createElement } from 'react';
 import { renderToString } from 'react-dom/server';
