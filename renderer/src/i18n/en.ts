@@ -118,6 +118,10 @@ export const en = {
     answerStopped: 'stopped',
     answerFailed: 'failed',
     answerInterrupted: 'interrupted: the app stopped while this was being written',
+    entryFailed: 'Could not display this entry. The rest of the conversation is not affected.',
+    viewFailed: 'Could not display this app view. The rest of the conversation is not affected.',
+    entryRaw: 'Show its raw text',
+    entryNoRaw: 'Its raw text cannot be shown either.',
   },
   tool: {
     preparing: 'Preparing {{tool}}…',

@@ -118,6 +118,10 @@ export const zhCN: Strings = {
     answerStopped: '已停止',
     answerFailed: '失败',
     answerInterrupted: '已中断：写这段回答时应用停止了',
+    entryFailed: '无法显示此条目。对话的其余部分不受影响。',
+    viewFailed: '无法显示此应用视图。对话的其余部分不受影响。',
+    entryRaw: '显示原始文本',
+    entryNoRaw: '其原始文本也无法显示。',
   },
   tool: {
     preparing: '正在准备 {{tool}}……',
