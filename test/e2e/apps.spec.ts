@@ -253,8 +253,8 @@ test('a hostile view reaches neither the app, its origin, another server nor a m
   await expect(probe('style-bg-changed').last()).toHaveText(`style-bg-changed: ${await bg()}`);
 
   // The model was never offered the app-only tool, but was offered the others (the header counts
-  // get-time, probe, model_only, camera, slow_view, wander, isolate and draft — not app_only).
-  await expect(page.getByText('8 tools available')).toBeVisible();
+  // get-time, probe, model_only, camera, slow_view, wander, isolate, flood and draft — not app_only).
+  await expect(page.getByText('9 tools available')).toBeVisible();
   const offered = model.requests.flatMap((r) => (r.body.tools ?? []).map((t) => t.function.name));
   expect(offered.some((n) => n.endsWith('app_only'))).toBe(false);
   expect(offered.some((n) => n.endsWith('model_only'))).toBe(true);
