@@ -52,7 +52,8 @@ export class PersistentOAuthProvider implements OAuthClientProvider {
   private hadTokens = false;
   private state_: OAuthAuthState = 'unknown';
   private challenge: OAuthChallenge | undefined;
-  private readonly now: () => number;
+  /** This server's clock (ms epoch; `opts.now`, default `Date.now`): token expiry is judged by it. */
+  readonly now: () => number;
   /** This server's refresh grants, shared by every guarded fetch of the server (safe-fetch.ts). */
   readonly refreshGrants = new RefreshGrantCache();
   /** The background refresh running for this server, if any (flow.ts `refreshIfNeeded`). */
