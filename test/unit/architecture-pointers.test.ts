@@ -50,7 +50,7 @@ function lineCounter(text: string): (pos: number) => number {
 }
 
 /** The comments of a JS/TS source, found with the TypeScript parser (JSX and strings are not comments). */
-export function codeComments(fileName: string, text: string): Comment[] {
+function codeComments(fileName: string, text: string): Comment[] {
   const kind = /\.[jt]sx$/.test(fileName) ? ts.ScriptKind.TSX : /\.[mc]?ts$/.test(fileName) ? ts.ScriptKind.TS : ts.ScriptKind.JS;
   const sf = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, false, kind);
   const lineAt = lineCounter(text);
@@ -60,7 +60,7 @@ export function codeComments(fileName: string, text: string): Comment[] {
     for (const r of ranges ?? []) {
       if (seen.has(r.pos)) continue;
       seen.add(r.pos);
-      out.push({ text: text.slice(r.pos, r.end), line: lineAt(text, r.pos) });
+      out.push({ text: text.slice(r.pos, r.end), line: lineAt(r.pos) });
     }
   };
   if (text.startsWith('#!')) take(ts.getLeadingCommentRanges(text, text.indexOf('\n') + 1));
@@ -74,14 +74,14 @@ export function codeComments(fileName: string, text: string): Comment[] {
 }
 
 /** The comments of a CSS file, a shell script or a YAML file; a Markdown file is one whole comment. */
-export function otherComments(fileName: string, text: string): Comment[] {
+function otherComments(fileName: string, text: string): Comment[] {
   if (fileName.endsWith('.md')) return [{ text, line: 1 }];
   const lineAt = lineCounter(text);
   const out: Comment[] = [];
   if (fileName.endsWith('.css')) {
-    for (const m of text.matchAll(/\/\*[\s\S]*?\*\//g)) out.push({ text: m[0], line: lineAt(text, m.index) });
+    for (const m of text.matchAll(/\/\*[\s\S]*?\*\//g)) out.push({ text: m[0], line: lineAt(m.index) });
   } else if (HASH_COMMENTS.test(fileName)) {
-    for (const m of text.matchAll(/(^|\s)#(?!!)[^\n]*/g)) out.push({ text: m[0], line: lineAt(text, m.index) });
+    for (const m of text.matchAll(/(^|\s)#(?!!)[^\n]*/g)) out.push({ text: m[0], line: lineAt(m.index) });
   }
   return out;
 }
@@ -90,7 +90,7 @@ export function otherComments(fileName: string, text: string): Comment[] {
  * A comment's text as prose: comment markers and the line breaks of a wrapped comment removed,
  * so a pointer that runs over two lines reads as one.
  */
-export function prose(comment: string): string {
+function prose(comment: string): string {
   return comment
     .replace(/^\s*(\/\*\*?|\/\/+|#)/, '')
     .replace(/\*\/\s*$/, '')
@@ -98,7 +98,7 @@ export function prose(comment: string): string {
 }
 
 /** The headings of a Markdown document (`# …` to `###### …`), as written. */
-export function headings(markdown: string): Set<string> {
+function headings(markdown: string): Set<string> {
   const out = new Set<string>();
   let fenced = false;
   for (const line of markdown.split('\n')) {
@@ -113,7 +113,7 @@ export function headings(markdown: string): Set<string> {
  * The sections named by each pointer in `text` (prose): the quoted names right after the
  * document's file name, separated by commas, `and` or `or`.
  */
-export function pointedSections(text: string): string[] {
+function pointedSections(text: string): string[] {
   const out: string[] = [];
   for (const m of text.matchAll(/ARCHITECTURE\.md\)?[\s(]*((?:"[^"\n]+"\s*(?:,|\band\b|\bor\b)?\s*)+)/g)) {
     for (const q of m[1]!.matchAll(/"([^"]+)"/g)) out.push(q[1]!);
@@ -127,7 +127,7 @@ export function pointedSections(text: string): string[] {
  * known outside name).
  * @param file the file's path relative to the repo root
  */
-export function badPointers(file: string, comments: Comment[], sections: Set<string>): BadPointer[] {
+function badPointers(file: string, comments: Comment[], sections: Set<string>): BadPointer[] {
   const out: BadPointer[] = [];
   const dir = path.posix.dirname(file);
   for (const c of comments) {
