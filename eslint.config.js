@@ -1,4 +1,5 @@
-// Lint config. Besides the recommended rules it enforces the layer rule of ../shared/DESIGN.md:
+// Lint config. Besides the recommended rules it enforces the layer rule of docs/ARCHITECTURE.md
+// "Processes and rooms":
 // preload/contract imports nothing of ours; the renderer imports only types from the contract and
 // nothing of main; main never imports the renderer; only main/index.ts and main/ipc/electron*.ts
 // import `electron` (everything else in main runs under plain Node).

@@ -1,10 +1,10 @@
 /**
- * The MCP Apps benchmark (issue 13): in real Chromium through the browser shell, with the real
- * server-basic-react over stdio and the fake model. Measured: (1) the time from the frame that
- * shows a tool call's result to the first contentful paint of its app view (the view's own
- * `first-contentful-paint` entry, both on the machine's epoch clock); (2) renderer long tasks
- * (> 50 ms, PerformanceObserver 'longtask') while a conversation holding N app views is scrolled
- * from top to bottom and back. Env: BENCH_APPS_VIEWS (default 20).
+ * The MCP Apps benchmark (docs/ARCHITECTURE.md "MCP Apps"): in real Chromium through the browser
+ * shell, with the real server-basic-react over stdio and the fake model. Measured: (1) the time
+ * from the frame that shows a tool call's result to the first contentful paint of its app view (the
+ * view's own `first-contentful-paint` entry, both on the machine's epoch clock); (2) renderer long
+ * tasks (> 50 ms, PerformanceObserver 'longtask') while a conversation holding N app views is
+ * scrolled from top to bottom and back. Env: BENCH_APPS_VIEWS (default 20).
  */
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';

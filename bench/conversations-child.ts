@@ -1,5 +1,5 @@
 /**
- * Conversation store figures (issue "Conversations that last"), on real SQLite files:
+ * Conversation store figures (docs/ARCHITECTURE.md "Conversations"), on real SQLite files:
  * 1. Open a conversation of 2,000 entries (500 tool calls): ConversationService.get (what the
  *    `conversations.get` channel runs) vs a bare SELECT of the same rows.
  * 2. Full-text search over 100,000 saved entries: ConversationStore.search vs the bare FTS5 query.

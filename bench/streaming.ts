@@ -1,5 +1,5 @@
 /**
- * The streaming benchmark (issue "A chat that reads well"): an answer of 10,000 markdown tokens
+ * The streaming benchmark: an answer of 10,000 markdown tokens
  * streamed at 200 tokens/s by the fake OpenAI-compatible model into a transcript that already holds
  * 500 messages (seeded in the conversation database by bench/streaming-seed-child.ts), in real
  * Chromium through the browser shell. Measured in the page: renderer long tasks (> 50 ms,

@@ -95,7 +95,7 @@ export class AppCore {
   readonly host: McpHost;
   /** The server catalog: the MCP Registry, install from an entry, catalog diff. */
   readonly catalog: CatalogService;
-  /** The default model profile as the single model of earlier versions (sampling, current chat loop). */
+  /** The default model profile as the single model of earlier versions (the `settings.getModel`/`setModel` channels only). */
   readonly settings: SettingsStore;
   /** Saved model profiles, each with its own API key. */
   readonly profiles: ProfileStore;

@@ -1,8 +1,8 @@
 /**
- * The single-model view of earlier versions, kept for the `settings.getModel` / `settings.setModel`
- * channels and for callers that use "the" model (sampling, the current chat loop): it is the
- * DEFAULT model profile (./profiles.ts). New code asks the ProfileStore for `get(profileId)`, which
- * returns a profile and its own key together.
+ * The single-model view of earlier versions, kept only for the `settings.getModel` /
+ * `settings.setModel` channels: it is the DEFAULT model profile (./profiles.ts). Nothing else in
+ * main reads it — sampling (./sampling.ts) and the chat loop (./agent.ts) ask the ProfileStore
+ * directly (`getDefault()`, `get(profileId)`), which returns a profile and its own key together.
  */
 import type { ModelProvider, ModelSettingsInput, ModelSettingsView } from '../../preload/contract/index.js';
 import type { SecretStore } from '../secrets/store.js';

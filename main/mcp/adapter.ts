@@ -147,21 +147,6 @@ export function exceedsDepth(value: unknown, maxDepth: number): boolean {
   return false;
 }
 
-/**
- * Tools as listed, with every input schema nested deeper than {@link MAX_SCHEMA_DEPTH} replaced by
- * an open object schema (such a schema cannot be encoded for the UI or the model: JSON.stringify
- * overflows the stack), plus one warning per replaced schema. Run once per listing.
- */
-export function boundToolSchemas<T extends { name: string; inputSchema: unknown }>(tools: T[]): { tools: T[]; warnings: string[] } {
-  const warnings: string[] = [];
-  const out = tools.map((t) => {
-    if (!exceedsDepth(t.inputSchema, MAX_SCHEMA_DEPTH)) return t;
-    warnings.push(`Tool "${t.name.slice(0, 128)}" has an input schema nested more than ${MAX_SCHEMA_DEPTH} levels deep; it is offered without its schema.`);
-    return { ...t, inputSchema: { type: 'object', properties: {} } };
-  });
-  return { tools: out, warnings };
-}
-
 /** Ensure an input schema is an object schema (some servers omit `type` or `properties`). */
 export function normalizeInputSchema(schema: unknown): Record<string, unknown> {
   const s = typeof schema === 'object' && schema !== null && !Array.isArray(schema) ? { ...(schema as Record<string, unknown>) } : {};

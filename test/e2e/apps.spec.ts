@@ -1,9 +1,10 @@
 /**
- * MCP Apps end to end (issue 13): real MCP App servers over stdio, the real core through the
- * browser shell, the scripted fake model, Chromium. A tool with `_meta.ui.resourceUri` gets its
- * view beside the tool card, in a sandbox frame on the view origin (a second loopback listener);
- * the view's controls reach its server through the app bridge and the permission gate; the view
- * comes back when the conversation is reopened. A hostile view is refused at every door.
+ * MCP Apps end to end (docs/ARCHITECTURE.md "MCP Apps"): real MCP App servers over stdio, the real
+ * core through the browser shell, the scripted fake model, Chromium. A tool with
+ * `_meta.ui.resourceUri` gets its view beside the tool card, in a sandbox frame on the view origin
+ * (a second loopback listener); the view's controls reach its server through the app bridge and the
+ * permission gate; the view comes back when the conversation is reopened. A hostile view is refused
+ * at every door.
  */
 import { createSocket } from 'node:dgram';
 import { createServer } from 'node:http';

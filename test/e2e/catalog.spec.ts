@@ -1,10 +1,10 @@
 /**
- * Settings → Catalog end to end (issue 14): the real core through the browser shell, real
- * Chromium, the local registry fixture (test/fixtures/registry-server.ts) as the registry, the
- * locally installed server-everything started through npx, the HTTP MCP fixture as a remote.
- * Search, install an npm entry with a secret variable (it starts; the secret is in the store, not
- * the config file), install a remote entry, see an update in the catalog diff and apply it,
- * and browse offline from the cache. Bundles: a good .mcpb installed through the file picker
+ * Settings → Catalog end to end (docs/ARCHITECTURE.md "Server catalog"): the real core through the
+ * browser shell, real Chromium, the local registry fixture (test/fixtures/registry-server.ts) as
+ * the registry, the locally installed server-everything started through npx, the HTTP MCP fixture
+ * as a remote. Search, install an npm entry with a secret variable (it starts; the secret is in the
+ * store, not the config file), install a remote entry, see an update in the catalog diff and apply
+ * it, and browse offline from the cache. Bundles: a good .mcpb installed through the file picker
  * starts and keeps its sensitive answer out of the config file; a malicious one dropped on the
  * window is refused. The install forms list every value an entry or bundle fixes; entries that
  * would redirect their runtime say why (English and Chinese).

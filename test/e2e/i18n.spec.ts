@@ -1,5 +1,5 @@
 /**
- * Languages end to end (issue "A chat that reads well…", item 8): the UI follows the OS locale,
+ * Languages end to end (docs/ARCHITECTURE.md "Languages"): the UI follows the OS locale,
  * can be switched in Settings → Language, and in Simplified Chinese no English is left on the
  * chat and Settings screens — real core, real server-filesystem, the scripted fake model, real
  * Chromium through the browser shell.

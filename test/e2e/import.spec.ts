@@ -1,6 +1,7 @@
 /**
- * Import over an existing server (issue "Hardening", item 2), in the UI: the preview says which
- * stored secrets a replaced server keeps — none when the pasted entry points at another command.
+ * Import over an existing server (docs/ARCHITECTURE.md "Security"), in the UI: the preview says
+ * which stored secrets a replaced server keeps — none when the pasted entry points at another
+ * command.
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';

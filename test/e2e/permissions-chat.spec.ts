@@ -1,7 +1,7 @@
 /**
  * Tool permissions from the chat, end to end in Chromium with the real core, a real
- * server-filesystem and the scripted fake model (issue "Tool permissions that the model cannot
- * get around", chat-side tests).
+ * server-filesystem and the scripted fake model (docs/ARCHITECTURE.md
+ * "Permissions").
  *
  * The agent asks `PermissionGate.authorize()` in main before every `host.callTool()`; the
  * approval card appears in the tool call's card in the transcript (`data-testid="approval-card"`).

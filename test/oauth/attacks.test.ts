@@ -10,7 +10,7 @@ import { createGuardedFetch } from '../../main/mcp/oauth/safe-fetch.js';
 import { MemorySecretStore } from '../../main/secrets/store.js';
 import { startMetadataServer, startWorld, type World } from '../fixtures/oauth/world.js';
 import { headlessBrowser } from '../fixtures/oauth/browser.js';
-import { connect, sleep } from './helpers.js';
+import { connect, installTestClock, type TestClock } from './helpers.js';
 
 type Meta = Record<string, unknown>;
 
@@ -119,11 +119,14 @@ describe('hostile authorization servers', () => {
 
 describe('canary: secrets never reach error messages or console output', () => {
   let world: World;
+  let clock: TestClock;
   beforeAll(async () => {
+    clock = installTestClock();
     world = await startWorld({ accessTokenTTL: 2 });
   });
   afterAll(async () => {
     await world?.close();
+    clock?.restore();
   });
 
   it('across sign-in, refresh, revoked refresh and a failed code exchange', async () => {
@@ -167,7 +170,7 @@ describe('canary: secrets never reach error messages or console output', () => {
     await signIns.signIn({ provider, serverUrl: world.mcpUrl });
     await harvest();
     const { client } = await connect(world.mcpUrl, provider);
-    await sleep(2600);
+    clock.advance(2600); // the access token has expired
     await client.callTool({ name: 'whoami', arguments: {} });
     await harvest();
     await client.close();
@@ -175,7 +178,7 @@ describe('canary: secrets never reach error messages or console output', () => {
     // 2. revoked refresh token → needs_reauth error.
     const t = JSON.parse((await store.get('oauth:canary:tokens'))!);
     await world.revokeRefreshToken(t.refresh_token);
-    await sleep(2600);
+    clock.advance(2600); // and the refreshed one too
     await connect(world.mcpUrl, provider).catch((e: Error) => errors.push(`${e.name}: ${e.message}`));
 
     // 3. a forged code: the token endpoint rejects it; the error names no code or verifier.

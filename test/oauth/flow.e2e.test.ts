@@ -10,14 +10,17 @@ import { CancelledError, InteractionRequiredError } from '../../main/mcp/oauth/e
 import { MemorySecretStore } from '../../main/secrets/store.js';
 import { startWorld, type World } from '../fixtures/oauth/world.js';
 import { headlessBrowser } from '../fixtures/oauth/browser.js';
-import { connect, occupy, portIsFree, sleep } from './helpers.js';
+import { connect, installTestClock, occupy, portIsFree, sleep, type TestClock } from './helpers.js';
 
 let world: World;
+let clock: TestClock;
 beforeAll(async () => {
+  clock = installTestClock();
   world = await startWorld({ accessTokenTTL: 2 });
 });
 afterAll(async () => {
   await world?.close();
+  clock?.restore();
 });
 afterEach(() => {
   vi.restoreAllMocks();
@@ -108,7 +111,7 @@ describe('sign-in against oidc-provider', () => {
     const provider = makeProvider(store, openUrl, 'expiry');
     const before = JSON.parse((await store.get('oauth:expiry:tokens'))!);
     const { client } = await connect(world.mcpUrl, provider);
-    await sleep(2600);
+    clock.advance(2600); // the access token has expired
     const refreshes = world.stats.refreshGrants;
     const r = await client.callTool({ name: 'echo', arguments: { text: 'still here' } });
     expect(r.content).toEqual([{ type: 'text', text: 'still here' }]);
@@ -125,6 +128,9 @@ describe('sign-in against oidc-provider', () => {
     const { store } = await signedIn('ahead');
     const provider = makeProvider(store, vi.fn(), 'ahead');
     expect(await refreshIfNeeded(provider, world.mcpUrl, { marginMs: 0, now: () => Date.now() - 60_000 })).toBe('fresh');
+    // Without a clock of its own it goes by the provider's: a minute behind, the token is fresh.
+    const behind = new PersistentOAuthProvider({ serverName: 'ahead', store, openUrl: vi.fn(), now: () => Date.now() - 60_000 });
+    expect(await refreshIfNeeded(behind, world.mcpUrl, { marginMs: 30_000 })).toBe('fresh');
     const n = world.stats.refreshGrants;
     expect(await refreshIfNeeded(provider, world.mcpUrl, { marginMs: 60_000 })).toBe('refreshed');
     expect(world.stats.refreshGrants).toBe(n + 1);
@@ -135,7 +141,7 @@ describe('sign-in against oidc-provider', () => {
     const { store } = await signedIn('revoked');
     const tokens = JSON.parse((await store.get('oauth:revoked:tokens'))!);
     await world.revokeRefreshToken(tokens.refresh_token);
-    await sleep(2600); // access token expired too
+    clock.advance(2600); // access token expired too
     const openUrl = vi.fn();
     const provider = makeProvider(store, openUrl, 'revoked');
     const err = await connect(world.mcpUrl, provider).then(() => null, (e: unknown) => e);

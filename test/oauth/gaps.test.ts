@@ -1,5 +1,5 @@
 /**
- * Guards a mutation check found untested (issue "Hardening", test gaps): the server's configured
+ * Guards a mutation check found untested (docs/ARCHITECTURE.md "OAuth"): the server's configured
  * secret headers never reach the authorization server; removing a server or switching its auth
  * away from OAuth forgets its OAuth tokens; the OAuth error redaction really redacts.
  * Real HTTP servers and the real provider over a real secret store.

@@ -1,5 +1,6 @@
 /** Shared helpers for the OAuth tests. */
 import { createServer } from 'node:net';
+import { vi } from 'vitest';
 import { Client } from '@modelcontextprotocol/client';
 import type { Transport } from '@modelcontextprotocol/client';
 import { CLIENT_INFO } from '../../main/mcp/connection.js';
@@ -69,3 +70,26 @@ export async function connect(url: string, provider: PersistentOAuthProvider): P
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A clock a test moves forward (see {@link installTestClock}). */
+export interface TestClock {
+  /** Jump `ms` milliseconds ahead; time keeps running from there. */
+  advance(ms: number): void;
+  /** Give the process its real `Date` back. */
+  restore(): void;
+}
+
+/**
+ * The test process's clock, so a token expires without waiting for it: `Date` — read by the
+ * authorization server (oidc-provider stamps `exp` with it), the MCP server's JWT check (jose),
+ * the app's provider (its `now` defaults to `Date.now`) and the SDK — keeps running with real time
+ * and jumps forward on `advance`. Timers stay real, so sockets and timeouts behave as before.
+ * Install it before the provider is made (the provider takes `Date.now` when constructed).
+ */
+export function installTestClock(): TestClock {
+  vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
+  return {
+    advance: (ms) => vi.setSystemTime(Date.now() + ms),
+    restore: () => vi.useRealTimers(),
+  };
+}

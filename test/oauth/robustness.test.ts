@@ -16,7 +16,7 @@ import { UnauthorizedError } from '@modelcontextprotocol/client';
 import { headlessBrowser } from '../fixtures/oauth/browser.js';
 import { startWorld, type World } from '../fixtures/oauth/world.js';
 import { makeTempDir, removeDir } from '../unit/helpers.js';
-import { connect, sleep } from './helpers.js';
+import { connect, installTestClock, sleep, type TestClock } from './helpers.js';
 
 const cfg = (url: string) => ({ type: 'http' as const, url, headers: {}, auth: { kind: 'oauth' as const }, enabled: true, timeout_seconds: 15 });
 
@@ -107,7 +107,9 @@ describe('a revoked grant', () => {
   let world: World;
   let dir: string;
   let host: McpHost;
+  let clock: TestClock;
   beforeEach(async () => {
+    clock = installTestClock();
     world = await startWorld({ accessTokenTTL: 3 });
     dir = makeTempDir('op-oauth-revoke-');
   });
@@ -115,6 +117,7 @@ describe('a revoked grant', () => {
     await host?.shutdown();
     await removeDir(dir);
     await world?.close();
+    clock?.restore();
   });
 
   it('turns the server to needs_auth (needs_reauth) and its tools leave the model\'s list', async () => {
@@ -131,15 +134,18 @@ describe('a revoked grant', () => {
 
     expect(await world.revokeAllGrants()).toBeGreaterThan(0);
     // The model calls a tool once the access token has expired: the refresh is refused.
-    await sleep(3200);
+    clock.advance(3200);
+    const reached = world.stats.mcpAuthorized;
     const err = await host.callTool('remote__whoami', {}).then(() => null, (e: unknown) => e);
+    // Whichever noticed first (the call or the background refresh), the call is refused and
+    // nothing reaches the server with the lost sign-in.
+    expect(err).toBeInstanceOf(Error);
+    expect(world.stats.mcpAuthorized).toBe(reached);
     for (let i = 0; i < 100 && host.view('remote').status === 'ready'; i++) await sleep(50);
     const v = host.view('remote');
     expect(v.status).toBe('needs_auth');
     expect(v.error_kind).toBe('needs_reauth');
     expect(host.tools()).toEqual([]);
-    // Whichever noticed first (the call or the background refresh), nothing is offered or called.
-    if (err === null) expect(host.view('remote').status).toBe('needs_auth');
   });
 
   it('a call refused after the revocation turns the server to needs_auth even when no refresh timer runs', async () => {
@@ -155,7 +161,7 @@ describe('a revoked grant', () => {
     await conn.start();
     expect(conn.status).toBe('ready');
     await world.revokeAllGrants();
-    await sleep(3200); // the JWT access token expires at the MCP server
+    clock.advance(3200); // the JWT access token expires at the MCP server
     await expect(conn.callTool('whoami', {})).rejects.toThrow();
     expect(conn.status).toBe('needs_auth');
     expect(conn.errorKind).toBe('needs_reauth');

@@ -280,19 +280,14 @@ describe('convertCallResult', () => {
   });
 });
 
-describe('boundToolSchemas', () => {
-  it('replaces only schemas nested deeper than the limit, with a warning each', async () => {
-    const { boundToolSchemas, exceedsDepth, MAX_SCHEMA_DEPTH } = await import('../../main/mcp/adapter.js');
+describe('exceedsDepth', () => {
+  it('finds nesting deeper than the limit, iteratively (safe on values too deep to recurse)', async () => {
+    const { exceedsDepth, MAX_SCHEMA_DEPTH } = await import('../../main/mcp/adapter.js');
     let deep: unknown = { type: 'string' };
     for (let i = 0; i < 100_000; i++) deep = { type: 'array', items: deep };
     const shallow = { type: 'object', properties: { a: { type: 'array', items: { type: 'string' } } } };
-    const r = boundToolSchemas([
-      { name: 'ok', inputSchema: shallow },
-      { name: 'deep', inputSchema: deep },
-    ]);
-    expect(r.tools[0]!.inputSchema).toBe(shallow);
-    expect(r.tools[1]!.inputSchema).toEqual({ type: 'object', properties: {} });
-    expect(r.warnings).toEqual([`Tool "deep" has an input schema nested more than ${MAX_SCHEMA_DEPTH} levels deep; it is offered without its schema.`]);
+    expect(exceedsDepth(deep, MAX_SCHEMA_DEPTH)).toBe(true);
+    expect(exceedsDepth(shallow, MAX_SCHEMA_DEPTH)).toBe(false);
     expect(exceedsDepth(shallow, 3)).toBe(true);
     expect(exceedsDepth(shallow, 5)).toBe(false);
   });

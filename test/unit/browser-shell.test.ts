@@ -1,9 +1,9 @@
 /**
- * The browser shell survives whatever a peer sends (issue "Hardening", item 1): the pure guards
- * (upgrade check, static path resolution, reply encoding) one by one, then a real shell process
- * attacked over real sockets — a request target that does not parse, wrong origin/token, an
- * oversized request (refused by id; a frame past the hard cap closes its socket), invalid UTF-8,
- * a tool schema too deep to encode — after which it still serves.
+ * The browser shell survives whatever a peer sends (docs/ARCHITECTURE.md "Security"): the pure
+ * guards (upgrade check, static path resolution, reply encoding) one by one, then a real shell
+ * process attacked over real sockets — a request target that does not parse, wrong origin/token,
+ * an oversized request (refused by id; a frame past the hard cap closes its socket), invalid
+ * UTF-8, a tool schema too deep to encode — after which it still serves.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';

@@ -1,9 +1,9 @@
 /**
- * A config problem never deletes secrets (issue "Hardening", item 3): an unparsable
- * mcp_servers.json moved aside, or an entry skipped as invalid, keeps the secrets it references
- * across saves and restarts; skipped entries stay in the file with their reason; an unparsable
- * secrets.json (no keychain) is set aside, never overwritten; temp files of crashed writes are
- * removed at the next start.
+ * A config problem never deletes secrets (docs/ARCHITECTURE.md "Config file", "Security"): an
+ * unparsable mcp_servers.json moved aside, or an entry skipped as invalid, keeps the secrets it
+ * references across saves and restarts; skipped entries stay in the file with their reason; an
+ * unparsable secrets.json (no keychain) is set aside, never overwritten; temp files of crashed
+ * writes are removed at the next start.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';

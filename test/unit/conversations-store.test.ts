@@ -3,8 +3,9 @@
  * search that user input cannot break, interrupted runs, unusable database files moved aside
  * (never overwritten), titles and export names, the model context built from a transcript.
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync, mkdirSync, chmodSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
+import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -16,6 +17,7 @@ import { ConversationInputError, ConversationNotFoundError, ConversationStore, F
 import { cleanTitle, exportFileName, ftsQuery } from '../../main/chat/conversations/text.js';
 import { makeTempDir, removeDir } from './helpers.js';
 
+const ROOT = path.resolve(__dirname, '../..');
 let dir: string;
 let store: ConversationStore | null;
 
@@ -212,37 +214,74 @@ describe('an unusable database is moved aside and kept, never overwritten', () =
     old.close();
   });
 
-  it('a database the app may not write (checked as an unprivileged user)', () => {
-    // Root ignores file modes, so the check runs in a child process as "nobody".
+  it('a database the app may not write (checked as an unprivileged user)', async () => {
+    // Root ignores file modes, so the check runs in a child process as "nobody". That user may
+    // not be able to enter the checkout or the temp folder (a 0700 home or TMPDIR), so what the
+    // child needs — the database module bundled into one file, better-sqlite3 and its native
+    // binding, the database folder — is copied to a folder under /tmp that everyone may enter.
     const isRoot = process.getuid?.() === 0;
-    const sub = path.join(dir, 'ro');
-    mkdirSync(sub);
-    const s = new ConversationStore(openConversationDatabase(sub).db);
-    s.ensure('a', 'keep me');
-    s.close();
-    for (const f of readdirSync(sub)) chmodSync(path.join(sub, f), 0o444);
-    chmodSync(sub, 0o755); // the folder stays readable but not writable for others
-    chmodSync(dir, 0o755);
-    const script = `
-      import { openConversationDatabase } from ${JSON.stringify(path.resolve('main/chat/conversations/database.ts'))};
-      const r = openConversationDatabase(${JSON.stringify(sub)});
-      console.log(JSON.stringify({ warning: r.warning, persistent: r.persistent }));
-    `;
-    const tsx = path.resolve('node_modules/.bin/tsx');
-    const r = spawnSync(tsx, ['--eval', script], { encoding: 'utf8', ...(isRoot ? { uid: 65534, gid: 65534 } : {}), env: { ...process.env, HOME: dir, TSX_DISABLE_CACHE: '1' } });
-    if (!isRoot && r.status !== 0) throw new Error(r.stderr);
-    expect(r.status, r.stderr).toBe(0);
-    const out = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as { warning: ConversationsWarning | null; persistent: boolean };
-    // The folder is not writable either, so the file cannot be moved: it is left as it is, and
-    // this session keeps conversations in memory with a warning that says so.
-    expect(out.warning).toMatchObject({ code: 'memory_only', problem: 'not_writable', kept_as: null });
-    expect(out.persistent).toBe(false);
-    expect(existsSync(path.join(sub, DATABASE_FILE))).toBe(true);
-    const still = new Database(path.join(sub, DATABASE_FILE), { readonly: true });
-    expect(still.prepare('SELECT title FROM conversations').all()).toEqual([{ title: 'keep me' }]);
-    still.close();
+    const base = mkdtempSync(path.join(existsSync('/tmp') ? '/tmp' : os.tmpdir(), 'op-conv-ro-'));
+    try {
+      chmodSync(base, 0o755);
+      await standaloneDatabaseModule(base);
+      const sub = path.join(base, 'ro');
+      mkdirSync(sub);
+      const s = new ConversationStore(openConversationDatabase(sub).db);
+      s.ensure('a', 'keep me');
+      s.close();
+      for (const f of readdirSync(sub)) chmodSync(path.join(sub, f), 0o444);
+      chmodSync(sub, 0o755); // the folder stays readable but not writable for others
+      const run = path.join(base, 'run.mjs');
+      writeFileSync(run, `import { openConversationDatabase } from './database.mjs';
+const r = openConversationDatabase(${JSON.stringify(sub)});
+console.log(JSON.stringify({ warning: r.warning, persistent: r.persistent }));
+`);
+      for (const f of ['run.mjs', 'database.mjs']) chmodSync(path.join(base, f), 0o644);
+      const r = spawnSync(process.execPath, [run], { encoding: 'utf8', cwd: base, ...(isRoot ? { uid: 65534, gid: 65534 } : {}), env: { ...process.env, HOME: base } });
+      expect(r.status, r.stderr).toBe(0);
+      const out = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as { warning: ConversationsWarning | null; persistent: boolean };
+      // The folder is not writable either, so the file cannot be moved: it is left as it is, and
+      // this session keeps conversations in memory with a warning that says so.
+      expect(out.warning).toMatchObject({ code: 'memory_only', problem: 'not_writable', kept_as: null });
+      expect(out.persistent).toBe(false);
+      expect(existsSync(path.join(sub, DATABASE_FILE))).toBe(true);
+      const still = new Database(path.join(sub, DATABASE_FILE), { readonly: true });
+      expect(still.prepare('SELECT title FROM conversations').all()).toEqual([{ title: 'keep me' }]);
+      still.close();
+    } finally {
+      await removeDir(base);
+    }
   });
 });
+
+/**
+ * Put a copy of main/chat/conversations/database.ts that runs without the checkout into `base`:
+ * the module and what it imports bundled into `database.mjs` (esbuild), better-sqlite3 outside
+ * the bundle, copied with its `bindings` helpers and the native binding into `base/node_modules`.
+ * Everything is readable by everyone.
+ */
+async function standaloneDatabaseModule(base: string): Promise<void> {
+  const { build } = await import('esbuild');
+  await build({
+    entryPoints: [path.join(ROOT, 'main/chat/conversations/database.ts')],
+    outfile: path.join(base, 'database.mjs'),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    external: ['better-sqlite3'],
+    logLevel: 'silent',
+  });
+  const modules = path.join(ROOT, 'node_modules');
+  const sqlite = path.join(modules, 'better-sqlite3');
+  for (const part of ['package.json', 'lib', 'build/Release/better_sqlite3.node']) cpSync(path.join(sqlite, part), path.join(base, 'node_modules/better-sqlite3', part), { recursive: true });
+  for (const pkg of ['bindings', 'file-uri-to-path']) cpSync(path.join(modules, pkg), path.join(base, 'node_modules', pkg), { recursive: true });
+  const open = (p: string) => {
+    const st = statSync(p);
+    chmodSync(p, st.isDirectory() ? 0o755 : 0o644);
+    if (st.isDirectory()) for (const e of readdirSync(p)) open(path.join(p, e));
+  };
+  open(path.join(base, 'node_modules'));
+}
 
 describe('text rules', () => {
   it('titles are one line, bounded, and never empty in the store', () => {

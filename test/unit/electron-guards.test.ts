@@ -1,7 +1,7 @@
 /**
- * Electron's own guards, as pure functions with stand-ins (issue "Hardening", items 1 and 10 and
- * the test gaps): the our-URL predicate, the permission handlers, the preload's event list, and
- * the packaging fuses in electron-builder.yml.
+ * Electron's own guards, as pure functions with stand-ins (docs/ARCHITECTURE.md "Security",
+ * "MCP Apps: isolation"): the our-URL predicate, the permission handlers, the preload's event
+ * list, and the packaging fuses in electron-builder.yml.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

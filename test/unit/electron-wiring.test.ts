@@ -8,12 +8,16 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { channelNames, type Envelope } from '../../preload/contract/index.js';
 import { AppCore } from '../../main/core.js';
 import { createDispatcher, type Dispatcher } from '../../main/ipc/dispatch.js';
-import { hardenWebContents, isSafeExternalUrl, isTrustedSender, PageLifetime, registerIpc, sendEvent, windowOptions } from '../../main/ipc/electron.js';
+import { hardenWebContents, isSafeExternalUrl, isTrustedSender, ourUrlPredicate, PageLifetime, registerIpc, sendEvent, windowOptions } from '../../main/ipc/electron.js';
+import { APP_INDEX_URL, APP_ORIGIN } from '../../main/ipc/electron-app-origin.js';
 import { MemorySecretStore } from '../../main/secrets/store.js';
 import { makeTempDir, removeDir } from './helpers.js';
 
-const OUR = 'file:///opt/openprogram/resources/app/out/renderer/';
-const isOurUrl = (url: string): boolean => url.startsWith(OUR);
+/** The page the window loads (op-app://app/index.html), judged by main's own predicate. */
+const OUR_PAGE = APP_INDEX_URL;
+const isOurUrl = ourUrlPredicate(APP_INDEX_URL);
+/** Where the renderer was loaded from before the app origin: a `file:` page is never ours now. */
+const OLD_FILE_PAGE = 'file:///opt/openprogram/resources/app/out/renderer/index.html';
 
 interface FakeFrame {
   url: string;
@@ -23,7 +27,7 @@ type Listener = (...args: any[]) => void;
 
 /** A stand-in for Electron's WebContents with just what the wiring uses. */
 class FakeWebContents {
-  readonly mainFrame: FakeFrame = { url: `${OUR}index.html` };
+  readonly mainFrame: FakeFrame = { url: OUR_PAGE };
   readonly listeners = new Map<string, Listener[]>();
   windowOpenHandler: ((details: { url: string }) => { action: string }) | null = null;
   destroyed = false;
@@ -107,7 +111,7 @@ describe('isTrustedSender', () => {
   });
 
   it('rejects a subframe of our window, even on our URL', () => {
-    const sub: FakeFrame = { url: `${OUR}index.html` };
+    const sub: FakeFrame = { url: OUR_PAGE };
     expect(isTrustedSender(eventFrom(ours, sub), ours.asContents(), isOurUrl)).toBe(false);
   });
 
@@ -117,6 +121,11 @@ describe('isTrustedSender', () => {
     expect(isTrustedSender(eventFrom(wc, wc.mainFrame), wc.asContents(), isOurUrl)).toBe(false);
     wc.mainFrame.url = 'file:///etc/passwd';
     expect(isTrustedSender(eventFrom(wc, wc.mainFrame), wc.asContents(), isOurUrl)).toBe(false);
+    // The renderer's old file: address, another page or host of the app scheme: not ours either.
+    for (const url of [OLD_FILE_PAGE, `${APP_ORIGIN}/assets/index.js`, 'op-app://evil/index.html', 'op-view://app/index.html']) {
+      wc.mainFrame.url = url;
+      expect(isTrustedSender(eventFrom(wc, wc.mainFrame), wc.asContents(), isOurUrl), url).toBe(false);
+    }
   });
 
   it('rejects when there is no window or no frame', () => {
@@ -177,7 +186,7 @@ describe('registerIpc', () => {
     const ipc = new FakeIpcMain();
     const win = new FakeWebContents();
     const other = new FakeWebContents();
-    const sub: FakeFrame = { url: `${OUR}index.html` };
+    const sub: FakeFrame = { url: OUR_PAGE };
     registerIpc(ipc.asIpcMain(), dispatcher, () => win.asContents(), isOurUrl);
     for (const channel of channelNames) {
       for (const ev of [eventFrom(other, other.mainFrame), eventFrom(win, sub)]) {
@@ -204,9 +213,9 @@ describe('PageLifetime', () => {
     life.watch(win.asContents());
     const first = life.signal;
     emit(win, 'did-start-navigation', { isMainFrame: false, isSameDocument: false, url: 'op-view://x/' });
-    emit(win, 'did-start-navigation', { isMainFrame: true, isSameDocument: true, url: `${OUR}index.html#a` });
+    emit(win, 'did-start-navigation', { isMainFrame: true, isSameDocument: true, url: `${OUR_PAGE}#a` });
     expect(first.aborted).toBe(false);
-    emit(win, 'did-start-navigation', { isMainFrame: true, isSameDocument: false, url: `${OUR}index.html` });
+    emit(win, 'did-start-navigation', { isMainFrame: true, isSameDocument: false, url: OUR_PAGE });
     expect(first.aborted).toBe(true);
     const second = life.signal;
     expect(second.aborted).toBe(false);
@@ -231,7 +240,7 @@ describe('PageLifetime', () => {
       registerIpc(ipc.asIpcMain(), { invoke: (c, i, caller) => (seen.push(caller?.signal), real.invoke(c, i, caller)) }, () => win.asContents(), isOurUrl, () => life.signal);
       await ipc.invoke('servers.list', eventFrom(win, win.mainFrame), {});
       expect(seen[0]).toBe(life.signal);
-      emit(win, 'did-start-navigation', { isMainFrame: true, isSameDocument: false, url: `${OUR}index.html` });
+      emit(win, 'did-start-navigation', { isMainFrame: true, isSameDocument: false, url: OUR_PAGE });
       expect(seen[0]!.aborted).toBe(true);
     } finally {
       await core.shutdown();
@@ -260,7 +269,8 @@ describe('hardenWebContents', () => {
       'ms-msdt:/id PCWDiagnostic',
       'data:text/html,<script>1</script>',
       'not a url',
-      `${OUR}index.html#second-window`,
+      `${OUR_PAGE}#second-window`,
+      OLD_FILE_PAGE,
     ];
     for (const url of urls) expect(win.windowOpenHandler!({ url })).toEqual({ action: 'deny' });
     expect(opened).toEqual(['https://example.com/docs', 'http://example.com/page']);
@@ -271,11 +281,15 @@ describe('hardenWebContents', () => {
     expect(win.emitPreventable('will-navigate', 'file:///home/user/.ssh/id_rsa')).toBe(true);
     expect(win.emitPreventable('will-navigate', 'javascript:alert(1)')).toBe(true);
     expect(win.emitPreventable('will-navigate', 'file:///opt/openprogram/resources/app/out/other/')).toBe(true);
+    expect(win.emitPreventable('will-navigate', OLD_FILE_PAGE)).toBe(true);
+    expect(win.emitPreventable('will-navigate', `${APP_ORIGIN}/other.html`)).toBe(true);
+    expect(win.emitPreventable('will-navigate', 'op-app://evil/index.html')).toBe(true);
     expect(opened).toEqual(['https://evil.example/phish']);
   });
 
   it('allows navigation within our renderer', () => {
-    expect(win.emitPreventable('will-navigate', `${OUR}index.html#/settings`)).toBe(false);
+    expect(win.emitPreventable('will-navigate', `${OUR_PAGE}#/settings`)).toBe(false);
+    expect(win.emitPreventable('will-navigate', OUR_PAGE)).toBe(false);
     expect(opened).toEqual([]);
   });
 

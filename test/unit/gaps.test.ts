@@ -1,5 +1,5 @@
 /**
- * Guards a mutation check found untested (issue "Hardening", test gaps): saving the model key as
+ * Guards a mutation check found untested: saving the model key as
  * `""` deletes it; a stale connection (one the host replaced) cannot publish anything.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Import cannot move a stored secret to a new destination (issue "Hardening", item 2): with
+ * Import cannot move a stored secret to a new destination (docs/ARCHITECTURE.md "Security"): with
  * "replace existing", a value the pasted entry leaves empty keeps the stored secret only when the
  * command (stdio) or the URL origin (remote) is unchanged, and the preview says which values.
  */

@@ -1,7 +1,8 @@
 /**
- * scripts/with-keyring.sh (issue "Hardening", test gaps): when the keychain suite cannot run — the
- * tools are missing, or the command never used the keychain — the script says so loudly, and with
- * OPENPROGRAM_REQUIRE_KEYCHAIN=1 (set by .ci/run on Linux) it fails instead of passing quietly.
+ * scripts/with-keyring.sh (docs/ARCHITECTURE.md "Secrets at rest"): when the keychain suite cannot
+ * run — the tools are missing, or the command never used the keychain — the script says so loudly,
+ * and with OPENPROGRAM_REQUIRE_KEYCHAIN=1 (set by .ci/run on Linux) it fails instead of passing
+ * quietly.
  */
 import { spawnSync } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';

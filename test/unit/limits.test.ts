@@ -1,8 +1,8 @@
 /**
- * Size and flood limits (issue "Hardening", item 7): a tool result's total size is capped (all
- * blocks, images included) with a notice; one stdout line is capped at 32 MiB by default; a storm
- * of list_changed notifications causes one re-list per burst; one server cannot hold more than a
- * few pending elicitation or sampling dialogs.
+ * Size and flood limits (docs/ARCHITECTURE.md "Tool names and result content"): a tool result's
+ * total size is capped (all blocks, images included) with a notice; one stdout line is capped at
+ * 32 MiB by default; a storm of list_changed notifications causes one re-list per burst; one
+ * server cannot hold more than a few pending elicitation or sampling dialogs.
  */
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * One schema for add, edit and load (issue "Hardening", item 8): what `servers.add` and
+ * One schema for add, edit and load (docs/ARCHITECTURE.md "Config file"): what `servers.add` and
  * `servers.update` accept is exactly what loading mcp_servers.json accepts — a `file:` or
  * `javascript:` URL, or an env/header name `__proto__`, is refused with a field error and nothing
  * is saved, instead of being saved and silently dropped at the next start.

@@ -1,7 +1,8 @@
 /**
- * No process outlives the app (issue "Hardening", item 6), first half: a server's process group
- * gets SIGKILL after the grace period even when the group leader already exited — by itself, or
- * on SIGTERM while a member ignores SIGTERM. Real processes (test/fixtures/orphan-maker.mjs).
+ * No process outlives the app (docs/ARCHITECTURE.md "Start-up and shutdown"), first half: a
+ * server's process group gets SIGKILL after the grace period even when the group leader already
+ * exited — by itself, or on SIGTERM while a member ignores SIGTERM. Real processes
+ * (test/fixtures/orphan-maker.mjs).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

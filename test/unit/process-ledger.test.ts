@@ -1,8 +1,8 @@
 /**
- * No process outlives the app (issue "Hardening", item 6), second half: when the app itself was
- * killed (-9), the servers left from that run are found at the next start (from the process
- * ledger, verified by the run marker in their environment) and ended; a process group that does
- * not carry the marker is never signalled. Real processes throughout.
+ * No process outlives the app (docs/ARCHITECTURE.md "Start-up and shutdown"), second half: when the
+ * app itself was killed (-9), the servers left from that run are found at the next start (from the
+ * process ledger, verified by the run marker in their environment) and ended; a process group that
+ * does not carry the marker is never signalled. Real processes throughout.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';

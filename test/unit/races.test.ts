@@ -1,8 +1,8 @@
 /**
- * Management actions win races (issue "Hardening", item 5): removing or disabling a server while
- * an edit of it is starting sticks (no server comes back, running or saved); two concurrent adds
- * of one name give the second a conflict; names that differ only in case are duplicates.
- * Real server processes (the SDK fixture, slowed with --init-delay).
+ * Management actions win races (docs/ARCHITECTURE.md "Update semantics (PATCH)"): removing or
+ * disabling a server while an edit of it is starting sticks (no server comes back, running or
+ * saved); two concurrent adds of one name give the second a conflict; names that differ only in
+ * case are duplicates. Real server processes (the SDK fixture, slowed with --init-delay).
  */
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

@@ -1,7 +1,7 @@
 /**
- * Servers do not inherit the app's own variables (issue "Hardening", item 9): npm_*,
- * OPENPROGRAM_* and ELECTRON_* stay behind; the rest of the user's environment still passes, and
- * a server's own env may set any name. Checked on the pure merge and in a real server process.
+ * Servers do not inherit the app's own variables (docs/ARCHITECTURE.md "Config file", "Security"):
+ * npm_*, OPENPROGRAM_* and ELECTRON_* stay behind; the rest of the user's environment still passes,
+ * and a server's own env may set any name. Checked on the pure merge and in a real server process.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpConnection } from '../../main/mcp/connection.js';

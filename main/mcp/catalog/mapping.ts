@@ -325,8 +325,3 @@ export function buildConfig(server: ServerJson, optionId: string, values: FieldV
   }
   throw new NotInstallableError({ code: 'no_such_option', option: optionId.slice(0, 64) });
 }
-
-/** The fields of an option that are secret (their values go to the secret store and are never remembered). */
-export function secretFieldIds(option: CatalogOption): string[] {
-  return option.installable ? option.fields.filter((f) => f.secret).map((f) => f.id) : [];
-}

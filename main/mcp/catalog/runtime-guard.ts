@@ -1,7 +1,7 @@
 /**
  * The server catalog's one job here: keep a registry entry from redirecting the runtime that
- * fetches and starts its package (docs/ARCHITECTURE.md "Server catalog", "The catalog cannot
- * redirect package managers"). Pure, no I/O.
+ * fetches and starts its package (docs/ARCHITECTURE.md "Server catalog", its point "The catalog
+ * cannot redirect package managers"). Pure, no I/O.
  *
  * What the option shows (`npm foo@1.2.3`, `pypi bar==2.0`, `oci docker.io/x/y:1`) must be what
  * runs. An entry can say otherwise in two places, and both are checked:

@@ -29,7 +29,7 @@ export class OAuthRefresher {
   private timer: NodeJS.Timeout | null = null;
 
   /**
-   * @param oauth the server's provider (its stored tokens)
+   * @param oauth the server's provider (its stored tokens, and the clock they expire by)
    * @param url the server's URL (the resource the tokens are for)
    * @param owner the connection
    */
@@ -48,7 +48,7 @@ export class OAuthRefresher {
     // Refresh a minute before expiry, or a quarter of the lifetime for short-lived tokens.
     const lifetime = tokens?.saved_at ? this.expiresAt - tokens.saved_at : 3_600_000;
     const margin = Math.max(500, Math.min(60_000, lifetime / 4));
-    const delay = Math.max(1000, this.expiresAt - Date.now() - margin);
+    const delay = Math.max(1000, this.expiresAt - this.oauth.now() - margin);
     this.timer = setTimeout(async () => {
       this.timer = null;
       if (this.owner.closed()) return;

@@ -338,7 +338,8 @@ export type { RefreshOutcome } from './provider.js';
  * expires within `marginMs` (default 60 s) and a refresh token is stored, run the SDK's `auth()`
  * (which uses the stored discovery state, so a cold start goes straight to the real token
  * endpoint). Concurrent calls for one provider share one refresh. Call it on a timer (e.g. at
- * `expires_at - margin`) and before connecting; the SDK covers the rest on a 401.
+ * `expires_at - margin`) and before connecting; the SDK covers the rest on a 401. `opts.now`
+ * (ms epoch) defaults to the provider's clock (`provider.now`).
  *
  * @throws OAuthFlowError for a failure that may pass (network, 5xx); tokens are kept then.
  */
@@ -348,7 +349,7 @@ export function refreshIfNeeded(provider: PersistentOAuthProvider, serverUrl: st
   const p = (async (): Promise<RefreshOutcome> => {
     const t = await provider.storedTokens();
     if (!t) return 'needs_auth';
-    const now = (opts.now ?? Date.now)();
+    const now = (opts.now ?? provider.now)();
     if (t.expires_at === undefined || t.expires_at - now > (opts.marginMs ?? 60_000)) return 'fresh';
     if (!t.refresh_token) return 'needs_reauth';
     if (provider.interactive) return 'fresh';

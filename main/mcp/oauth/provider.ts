@@ -52,7 +52,8 @@ export class PersistentOAuthProvider implements OAuthClientProvider {
   private hadTokens = false;
   private state_: OAuthAuthState = 'unknown';
   private challenge: OAuthChallenge | undefined;
-  private readonly now: () => number;
+  /** This server's clock (ms epoch; `opts.now`, default `Date.now`): token expiry is judged by it. */
+  readonly now: () => number;
   /** This server's refresh grants, shared by every guarded fetch of the server (safe-fetch.ts). */
   readonly refreshGrants = new RefreshGrantCache();
   /** The background refresh running for this server, if any (flow.ts `refreshIfNeeded`). */
@@ -262,9 +263,10 @@ export class PersistentOAuthProvider implements OAuthClientProvider {
   // ---- PKCE ----------------------------------------------------------------------------------
 
   /**
-   * Save the PKCE verifier (RFC 7636) under the sign-in's `state`. In background mode the URL is
-   * never opened, so nothing is stored. Within one sign-in the first verifier wins (it belongs to
-   * the one URL that is opened). Entries older than `PKCE_TTL_MS` (stored-state.ts) are dropped.
+   * Background mode (this provider always is): stores nothing — the authorization URL this PKCE
+   * verifier (RFC 7636) belongs to is never opened. A sign-in's verifier is saved through its
+   * {@link SignInView} (`saveCodeVerifier`: under the sign-in's `state`, the first one wins,
+   * entries older than `PKCE_TTL_MS` of stored-state.ts dropped).
    */
   async saveCodeVerifier(_codeVerifier: string): Promise<void> {
     // Background mode: the URL this verifier belongs to is never opened.
@@ -278,8 +280,10 @@ export class PersistentOAuthProvider implements OAuthClientProvider {
   }
 
   /**
-   * The verifier saved for the sign-in in progress.
-   * @throws Error when no sign-in is in progress or nothing was saved for its `state`.
+   * Background mode: there is never a verifier here (a sign-in's own is read through its
+   * {@link SignInView}); the SDK asks for it only to exchange an authorization code, which
+   * connections never do.
+   * @throws Error always.
    */
   async codeVerifier(): Promise<string> {
     throw new Error('No sign-in is in progress here, so there is no PKCE verifier.');
@@ -299,10 +303,9 @@ export class PersistentOAuthProvider implements OAuthClientProvider {
   // ---- redirect ------------------------------------------------------------------------------
 
   /**
-   * Interactive mode: check the URL with {@link isSafeAuthorizationUrl} and hand it to `openUrl`
-   * (once per sign-in). Background mode: open nothing, record `needs_auth`/`needs_reauth`.
-   * @throws UnsafeUrlError for a URL that fails the check (nothing is opened);
-   *   CancelledError when the sign-in was cancelled.
+   * Background mode: open nothing; record `needs_auth`/`needs_reauth` unless a refresh token is
+   * still stored. Never throws. (A sign-in's {@link SignInView} is what checks the URL with
+   * {@link isSafeAuthorizationUrl} and hands it to `openUrl`, once.)
    */
   async redirectToAuthorization(_authorizationUrl: URL): Promise<void> {
     // Background: never open anything. If a refresh token is still stored, the refresh failed
