@@ -1,7 +1,8 @@
-// Lint config. Besides the recommended rules it enforces the layer rule of ../shared/DESIGN.md:
-// preload/contract imports nothing of ours; the renderer imports only types from the contract and
-// nothing of main; main never imports the renderer; only main/index.ts and main/ipc/electron*.ts
-// import `electron` (everything else in main runs under plain Node).
+// Lint config. Besides the recommended rules it enforces the layer rule of docs/ARCHITECTURE.md:
+// preload/contract imports nothing of ours but its dependency-free shared rules (rules/); the
+// renderer imports only types from the contract (values from the shared rules) and nothing of
+// main; main never imports the renderer; only main/index.ts and main/ipc/electron*.ts import
+// `electron` (everything else in main runs under plain Node).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -31,15 +32,23 @@ export default tseslint.config(
   },
   {
     files: ['preload/contract/**/*.ts'],
+    ignores: ['preload/contract/rules/**'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['.*', '../*', '**/main/**', '**/renderer/**', 'electron'], message: 'The contract imports nothing of ours.' }] }],
+      'no-restricted-imports': ['error', { patterns: [{ regex: '^(?!\\./rules/index\\.js$)(\\.|electron(/|$)|.*/(main|renderer)/)', message: 'The contract imports nothing of ours (but its shared rules, ./rules/index.js).' }] }],
+    },
+  },
+  {
+    // The shared rules (docs/ARCHITECTURE.md "Shared rules"): plain TypeScript, no dependencies at all.
+    files: ['preload/contract/rules/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: '^(?!\\./[a-z-]+\\.js$)', message: 'The shared rules import nothing but each other.' }] }],
     },
   },
   {
     files: ['renderer/**/*.{ts,tsx}'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [{ group: ['**/main/**', 'electron', 'node:*'], message: 'The renderer knows nothing of Node or main.' }] }],
-      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ group: ['**/preload/contract/**'], message: 'The renderer imports only types from the contract.', allowTypeImports: true }] }],
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ regex: 'preload/contract/(?!rules/index\\.js$)', message: 'The renderer imports only types from the contract (values only from its shared rules, preload/contract/rules/index.js).', allowTypeImports: true }] }],
     },
   },
   {

@@ -7,14 +7,10 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import type { ConnectionTestResult, ModelInfo, ModelProfileView, ModelProvider } from '../../../preload/contract/index.js';
+import { isLoopbackHost } from '../../../preload/contract/rules/index.js';
 import { ApiError, call } from '../api';
 import { useTranslation } from '../i18n';
 import { describeModelError } from '../i18n/errors';
-
-function isLoopbackHost(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
-  return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
-}
 
 function originOf(url: string): string | null {
   try {
