@@ -3,7 +3,7 @@
  * window both apply, in plain TypeScript without dependencies, so the window may import values
  * from here (from the rest of the contract it imports only types).
  */
-export { isHttpsOrLoopbackHttp, isLoopbackHost } from './loopback.js';
+export { isHttpsOrLoopbackHttp, isLoopbackHost, keyWouldTravelInClear } from './loopback.js';
 export { SERVER_NAME_MAX_LENGTH, SERVER_NAME_PATTERN, isValidServerName } from './server-name.js';
 export { MAX_RESOURCE_URI_LENGTH, classifyResourceUri, mayReadFromServer, ownSchemes, uriScheme, type ResourceLinkKind } from './resource-link.js';
 export { PERMISSION_MODES, TOOL_APPROVALS, isPermissionMode, isToolApproval, type PermissionMode, type ToolApproval } from './approval-modes.js';

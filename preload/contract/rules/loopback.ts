@@ -39,6 +39,20 @@ export function isLoopbackHost(hostname: string): boolean {
 }
 
 /**
+ * Whether a key (or any secret) sent to `url` would travel unencrypted: `http:` to a host that is
+ * not {@link isLoopbackHost}. A URL that does not parse counts as not in clear (it fails
+ * validation elsewhere). Main sets a profile's `key_in_clear` by it; the window warns by it.
+ */
+export function keyWouldTravelInClear(url: string): boolean {
+  try {
+    const u = new URL(url);
+    return u.protocol === 'http:' && !isLoopbackHost(u.hostname);
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Whether a parsed URL may be used by the "https:, or http: to loopback" rule: `https:`, or
  * `http:` whose host {@link isLoopbackHost} (OAuth 2.1 §1.5: TLS everywhere except on this
  * machine). Only the scheme and host are checked; callers that refuse credentials or other
