@@ -138,6 +138,13 @@ describe('loopback rule', () => {
   });
 });
 
+describe('the registry URL (contract) follows it', () => {
+  it('https anywhere; http only to loopback and without credentials', () => {
+    for (const ok of ['https://registry.modelcontextprotocol.io', 'https://u:p@registry.example/', 'http://127.0.0.1:4000', 'http://[::1]/v0', 'HTTP://LOCALHOST:1/']) expect(registryUrlSchema.safeParse(ok).success, ok).toBe(true);
+    for (const no of ['http://user@127.0.0.1/', 'http://u:p@localhost:1/', 'http://registry.example/', 'http://localhost.:1/', 'http://localhost@evil.com/', 'ftp://127.0.0.1/', 'not a url']) expect(registryUrlSchema.safeParse(no).success, no).toBe(false);
+  });
+});
+
 describe('server-name rule', () => {
   const valid = ['a', 'A', '0', 'my.fs', 'x_y-z', 'Server1', 'a'.repeat(SERVER_NAME_MAX_LENGTH)];
   const invalid = ['', '-a', '.a', '_a', '__proto__', 'a b', ' a', 'a/b', 'a:b', 'ä', 'a\n', 'a'.repeat(SERVER_NAME_MAX_LENGTH + 1)];
