@@ -13,10 +13,11 @@ import type { ChildProcess } from 'node:child_process';
 import { spawn as nodeSpawn } from 'node:child_process';
 import spawn from 'cross-spawn';
 import { parseJSONRPCMessage, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
+import { OVERFLOW_EDGE_BYTES, oversizedReplyError, oversizedReplyId } from './stdio-overflow.js';
 
 /**
  * Largest single stdout message accepted, in bytes (a bigger one is dropped with a log line and
- * its request fails). Twice the total size a tool result may have (`MAX_CALL_RESULT_CHARS`), so
+ * the request it answers fails at once, ./stdio-overflow.ts). Twice the total size a tool result may have (`MAX_CALL_RESULT_CHARS`), so
  * any result that could be shown gets through, while a runaway line cannot take the memory.
  */
 export const DEFAULT_MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
@@ -51,16 +52,31 @@ export interface ExitInfo {
   signal: NodeJS.Signals | null;
 }
 
-/** Splits a byte stream into lines without re-scanning or re-copying earlier bytes. */
+/** What is kept of a line over the limit: its size and its first and last bytes. */
+export interface DroppedLine {
+  bytes: number;
+  /** Up to `edgeBytes` bytes from the line's start. */
+  head: Buffer;
+  /** Up to `edgeBytes` bytes from the line's end. */
+  tail: Buffer;
+}
+
+/**
+ * Splits a byte stream into lines without re-scanning or re-copying earlier bytes. A line over
+ * `maxLine` bytes is not kept: `onOverflow` gets its size and edges.
+ */
 export class LineSplitter {
   private chunks: Buffer[] = [];
   private size = 0;
   private dropping = false;
+  private head: Buffer = Buffer.alloc(0);
+  private tail: Buffer = Buffer.alloc(0);
 
   constructor(
     private readonly maxLine: number,
     private readonly onLine: (line: Buffer) => void,
-    private readonly onOverflow: (bytes: number) => void,
+    private readonly onOverflow: (dropped: DroppedLine) => void,
+    private readonly edgeBytes = 0,
   ) {}
 
   /** Feed a chunk; calls `onLine` for every complete line (without the `\n`). */
@@ -85,12 +101,26 @@ export class LineSplitter {
   }
 
   private append(part: Buffer): void {
-    if (part.length === 0 || this.dropping) {
-      if (this.dropping) this.size += part.length;
+    if (part.length === 0) return;
+    if (this.dropping) {
+      this.size += part.length;
+      this.keepTail(part);
       return;
     }
     if (this.size + part.length > this.maxLine) {
       this.dropping = true;
+      if (this.edgeBytes > 0) {
+        const first: Buffer[] = [];
+        let have = 0;
+        for (const c of [...this.chunks, part]) {
+          if (have >= this.edgeBytes) break;
+          first.push(c.subarray(0, this.edgeBytes - have));
+          have += first.at(-1)!.length;
+        }
+        this.head = Buffer.concat(first);
+        for (const c of this.chunks.slice(-2)) this.keepTail(c);
+        this.keepTail(part);
+      }
       this.chunks = [];
       this.size += part.length;
       return;
@@ -99,8 +129,15 @@ export class LineSplitter {
     this.size += part.length;
   }
 
+  /** Keep the last `edgeBytes` bytes seen of a dropped line (copies: chunks are not held). */
+  private keepTail(part: Buffer): void {
+    if (this.edgeBytes === 0) return;
+    const joined = part.length >= this.edgeBytes ? part.subarray(part.length - this.edgeBytes) : Buffer.concat([this.tail, part]);
+    this.tail = Buffer.from(joined.subarray(Math.max(0, joined.length - this.edgeBytes)));
+  }
+
   private flushLine(): void {
-    if (this.dropping) this.onOverflow(this.size);
+    if (this.dropping) this.onOverflow({ bytes: this.size, head: this.head, tail: this.tail });
     else {
       const line = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.size);
       this.onLine(line);
@@ -112,6 +149,8 @@ export class LineSplitter {
     this.chunks = [];
     this.size = 0;
     this.dropping = false;
+    this.head = Buffer.alloc(0);
+    this.tail = Buffer.alloc(0);
   }
 }
 
@@ -185,6 +224,8 @@ export class ManagedStdioTransport implements Transport {
   private pgid: number | null = null;
   private closed = false;
   private exited: Promise<void> = Promise.resolve();
+  /** Ids of requests sent to the server and not answered yet (to fail the one an oversized reply answers). */
+  private readonly awaiting = new Set<string | number>();
 
   constructor(private readonly opts: StdioOptions) {}
 
@@ -241,6 +282,7 @@ export class ManagedStdioTransport implements Transport {
       child.on('close', () => {
         exitResolve();
         this.child = null;
+        this.awaiting.clear();
         if (!this.closed) {
           this.closed = true;
           this.onclose?.();
@@ -256,7 +298,8 @@ export class ManagedStdioTransport implements Transport {
       const out = new LineSplitter(
         max,
         (line) => this.handleLine(line),
-        (bytes) => this.onerror?.(new Error(`Dropped a stdout message of ${bytes} bytes (limit ${max} bytes).`)),
+        (dropped) => this.handleOverflow(dropped, max),
+        OVERFLOW_EDGE_BYTES,
       );
       child.stdout!.on('data', (c: Buffer) => out.push(c));
       child.stdout!.on('end', () => out.end());
@@ -268,12 +311,21 @@ export class ManagedStdioTransport implements Transport {
           const text = line.toString('utf8').replace(/\r$/, '');
           if (text.trim()) this.opts.onStderr?.(text.length > MAX_STDERR_LINE ? `${text.slice(0, MAX_STDERR_LINE)}…` : text);
         },
-        (bytes) => this.opts.onStderr?.(`[a stderr line of ${bytes} bytes was not kept]`),
+        ({ bytes }) => this.opts.onStderr?.(`[a stderr line of ${bytes} bytes was not kept]`),
       );
       child.stderr!.on('data', (c: Buffer) => errSplit.push(c));
       child.stderr!.on('end', () => errSplit.end());
       child.stderr!.on('error', () => undefined);
     });
+  }
+
+  /** A line over the limit: log it, and fail at once the request it answers, when its edges say which. */
+  private handleOverflow(dropped: DroppedLine, max: number): void {
+    this.onerror?.(new Error(`Dropped a stdout message of ${dropped.bytes} bytes (limit ${max} bytes).`));
+    const id = oversizedReplyId(dropped.head, dropped.tail, this.awaiting);
+    if (id === null) return;
+    this.awaiting.delete(id);
+    this.onmessage?.(oversizedReplyError(id, dropped.bytes, max));
   }
 
   private handleLine(raw: Buffer): void {
@@ -293,6 +345,7 @@ export class ManagedStdioTransport implements Transport {
       this.opts.onNoise?.(`not a JSON-RPC message: ${text.slice(0, 512)}`);
       return;
     }
+    if ('id' in msg && !('method' in msg)) this.awaiting.delete(msg.id as string | number);
     this.onmessage?.(msg);
   }
 
@@ -300,6 +353,11 @@ export class ManagedStdioTransport implements Transport {
   async send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.child?.stdin;
     if (!stdin || stdin.destroyed) throw new Error('Not connected');
+    if ('method' in message && 'id' in message) this.awaiting.add(message.id as string | number);
+    else if ('method' in message && message.method === 'notifications/cancelled') {
+      const cancelled = (message.params as { requestId?: unknown } | undefined)?.requestId;
+      if (typeof cancelled === 'string' || typeof cancelled === 'number') this.awaiting.delete(cancelled);
+    }
     const ok = stdin.write(serializeMessage(message));
     if (!ok) await new Promise<void>((r) => stdin.once('drain', () => r()));
   }

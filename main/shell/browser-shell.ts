@@ -5,7 +5,8 @@
  *
  * Security: listens on 127.0.0.1 only; a random 256-bit token (given in the URL fragment, never
  * logged elsewhere) is required to open the socket; the `Origin` header must be this server's own
- * origin; messages are size-limited and validated by the same dispatcher as Electron's IPC. The
+ * origin; messages are size-limited (an oversized request is refused by id, the socket goes on;
+ * only a frame past `MAX_FRAME_BYTES` ends the socket) and validated by the same dispatcher as Electron's IPC. The
  * checks themselves are pure functions in ./guards.ts. Whatever a peer sends fails only that
  * request, message or socket: an unparsable target, an oversized frame, invalid UTF-8 or a reply
  * that cannot be encoded never ends the process.
@@ -25,7 +26,8 @@ import { createDispatcher } from '../ipc/dispatch.js';
 import { RENDERER_CSP, rendererCspWithViews } from '../csp.js';
 import { startViewOrigin, type ViewOrigin } from './view-origin.js';
 import { redactConsole } from '../secrets/redact.js';
-import { checkUpgrade, encodeEvent, encodeReply, isInside, resolveStaticPath } from './guards.js';
+import { checkUpgrade, encodeEvent, encodeReply, isInside, oversizedMessageId, resolveStaticPath } from './guards.js';
+import { BRIDGE_MESSAGE_BYTES } from '../../preload/contract/rules/index.js';
 
 
 const MIME: Record<string, string> = {
@@ -39,8 +41,16 @@ const MIME: Record<string, string> = {
   '.woff2': 'font/woff2',
 };
 
-/** Largest WebSocket message accepted from the renderer, in bytes. */
-export const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+/**
+ * Largest request accepted from the window, in bytes: a bigger one is refused with `too_large`
+ * (to its sender, by id) and everything else on the socket goes on.
+ */
+export const MAX_MESSAGE_BYTES = BRIDGE_MESSAGE_BYTES;
+/**
+ * Largest WebSocket frame read at all, in bytes: past this the socket is closed (1009) so that a
+ * runaway peer cannot take the memory. The window never sends one (it checks sizes first).
+ */
+export const MAX_FRAME_BYTES = 16 * MAX_MESSAGE_BYTES;
 /** How long a socket that broke the protocol may stay to read its close frame, in ms. */
 const SOCKET_ERROR_GRACE_MS = 2_000;
 
@@ -110,7 +120,7 @@ export async function startBrowserShell(opts: {
   // A malformed request must end only its own connection.
   server.on('clientError', (_err, socket) => socket.destroy());
 
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
   const sockets = new Set<WebSocket>();
   server.on('upgrade', (req, socket, head) => {
     socket.on('error', () => socket.destroy());
@@ -153,6 +163,17 @@ export async function startBrowserShell(opts: {
       sockets.delete(ws);
     });
     ws.on('message', (data, isBinary) => {
+      const bytes = Buffer.isBuffer(data) ? data : Buffer.concat(Array.isArray(data) ? data : [Buffer.from(data)]);
+      if (bytes.length > MAX_MESSAGE_BYTES) {
+        const mb = (n: number): string => (n / 1024 / 1024).toFixed(1);
+        send(
+          encodeReply(oversizedMessageId(bytes), {
+            ok: false,
+            error: { code: 'too_large', message: `The request was ${mb(bytes.length)} MB, over the ${mb(MAX_MESSAGE_BYTES)} MB one request may have; it was not read.` },
+          }),
+        );
+        return;
+      }
       void (async () => {
         let msg: unknown;
         try {

@@ -80,6 +80,16 @@ export function isInside(root: string, file: string): boolean {
   return r !== '' && !r.startsWith('..') && !path.isAbsolute(r);
 }
 
+/**
+ * The request id of a message too large to parse: the window writes `{"id":<n>,` first
+ * (renderer/src/api.ts), so a number right there is its id; anything else gives null (the refusal
+ * then reaches the sender without an id). Reads only the first bytes.
+ */
+export function oversizedMessageId(data: Buffer): number | null {
+  const m = /^\{"id":(\d{1,15})[,}]/.exec(data.subarray(0, 32).toString('latin1'));
+  return m ? Number(m[1]) : null;
+}
+
 /** Encoding a reply failed (e.g. a value nested too deeply for `JSON.stringify`). */
 export const UNENCODABLE_REPLY = 'The reply could not be encoded, so it was not sent.';
 

@@ -1691,6 +1691,7 @@ export type ErrorCode =
   | 'missing_runtime'
   | 'not_installable'
   | 'bundle_invalid'
+  | 'too_large'
   | 'internal';
 
 /**

@@ -3,6 +3,7 @@
  * browser shell — the same contract over a loopback WebSocket (token from the URL fragment).
  */
 import type { ChannelInput, ChannelName, ChannelOutput, Envelope, ErrorCode, EventName, EventPayloads, IpcError, OpenProgramApi } from '../../preload/contract/index.js';
+import { BRIDGE_MESSAGE_BYTES } from '../../preload/contract/rules/index.js';
 import { t } from './i18n';
 import { describeError, type LocalError } from './i18n/errors';
 
@@ -134,9 +135,17 @@ function createSocketApi(): OpenProgramApi {
       }
       if (!socket || socket.readyState !== WebSocket.OPEN) return currentBridgeState() === 'stale-token' ? stale() : lost();
       const id = nextId++;
+      // `id` first: the shell reads it from the start of a message too large to parse (main/shell/guards.ts).
+      const text = JSON.stringify({ id, channel, input });
+      // One request over the socket's limit fails alone, here; sending it would only be refused.
+      const bytes = text.length * 3 <= BRIDGE_MESSAGE_BYTES ? text.length : new TextEncoder().encode(text).length;
+      if (bytes > BRIDGE_MESSAGE_BYTES) {
+        const mb = (n: number): string => (n / 1024 / 1024).toFixed(1);
+        return local('too_large', t('errors.tooLargeHere', { size: mb(bytes), limit: mb(BRIDGE_MESSAGE_BYTES) }));
+      }
       return new Promise((resolve) => {
         pending.set(id, resolve as (e: Envelope<unknown>) => void);
-        socket!.send(JSON.stringify({ id, channel, input }));
+        socket!.send(text);
       });
     },
     on(event, listener) {

@@ -274,6 +274,34 @@ test('a hostile view reaches neither the app, its origin, another server nor a m
   expect(JSON.stringify(model.requests[model.requests.length - 1]!.body)).toContain('teardown-seen-marker');
 });
 
+test('one oversized request from a view fails alone: the view gets a clear error, the socket, the window and other requests go on, nothing reloads', async ({ page, shell }) => {
+  let sockets = 0;
+  const viewCalls: string[] = [];
+  page.on('websocket', (ws) => {
+    sockets++;
+    ws.on('framesent', (f) => {
+      if (String(f.payload).includes('"apps.callTool"')) viewCalls.push(String(f.payload).slice(0, 200));
+    });
+  });
+  await openApp(page, shell.current);
+  await configureModel(page, { baseUrl: model.baseUrl, model: 'fake-apps' });
+  await expectStatus(await addLocalServer(page, { name: 'evil', command: HOSTILE }), 'ready');
+  await setApprovalMode(page, 'Never ask');
+  await openChat(page);
+  await sendMessage(page, 'call __flood');
+  const flood = view(page, 0);
+  await expect(flood.locator('[data-flood="small"]')).toHaveText(/^ok .*app-only ran/, { timeout: 30_000 });
+  await expect(flood.locator('[data-flood="big"]')).toHaveText(/^refused: This request is 5\.0 MB, more than the 4\.0 MB the app core accepts at once/);
+  // The oversized call never went out; the small one once (a reloaded view would call again), on
+  // the first socket; the app shows no lost connection.
+  await page.waitForTimeout(2500);
+  expect(viewCalls).toHaveLength(1);
+  expect(sockets).toBe(1);
+  await expect(page.getByTestId('bridge-lost')).toHaveCount(0);
+  await sendMessage(page, 'hello');
+  await expect(page.getByTestId('transcript')).toContainText('hello', { timeout: 10_000 });
+});
+
 test('every view has an origin of its own: a hostile view reaches no other view — not its document, bridge, storage nor cookies — and its WebRTC sends nothing; the other views keep working', async ({ page, shell }) => {
   // A STUN server stand-in: any packet here is data a view sent around its CSP.
   const stun = createSocket('udp4');

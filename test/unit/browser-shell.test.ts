@@ -2,7 +2,8 @@
  * The browser shell survives whatever a peer sends (issue "Hardening", item 1): the pure guards
  * (upgrade check, static path resolution, reply encoding) one by one, then a real shell process
  * attacked over real sockets — a request target that does not parse, wrong origin/token, an
- * oversized frame, invalid UTF-8, a tool schema too deep to encode — after which it still serves.
+ * oversized request (refused by id; a frame past the hard cap closes its socket), invalid UTF-8,
+ * a tool schema too deep to encode — after which it still serves.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -232,11 +233,28 @@ describe('a real shell process under attack', () => {
     expect(await rawUpgrade(`/ipc?token=${token}`)).toMatch(/^HTTP\/1\.1 101/);
   });
 
-  it('an oversized frame closes only that socket', async () => {
+  it('an oversized request is refused alone, by its id: the socket and the next request go on', async () => {
+    const ws = await open();
+    const refused = new Promise<{ id: unknown; envelope: { ok: boolean; error?: { code: string; message: string } } }>((resolve) =>
+      ws.once('message', (data) => resolve(JSON.parse(data.toString()))),
+    );
+    ws.send(JSON.stringify({ id: 77, channel: 'servers.list', input: { pad: 'x'.repeat(5 * 1024 * 1024) } }));
+    const reply = await refused;
+    expect(reply.id).toBe(77);
+    expect(reply.envelope.ok).toBe(false);
+    expect(reply.envelope.error?.code).toBe('too_large');
+    expect(reply.envelope.error?.message).toMatch(/5\.0 MB, over the 4\.0 MB/);
+    expect(ws.readyState).toBe(WebSocket.OPEN);
+    const next = await request(ws, 78, 'servers.list');
+    expect(next.envelope.ok).toBe(true);
+    ws.close();
+  });
+
+  it('a frame past the hard cap closes only that socket', async () => {
     const ws = await open();
     ws.on('error', () => undefined);
     const code = closed(ws);
-    ws.send('x'.repeat(5 * 1024 * 1024));
+    ws.send('x'.repeat(65 * 1024 * 1024));
     expect(await code).toBe(1009);
     expect(alive(), output).toBe(true);
   });

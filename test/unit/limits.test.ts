@@ -130,7 +130,8 @@ describe('stdout lines', () => {
     open.push(c);
     await c.start();
     expect(c.status).toBe('ready');
-    await expect(c.callTool('big', {}, { timeoutMs: 3000 })).rejects.toThrow();
+    // The raw server writes `id` first; the call fails at once, long before its timeout.
+    await expect(c.callTool('big', {}, { timeoutMs: 120_000 })).rejects.toThrow(/reply was 40\.0 MB, over the 32\.0 MB one message may have/);
     expect(c.log.all().some((e) => /Dropped a stdout message of \d+ bytes \(limit 33554432 bytes\)/.test(e.text))).toBe(true);
     const r = await c.callTool('count', {});
     expect((r.content as Array<{ text: string }>)[0]!.text).toMatch(/^\d+$/);

@@ -45,11 +45,18 @@ describe('LineSplitter', () => {
   it('drops a line over the limit, reports its size, and resumes at the next line', () => {
     const lines: string[] = [];
     const over: number[] = [];
-    const s = new LineSplitter(10, (b) => lines.push(b.toString()), (n) => over.push(n));
+    const s = new LineSplitter(10, (b) => lines.push(b.toString()), (d) => over.push(d.bytes));
     s.push(Buffer.from('0123456789ABCDEF'));
     s.push(Buffer.from('GH\nok\n'));
     expect(over).toEqual([18]);
     expect(lines).toEqual(['ok']);
+  });
+
+  it('keeps the first and last bytes of a dropped line, across chunks', () => {
+    const dropped: Array<{ head: string; tail: string }> = [];
+    const s = new LineSplitter(8, () => undefined, (d) => dropped.push({ head: d.head.toString(), tail: d.tail.toString() }), 4);
+    for (const part of ['ab', 'cd', 'ef', 'gh', 'ij', 'kl', 'mn\nok\n']) s.push(Buffer.from(part));
+    expect(dropped).toEqual([{ head: 'abcd', tail: 'klmn' }]);
   });
 });
 
@@ -74,13 +81,20 @@ describe('ManagedStdioTransport', () => {
     await client.close();
   }, 60_000);
 
-  it('drops a message over maxMessageBytes with a clear error; the call fails by timeout, the connection survives', async () => {
+  it('drops a message over maxMessageBytes: the call it answers fails at once with a clear error (not by timeout), the connection survives', async () => {
     const t = transportFor([SDK_SERVER], { maxMessageBytes: 1024 * 1024 });
     const client = new Client({ name: 't', version: '1' });
     const errors: string[] = [];
     client.onerror = (e) => errors.push(e.message);
     await client.connect(t);
-    await expect(client.callTool({ name: 'huge', arguments: { bytes: 2 * 1024 * 1024 } }, { timeout: 1500 })).rejects.toThrow();
+    // The SDK's server writes `id` last in a response; the request timeout is far away.
+    const failure = await client.callTool({ name: 'huge', arguments: { bytes: 2 * 1024 * 1024 } }, { timeout: 120_000 }).then(
+      () => null,
+      (e: unknown) => e as { code?: unknown; message: string; data?: unknown },
+    );
+    expect(failure?.code).toBe(-32603);
+    expect(failure?.message).toMatch(/reply was 2\.0 MB, over the 1\.0 MB one message may have/);
+    expect(failure?.data).toMatchObject({ reason: 'message_too_large', limit: 1024 * 1024 });
     expect(errors.some((e) => /Dropped a stdout message of \d+ bytes/.test(e))).toBe(true);
     const ok = await client.callTool({ name: 'echo', arguments: { text: 'still here' } });
     expect((ok.content as Array<{ text: string }>)[0]!.text).toBe('still here');

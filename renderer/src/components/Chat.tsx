@@ -11,6 +11,7 @@ import { Markdown } from './Markdown';
 import { ToolPicker } from './ToolPicker';
 import { PreparingCard, ToolCard } from './ToolCard';
 import { AppViewSlot } from '../apps/AppView';
+import { EntryBoundary, entryRawText } from './EntryBoundary';
 import { useStickToBottom } from './use-stick-to-bottom';
 
 /** Copy text to the clipboard, and say so for a moment. */
@@ -129,9 +130,15 @@ function rowKey(row: TranscriptItem | PreparingTool): string {
   return row.kind === 'tool' || row.kind === 'preparing-tool' ? `tool:${row.run_id}:${row.call_id}` : row.id;
 }
 
-/** One transcript entry. Memoized: while an answer streams, only that entry renders again. */
+/**
+ * One transcript entry. Memoized: while an answer streams, only that entry renders again. Each
+ * message, tool card and app view is contained (./EntryBoundary.tsx): one that cannot be
+ * displayed shows a notice with its raw text, and the rest of the window goes on.
+ */
 const Item = memo(function Item({ item: it, editable, running, hit }: { item: TranscriptItem | PreparingTool; editable: boolean; running: boolean; hit: boolean }) {
   const { t } = useTranslation();
+  const raw = () => entryRawText(it);
+  const label = it.kind === 'preparing-tool' ? it.call_id : it.id;
   let body;
   if (it.kind === 'user') body = <UserMessage item={it} editable={editable} running={running} />;
   else if (it.kind === 'assistant')
@@ -150,8 +157,12 @@ const Item = memo(function Item({ item: it, editable, running, hit }: { item: Tr
   else if (it.kind === 'tool' || it.kind === 'preparing-tool')
     body = (
       <>
-        {it.kind === 'tool' ? <ToolCard call={it} /> : <PreparingCard call={it} />}
-        <AppViewSlot call={it} />
+        <EntryBoundary part="tool" resetKey={it} raw={raw} label={label}>
+          {it.kind === 'tool' ? <ToolCard call={it} /> : <PreparingCard call={it} />}
+        </EntryBoundary>
+        <EntryBoundary part="view" resetKey={it} raw={raw} label={label}>
+          <AppViewSlot call={it} />
+        </EntryBoundary>
       </>
     );
   else
@@ -162,7 +173,13 @@ const Item = memo(function Item({ item: it, editable, running, hit }: { item: Tr
     );
   return (
     <div className={`item${hit ? ' search-hit-item' : ''}`} data-item-id={it.kind === 'preparing-tool' ? undefined : it.id}>
-      {body}
+      {it.kind === 'tool' || it.kind === 'preparing-tool' ? (
+        body
+      ) : (
+        <EntryBoundary part="entry" resetKey={it} raw={raw} label={label}>
+          {body}
+        </EntryBoundary>
+      )}
     </div>
   );
 });

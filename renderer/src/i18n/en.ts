@@ -118,6 +118,10 @@ export const en = {
     answerStopped: 'stopped',
     answerFailed: 'failed',
     answerInterrupted: 'interrupted: the app stopped while this was being written',
+    entryFailed: 'Could not display this entry. The rest of the conversation is not affected.',
+    viewFailed: 'Could not display this app view. The rest of the conversation is not affected.',
+    entryRaw: 'Show its raw text',
+    entryNoRaw: 'Its raw text cannot be shown either.',
   },
   tool: {
     preparing: 'Preparing {{tool}}…',
@@ -788,6 +792,8 @@ export const en = {
     busy: 'The app is busy with this already; try again in a moment.',
     write_failed: 'Could not write the file.',
     approval_invalid: 'This approval is no longer waiting (it was answered or withdrawn).',
+    too_large: 'The request is too large to send',
+    tooLargeHere: 'This request is {{size}} MB, more than the {{limit}} MB the app core accepts at once; it was not sent.',
     internal: 'Something went wrong in the app core.',
   },
 };

@@ -118,6 +118,10 @@ export const zhCN: Strings = {
     answerStopped: '已停止',
     answerFailed: '失败',
     answerInterrupted: '已中断：写这段回答时应用停止了',
+    entryFailed: '无法显示此条目。对话的其余部分不受影响。',
+    viewFailed: '无法显示此应用视图。对话的其余部分不受影响。',
+    entryRaw: '显示原始文本',
+    entryNoRaw: '其原始文本也无法显示。',
   },
   tool: {
     preparing: '正在准备 {{tool}}……',
@@ -788,6 +792,8 @@ export const zhCN: Strings = {
     busy: '应用正在处理此事，请稍后再试。',
     write_failed: '无法写入文件。',
     approval_invalid: '此审批已不在等待中（已被回答或撤回）。',
+    too_large: '请求过大，无法发送',
+    tooLargeHere: '此请求为 {{size}} MB，超过应用核心一次可接收的 {{limit}} MB，未发送。',
     internal: '应用核心出了问题。',
   },
 };
