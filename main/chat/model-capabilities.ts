@@ -3,7 +3,7 @@
  * context window. Used to prefill a profile; the user can always override both. Pure.
  */
 import type { ModelProvider } from '../../preload/contract/index.js';
-import { classifyHost } from '../mcp/oauth/url-safety.js';
+import { isLoopbackHost } from '../../preload/contract/rules/index.js';
 
 /**
  * Families whose models take image input (OpenAI GPT-4o/4.1/5 and o-series with vision, Claude 3+,
@@ -44,22 +44,9 @@ export function defaultContextWindow(provider: ModelProvider, model: string, bas
   if (/gpt-4o|gpt-4-turbo|(^|[/:-])o[134](-|$)/.test(m)) return 128_000;
   let local = false;
   try {
-    local = classifyHost(new URL(baseUrl).hostname) === 'loopback';
+    local = isLoopbackHost(new URL(baseUrl).hostname);
   } catch {
     local = false;
   }
   return local ? LOCAL_CONTEXT_WINDOW : DEFAULT_CONTEXT_WINDOW;
-}
-
-/**
- * Whether an API key sent to this base URL would travel unencrypted: `http:` to a host that is not
- * this machine (loopback). Unparsable URLs count as not in clear (they fail validation elsewhere).
- */
-export function keyWouldTravelInClear(baseUrl: string): boolean {
-  try {
-    const u = new URL(baseUrl);
-    return u.protocol === 'http:' && classifyHost(u.hostname) !== 'loopback';
-  } catch {
-    return false;
-  }
 }

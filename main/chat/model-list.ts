@@ -7,7 +7,8 @@
  */
 import { APICallError } from 'ai';
 import type { ConnectionTestResult, ModelInfo, ModelProvider } from '../../preload/contract/index.js';
-import { keyWouldTravelInClear, modelAcceptsImages } from './model-capabilities.js';
+import { keyWouldTravelInClear } from '../../preload/contract/rules/index.js';
+import { modelAcceptsImages } from './model-capabilities.js';
 import { describeModelError, ModelEndpointError, ModelListShapeError } from './model-errors.js';
 import { trimBaseUrl } from './providers.js';
 

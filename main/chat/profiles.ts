@@ -17,7 +17,8 @@ import type { ModelProfileView, ModelProvider, ProfileInput, ProfileTestInput } 
 import { maskSecret } from '../secrets/mask.js';
 import type { SecretStore } from '../secrets/store.js';
 import { Mutex, writeFileAtomic } from '../util/atomic-write.js';
-import { defaultContextWindow, keyWouldTravelInClear, modelAcceptsImages } from './model-capabilities.js';
+import { keyWouldTravelInClear } from '../../preload/contract/rules/index.js';
+import { defaultContextWindow, modelAcceptsImages } from './model-capabilities.js';
 
 /** A stored profile (no secret): the view's fields that are kept in `model_profiles.json`. */
 export type ModelProfile = Omit<ModelProfileView, 'api_key' | 'is_default' | 'configured' | 'key_in_clear'>;

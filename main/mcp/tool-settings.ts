@@ -14,6 +14,7 @@
  */
 
 import type { ToolApproval } from '../../preload/contract/index.js';
+import { TOOL_APPROVALS, isToolApproval } from '../../preload/contract/rules/index.js';
 
 /** `ask` = ask every time; `always_allow` = never ask. Absent = follow the global mode. */
 export type { ToolApproval };
@@ -98,7 +99,7 @@ export function parseToolSettings(raw: unknown): ToolSettingsMap {
       s.enabled = v.enabled;
     }
     if (v.approval !== undefined && v.approval !== null) {
-      if (v.approval !== 'ask' && v.approval !== 'always_allow') throw new ToolSettingsError(`${label}.approval must be "ask" or "always_allow"`);
+      if (!isToolApproval(v.approval)) throw new ToolSettingsError(`${label}.approval must be ${TOOL_APPROVALS.map((a) => `"${a}"`).join(' or ')}`);
       s.approval = v.approval;
     }
     put(out, name, s);

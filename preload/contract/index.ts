@@ -11,6 +11,9 @@
  * shell carries the same envelopes over a loopback WebSocket.
  */
 import { z } from 'zod';
+import { PERMISSION_MODES, SERVER_NAME_MAX_LENGTH, SERVER_NAME_PATTERN, TOOL_APPROVALS, isLoopbackHost, type PermissionMode, type ResourceLinkKind, type ToolApproval } from './rules/index.js';
+
+export type { PermissionMode, ResourceLinkKind, ToolApproval };
 
 // ---------------------------------------------------------------------------------------------
 // Shared limits and primitives
@@ -30,12 +33,12 @@ export const LIMITS = {
   viewContext: 16_384,
 } as const;
 
-/** A server name: letters, digits, `_`, `-`, `.`; starts with a letter or digit; ≤ 64 chars. */
+/** A server name (the rule: rules/server-name.ts): letters, digits, `_`, `-`, `.`; starts with a letter or digit; ≤ 64 chars. */
 export const serverNameSchema = z
   .string()
   .min(1, 'Name is required')
-  .max(LIMITS.name, `Name is longer than ${LIMITS.name} characters`)
-  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'Name may use letters, digits, "_", "-" and "." and must start with a letter or digit');
+  .max(SERVER_NAME_MAX_LENGTH, `Name is longer than ${SERVER_NAME_MAX_LENGTH} characters`)
+  .regex(SERVER_NAME_PATTERN, 'Name may use letters, digits, "_", "-" and "." and must start with a letter or digit');
 
 /**
  * A name that cannot be an own key of a plain object: `__proto__` would set the prototype instead
@@ -198,8 +201,7 @@ export type ServerInput = z.infer<typeof serverInputSchema>;
 export const toolNameSchema = z.string().min(1).max(128);
 
 /** Per-tool approval: ask every time, or always allow. Absent/null = follow the global mode. */
-export const toolApprovalSchema = z.enum(['ask', 'always_allow']);
-export type ToolApproval = z.infer<typeof toolApprovalSchema>;
+export const toolApprovalSchema = z.enum(TOOL_APPROVALS);
 
 /**
  * PATCH of one tool's settings: a field absent → keep; a value → replace; `approval: null` →
@@ -344,8 +346,7 @@ export interface ToolView {
  * `ask_all` = every call; `ask_unless_read_only` = every call unless the tool declares
  * `readOnlyHint: true`; `never_ask` = no call.
  */
-export type PermissionMode = 'ask_all' | 'ask_unless_read_only' | 'never_ask';
-export const permissionModeSchema = z.enum(['ask_all', 'ask_unless_read_only', 'never_ask']);
+export const permissionModeSchema = z.enum(PERMISSION_MODES);
 
 /** The user's answer to an approval card. */
 export type ApprovalDecision = 'allow_once' | 'allow_conversation' | 'always_allow' | 'deny';
@@ -890,9 +891,6 @@ export interface CompletionView {
   has_more: boolean;
 }
 
-/** How a resource URI may be opened (main/chat/context/uri-guard.ts). */
-export type ResourceLinkKind = 'server' | 'https' | 'data_image' | 'text';
-
 /** One part of a resource read for the viewer (text cut to a budget, images as data). */
 export type ResourcePartView =
   | { type: 'text'; uri: string; mime_type: string | null; text: string }
@@ -1204,12 +1202,21 @@ const catalogValuesSchema = z
   .refine((m) => Object.keys(m).length <= 512, 'Too many values');
 /** A registry server name (`namespace/name`). */
 export const registryNameSchema = z.string().min(3).max(200).regex(/^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/, 'Not a registry server name');
+/** Whether `u` is https, or http without credentials to a loopback host (rules/loopback.ts). */
+function isRegistryUrl(u: string): boolean {
+  try {
+    const p = new URL(u);
+    return p.protocol === 'https:' || (p.protocol === 'http:' && !p.username && !p.password && isLoopbackHost(p.hostname));
+  } catch {
+    return false;
+  }
+}
 /** The registry's base URL: https, or http to a loopback address. */
 export const registryUrlSchema = z
   .string()
   .max(2048)
   .url()
-  .refine((u) => /^https:\/\//i.test(u) || /^http:\/\/(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?(\/|$)/i.test(u), 'The registry URL must use https (or http to this computer)');
+  .refine(isRegistryUrl, 'The registry URL must use https (or http to this computer)');
 
 // ---------------------------------------------------------------------------------------------
 // Protocol features beyond tools: server logs, URL elicitation, roots, icons

@@ -8,6 +8,8 @@ describe('isSafeAuthorizationUrl', () => {
     'http://127.0.0.1:8080/authorize',
     'http://localhost/authorize',
     'http://[::1]:9000/authorize',
+    'http://127.0.0.2/authorize', // all of 127.0.0.0/8: the one loopback rule (preload/contract/rules)
+    'http://app.localhost/authorize',
     new URL('https://example.org/a'),
   ])('accepts %s', (u) => expect(isSafeAuthorizationUrl(u)).toBe(true));
 
@@ -20,7 +22,8 @@ describe('isSafeAuthorizationUrl', () => {
     'ms-settings:',
     'http://auth.example.com/authorize',
     'http://192.168.1.5/authorize',
-    'http://127.0.0.2/authorize',
+    'http://127.0.0.1.evil.com/authorize',
+    'http://localhost./authorize',
     'https://user:pass@auth.example.com/authorize',
     'https://user@auth.example.com/',
     'https://auth.example.com/a\nb',

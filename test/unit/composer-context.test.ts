@@ -15,7 +15,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ContentView, TranscriptItem } from '../../preload/contract/index.js';
 import { ATTACHMENT_TEXT_CHARS, ContextBudget, fitBlock, fitPromptMessages, fitResourceContents, MESSAGE_CONTEXT_CHARS, noticeFrom, partsForViewer, VIEWER_TEXT_CHARS } from '../../main/chat/context/budget.js';
-import { classifyResourceUri, mayReadFromServer, ownSchemes } from '../../main/chat/context/uri-guard.js';
+import { classifyResourceUri, mayReadFromServer, ownSchemes } from '../../preload/contract/rules/index.js';
 import { userItemToMessages } from '../../main/chat/context/to-model.js';
 import { ContextService, resourceFileName, templateVariables } from '../../main/chat/context/service.js';
 import { transcriptToMessages } from '../../main/chat/conversations/history.js';
@@ -23,7 +23,7 @@ import { conversationToMarkdown } from '../../main/chat/conversations/export.js'
 import { searchableText } from '../../main/chat/conversations/text.js';
 import { McpConnection } from '../../main/mcp/connection.js';
 import { HostError } from '../../main/mcp/host/errors.js';
-import { linkKind, ownSchemesOf, resourceUriOfText } from '../../renderer/src/resource-links.js';
+import { resourceUriOfText } from '../../renderer/src/resource-links.js';
 import { expandUriTemplate } from '../../renderer/src/uri-template.js';
 import { randomPng } from '../fixtures/png.js';
 import { localServer, ROOT } from './helpers.js';
@@ -112,8 +112,8 @@ describe('scheme guard', () => {
     expect(mayReadFromServer('https://example.com/', own)).toBe(false);
     expect(mayReadFromServer('file:///etc/passwd', own)).toBe(false);
   });
-  it('the window applies the same rule', () => {
-    const mine = ownSchemesOf(['demo://a', 'https://b', 'data:x']);
+  it('the window applies the same rule (one definition, preload/contract/rules)', () => {
+    const mine = ownSchemes(['demo://a', 'https://b', 'data:x']);
     expect([...mine]).toEqual(['demo']);
     for (const [uri, kind] of [
       ['demo://a/1', 'server'],
@@ -123,7 +123,7 @@ describe('scheme guard', () => {
       ['file:///etc/passwd', 'text'],
       ['data:text/html,<b>', 'text'],
     ] as const)
-      expect(linkKind(uri, mine), uri).toBe(kind);
+      expect(classifyResourceUri(uri, mine), uri).toBe(kind);
     expect(resourceUriOfText('[resource: demo://a/1]')).toBe('demo://a/1');
     expect(resourceUriOfText('[resource link: demo://a/1]')).toBe('demo://a/1');
     expect(resourceUriOfText('see [resource: demo://a/1]')).toBeNull();

@@ -20,7 +20,7 @@ import { HostError } from '../../mcp/host/errors.js';
 import type { ChooseSavePath } from '../conversations/service.js';
 import { ExportWriteError } from '../conversations/service.js';
 import { ContextBudget, fitPromptMessages, fitResourceContents, noticeFrom, partsForViewer, shortLabel } from './budget.js';
-import { mayReadFromServer, ownSchemes } from './uri-guard.js';
+import { mayReadFromServer, ownSchemes } from '../../../preload/contract/rules/index.js';
 import { base64Bytes } from '../model-context.js';
 
 /** Most completion values passed on (the spec caps a response at 100). */

@@ -6,13 +6,12 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { PermissionMode } from '../../../preload/contract/index.js';
+import { isPermissionMode } from '../../../preload/contract/rules/index.js';
 import { Mutex, writeFileAtomic } from '../../util/atomic-write.js';
 import { DEFAULT_PERMISSION_MODE } from './policy.js';
 
 /** Name of the file inside the state dir. */
 export const PERMISSIONS_FILE = 'permissions.json';
-
-const MODES: readonly PermissionMode[] = ['ask_all', 'ask_unless_read_only', 'never_ask'];
 
 /** Owns permissions.json. */
 export class PermissionSettingsStore {
@@ -49,7 +48,7 @@ export class PermissionSettingsStore {
   private async read(): Promise<PermissionMode> {
     try {
       const doc = JSON.parse(await fs.readFile(this.file, 'utf8')) as { mode?: unknown };
-      return MODES.includes(doc.mode as PermissionMode) ? (doc.mode as PermissionMode) : DEFAULT_PERMISSION_MODE;
+      return isPermissionMode(doc.mode) ? doc.mode : DEFAULT_PERMISSION_MODE;
     } catch {
       return DEFAULT_PERMISSION_MODE;
     }

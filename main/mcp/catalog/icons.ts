@@ -5,7 +5,7 @@
  * JPEG, WebP and GIF by their first bytes (never SVG, which can carry script), and hands the window
  * a `data:` URL (docs/ARCHITECTURE.md "Server catalog").
  */
-import { isLoopbackHost } from './mapping.js';
+import { isHttpsOrLoopbackHttp } from '../../../preload/contract/rules/index.js';
 
 const MAX_ICON_BYTES = 128 * 1024;
 const MAX_KNOWN = 2000;
@@ -24,7 +24,7 @@ export function imageType(b: Uint8Array): 'image/png' | 'image/jpeg' | 'image/we
 export function iconUrlAllowed(src: string): boolean {
   try {
     const u = new URL(src);
-    return !u.username && !u.password && (u.protocol === 'https:' || (u.protocol === 'http:' && isLoopbackHost(u.hostname)));
+    return !u.username && !u.password && isHttpsOrLoopbackHttp(u);
   } catch {
     return false;
   }

@@ -14,6 +14,7 @@
  *   on its option (`fixed`) for the install form to show.
  */
 import { envNameSchema, headerNameSchema, type CatalogField, type CatalogFixedValue, type CatalogOption, type ServerInput } from '../../../preload/contract/index.js';
+import { isHttpsOrLoopbackHttp } from '../../../preload/contract/rules/index.js';
 import { NotInstallableError, reason, type NotInstallableReason } from './reasons.js';
 import { whyRedirects, type PackageRuntime } from './runtime-guard.js';
 import type { KeyValueInput, RegistryArgument, RegistryInput, RegistryPackage, RegistryRemote, ServerJson } from './schema.js';
@@ -115,7 +116,7 @@ function whyNotBundle(p: RegistryPackage): NotInstallableReason | null {
   } catch {
     return { code: 'bundle_url_invalid' };
   }
-  if (!(u.protocol === 'https:' || (u.protocol === 'http:' && isLoopbackHost(u.hostname))) || u.username || u.password) return { code: 'bundle_not_https' };
+  if (!isHttpsOrLoopbackHttp(u) || u.username || u.password) return { code: 'bundle_not_https' };
   if (p.transport.type !== 'stdio') return { code: 'bundle_not_stdio', transport: p.transport.type };
   return null;
 }
@@ -260,12 +261,6 @@ function keyValues(list: KeyValueInput[] | undefined, kind: 'env' | 'header', an
   return out;
 }
 
-/** Whether `host` is a loopback address (127.0.0.0/8, ::1, localhost). */
-export function isLoopbackHost(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
-  return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
-}
-
 /**
  * Check a filled remote URL: absolute, https (or http to loopback), no credentials, nothing left
  * unfilled. @throws CatalogInputError
@@ -279,8 +274,7 @@ export function checkRemoteUrl(url: string): string {
   }
   if (/[{}\s]/.test(url)) throw new CatalogInputError('The server URL still has unfilled variables.', 'url');
   if (u.username || u.password) throw new CatalogInputError('The server URL must not carry a user name or password.', 'url');
-  if (u.protocol === 'https:') return u.href;
-  if (u.protocol === 'http:' && isLoopbackHost(u.hostname)) return u.href;
+  if (isHttpsOrLoopbackHttp(u)) return u.href;
   throw new CatalogInputError('Only https URLs (or http to this computer) are accepted for a remote server.', 'url');
 }
 

@@ -6,6 +6,7 @@
  */
 import { isIP } from 'node:net';
 import type { AuthorizationServerMetadata } from '@modelcontextprotocol/client';
+import { isHttpsOrLoopbackHttp, isLoopbackHost } from '../../../preload/contract/rules/index.js';
 import { UnsafeUrlError } from './errors.js';
 
 /** Longest authorization URL we will hand to a browser, in characters. */
@@ -15,14 +16,10 @@ export const MAX_AUTHORIZATION_URL_LENGTH = 8192;
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
-/** Hostnames (as `URL.hostname` spells them) that always mean this machine. */
-const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
-
 /** Where a host points. `public` covers every name that is not an IP literal (DNS is not resolved). */
 export type HostClass = 'loopback' | 'private' | 'public';
 
 function ipv4Class(a: number, b: number): HostClass {
-  if (a === 127) return 'loopback';
   if (a === 10 || a === 0) return 'private';
   if (a === 172 && b >= 16 && b <= 31) return 'private';
   if (a === 192 && b === 168) return 'private';
@@ -32,20 +29,20 @@ function ipv4Class(a: number, b: number): HostClass {
 }
 
 /**
- * Classify a hostname (`URL.hostname`, IPv6 with or without brackets). IP literals are classified
- * by range: loopback (127/8, ::1), private (RFC 1918, link-local, CGNAT, ULA fc00::/7,
- * fe80::/10, unspecified). `localhost` is loopback. Any other name is `public`.
+ * Classify a hostname (`URL.hostname`, IPv6 with or without brackets): `loopback` by the one
+ * loopback rule (`isLoopbackHost`: 127/8, ::1, IPv4-mapped 127/8, `localhost` names); other IP
+ * literals by range: private (RFC 1918, link-local, CGNAT, ULA fc00::/7, fe80::/10,
+ * unspecified). Any other name is `public`.
  */
 export function classifyHost(hostname: string): HostClass {
   const h = hostname.toLowerCase().replace(/^\[|\]$/g, '');
-  if (h === 'localhost' || h.endsWith('.localhost')) return 'loopback';
+  if (isLoopbackHost(h)) return 'loopback';
   const kind = isIP(h);
   if (kind === 4) {
     const [a, b] = h.split('.').map(Number) as [number, number];
     return ipv4Class(a, b);
   }
   if (kind === 6) {
-    if (h === '::1') return 'loopback';
     if (h === '::') return 'private';
     const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(h);
     if (mapped) return classifyHost(mapped[1]!);
@@ -60,11 +57,6 @@ export function classifyHost(hostname: string): HostClass {
     return 'public';
   }
   return 'public';
-}
-
-/** Whether `hostname` is one of the loopback names the callback and the browser rules accept. */
-export function isLoopbackHost(hostname: string): boolean {
-  return LOOPBACK_NAMES.has(hostname.toLowerCase());
 }
 
 function parseStrict(input: string | URL): URL | null {
@@ -82,7 +74,7 @@ function parseStrict(input: string | URL): URL | null {
  * Whether an authorization URL may be handed to the system browser: it parses as a WHATWG URL,
  * has no control characters or surrounding whitespace, carries no username/password, is at most
  * {@link MAX_AUTHORIZATION_URL_LENGTH} characters, and is `https:` — or `http:` to a loopback host
- * (`127.0.0.1`, `[::1]`, `localhost`). Every other scheme (`file:`, `javascript:`, `data:`,
+ * (the one loopback rule, `isLoopbackHost`). Every other scheme (`file:`, `javascript:`, `data:`,
  * custom schemes, …) is refused. We never pass URLs to a shell, so shell syntax is not checked.
  */
 export function isSafeAuthorizationUrl(input: string | URL): boolean {
@@ -90,9 +82,7 @@ export function isSafeAuthorizationUrl(input: string | URL): boolean {
   if (!u) return false;
   if (u.username || u.password) return false;
   if (!u.hostname) return false;
-  if (u.protocol === 'https:') return true;
-  if (u.protocol === 'http:') return isLoopbackHost(u.hostname);
-  return false;
+  return isHttpsOrLoopbackHttp(u);
 }
 
 /**
@@ -102,8 +92,7 @@ export function isSafeAuthorizationUrl(input: string | URL): boolean {
 export function isSafeEndpointUrl(input: string | URL): boolean {
   const u = parseStrict(input);
   if (!u || u.username || u.password || !u.hostname) return false;
-  if (u.protocol === 'https:') return true;
-  return u.protocol === 'http:' && classifyHost(u.hostname) === 'loopback';
+  return isHttpsOrLoopbackHttp(u);
 }
 
 /** A short description of a URL for messages: scheme and host only (never path or query). */

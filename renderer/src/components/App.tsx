@@ -1,5 +1,6 @@
 import { ResourceViewer } from './ResourceViewer';
 import { useEffect, useRef, useState } from 'react';
+import { isHttpsOrLoopbackHttp } from '../../../preload/contract/rules/index.js';
 import { on, onBridgeState, staleTokenMessage, type BridgeState } from '../api';
 import { useTranslation } from '../i18n';
 import { describeConversationsWarning } from '../i18n/conversations-warning';
@@ -69,8 +70,7 @@ export function App() {
         } catch {
           return;
         }
-        const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname);
-        if (u.protocol !== 'https:' && !(u.protocol === 'http:' && loopback)) return;
+        if (!isHttpsOrLoopbackHttp(u)) return;
         useApp.getState().setSignInUrl(server, u.href);
         window.open(u.href, '_blank', 'noopener,noreferrer');
       }),

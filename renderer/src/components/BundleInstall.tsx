@@ -1,12 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
 import type { BundlePreview } from '../../../preload/contract/index.js';
+import { isValidServerName } from '../../../preload/contract/rules/index.js';
 import { ApiError, call } from '../api';
 import { Fill } from '../i18n/Fill';
 import { useTranslation } from '../i18n';
 import { useApp } from '../store';
 import { answersToValues, CatalogFieldInputs, defaultAnswers, FixedValues, missingFields, type FieldAnswers } from './CatalogFields';
 
-const SERVER_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 /** Largest file sent: main takes 64 MB; the browser shell's socket carries at most 4 MB a message (base64 included). */
 function maxBytes(shell: 'electron' | 'browser' | undefined): number {
   return shell === 'browser' ? 3 * 1024 * 1024 - 64 * 1024 : 64 * 1024 * 1024;
@@ -30,7 +30,7 @@ export function BundleForm({ preview, onDone, onCancel }: { preview: BundlePrevi
 
   const install = async (): Promise<void> => {
     const e: Record<string, string> = {};
-    if (!SERVER_NAME.test(name) || name.length > 64) e.name = t('catalog.errServerName');
+    if (!isValidServerName(name)) e.name = t('catalog.errServerName');
     for (const id of missingFields(preview.fields, answers)) e[id] = t('catalog.errRequired');
     setErrors(e);
     if (Object.keys(e).length) return;

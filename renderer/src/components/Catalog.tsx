@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { BundlePreview, CatalogEntryView, CatalogOption } from '../../../preload/contract/index.js';
+import { isValidServerName } from '../../../preload/contract/rules/index.js';
 import { ApiError, call } from '../api';
 import { formatDate, t as translate, useTranslation } from '../i18n';
 import { useApp } from '../store';
@@ -8,8 +9,6 @@ import { CatalogUpdates } from './CatalogUpdates';
 import { BundleForm, BundleInstall, Installed } from './BundleInstall';
 import { Fill } from '../i18n/Fill';
 import { CatalogWhy } from './CatalogWhy';
-
-const SERVER_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 
 /** "just now", "3 min ago", or a date. */
 function age(ts: number, now = Date.now()): string {
@@ -78,7 +77,7 @@ function InstallForm({ entry, onDone }: { entry: CatalogEntryView; onDone: (serv
 
   const submit = async (): Promise<void> => {
     const e: Record<string, string> = {};
-    if (!SERVER_NAME.test(name) || name.length > 64) e.name = t('catalog.errServerName');
+    if (!isValidServerName(name)) e.name = t('catalog.errServerName');
     for (const id of missingFields(fields, answers)) e[id] = t('catalog.errRequired');
     setErrors(e);
     if (Object.keys(e).length || !option?.installable) return;

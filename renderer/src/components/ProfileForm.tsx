@@ -7,14 +7,10 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import type { ConnectionTestResult, ModelInfo, ModelProfileView, ModelProvider } from '../../../preload/contract/index.js';
+import { keyWouldTravelInClear } from '../../../preload/contract/rules/index.js';
 import { ApiError, call } from '../api';
 import { useTranslation } from '../i18n';
 import { describeModelError } from '../i18n/errors';
-
-function isLoopbackHost(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
-  return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
-}
 
 function originOf(url: string): string | null {
   try {
@@ -24,15 +20,6 @@ function originOf(url: string): string | null {
   }
 }
 
-/** Whether a key sent to `url` would travel unencrypted (http: to another machine). */
-export function keyInClear(url: string): boolean {
-  try {
-    const u = new URL(url);
-    return u.protocol === 'http:' && !isLoopbackHost(u.hostname);
-  } catch {
-    return false;
-  }
-}
 
 /** The form of one profile; `profile` null = a new profile. `onSaved` gets the saved view. */
 export function ProfileForm({ profile, onSaved, isFirst, justSaved = false }: { profile: ModelProfileView | null; onSaved: (p: ModelProfileView) => void; isFirst: boolean; justSaved?: boolean }) {
@@ -56,7 +43,7 @@ export function ProfileForm({ profile, onSaved, isFirst, justSaved = false }: { 
 
   const stored = profile?.api_key.has_value === true && !clearKey;
   const originChanged = stored && !apiKey && originOf(baseUrl.trim()) !== null && originOf(baseUrl.trim()) !== originOf(profile!.base_url);
-  const clearText = keyInClear(baseUrl.trim()) && (apiKey.length > 0 || (stored && !originChanged));
+  const clearText = keyWouldTravelInClear(baseUrl.trim()) && (apiKey.length > 0 || (stored && !originChanged));
   const knownImages = models?.find((m) => m.id === model.trim())?.accepts_images;
 
   const runTest = async () => {

@@ -9,7 +9,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { call } from '../api';
 import { useApp } from '../store';
 import { formatNumber, useTranslation } from '../i18n';
-import { linkKind, ownSchemesOf } from '../resource-links';
+import { classifyResourceUri, ownSchemes } from '../../../preload/contract/rules/index.js';
 import { Markdown, openExternal } from './Markdown';
 
 function size(bytes: number): string {
@@ -121,10 +121,10 @@ export function ResourceLink({ server, uri, prefix }: { server: string; uri: str
     void loadTemplates();
   }, [loadTemplates]);
   const own = useMemo(
-    () => ownSchemesOf([...(view?.resources.map((r) => r.uri) ?? []), ...(templates.state === 'ready' ? templates.templates.filter((x) => x.server === server).map((x) => x.uri_template) : [])]),
+    () => ownSchemes([...(view?.resources.map((r) => r.uri) ?? []), ...(templates.state === 'ready' ? templates.templates.filter((x) => x.server === server).map((x) => x.uri_template) : [])]),
     [view, templates, server],
   );
-  const kind = linkKind(uri, own);
+  const kind = classifyResourceUri(uri, own);
   if (kind === 'text')
     return (
       <pre className="tool-text" data-testid="resource-text">

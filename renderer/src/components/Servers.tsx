@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { ServerView } from '../../../preload/contract/index.js';
+import { isValidServerName } from '../../../preload/contract/rules/index.js';
 import { ApiError, call } from '../api';
 import { CommandLineError, joinCommandLine, splitCommandLine } from '../commandLine';
 import { useApp } from '../store';
@@ -14,7 +15,6 @@ import { ServerRoots } from './Roots';
 import { SecretArgs } from './SecretParts';
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const SERVER_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 
 interface Row {
   key: string;
@@ -61,7 +61,7 @@ export function AddServerForm({ onDone }: { onDone: () => void }) {
     let argv: string[] = [];
     const n = name.trim();
     if (!n) e.name = t('addServer.errNameRequired');
-    else if (!SERVER_NAME.test(n) || n.length > 64) e.name = t('addServer.errNameChars');
+    else if (!isValidServerName(n)) e.name = t('addServer.errNameChars');
     else if (existing.includes(n)) e.name = t('addServer.errNameExists', { name: n });
     if (type === 'local') {
       try {

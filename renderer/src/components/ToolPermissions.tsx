@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { PermissionMode, ServerView, ToolApproval, ToolView } from '../../../preload/contract/index.js';
+import { PERMISSION_MODES, isToolApproval } from '../../../preload/contract/rules/index.js';
 import { call } from '../api';
 import { useApp } from '../store';
 import { useTranslation } from '../i18n';
@@ -85,7 +86,7 @@ export function ServerToolsPanel({ server }: { server: ServerView }) {
             disabled={!tool.enabled || tool.audience === 'none'}
             onChange={(e) => {
               const v = e.target.value;
-              const approval: ToolApproval | null = v === 'ask' || v === 'always_allow' ? v : null;
+              const approval: ToolApproval | null = isToolApproval(v) ? v : null;
               void act(() => call('servers.setToolSettings', { name: server.name, tool: tool.original_name, settings: { approval } }));
             }}
           >
@@ -108,8 +109,8 @@ export function ServerToolsPanel({ server }: { server: ServerView }) {
   );
 }
 
-/** The modes in the order shown; label and detail are `permissions.<mode>` and `permissions.<mode>_detail`. */
-const MODES: PermissionMode[] = ['ask_all', 'ask_unless_read_only', 'never_ask'];
+/** The modes in the order shown (the rule's order); label and detail are `permissions.<mode>` and `permissions.<mode>_detail`. */
+const MODES: readonly PermissionMode[] = PERMISSION_MODES;
 
 /** Settings → Tool permissions: the default approval mode (per-tool choices override it). */
 export function PermissionSettings() {
