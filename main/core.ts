@@ -157,6 +157,7 @@ export class AppCore {
       emit: (event, payload) => this.emit(event, payload),
       openUrl,
       ...(opts.chooseFolder ? { chooseFolder: opts.chooseFolder } : {}),
+      servers: { ready: (name) => this.host.ready(name), view: (name) => this.host.view(name) },
     });
     this.host = new McpHost(this.config, {
       elicit: (server, form, signal) => this.elicitation.ask({ server, message: form.message, requested_schema: form.requestedSchema }, signal),
@@ -183,11 +184,10 @@ export class AppCore {
         log: (name, entries) => this.emit('servers.log', { name, entries }),
       },
     });
-    this.protocol.attach(this.host);
     this.serverStart = new ServerStartGate(() => this.host.startAll(), opts.serverStartFallbackMs);
     if (opts.startServers !== 'after-ui') this.serverStart.uiReady();
     this.context = new ContextService(
-      { connection: (name) => this.host.connection(name), names: () => this.config.names() },
+      { ready: (name) => this.host.ready(name), names: () => this.config.names() },
       (server, uri) => this.emit('context.resourceUpdated', { server, uri }),
       opts.chooseSavePath ?? null,
     );
@@ -214,11 +214,15 @@ export class AppCore {
     );
     // Entries left streaming or running by a run that never ended (the app was killed).
     this.conversationStore.markInterrupted();
-    this.chat = new ChatService(this.host, this.profiles, this.conversationStore, this.permissions.gate, {
-      chat: (e) => this.emit('chat.event', e),
-      changed: (s) => this.emit('conversations.changed', s),
-    });
-    this.chat.extraSystem = (id) => this.apps.modelContext(id);
+    this.chat = new ChatService(
+      this.host,
+      this.profiles,
+      this.conversationStore,
+      this.permissions.gate,
+      { chat: (e) => this.emit('chat.event', e), changed: (s) => this.emit('conversations.changed', s) },
+      // What the conversation's MCP App views told the model (ui/update-model-context).
+      (id) => this.apps.modelContext(id),
+    );
     this.conversations = new ConversationService(
       this.conversationStore,
       this.chat,

@@ -83,6 +83,8 @@ export class ChatService {
   /**
    * @param profiles the model profiles (a conversation uses its own, else the default)
    * @param gate the permission gate every tool call passes at execution time
+   * @param extraSystem extra system text for a conversation's runs (MCP Apps: what its views put
+   *   in the model's context, main/mcp/apps/service.ts `modelContext`); null = none
    */
   constructor(
     private readonly host: McpHost,
@@ -90,13 +92,8 @@ export class ChatService {
     private readonly store: ConversationStore,
     private readonly gate: PermissionGate,
     private readonly events: ChatEvents,
+    private readonly extraSystem: (conversationId: string) => string | null = () => null,
   ) {}
-
-  /**
-   * Extra system text for a conversation's runs (MCP Apps: what its views put in the model's
-   * context, main/mcp/apps/service.ts `modelContext`). Set by the app core; null = none.
-   */
-  extraSystem: ((conversationId: string) => string | null) | null = null;
 
   /**
    * Whether run `runId` of a conversation, still active, announced a call `callId` of `tool` (its
@@ -271,7 +268,7 @@ export class ChatService {
         throw new ToolBudgetError(`Not sent: your servers offer ${what}. Pick fewer servers with Tools next to the message box, or turn off tools you do not need (Settings → MCP servers → Tools). Largest: ${top}.`);
       }
       const toolTokens = Math.ceil(offered.reduce((n, t) => n + toolBytes(t), 0) / 4);
-      const system = [profile.system_prompt, this.extraSystem?.(rec.conversationId)].filter((s): s is string => !!s).join('\n\n') || undefined;
+      const system = [profile.system_prompt, this.extraSystem(rec.conversationId)].filter((s): s is string => !!s).join('\n\n') || undefined;
       const budgetTokens = profile.context_window - answerReserveTokens(profile.context_window) - toolTokens - Math.ceil((system?.length ?? 0) / 4);
       const contextBudget = Math.max(1024, budgetTokens);
       const fitted = fitToContextWindow(history, contextBudget);
@@ -371,7 +368,7 @@ function viewToolLookup(host: McpHost, offered: readonly RegisteredTool[]): (nam
   const byName = new Map(offered.map((t) => [t.name, t]));
   return (name) => {
     const t = byName.get(name);
-    const listed = t && host.connection(t.server)?.tools.find((x) => x.name === t.original_name);
+    const listed = t && host.ready(t.server)?.tools.find((x) => x.name === t.original_name);
     return t && listed && toolUiResourceUri(listed) ? { server: t.server, original_name: t.original_name } : null;
   };
 }

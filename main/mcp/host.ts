@@ -9,6 +9,7 @@
  * start-gate.ts (when the startup queue runs; used by the app core).
  * Implements docs/ARCHITECTURE.md "Readiness" and "Start-up and shutdown".
  */
+import type { ReadyServer } from './host/ready-server.js';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { ExportResult, ImportPreview, ImportResult, LogEntry, ServerInput, ServerPatch, ServerView, ToolSettingPatch } from '../../preload/contract/index.js';
 import type { RegisteredTool } from './adapter.js';
@@ -103,7 +104,7 @@ export class McpHost {
     });
     this.management = new ServerManagement(this.rt);
     this.protocol = opts.protocol ?? null;
-    this.meta = new MetaTools((name) => this.rt.conns.get(name), () => this.rt.store.names());
+    this.meta = new MetaTools({ ready: (name) => this.ready(name), names: () => this.rt.store.names() });
     this.transfer = new ServerTransfer(this.rt, this.management);
   }
 
@@ -178,9 +179,18 @@ export class McpHost {
     return this.rt.store.toolSetting(server, tool);
   }
 
-  /** The live connection of a server (tests and benchmarks). */
+  /** The live connection of a server, whatever its state: for tests and benchmarks only (the app uses {@link ready}). */
   connection(name: string): McpConnection | undefined {
     return this.rt.conns.get(name);
+  }
+
+  /**
+   * A ready server's handle (its listings and requests), or null when the server is not ready.
+   * The only way the rest of the app reaches a server (main/mcp/host/ready-server.ts).
+   */
+  ready(name: string): ReadyServer | null {
+    const c = this.rt.conns.get(name);
+    return c && c.status === 'ready' ? c : null;
   }
 
   // ---- startup -------------------------------------------------------------------------------

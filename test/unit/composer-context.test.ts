@@ -200,7 +200,7 @@ describe('ContextService with server-everything', () => {
     expect(conn.status).toBe('ready');
     const updated: string[] = [];
     const c = conn;
-    return { svc: new ContextService({ connection: (n) => (n === 'every' ? c : undefined), names: () => ['every'] }, (_s, u) => updated.push(u)), updated };
+    return { svc: new ContextService({ ready: (n) => (n === 'every' && c.status === 'ready' ? c : null), names: () => ['every'] }, (_s, u) => updated.push(u)), updated };
   };
 
   it('resolves a prompt, a template-expanded resource and completions from the real server', async () => {

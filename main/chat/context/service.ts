@@ -14,7 +14,7 @@ import type {
   ResourceSaveResult,
   ResourceTemplateView,
 } from '../../../preload/contract/index.js';
-import type { McpConnection } from '../../mcp/connection.js';
+import type { ReadyServer, ReadyServers } from '../../mcp/host/ready-server.js';
 import { NotConnectedError } from '../../mcp/connection.js';
 import { HostError } from '../../mcp/host/errors.js';
 import type { ChooseSavePath } from '../conversations/service.js';
@@ -28,12 +28,6 @@ export const MAX_COMPLETIONS = 100;
 /** Largest resource saved to a file (decoded bytes). */
 export const MAX_SAVE_BYTES = 50 * 1024 * 1024;
 
-/** What the service needs of the host: the live connection of a server, by name. */
-export interface ConnectionSource {
-  connection(name: string): McpConnection | undefined;
-  /** Names of every configured server. */
-  names(): string[];
-}
 
 /** The variable names of an RFC 6570 URI template (`{a}`, `{+b}`, `{?c,d}`), in order, unique. */
 export function templateVariables(template: string): string[] {
@@ -48,7 +42,7 @@ export function templateVariables(template: string): string[] {
 }
 
 /** The connection's own schemes: those of its listed resources (templates are added by the caller). */
-function listedUris(conn: McpConnection): string[] {
+function listedUris(conn: ReadyServer): string[] {
   return conn.resources.map((r) => r.uri);
 }
 
@@ -75,21 +69,21 @@ export class ContextService {
    * @param chooseSavePath Electron's save dialog; absent → content is returned to download
    */
   constructor(
-    private readonly conns: ConnectionSource,
+    private readonly conns: ReadyServers,
     private readonly onUpdated: (server: string, uri: string) => void,
     private readonly chooseSavePath: ChooseSavePath | null = null,
   ) {}
 
-  /** A ready connection. @throws HostError('not_found' | 'conflict') */
-  private ready(server: string): McpConnection {
-    const c = this.conns.connection(server);
-    if (!c) throw new HostError('not_found', `Server "${server}" is not running.`);
-    if (c.status !== 'ready') throw new HostError('conflict', `Server "${server}" is not ready.`);
-    return c;
+  /** A ready server. @throws HostError('not_found' | 'conflict') */
+  private ready(server: string): ReadyServer {
+    const c = this.conns.ready(server);
+    if (c) return c;
+    if (!this.conns.names().includes(server)) throw new HostError('not_found', `No server named "${server.slice(0, 64)}".`);
+    throw new HostError('conflict', `Server "${server}" is not ready.`);
   }
 
   /** Schemes of the server's own resources (listed resources and known templates). */
-  private schemes(server: string, conn: McpConnection): Set<string> {
+  private schemes(server: string, conn: ReadyServer): Set<string> {
     return ownSchemes([...listedUris(conn), ...(this.templateUris.get(server) ?? [])]);
   }
 
@@ -98,12 +92,12 @@ export class ContextService {
    * Templates are listed first when the server has not been asked yet.
    * @throws HostError('forbidden')
    */
-  private async guardRead(server: string, conn: McpConnection, uri: string): Promise<void> {
+  private async guardRead(server: string, conn: ReadyServer, uri: string): Promise<void> {
     if (!this.templateUris.has(server)) await this.templatesOf(server, conn).catch(() => []);
     if (!mayReadFromServer(uri, this.schemes(server, conn))) throw new HostError('forbidden', `"${shortLabel(uri, 200)}" is not one of the resources of server "${server}"; it is not read.`);
   }
 
-  private async templatesOf(server: string, conn: McpConnection): Promise<ResourceTemplateView[]> {
+  private async templatesOf(server: string, conn: ReadyServer): Promise<ResourceTemplateView[]> {
     const r = await conn.listResourceTemplates();
     const views = r.items.slice(0, 500).map<ResourceTemplateView>((t) => ({
       server,
@@ -122,8 +116,8 @@ export class ContextService {
   async templates(): Promise<ResourceTemplateView[]> {
     const all = await Promise.all(
       this.conns.names().map(async (name) => {
-        const c = this.conns.connection(name);
-        if (!c || c.status !== 'ready' || !c.supports('resources')) return [];
+        const c = this.conns.ready(name);
+        if (!c || !c.supports('resources')) return [];
         return this.templatesOf(name, c).catch(() => []);
       }),
     );
@@ -269,8 +263,7 @@ export class ContextService {
       return { unsubscribed: true };
     }
     this.subscriptions.delete(key);
-    const conn = this.conns.connection(server);
-    if (conn?.status === 'ready') await conn.unsubscribeResource(uri).catch(() => undefined);
+    await this.conns.ready(server)?.unsubscribeResource(uri).catch(() => undefined);
     return { unsubscribed: true };
   }
 }

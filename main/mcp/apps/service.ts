@@ -13,7 +13,8 @@ import { randomUUID } from 'node:crypto';
 import type { CallToolResult, ReadResourceResult, Tool } from '@modelcontextprotocol/client';
 import type { AppViewLoad } from '../../../preload/contract/index.js';
 import type { PermissionGate } from '../../chat/permissions/index.js';
-import { NotConnectedError, type CallOptions, type McpConnection } from '../connection.js';
+import { NotConnectedError, type CallOptions } from '../connection.js';
+import type { ReadyServer } from '../host/ready-server.js';
 import type { RegisteredTool } from '../adapter.js';
 import { HostError } from '../host/errors.js';
 import type { ResolvedTool } from '../host/resolved-tools.js';
@@ -30,7 +31,8 @@ export const MAX_VIEW_REPLY_CHARS = 3 * 1024 * 1024;
 
 /** What the service needs of the host. */
 export interface AppsHost {
-  connection(name: string): McpConnection | undefined;
+  /** A ready server's handle, or null (main/mcp/host/ready-server.ts). */
+  ready(name: string): ReadyServer | null;
   /** Every registered tool (for the namespaced name the permission gate takes). */
   allTools(): RegisteredTool[];
   /** Call the tool the permission gate approved, on the very connection it was approved on. */
@@ -127,13 +129,13 @@ export class AppsService {
     private readonly origins: ViewOrigins | null,
   ) {}
 
-  private ready(server: string): McpConnection {
-    const c = this.host.connection(server);
-    if (!c || c.status !== 'ready') throw new HostError('not_found', `Server "${server}" is not running.`);
+  private ready(server: string): ReadyServer {
+    const c = this.host.ready(server);
+    if (!c) throw new HostError('not_found', `Server "${server}" is not running.`);
     return c;
   }
 
-  private listedTool(conn: McpConnection, name: string): Tool | undefined {
+  private listedTool(conn: ReadyServer, name: string): Tool | undefined {
     return conn.tools.find((t) => t.name === name);
   }
 
@@ -150,8 +152,8 @@ export class AppsService {
     if (this.closedViews.isClosed(view)) return { kind: 'closed' };
     // Only a real call's view: an id the window (or anyone holding the channel) made up gets none.
     if (!this.calls.isToolCall(view, server, tool)) return { kind: 'unavailable', reason: 'not_a_call' };
-    const conn = this.host.connection(server);
-    if (!conn || conn.status !== 'ready') return { kind: 'unavailable', reason: 'not_connected' };
+    const conn = this.host.ready(server);
+    if (!conn) return { kind: 'unavailable', reason: 'not_connected' };
     const t = this.listedTool(conn, tool);
     if (!t) return { kind: 'unavailable', reason: 'unknown_tool' };
     const uri = toolUiResourceUri(t);

@@ -132,9 +132,13 @@ export class ServerRuntime {
     return this.withCapabilities(new McpConnection(name, cfg, (c) => this.onConnectionChange(c), this.logRing(name), this.oauth.providerFor(name, cfg)));
   }
 
-  /** A connection that publishes nothing until {@link adopt}ed: an edit's trial start. */
+  /**
+   * A connection that publishes nothing until {@link adopt}ed: an edit's trial start. It gets the
+   * same change handler as any connection; that handler ignores a connection that is not the
+   * server's current one, which a candidate is not until adopted.
+   */
   makeCandidate(name: string, cfg: ServerConfig): McpConnection {
-    return this.withCapabilities(new McpConnection(name, cfg, undefined, this.logRing(name), this.oauth.providerFor(name, cfg)));
+    return this.makeConnection(name, cfg);
   }
 
   private withCapabilities(conn: McpConnection): McpConnection {
@@ -151,8 +155,7 @@ export class ServerRuntime {
   async adopt(name: string, candidate: McpConnection): Promise<void> {
     this.recovery.clear(name);
     const replaced = this.conns.get(name);
-    // Route the candidate's future changes through the host.
-    (candidate as unknown as { onChange: (c: McpConnection) => void }).onChange = (c) => this.onConnectionChange(c);
+    // From here the candidate is the current connection, so its changes are published.
     this.conns.set(name, candidate);
     await replaced?.close('the previous connection; the new settings are running');
     this.rebuildTools();

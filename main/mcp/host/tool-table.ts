@@ -69,7 +69,7 @@ export class ToolRegistry {
     }
     // The host's own tools (../protocol/meta-tools.ts) are named first, so a server tool that
     // would take one of their names gets the hash suffix and the warning, never the reverse.
-    const meta = shuttingDown ? [] : metaToolsFor([...conns.values()]);
+    const meta = shuttingDown ? [] : metaToolsFor([...conns.values()].filter((c) => c.status === 'ready'));
     this.table = buildToolTable([...meta, ...all]);
     for (const t of this.table.tools.slice(0, meta.length)) t.server = META_SERVER;
     this.appOnly = appOnly;

@@ -9,7 +9,7 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { ServerTool } from '../adapter.js';
-import type { McpConnection } from '../connection.js';
+import type { ReadyServer, ReadyServers } from '../host/ready-server.js';
 
 /**
  * The pseudo-server the host's tools belong to in the tool table. It is not a valid server name
@@ -76,12 +76,11 @@ export function metaToolDefinitions(has: { resources: boolean; prompts: boolean 
   return out;
 }
 
-/** Which host tools to offer for the ready connections. */
-export function metaToolsFor(conns: Iterable<McpConnection>): ServerTool[] {
+/** Which host tools to offer for the ready servers. */
+export function metaToolsFor(ready: Iterable<ReadyServer>): ServerTool[] {
   let resources = false;
   let prompts = false;
-  for (const c of conns) {
-    if (c.status !== 'ready') continue;
+  for (const c of ready) {
     resources ||= c.resources.length > 0;
     prompts ||= c.prompts.length > 0;
   }
@@ -112,20 +111,18 @@ const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
 /** Runs the host's tools over the host's live connections. */
 export class MetaTools {
-  /**
-   * @param connection the live connection of a configured server
-   * @param names the configured servers, in file order
-   */
-  constructor(
-    private readonly connection: (name: string) => McpConnection | undefined,
-    private readonly names: () => string[],
-  ) {}
+  /** @param servers the host's ready servers and configured names (file order) */
+  constructor(private readonly servers: ReadyServers) {}
 
-  private ready(only: string | null): McpConnection[] {
-    const out: McpConnection[] = [];
+  private names(): string[] {
+    return this.servers.names();
+  }
+
+  private ready(only: string | null): ReadyServer[] {
+    const out: ReadyServer[] = [];
     for (const n of only === null ? this.names() : [only]) {
-      const c = this.connection(n);
-      if (c?.status === 'ready') out.push(c);
+      const c = this.servers.ready(n);
+      if (c) out.push(c);
     }
     return out;
   }
@@ -198,14 +195,12 @@ export class MetaTools {
     return ok({ prompts, ...(total > prompts.length ? { note: `${total - prompts.length} more prompts were not listed.` } : {}) });
   }
 
-  /** The ready connection of `args.server`, or the error to give the model. */
-  private target(args: Record<string, unknown>): McpConnection | string {
+  /** The ready server `args.server`, or the error to give the model. */
+  private target(args: Record<string, unknown>): ReadyServer | string {
     const server = str(args.server);
     if (!server) return 'Give the server name.';
-    const c = this.connection(server);
-    if (!c || !this.names().includes(server)) return `No server named "${server.slice(0, 64)}".`;
-    if (c.status !== 'ready') return `Server "${server}" is not ready (${c.status}).`;
-    return c;
+    if (!this.names().includes(server)) return `No server named "${server.slice(0, 64)}".`;
+    return this.servers.ready(server) ?? `Server "${server}" is not ready (not connected, starting, failed or waiting for sign-in).`;
   }
 
   private async readResource(args: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult> {

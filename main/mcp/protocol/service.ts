@@ -7,7 +7,7 @@
 import type { EventName, EventPayloads, LoggingLevel, ServerView } from '../../../preload/contract/index.js';
 import type { ConfigStore } from '../config.js';
 import { HostError, noSuchServer } from '../host/errors.js';
-import type { McpHost } from '../host.js';
+import type { ReadyServer } from '../host/ready-server.js';
 import type { ProtocolHooks } from './hooks.js';
 import { DefaultRootsStore, RootsInputError, toRootEntries } from './roots.js';
 import { UrlElicitations } from './url-elicitation.js';
@@ -28,19 +28,34 @@ export interface ProtocolServiceOptions {
   openUrl(url: URL, server: string): void | Promise<void>;
   /** Asks the user for a folder (Electron's picker); absent in the browser shell. */
   chooseFolder?: () => Promise<string | null>;
+  /**
+   * The host's servers: a ready one's handle and any one's view. Called only after construction
+   * (the host is built with this service's {@link ProtocolService.hooks}), so a closure over the
+   * host that is built next is fine.
+   */
+  servers: ProtocolServers;
+}
+
+/** What the service needs of the host. */
+export interface ProtocolServers {
+  /** A ready server's handle, or null (main/mcp/host/ready-server.ts). */
+  ready(name: string): ReadyServer | null;
+  /** A configured server's masked view. @throws HostError('not_found') */
+  view(name: string): ServerView;
 }
 
 /** Roots, URL elicitation, log levels and the folder picker of one app core. */
 export class ProtocolService {
   readonly defaults: DefaultRootsStore;
   readonly urls: UrlElicitations;
-  private host: McpHost | null = null;
+  private readonly host: ProtocolServers;
   /** The log level the user chose per server, re-sent when the server starts again. */
   private readonly levels = new Map<string, LoggingLevel>();
   /** Servers whose chosen level is being re-sent now. */
   private readonly reapplying = new Set<string>();
 
   constructor(private readonly opts: ProtocolServiceOptions) {
+    this.host = opts.servers;
     this.defaults = new DefaultRootsStore(opts.stateDir);
     this.urls = new UrlElicitations({
       emitRequest: (e) => opts.emit('elicitation.urlRequest', e),
@@ -48,11 +63,6 @@ export class ProtocolService {
       openUrl: (url, server) => opts.openUrl(url, server),
       warn: (message) => opts.emit('app.warning', { message }),
     });
-  }
-
-  /** Connect to the host whose servers are told about root changes (after the host is built). */
-  attach(host: McpHost): void {
-    this.host = host;
   }
 
   /** Load the default roots. @returns a visible warning, or null. */
@@ -88,13 +98,10 @@ export class ProtocolService {
       if (err instanceof RootsInputError) throw new HostError('invalid_input', err.message, 'roots');
       throw err;
     }
-    const host = this.host;
-    if (host) {
-      for (const name of this.opts.config.names()) {
-        if (this.opts.config.get(name)?.roots) continue;
-        await host.connection(name)?.notifyRootsChanged();
-        this.opts.emit('servers.changed', host.view(name));
-      }
+    for (const name of this.opts.config.names()) {
+      if (this.opts.config.get(name)?.roots) continue;
+      await this.host.ready(name)?.notifyRootsChanged();
+      this.opts.emit('servers.changed', this.host.view(name));
     }
     return { roots };
   }
@@ -105,9 +112,9 @@ export class ProtocolService {
    */
   async setLogLevel(name: string, level: LoggingLevel): Promise<ServerView> {
     const host = this.host;
-    if (!host || !this.opts.config.has(name)) throw noSuchServer(name);
-    const conn = host.connection(name);
-    if (!conn || conn.status !== 'ready') throw new HostError('invalid_input', `Server "${name}" is not ready.`);
+    if (!this.opts.config.has(name)) throw noSuchServer(name);
+    const conn = host.ready(name);
+    if (!conn) throw new HostError('invalid_input', `Server "${name}" is not ready.`);
     if (!conn.supportsLogging) throw new HostError('invalid_input', `Server "${name}" does not support setting a log level.`);
     await conn.setLoggingLevel(level);
     this.levels.set(name, level);
@@ -124,8 +131,8 @@ export class ProtocolService {
   onServerChanged(view: ServerView): void {
     const level = this.levels.get(view.name);
     const host = this.host;
-    if (!level || !host || view.status !== 'ready' || !view.protocol.logging.supported || view.protocol.logging.level !== null || this.reapplying.has(view.name)) return;
-    const conn = host.connection(view.name);
+    if (!level || view.status !== 'ready' || !view.protocol.logging.supported || view.protocol.logging.level !== null || this.reapplying.has(view.name)) return;
+    const conn = host.ready(view.name);
     if (!conn) return;
     this.reapplying.add(view.name);
     void conn
