@@ -2,10 +2,12 @@
  * The conversation store: saved conversations and their transcript entries in SQLite (one row per
  * entry: `data` is the entry as the window shows it, `full_data` the whole entry where that differs
  * (tool results longer than the window's limit), FTS5 over its searchable text). The window's copy
- * is forwarded as stored JSON, never parsed in main. Streamed answer text is buffered in
- * memory and written in batches (at most `FLUSH_MS` behind, and at once when the entry ends or
- * anyone reads), so saving costs little per chunk and a crash loses at most that window of an
- * unfinished answer — never a finished entry. See docs/ARCHITECTURE.md "Conversations".
+ * is forwarded as stored JSON, never parsed in main (a row that is not a JSON entry becomes the
+ * unreadable-entry notice in SQL); main's own reads check each entry (./entry-shape.ts).
+ * Streamed answer text is buffered in memory and written in batches (at most `FLUSH_MS` behind,
+ * and at once when the entry ends or anyone reads), so saving costs little per chunk and a crash
+ * loses at most that window of an unfinished answer — never a finished entry. See
+ * docs/ARCHITECTURE.md "Conversations".
  */
 import { randomUUID } from 'node:crypto';
 import type { ConversationSummary, SearchHit, TranscriptItem } from '../../../preload/contract/index.js';
