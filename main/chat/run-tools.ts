@@ -10,6 +10,7 @@ import { dynamicTool, jsonSchema, type ToolSet } from 'ai';
 import type { ContentView } from '../../preload/contract/index.js';
 import { contentToText, convertCallResult, type RegisteredTool } from '../mcp/adapter.js';
 import type { McpHost } from '../mcp/host.js';
+import { boundDepth } from '../mcp/nesting.js';
 import { CANCELLED_RESULT } from './conversations/history.js';
 import { contentForModel, MODEL_RESULT_LIMIT, truncateText } from './limits.js';
 import { fitImagesForModel, type ImagePolicy, type ModelImage } from './model-context.js';
@@ -45,7 +46,9 @@ export function buildRunTools(host: McpHost, gate: PermissionGate, tools: readon
   for (const t of tools) {
     set[t.name] = dynamicTool({
       description: t.description,
-      inputSchema: jsonSchema(t.input_schema as Parameters<typeof jsonSchema>[0]),
+      // The model's input enters here: bounded in nesting depth (../mcp/nesting.ts) before the AI
+      // SDK keeps it for the next step, the gate, the recorder or the server sees it.
+      inputSchema: jsonSchema(t.input_schema as Parameters<typeof jsonSchema>[0], { validate: (value) => ({ success: true, value: boundDepth(value) }) }),
       execute: async (input, { toolCallId, abortSignal }) => {
         let started = performance.now();
         const elapsed = (): number => Math.round(performance.now() - started);

@@ -8,6 +8,7 @@
  */
 import { parsePartialJson } from 'ai';
 import type { ToolInputEvent } from '../../preload/contract/index.js';
+import { boundDepth } from '../mcp/nesting.js';
 
 /** Least time between two `tool-input` events of one call, in ms (the last one is always sent). */
 export const PARTIAL_INPUT_INTERVAL_MS = 100;
@@ -101,7 +102,8 @@ export class ToolInputStream {
   /** Parse the text so far and emit it when it is an object that differs from the last one sent. */
   private async announce(id: string, c: StreamingCall): Promise<void> {
     const seq = ++c.parses;
-    const { value } = await parsePartialJson(c.text);
+    // Bounded in nesting depth like the final input (../mcp/nesting.ts): it is encoded below and sent.
+    const value = boundDepth((await parsePartialJson(c.text)).value);
     // A parse that finished after a newer one was decided is stale.
     if (seq < c.decided) return;
     c.decided = seq;

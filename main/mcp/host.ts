@@ -23,6 +23,7 @@ import type { ProcessLedger } from './process-ledger.js';
 import type { HostProtocol } from './protocol/service.js';
 import { META_SERVER, MetaTools } from './protocol/meta-tools.js';
 import { askRequiredUrls } from './protocol/url-elicitation.js';
+import { boundDepth } from './nesting.js';
 import { capCallResult } from './result-limits.js';
 import type { ToolSetting } from './tool-settings.js';
 import { HostError, noSuchServer, ServerChangedError, ToolDisabledError } from './host/errors.js';
@@ -378,22 +379,25 @@ export class McpHost {
   /**
    * Call a resolved tool on exactly the connection it was resolved on — never on whatever holds
    * its name now. Calls to one server run concurrently. A tool the user disabled is refused here,
-   * whoever asks. The result is capped at `MAX_CALL_RESULT_CHARS` in total, with a notice
-   * (main/mcp/result-limits.ts).
+   * whoever asks. Arguments and result are bounded in nesting depth (`boundDepth`: deeper parts
+   * become a marker, ./nesting.ts), and the result is capped at `MAX_CALL_RESULT_CHARS` in total,
+   * with a notice (main/mcp/result-limits.ts).
    * @throws ServerChangedError (code `gone`) when that connection is no longer the server's live,
    *   ready one (stopped, removed, crashed, restarted); ToolDisabledError (code `forbidden`) for a
    *   disabled tool; errors of the connection otherwise.
    */
-  async callResolved(resolved: ResolvedTool, args: Record<string, unknown>, opts: CallOptions = {}): Promise<CallToolResult> {
+  async callResolved(resolved: ResolvedTool, rawArgs: Record<string, unknown>, opts: CallOptions = {}): Promise<CallToolResult> {
     const tool = resolved.tool;
+    // Nothing deeper than the bound goes out or comes in: encoding it would overflow the stack.
+    const args = boundDepth(rawArgs);
     if (this.rt.store.toolSetting(tool.server, tool.original_name)?.enabled === false) throw new ToolDisabledError(tool.server, tool.original_name);
     // The host's own tools (resources and prompts of ready servers; ./protocol/meta-tools.ts).
-    if (tool.server === META_SERVER) return capCallResult(await this.meta.call(tool.original_name, args, opts.signal));
+    if (tool.server === META_SERVER) return capCallResult(boundDepth(await this.meta.call(tool.original_name, args, opts.signal)));
     const conn = resolved.connection;
     if (!conn || !this.isLive(resolved)) throw new ServerChangedError(tool.server, tool.original_name);
     // Every result is capped in total size (all blocks, images included) before anyone sees it.
     try {
-      return capCallResult(await conn.callTool(tool.original_name, args, opts));
+      return capCallResult(boundDepth(await conn.callTool(tool.original_name, args, opts)));
     } catch (err) {
       // A tool that needs a URL interaction first (-32042): the user is asked, then the error goes on.
       if (this.protocol) await askRequiredUrls(this.protocol, tool.server, err, opts.signal ?? new AbortController().signal);

@@ -162,44 +162,75 @@ export class SecretRedactor {
    * A copy of `value` with every string redacted — values and object keys alike (a server may
    * use a secret as a key of its structured content); values without a secret are returned as
    * they are (same object). Two keys that redact to the same text are kept apart by a counter
-   * (`[redacted]`, `[redacted] (2)`), so no entry is lost. Nesting deeper than 512 levels is
-   * returned unchanged (such a value cannot be encoded for sending anyway).
+   * (`[redacted]`, `[redacted] (2)`), so no entry is lost. Any depth: the walk is iterative (a
+   * value nested 10,000 levels deep is redacted whole, never a stack overflow); an object met
+   * again inside itself (a cycle) is left as it is there; class instances are left as they are.
    */
   redactDeep<T>(value: T): T {
     if (!this.regex()) return value;
-    return this.walk(value, 0) as T;
+    return this.walk(value) as T;
   }
 
-  private walk(v: unknown, depth: number): unknown {
-    if (typeof v === 'string') return this.redactText(v);
-    if (typeof v !== 'object' || v === null || depth > 512) return v;
-    if (Array.isArray(v)) {
-      let out: unknown[] | null = null;
-      for (let i = 0; i < v.length; i++) {
-        const x = this.walk(v[i], depth + 1);
-        if (x !== v[i]) (out ??= v.slice())[i] = x;
+  /** Post-order walk with an explicit stack: a container is finished once all its members are. */
+  private walk(value: unknown): unknown {
+    const stack: WalkFrame[] = [];
+    const open = new Set<object>();
+    // The value of a leaf (or of a container left as it is), or null when a frame was pushed for it.
+    const enter = (v: unknown): { done: unknown } | null => {
+      if (typeof v === 'string') return { done: this.redactText(v) };
+      if (typeof v !== 'object' || v === null || open.has(v)) return { done: v };
+      if (Array.isArray(v)) {
+        stack.push({ node: v, keys: null, members: v, out: [] });
+        open.add(v);
+        return null;
       }
-      return out ?? v;
+      const proto = Object.getPrototypeOf(v) as unknown;
+      if (proto !== Object.prototype && proto !== null) return { done: v };
+      const entries = Object.entries(v);
+      stack.push({ node: v, keys: entries.map(([k]) => k), members: entries.map(([, x]) => x), out: [] });
+      open.add(v);
+      return null;
+    };
+    const first = enter(value);
+    if (first) return first.done;
+    for (;;) {
+      const f = stack[stack.length - 1]!;
+      if (f.out.length < f.members.length) {
+        const leaf = enter(f.members[f.out.length]);
+        if (leaf) f.out.push(leaf.done);
+        continue;
+      }
+      stack.pop();
+      open.delete(f.node);
+      const done = this.finish(f);
+      const parent = stack[stack.length - 1];
+      if (!parent) return done;
+      parent.out.push(done);
     }
-    if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null) return v;
-    const entries = Object.entries(v);
-    let changed = false;
-    const next = entries.map(([k, x]): [string, unknown] => {
-      const k2 = this.redactText(k);
-      const y = this.walk(x, depth + 1);
-      if (k2 !== k || y !== x) changed = true;
-      return [k2, y];
-    });
-    if (!changed) return v;
-    const out: Record<string, unknown> = Object.getPrototypeOf(v) === null ? Object.create(null) : {};
-    for (const [k, y] of next) {
+  }
+
+  /** A container whose members are all walked: itself when nothing changed, else a copy. */
+  private finish(f: WalkFrame): unknown {
+    if (f.keys === null) return f.out.every((x, i) => x === f.members[i]) ? f.node : f.out;
+    const keys = f.keys.map((k) => this.redactText(k));
+    if (keys.every((k, i) => k === f.keys![i]) && f.out.every((x, i) => x === f.members[i])) return f.node;
+    const out: Record<string, unknown> = Object.getPrototypeOf(f.node) === null ? Object.create(null) : {};
+    keys.forEach((k, i) => {
       let key = k;
       for (let n = 2; Object.prototype.hasOwnProperty.call(out, key); n++) key = `${k} (${n})`;
       // defineProperty: a key that redacts to "__proto__" stays an own entry, never a prototype.
-      Object.defineProperty(out, key, { value: y, enumerable: true, writable: true, configurable: true });
-    }
+      Object.defineProperty(out, key, { value: f.out[i], enumerable: true, writable: true, configurable: true });
+    });
     return out;
   }
+}
+
+/** One array or plain object being redacted: its keys (null for an array), members, and the members done so far. */
+interface WalkFrame {
+  node: object;
+  keys: string[] | null;
+  members: unknown[];
+  out: unknown[];
 }
 
 /**

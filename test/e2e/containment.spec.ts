@@ -3,8 +3,10 @@
  * and an answer of raw HTML nested 10,000 levels deep show as markdown cut to plain text (the
  * nesting bound, docs/ARCHITECTURE.md "Conversations"); a stored entry of a shape the window
  * cannot render shows "Could not display this entry" with its raw text (the error boundary around
- * each entry and tool card). Each time the other entries and the composer keep working, and the
- * app is still alive after a reload, which reopens the same conversation.
+ * each entry and tool card), one that is not JSON at all shows main's unreadable-entry notice, and
+ * sending goes on (main leaves damaged entries out of the model's context). Each time the other
+ * entries and the composer keep working, and the app is still alive after a reload, which
+ * reopens the same conversation.
  */
 import path from 'node:path';
 import { defaultScript, startFakeModel, textOf, type FakeModel, type Turn, type WireRequest } from '../fixtures/fake-model.js';
@@ -111,11 +113,17 @@ test('a stored entry the window cannot render shows "Could not display this entr
   const tool = { kind: 'tool', id: 'bad-tool', ts: Date.now(), run_id: 'old', call_id: 'c1', tool: 'fx__echo', server: 'fx', original_name: 'echo', args: { text: 'hi' }, state: 'ok', error: null, duration_ms: 3, progress: null, permission: null } as const;
   const content = [{ type: 'text' as const, text: 'the raw words of the damaged result' }];
   store.append(conv, { ...tool, content });
+  store.append(conv, { kind: 'user', id: 'torn', ts: Date.now(), text: 'a message whose row is torn' });
   store.append(conv, { kind: 'user', id: 'after-1', ts: Date.now(), text: 'a good entry after the bad one' });
   store.close();
   const db = new Database(path.join(shell.stateDir, DATABASE_FILE));
-  // The server's name is an object where a string belongs: rendering the card throws.
-  db.prepare('UPDATE items SET data = ? WHERE id = ?').run(JSON.stringify({ ...tool, server: { name: 'fx' }, content }), 'bad-tool');
+  // The server's name is an object where a string belongs: rendering the card throws. A second
+  // result text is an object too: main leaves the entry out of the model's context (building it
+  // from such an entry failed every later send).
+  const damaged = [...content, { type: 'text', text: { not: 'a string' } }];
+  db.prepare('UPDATE items SET data = ? WHERE id = ?').run(JSON.stringify({ ...tool, server: { name: 'fx' }, content: damaged }), 'bad-tool');
+  // A row that is not JSON at all: the conversation still opens, the entry shows as unreadable.
+  db.prepare('UPDATE items SET data = ? WHERE id = ?').run('{"kind":"user","id":"torn","te', 'torn');
   db.close();
   await shell.restart();
 
@@ -126,6 +134,8 @@ test('a stored entry the window cannot render shows "Could not display this entr
     await expect(page.getByTestId('msg-user').filter({ hasText: 'before the damage' })).toBeVisible();
     await expect(page.getByTestId('msg-assistant').filter({ hasText: 'echo: before the damage' })).toBeVisible();
     await expect(page.getByTestId('msg-user').filter({ hasText: 'a good entry after the bad one' })).toBeVisible();
+    await expect(page.getByTestId('chat-notice').filter({ hasText: 'This entry could not be read' })).toHaveCount(1);
+    await expect(page.getByTestId('msg-user').filter({ hasText: 'a message whose row is torn' })).toHaveCount(0);
     const failed = page.getByTestId('entry-failed');
     await expect(failed).toHaveCount(1);
     await expect(failed).toHaveAttribute('data-part', 'tool');

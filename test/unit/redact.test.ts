@@ -50,6 +50,31 @@ describe('SecretRedactor', () => {
     expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
   });
 
+  it('redacts a value nested 10,000 levels deep whole (key and value at the bottom), never overflowing the stack', () => {
+    // As a server or model could send it: parsed from JSON text, objects and arrays in turn.
+    const levels = 10_000;
+    const text = `${'{"a":['.repeat(levels / 2)}{"${SECRET}":"echoed ${SECRET}"}${']}'.repeat(levels / 2)}`;
+    const v = JSON.parse(text) as unknown;
+    const out = r.redactDeep(v);
+    const bottom = (x: unknown): unknown => {
+      for (let i = 0; i < levels / 2; i++) x = (x as { a: unknown[] }).a[0];
+      return x;
+    };
+    expect(bottom(out)).toEqual({ [REDACTED]: `echoed ${REDACTED}` });
+    // The input is not changed; a deep value without a secret comes back as the same object.
+    expect(bottom(v)).toEqual({ [SECRET]: `echoed ${SECRET}` });
+    const clean = JSON.parse(`${'['.repeat(levels)}"nothing"${']'.repeat(levels)}`) as unknown;
+    expect(r.redactDeep(clean)).toBe(clean);
+  });
+
+  it('leaves an object that contains itself as it is where it recurs', () => {
+    const v: Record<string, unknown> = { text: SECRET };
+    v.self = v;
+    const out = r.redactDeep(v) as Record<string, unknown>;
+    expect(out.text).toBe(REDACTED);
+    expect(out.self).toBe(v);
+  });
+
   it('ignores values too short to be told from words', () => {
     const s = new SecretRedactor();
     s.add('1');

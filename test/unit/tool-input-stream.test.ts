@@ -12,6 +12,7 @@ import { SettingsStore } from '../../main/chat/settings.js';
 import { MAX_PARTIAL_INPUT_CHARS, PARTIAL_INPUT_INTERVAL_MS, ToolInputStream } from '../../main/chat/tool-input-stream.js';
 import { ConfigStore } from '../../main/mcp/config.js';
 import { McpHost } from '../../main/mcp/host.js';
+import { MAX_NESTING, NESTED_TOO_DEEP } from '../../main/mcp/nesting.js';
 import { MemorySecretStore } from '../../main/secrets/store.js';
 import type { ChatEvent, ToolInputEvent } from '../../preload/contract/index.js';
 import { startFakeModel, type FakeModel } from '../fixtures/fake-model.js';
@@ -40,6 +41,16 @@ describe('ToolInputStream', () => {
     s.start('call-1', 's__view');
     await s.delta('call-1', '{"city":"Ber');
     expect(events).toEqual([{ conversation_id: 'c1', run_id: 'r1', type: 'tool-input', call_id: 'call-1', tool: 's__view', server: 's', original_name: 'view', args: { city: 'Ber' } }]);
+  });
+
+  it('input nested 10,000 levels deep is announced bounded (deeper parts as the marker), never overflowing the stack', async () => {
+    const { s, events } = stream();
+    s.start('deep', 's__view');
+    await s.delta('deep', `{"tree":${'['.repeat(10_000)}"bottom"`);
+    await s.end('deep');
+    expect(events).toHaveLength(1);
+    const json = JSON.stringify(events[0]!.args);
+    expect(json).toBe(`{"tree":${'['.repeat(MAX_NESTING - 1)}"${NESTED_TOO_DEEP}"${']'.repeat(MAX_NESTING - 1)}}`);
   });
 
   it('sends at most one event per interval per call, and the last state at the end', async () => {

@@ -26,6 +26,23 @@ export interface SearchRow {
   snippet: string;
 }
 
+/**
+ * A field of an entry's JSON (`col`), or NULL when the text is not valid JSON: json_extract
+ * throws on malformed JSON, and one damaged row must not fail a query over the conversation
+ * (CASE is evaluated in order, so json_extract never sees such a row).
+ */
+function field(path: string, col = 'data'): string {
+  return `(CASE WHEN json_valid(${col}) THEN json_extract(${col}, '${path}') END)`;
+}
+
+/**
+ * An entry's JSON as the window gets it: as stored when it is a JSON object with a text `id` and a
+ * known `kind`, else (damaged) the unreadable-entry notice made from the row's columns, so the
+ * conversation's JSON array always parses. Anything else the window contains itself.
+ */
+const VIEW_DATA = `CASE WHEN (CASE WHEN json_valid(data) THEN json_type(data) = 'object' AND json_type(data, '$.id') = 'text' AND json_extract(data, '$.kind') IN ('user', 'assistant', 'tool', 'notice') ELSE 0 END)
+  THEN data ELSE json_object('kind', 'notice', 'id', id, 'ts', ts, 'run_id', NULL, 'tone', 'error', 'text', @unreadable) END`;
+
 /** The store's statements on `db`. */
 export function storeQueries(db: Database.Database) {
   const summary = `SELECT c.id, c.title, c.created_at, c.updated_at, c.profile_id, c.tool_servers, (SELECT count(*) FROM items i WHERE i.conversation_id = c.id AND i.kind IN ('user','assistant')) AS message_count FROM conversations c`;
@@ -39,33 +56,33 @@ export function storeQueries(db: Database.Database) {
     setProfile: db.prepare('UPDATE conversations SET profile_id = ? WHERE id = ?'),
     setToolServers: db.prepare('UPDATE conversations SET tool_servers = ? WHERE id = ?'),
     remove: db.prepare('DELETE FROM conversations WHERE id = ?'),
-    items: db.prepare<[string], { data: string }>('SELECT coalesce(full_data, data) AS data FROM items WHERE conversation_id = ? ORDER BY seq'),
-    view: db.prepare<[string], { data: string }>('SELECT data FROM items WHERE conversation_id = ? ORDER BY seq'),
+    items: db.prepare<[string], { id: string; ts: number; data: string }>('SELECT id, ts, coalesce(full_data, data) AS data FROM items WHERE conversation_id = ? ORDER BY seq'),
+    view: db.prepare<{ conversation: string; unreadable: string }, { data: string }>(`SELECT ${VIEW_DATA} AS data FROM items WHERE conversation_id = @conversation ORDER BY seq`),
     nextSeq: db.prepare<[string], { s: number }>('SELECT coalesce(max(seq), 0) + 1 AS s FROM items WHERE conversation_id = ?'),
     insert: db.prepare('INSERT INTO items(id, conversation_id, seq, kind, ts, data, full_data, search_text) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
     update: db.prepare('UPDATE items SET data = ?, full_data = ?, search_text = ? WHERE id = ? AND conversation_id = ?'),
     removeItem: db.prepare('DELETE FROM items WHERE id = ? AND conversation_id = ?'),
     toolCall: db.prepare<{ conversation: string; run: string; call: string; server: string; tool: string }, { one: number }>(
-      `SELECT 1 AS one FROM items WHERE conversation_id = @conversation AND kind = 'tool' AND json_extract(data, '$.run_id') = @run
-       AND json_extract(data, '$.call_id') = @call AND json_extract(data, '$.server') = @server AND json_extract(data, '$.original_name') = @tool LIMIT 1`,
+      `SELECT 1 AS one FROM items WHERE conversation_id = @conversation AND kind = 'tool' AND ${field('$.run_id')} = @run
+       AND ${field('$.call_id')} = @call AND ${field('$.server')} = @server AND ${field('$.original_name')} = @tool LIMIT 1`,
     ),
     toolCallId: db.prepare<[string, string], { call_id: string | null }>(
-      `SELECT json_extract(data, '$.call_id') AS call_id FROM items WHERE id = ? AND conversation_id = ? AND kind = 'tool'`,
+      `SELECT ${field('$.call_id')} AS call_id FROM items WHERE id = ? AND conversation_id = ? AND kind = 'tool'`,
     ),
     // A view's model context goes with its tool call's entry — unless another entry still left
     // in the conversation has the same call id (ids are unique per run only).
     dropViewContext: db.prepare<{ conversation: string; call: string }>(
       `DELETE FROM view_contexts WHERE conversation_id = @conversation AND call_id = @call
-       AND NOT EXISTS (SELECT 1 FROM items WHERE conversation_id = @conversation AND kind = 'tool' AND json_extract(data, '$.call_id') = @call)`,
+       AND NOT EXISTS (SELECT 1 FROM items WHERE conversation_id = @conversation AND kind = 'tool' AND ${field('$.call_id')} = @call)`,
     ),
     // Closed-view rows (MCP Apps "Close view") whose tool call has no entry left in the
     // conversation: removed calls, and calls closed while their input streamed that never got one.
     dropClosedViews: db.prepare<{ conversation: string }>(
       `DELETE FROM closed_views WHERE conversation_id = @conversation AND NOT EXISTS (SELECT 1 FROM items i WHERE i.conversation_id = @conversation AND i.kind = 'tool'
-       AND json_extract(i.data, '$.run_id') = closed_views.run_id AND json_extract(i.data, '$.call_id') = closed_views.call_id)`,
+       AND ${field('$.run_id', 'i.data')} = closed_views.run_id AND ${field('$.call_id', 'i.data')} = closed_views.call_id)`,
     ),
-    unfinished: db.prepare<[], { id: string; conversation_id: string; data: string }>(
-      `SELECT id, conversation_id, coalesce(full_data, data) AS data FROM items WHERE kind IN ('assistant','tool') AND (json_extract(data, '$.state') IN ('streaming','running','awaiting_approval'))`,
+    unfinished: db.prepare<[], { id: string; conversation_id: string; ts: number; data: string }>(
+      `SELECT id, conversation_id, ts, coalesce(full_data, data) AS data FROM items WHERE kind IN ('assistant','tool') AND (${field('$.state')} IN ('streaming','running','awaiting_approval'))`,
     ),
     getMeta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
     setMeta: db.prepare('INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)'),

@@ -2,15 +2,18 @@
  * The conversation store: saved conversations and their transcript entries in SQLite (one row per
  * entry: `data` is the entry as the window shows it, `full_data` the whole entry where that differs
  * (tool results longer than the window's limit), FTS5 over its searchable text). The window's copy
- * is forwarded as stored JSON, never parsed in main. Streamed answer text is buffered in
- * memory and written in batches (at most `FLUSH_MS` behind, and at once when the entry ends or
- * anyone reads), so saving costs little per chunk and a crash loses at most that window of an
- * unfinished answer — never a finished entry. See docs/ARCHITECTURE.md "Conversations".
+ * is forwarded as stored JSON, never parsed in main (a row that is not a JSON entry becomes the
+ * unreadable-entry notice in SQL); main's own reads check each entry (./entry-shape.ts).
+ * Streamed answer text is buffered in memory and written in batches (at most `FLUSH_MS` behind,
+ * and at once when the entry ends or anyone reads), so saving costs little per chunk and a crash
+ * loses at most that window of an unfinished answer — never a finished entry. See
+ * docs/ARCHITECTURE.md "Conversations".
  */
 import { randomUUID } from 'node:crypto';
 import type { ConversationSummary, SearchHit, TranscriptItem } from '../../../preload/contract/index.js';
 import { itemForUi } from '../limits.js';
 import { asConversationDatabase, type ConversationDatabase, type DatabaseSource } from './database.js';
+import { readStoredEntry, UNREADABLE_ENTRY_TEXT } from './entry-shape.js';
 import { RECOVERED_TITLE } from './salvage.js';
 import { storeQueries, type SummaryRow } from './store-queries.js';
 import { cleanTitle, ftsQuery, searchableText, snippetSegments, TITLE_MAX } from './text.js';
@@ -146,17 +149,21 @@ export class ConversationStore {
     this.flush();
     return this.run(() => {
       if (!this.has(id)) throw new ConversationNotFoundError(id);
-      return `[${this.q.view.all(id).map((r) => r.data).join(',')}]`;
+      return `[${this.q.view.all({ conversation: id, unreadable: UNREADABLE_ENTRY_TEXT }).map((r) => r.data).join(',')}]`;
     });
   }
 
-  /** A conversation with every entry in order, whole (pending streamed text included). */
+  /**
+   * A conversation with every entry in order, whole (pending streamed text included). Each entry
+   * is checked as it is read (./entry-shape.ts): one that is damaged reads as the unreadable-entry
+   * notice (same id), so it is never sent to the model; the row stays as it is.
+   */
   get(id: string): StoredConversation {
     this.flush();
     return this.run(() => {
       const summary = this.summary(id);
       if (!summary) throw new ConversationNotFoundError(id);
-      return { summary, items: this.q.items.all(id).map((r) => JSON.parse(r.data) as TranscriptItem) };
+      return { summary, items: this.q.items.all(id).map((r) => readStoredEntry(r).item) };
     });
   }
 
@@ -287,8 +294,10 @@ export class ConversationStore {
       const rows = this.q.unfinished.all();
       this.live.db.transaction(() => {
         for (const r of rows) {
-          const item = JSON.parse(r.data) as TranscriptItem;
-          if (item.kind === 'assistant' || item.kind === 'tool') {
+          // A damaged entry is left as it is (it reads as the unreadable-entry notice).
+          const read = readStoredEntry(r);
+          const item = read.item;
+          if (read.kind === 'entry' && (item.kind === 'assistant' || item.kind === 'tool')) {
             // A call still waiting for approval never ran: it is cancelled, not interrupted.
             const next = (item.kind === 'tool' && item.state === 'awaiting_approval'
               ? { ...item, state: 'cancelled', error: NOT_RUN_APP_STOPPED }
