@@ -33,6 +33,18 @@ export const LIMITS = {
   viewContext: 16_384,
 } as const;
 
+/**
+ * Whether a value's JSON text has at most `maxChars` characters. A value too deep to encode (the
+ * encoder runs out of stack) or that cannot be encoded (a cycle, a BigInt) is not within.
+ */
+export function jsonWithin(value: unknown, maxChars: number): boolean {
+  try {
+    return (JSON.stringify(value) ?? '').length <= maxChars;
+  } catch {
+    return false;
+  }
+}
+
 /** A server name (the rule: rules/server-name.ts): letters, digits, `_`, `-`, `.`; starts with a letter or digit; ≤ 64 chars. */
 export const serverNameSchema = z
   .string()
@@ -1392,7 +1404,7 @@ const appsChannels = {
     input: z.strictObject({
       view_instance: viewInstanceSchema,
       tool: toolNameSchema,
-      arguments: z.record(z.string().max(256), z.unknown()).refine((v) => JSON.stringify(v).length <= 1_000_000, 'Arguments too large'),
+      arguments: z.record(z.string().max(256), z.unknown()).refine((v) => jsonWithin(v, 1_000_000), 'Arguments too large or nested too deeply'),
     }),
     output: null as unknown as Record<string, unknown>,
   },
@@ -1418,7 +1430,7 @@ const appsChannels = {
       view_instance: viewInstanceSchema,
       level: z.enum(loggingLevels),
       logger: z.string().max(128).optional(),
-      data: z.unknown().refine((v) => (JSON.stringify(v) ?? '').length <= 65_536, 'Log data too large'),
+      data: z.unknown().refine((v) => jsonWithin(v, 65_536), 'Log data too large or nested too deeply'),
     }),
     output: null as unknown as { kept: boolean },
   },

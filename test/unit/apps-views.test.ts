@@ -117,6 +117,34 @@ describe("a view's requests name only its instance", () => {
     expect(core.host.logs('other').some((e) => e.text.includes('from the draft view'))).toBe(false);
   });
 
+  it('a view\'s deeply nested arguments: too deep to encode is refused as bad input; deep but encodable is bounded before the permission gate and the server see it', async () => {
+    const instance = await shownView();
+    const nest = (levels: number): unknown => {
+      let v: unknown = 'bottom';
+      for (let i = 0; i < levels; i++) v = [v];
+      return v;
+    };
+    expect(await d.invoke('apps.callTool', { view_instance: instance, tool: 'app_only', arguments: { deep: nest(100_000) } })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input', message: expect.stringMatching(/nested too deeply/) },
+    });
+    // Asking: the gate hashes the arguments and the card shows them (both walk the whole value).
+    ok(await d.invoke('permissions.setMode', { mode: 'ask_all' }));
+    try {
+      const call = d.invoke('apps.callTool', { view_instance: instance, tool: 'app_only', arguments: { deep: nest(3_000) } });
+      let pending: Array<{ id: string }> = [];
+      for (let i = 0; i < 100 && pending.length === 0; i++) {
+        pending = ok(await d.invoke('approvals.list', {})) as Array<{ id: string }>;
+        if (!pending.length) await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(pending).toHaveLength(1);
+      ok(await d.invoke('approvals.respond', { id: pending[0]!.id, decision: 'allow_once' }));
+      expect(await call).toMatchObject({ ok: true });
+    } finally {
+      ok(await d.invoke('permissions.setMode', { mode: 'never_ask' }));
+    }
+  });
+
   it('once released — or once the page that asked for it went away — it reaches nothing', async () => {
     const instance = await shownView();
     ok(await d.invoke('apps.releaseView', { view_instance: instance }));

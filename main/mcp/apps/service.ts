@@ -15,6 +15,7 @@ import type { AppViewLoad } from '../../../preload/contract/index.js';
 import type { PermissionGate } from '../../chat/permissions/index.js';
 import { NotConnectedError, type CallOptions } from '../connection.js';
 import type { ReadyServer } from '../host/ready-server.js';
+import { boundDepth } from '../nesting.js';
 import type { RegisteredTool } from '../adapter.js';
 import { HostError } from '../host/errors.js';
 import type { ResolvedTool } from '../host/resolved-tools.js';
@@ -241,8 +242,10 @@ export class AppsService {
     return { aborted: this.views.release(instance) };
   }
 
-  private async callToolFor(view: ShownView, tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
+  private async callToolFor(view: ShownView, tool: string, rawArgs: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
     const { server, conversation_id: conversationId, call_id: viewCallId } = view;
+    // Bounded before anything walks them: the permission gate's hash, the approval card, the server.
+    const args = boundDepth(rawArgs);
     const conn = this.ready(server);
     const t = this.listedTool(conn, tool);
     if (!t) throw new AppRequestRefusedError(`The view may call only its own server's tools; "${server}" has no tool "${tool}".`);
