@@ -178,7 +178,8 @@ export class ServerManagement {
       return this.rt.view(name);
     }
     if (candidate.status !== 'ready') {
-      const why = candidate.state.kind === 'error' ? describeFailure(candidate.state.failure) : 'unknown error';
+      const tail = candidate.stderrTail().slice(-12);
+      const why = `${candidate.state.kind === 'error' ? describeFailure(candidate.state.failure) : 'unknown error'}${tail.length ? `\nLast stderr lines:\n${tail.join('\n')}` : ''}`;
       await candidate.close();
       throw new HostError('start_failed', `The server did not start with the new settings, so they were not saved: ${why}`);
     }
