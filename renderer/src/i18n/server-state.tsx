@@ -73,7 +73,7 @@ function retrySentence(r: ServerRetry): Sentence {
 /** What the server itself said, as sent, under a label saying so. */
 function Said({ label, testId, children }: { label: string; testId: string; children: ReactNode }) {
   return (
-    <figure className="server-said" data-testid={`${testId}-said`}>
+    <figure className="server-said" data-testid={`${testId}-block`}>
       <figcaption>{label}</figcaption>
       {children}
     </figure>
@@ -119,14 +119,14 @@ export function ServerStateNotes({ server }: { server: ServerView }) {
         </div>
       )}
       {f.server_message && (
-        <Said label={t('serverState.serverSaid')} testId="server">
+        <Said label={t('serverState.serverSaid')} testId="server-said">
           <q translate="no" data-testid="server-said">
             {f.server_message}
           </q>
         </Said>
       )}
       {stderr.length > 0 && (
-        <Said label={t('serverState.stderr')} testId="stderr">
+        <Said label={t('serverState.stderr')} testId="server-stderr">
           <pre translate="no" data-testid="server-stderr">
             {stderr.join('\n')}
           </pre>
