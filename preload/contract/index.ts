@@ -484,7 +484,7 @@ export interface LogEntry {
   text: string;
 }
 
-/** The masked view of one server: config (secrets masked) + live status. Produced only by `toView()`. */
+/** The masked view of one server: config (secrets masked) + live state. Produced only by `toView()`. */
 export interface ServerView {
   name: string;
   type: 'local' | 'http' | 'sse';

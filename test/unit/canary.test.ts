@@ -195,7 +195,7 @@ describe('no secret ever leaves main (canary)', () => {
     expect(urlView).toMatchObject({ ok: true, value: { url: `${echoUrl.replace('http://', 'http://***:***@')}?token=***&v=***` } });
     expect(argView).toMatchObject({ ok: true, value: { command: [...sdkCommand(), '***'], secret_args: [2] } });
     // Its failure names the URL as the view shows it.
-    expect(urlView).toMatchObject({ value: { error: expect.stringContaining(`http://***:***@127.0.0.1:${new URL(echoUrl).port}/mcp?token=***`) } });
+    expect(urlView).toMatchObject({ value: { state: { kind: 'error', failure: { kind: 'connect_failed', url: expect.stringContaining(`http://***:***@127.0.0.1:${new URL(echoUrl).port}/mcp?token=***`) } } } });
     await invoke('servers.logs', { name: 'urlsec' });
     await invoke('servers.logs', { name: 'argsec' });
     await invoke('servers.logs', { name: 'forms' });
