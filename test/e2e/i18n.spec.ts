@@ -307,7 +307,7 @@ test('failing server cards read by their codes: English, then 简体中文 with 
     await settingsSection(page, '设置', 'MCP 服务器');
     await expect(gone.getByTestId('server-status')).toHaveText('出错');
     await expect(gone.getByTestId('server-error')).toContainText(`找不到命令 ${script}。请安装它，或填写它的完整路径。`);
-    await expect(refuses.getByTestId('server-error')).toContainText('服务器拒绝建立会话（JSON-RPC 错误 -32000）。');
+    await expect(refuses.getByTestId('server-error')).toContainText('服务器拒绝了握手（JSON-RPC 错误 -32000）。');
     await expect(refuses.getByTestId('server-said-block')).toContainText('服务器原话：');
     // The server's own words stay as it sent them, marked as data.
     await expect(refuses.getByTestId('server-said')).toHaveText('License expired for tenant acme');
