@@ -29,7 +29,7 @@ async function ours(url: string): Promise<number> {
   await c.start();
   const ms = performance.now() - t0;
   const ok = c.status === 'ready' && c.tools.length === TOOLS[url];
-  const why = c.error;
+  const why = JSON.stringify(c.state);
   await c.close();
   if (!ok) throw new Error(`our connection: ${c.status} ${why ?? ''}`);
   return ms;
@@ -89,7 +89,7 @@ async function main(): Promise<void> {
     const cfg: RemoteServerConfig = { type: 'http', url, headers: {}, auth: { kind: 'none' }, enabled: true, timeout_seconds: 60 };
     const conn = new McpConnection('remote', cfg);
     await conn.start();
-    if (conn.status !== 'ready') throw new Error(`our connection: ${conn.status} ${conn.error}`);
+    if (conn.status !== 'ready') throw new Error(`our connection: ${conn.status} ${JSON.stringify(conn.state)}`);
     const bareClient = new Client({ name: 'bare-bench', version: '0.0.0' }, { capabilities: {} });
     await bareClient.connect(new StreamableHTTPClientTransport(new URL(url)));
     await bareClient.listTools();

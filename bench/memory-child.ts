@@ -84,7 +84,7 @@ async function ourGroup(k: number, tag: string, label: string, dirs: string[]): 
   const host = new McpHost(store);
   host.startAll();
   await host.whenStarted();
-  return { ready: host.list().filter((v) => v.status === 'ready').length, close: () => host.shutdown() };
+  return { ready: host.list().filter((v) => v.state.kind === 'ready').length, close: () => host.shutdown() };
 }
 
 async function bareGroup(k: number, tag: string): Promise<Group> {

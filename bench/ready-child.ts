@@ -57,7 +57,7 @@ async function main(): Promise<void> {
   const list = await serversList(shell.port, token);
   if (list.length !== expected) throw new Error(`servers.list returned ${list.length} servers, expected ${expected}`);
   const tReady = performance.now();
-  const statuses = (list as { status: string }[]).map((s) => s.status);
+  const statuses = (list as { state: { kind: string } }[]).map((s) => s.state.kind);
   process.stdout.write(
     `RESULT ${JSON.stringify({
       sinceProcessStartMs: tReady,

@@ -90,8 +90,8 @@ async function main(): Promise<void> {
     host.startAll();
     await host.whenStarted();
     const startAllMs = performance.now() - t0;
-    const ready = host.list().filter((v) => v.status === 'ready').length;
-    if (ready !== servers) throw new Error(`real: only ${ready}/${servers} servers became ready: ${host.list().find((v) => v.status !== 'ready')?.error}`);
+    const ready = host.list().filter((v) => v.state.kind === 'ready').length;
+    if (ready !== servers) throw new Error(`real: only ${ready}/${servers} servers became ready: ${JSON.stringify(host.list().find((v) => v.state.kind !== 'ready')?.state)}`);
     if (host.tools().length !== servers * perServer) throw new Error(`real: ${host.tools().length} tools registered, expected ${servers * perServer}`);
     const startupRebuildMs = rebuilds.map((r) => r.ms);
 

@@ -69,7 +69,7 @@ async function hostSample(arm: string, dir: string, expected: number, concurrenc
     if (left.length) throw new Error(`${left.length} fixture processes left after shutdown`);
     return [wall, vs, per] as const;
   });
-  const ready = views.filter((v) => v.status === 'ready').length;
+  const ready = views.filter((v) => v.state.kind === 'ready').length;
   if (ready !== expected) throw new Error(`${arm}: only ${ready}/${expected} servers became ready`);
   return { arm, ms, perServerMs, ready, cpu };
 }

@@ -331,7 +331,7 @@ export async function startFixtureHost(tag: string): Promise<{ host: McpHost; st
   host.startAll();
   await host.whenStarted();
   const conn = host.connection('fx');
-  if (conn?.status !== 'ready') throw new Error(`fixture not ready (${conn?.status}): ${conn?.error}`);
+  if (conn?.status !== 'ready') throw new Error(`fixture not ready (${conn?.status}): ${JSON.stringify(conn?.state)}`);
   return { host, stateDir };
 }
 

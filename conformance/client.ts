@@ -94,7 +94,7 @@ async function runPlain(url: string): Promise<void> {
   conn.elicit = acceptAsShown;
   try {
     await conn.start();
-    if (conn.status !== 'ready') throw new Error(`connection is ${conn.status}: ${conn.error ?? ''}`);
+    if (conn.status !== 'ready') throw new Error(`connection is ${JSON.stringify(conn.state)}`);
     await callEveryTool(conn);
   } finally {
     await conn.close();
@@ -209,11 +209,11 @@ async function runOAuth(url: string, scenario: string, ctx: Record<string, unkno
     try {
       await conn.start();
       if (conn.status === 'needs_auth') {
-        log(`connect: ${conn.errorKind ?? 'needs_auth'}`);
+        log(`connect: ${conn.state.kind === 'needs_auth' ? conn.state.reason : 'needs_auth'}`);
         await signInOnce();
         continue;
       }
-      if (conn.status !== 'ready') throw new Error(`connection is ${conn.status} (${conn.errorKind ?? '?'}): ${conn.error ?? ''}`);
+      if (conn.status !== 'ready') throw new Error(`connection is ${JSON.stringify(conn.state)}`);
       try {
         await callEveryTool(conn);
         return;

@@ -8,7 +8,7 @@
 import { APPS_CLIENT_CAPABILITIES } from './apps/tool-ui.js';
 import { Client } from '@modelcontextprotocol/client';
 import type { CallToolResult, ClientOptions, CompleteRequest, CompleteResult, GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplateType as ResourceTemplate, Tool, Transport } from '@modelcontextprotocol/client';
-import type { ErrorKind, LogEntry, LoggingLevel, ServerIssue, ServerStatus, TransportKind } from '../../preload/contract/index.js';
+import type { LogEntry, LoggingLevel, ServerFailure, ServerIssue, TransportKind } from '../../preload/contract/index.js';
 import type { ProtocolHooks } from './protocol/hooks.js';
 import type { ServerConfig } from './config.js';
 import { maskUrl } from './config/url-parts.js';
@@ -17,6 +17,7 @@ import { classifyAuthFailure } from './oauth/flow.js';
 import type { PersistentOAuthProvider } from './oauth/provider.js';
 import { createOAuthRemoteTransport } from './oauth/transport.js';
 import type { ProcessLedger } from './process-ledger.js';
+import { describeFailure } from './failure-log.js';
 import { classifyStartFailure, isLegacyHandshakeRefused, isLegacySseCandidate, isLocalProbeFailure, isSessionExpired, TimeoutError } from './failures.js';
 import { versionNegotiation, type EraMemory, type EraMode, type NegotiatedProtocol } from './negotiation.js';
 import { LogRing } from './connection/log-ring.js';
@@ -33,15 +34,33 @@ export { collectPages, type ListStop } from './lists.js';
 
 const STDERR_TAIL = 20;
 
+/**
+ * A connection's own state (docs/ARCHITECTURE.md "Status"): the host's `ServerState` without
+ * `disabled` and restarts, which the host adds.
+ */
+export type ConnectionState =
+  | { kind: 'starting' }
+  | { kind: 'ready' }
+  | { kind: 'needs_auth'; reason: 'needs_auth' | 'needs_reauth' }
+  | { kind: 'error'; failure: ServerFailure };
 
 /**
  * A live connection to one configured server. Create, then `start()` (never throws: failures land
- * in `status`/`error`/`errorKind`); `close()` is idempotent and safe while starting.
+ * in `state`); `close()` is idempotent and safe while starting.
  */
 export class McpConnection {
-  status: ServerStatus = 'starting';
-  error: string | null = null;
-  errorKind: ErrorKind | null = null;
+  private current: ConnectionState = { kind: 'starting' };
+
+  /** The connection's state (read-only from outside; see {@link ConnectionState}). */
+  get state(): ConnectionState {
+    return this.current;
+  }
+
+  /** The kind of {@link state}. */
+  get status(): ConnectionState['kind'] {
+    return this.current.kind;
+  }
+
   tools: Tool[] = [];
   resources: Resource[] = [];
   prompts: Prompt[] = [];
@@ -79,7 +98,7 @@ export class McpConnection {
             note: (text) => this.note('lifecycle', text),
             authLost: async (kind) => {
               this.tools = [];
-              this.setState('needs_auth', 'The sign-in expired or was revoked; sign in again.', kind);
+              this.setState({ kind: 'needs_auth', reason: kind });
               await this.closeTransport();
             },
             changed: () => this.onChange(this),
@@ -133,11 +152,9 @@ export class McpConnection {
     return t?.pid ?? null;
   }
 
-  /** ` (the process exited with code N)` when known, else ``. */
-  private exitDescription(): string {
-    const exit = (this.transport as { exit?: { code: number | null; signal: string | null } | null } | null)?.exit ?? this.lastExit;
-    if (!exit) return '';
-    return exit.signal ? ` (the process was ended by ${exit.signal})` : ` (the process exited with code ${exit.code})`;
+  /** How the process ended, when it did and that is known. */
+  private exitInfo(): { code: number | null; signal: string | null } | null {
+    return (this.transport as { exit?: { code: number | null; signal: string | null } | null } | null)?.exit ?? this.lastExit;
   }
 
   /** Start once: spawn/connect, `initialize`, list every tool page. Resolves when settled. */
@@ -146,19 +163,15 @@ export class McpConnection {
     return this.startPromise;
   }
 
-  private setState(status: ServerStatus, error: string | null = null, kind: ErrorKind | null = null): void {
-    if (this.closing && status !== 'disabled') return;
-    this.status = status;
-    this.error = error;
-    this.errorKind = kind;
+  private setState(state: ConnectionState): void {
+    if (this.closing) return;
+    this.current = state;
     this.onChange(this);
   }
 
-  private failure(message: string, kind: ErrorKind): void {
-    const tail = this.stderrTail().slice(-12);
-    const detail = tail.length ? `${message}\nLast stderr lines:\n${tail.join('\n')}` : message;
-    this.note('lifecycle', `error (${kind}): ${message}`);
-    this.setState('error', detail, kind);
+  private failure(failure: ServerFailure): void {
+    this.note('lifecycle', `error (${failure.kind}): ${describeFailure(failure)}`);
+    this.setState({ kind: 'error', failure });
   }
 
   private async doStart(): Promise<void> {
@@ -222,26 +235,26 @@ export class McpConnection {
         if (savedAfter !== null && savedAfter !== savedBefore) this.note('lifecycle', 'access token refreshed while connecting');
       }
       await this.refresher?.schedule();
-      this.setState('ready');
+      this.setState({ kind: 'ready' });
     } catch (err) {
       if (this.closing) return;
       await this.closeTransport();
       const authKind = this.oauth ? classifyAuthFailure(err, this.oauth) : null;
       if (authKind) {
-        const msg = authKind === 'needs_auth' ? 'This server needs you to sign in.' : 'The sign-in expired or was revoked; sign in again.';
         this.note('lifecycle', authKind.replace('_', ' '));
-        this.setState('needs_auth', msg, authKind);
+        this.setState({ kind: 'needs_auth', reason: authKind });
         return;
       }
       this.note('lifecycle', `start failed: ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}`.slice(0, 2000));
       const f = classifyStartFailure(err, {
         type: this.config.type,
         url: this.config.type === 'local' ? null : maskUrl(this.config.url),
-        command: this.resolvedCommand,
+        command: this.resolvedCommand ?? (this.config.type === 'local' ? (this.config.command[0] ?? null) : null),
         phase: this.phase,
-        exit: this.exitDescription(),
+        exit: this.exitInfo(),
+        seconds: this.config.timeout_seconds,
       });
-      this.failure(f.message, f.kind);
+      this.failure(f);
     } finally {
       for (const t of timers) clearTimeout(t);
     }
@@ -300,7 +313,7 @@ export class McpConnection {
       if (this.closing || this.client !== client || this.reopening) return;
       if (this.status === 'ready') {
         this.tools = [];
-        this.failure(`The server closed the connection${this.exitDescription()}.`, 'exited');
+        this.failure({ kind: 'exited', running: true, exit: this.exitInfo(), server_message: null });
       }
     };
     this.client = client;
@@ -438,7 +451,7 @@ export class McpConnection {
 
   /**
    * OAuth: when `err` says the stored sign-in is gone (`classifyAuthFailure`), turn this ready
-   * server to `needs_auth` (error_kind `needs_auth` / `needs_reauth`) with no tools, and close
+   * server to `needs_auth` (reason `needs_auth` / `needs_reauth`) with no tools, and close
    * its session. @returns whether it did.
    */
   private noteAuthLost(err: unknown): boolean {
@@ -446,7 +459,7 @@ export class McpConnection {
     if (!kind || this.status !== 'ready') return false;
     this.note('lifecycle', `a request was refused: ${kind.replace('_', ' ')}`);
     this.tools = [];
-    this.setState('needs_auth', kind === 'needs_auth' ? 'This server needs you to sign in.' : 'The sign-in expired or was revoked; sign in again.', kind);
+    this.setState({ kind: 'needs_auth', reason: kind });
     void this.closeTransport();
     return true;
   }

@@ -1,13 +1,13 @@
 /**
- * The one place that decides what kind of failure ended a server's start (the `ErrorKind` the UI
- * shows, docs/ARCHITECTURE.md "Status") and the sentence shown with it. Decisions read types and
+ * The one place that decides what kind of failure ended a server's start and the typed facts the
+ * window words it by (`ServerFailure`, docs/ARCHITECTURE.md "Status"). Decisions read types and
  * codes only — SDK v2's `SdkError` / `SdkHttpError` codes and statuses, `ProtocolError`, the
  * legacy transport's `SseError`, Node system error codes (`ECONNREFUSED`, `ENOENT`, …) and the
  * app's own error classes — never message text. Also the typed predicates the connection's
  * fallbacks use (legacy SSE, expired session, failed era probe).
  */
 import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError, SseError, UnauthorizedError, UnsupportedProtocolVersionError } from '@modelcontextprotocol/client';
-import type { ErrorKind } from '../../preload/contract/index.js';
+import type { NetworkCode, ServerFailure, SpawnCode, StartPhase } from '../../preload/contract/index.js';
 import { findLegacySseHint } from './sse-detect.js';
 import { CommandNotFoundError } from './transports.js';
 
@@ -16,29 +16,26 @@ export class TimeoutError extends Error {
   override name = 'TimeoutError';
 }
 
-/** Where the start failed and what the sentence may name. */
+/** Where the start failed: the facts a {@link ServerFailure} may carry. */
 export interface FailureContext {
   /** The server's transport. */
   type: 'local' | 'http' | 'sse';
-  /** The remote URL (for `http`/`sse`). */
+  /** The remote URL, masked (for `http`/`sse`). */
   url: string | null;
-  /** The resolved command of a local server, when known. */
+  /** The command of a local server (resolved when known, else as configured). */
   command: string | null;
   /** What was running: the session handshake (probe/`initialize`) or the first listing. */
-  phase: 'handshake' | 'listing';
-  /** ` (the process exited with code N)` or '' (see McpConnection). */
-  exit: string;
+  phase: StartPhase;
+  /** How the process ended, when it did and that is known (see McpConnection). */
+  exit: { code: number | null; signal: string | null } | null;
+  /** The start timeout, in seconds. */
+  seconds: number;
 }
 
-/** A classified failure: its kind and a sentence for the user (no validator output, ≤ ~600 chars). */
-export interface ClassifiedFailure {
-  kind: ErrorKind;
-  message: string;
-}
-
-/** Longest piece of a peer's or library's message quoted in a sentence, in characters. */
+/** Longest piece of a peer's message kept as `server_message`, in characters. */
 const MAX_QUOTE = 300;
 
+/** The first line of a peer's message, cut to {@link MAX_QUOTE} characters (data, shown as sent). */
 function quote(s: string): string {
   const line = s.split('\n')[0] ?? '';
   return line.length > MAX_QUOTE ? `${line.slice(0, MAX_QUOTE)}…` : line;
@@ -52,39 +49,41 @@ function chain(err: unknown): unknown[] {
 }
 
 /** Node system error codes met when reaching a remote server. */
-const NETWORK_CODES: Record<string, string> = {
-  ECONNREFUSED: 'the connection was refused',
-  ECONNRESET: 'the connection was reset',
-  ENOTFOUND: 'the host name was not found',
-  EAI_AGAIN: 'the host name could not be resolved',
-  ETIMEDOUT: 'the connection timed out',
-  EHOSTUNREACH: 'the host is unreachable',
-  ENETUNREACH: 'the network is unreachable',
-  EPIPE: 'the connection was closed',
-  UND_ERR_SOCKET: 'the connection was closed',
-  UND_ERR_CONNECT_TIMEOUT: 'the connection timed out',
-  CERT_HAS_EXPIRED: 'its TLS certificate has expired',
-  DEPTH_ZERO_SELF_SIGNED_CERT: 'its TLS certificate is self-signed',
-  SELF_SIGNED_CERT_IN_CHAIN: 'its TLS certificate is not trusted',
-  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'its TLS certificate is not trusted',
-  ERR_TLS_CERT_ALTNAME_INVALID: 'its TLS certificate is for another host',
-};
+const NETWORK_CODES: ReadonlySet<string> = new Set<NetworkCode>([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EPIPE',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'CERT_HAS_EXPIRED',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
 
 /** Node system error codes met when starting a local command. */
-const SPAWN_CODES: Record<string, string> = {
-  ENOENT: 'the command or its interpreter was not found',
-  EACCES: 'permission denied (is it executable?)',
-  EPERM: 'the operation was not permitted',
-  ENOEXEC: 'it is not an executable the system can run',
-  E2BIG: 'the command line or environment is too large',
-};
+const SPAWN_CODES: ReadonlySet<string> = new Set<SpawnCode>(['ENOENT', 'EACCES', 'EPERM', 'ENOEXEC', 'E2BIG']);
+
+function isNetworkCode(code: string | null): code is NetworkCode {
+  return code !== null && NETWORK_CODES.has(code);
+}
+
+function isSpawnCode(code: string | null): code is SpawnCode {
+  return code !== null && SPAWN_CODES.has(code);
+}
 
 /** The first Node system error code (a string `code` on an Error) in the chain, if any. */
 function systemCode(err: unknown): string | null {
   for (const e of chain(err)) {
     if (e instanceof SdkError || e instanceof ProtocolError || e instanceof SseError) continue;
     const code = (e as { code?: unknown }).code;
-    if (e instanceof Error && typeof code === 'string' && (code in NETWORK_CODES || code in SPAWN_CODES)) return code;
+    if (e instanceof Error && typeof code === 'string' && (NETWORK_CODES.has(code) || SPAWN_CODES.has(code))) return code;
   }
   return null;
 }
@@ -147,9 +146,10 @@ export function isLocalProbeFailure(err: unknown): boolean {
 /**
  * Classify why a server did not start — spawning (MCP spec "Transports: stdio"), reaching it
  * ("Transports: Streamable HTTP"), or the handshake and first listing ("Lifecycle:
- * Initialization", 2026-07-28 "Version Negotiation"). The OAuth states `needs_auth` /
- * `needs_reauth` are decided before, by the OAuth flow. One row per kind:
- * - `spawn_failed`: CommandNotFoundError; a spawn system error (ENOENT, EACCES, …);
+ * Initialization", 2026-07-28 "Version Negotiation") — as typed facts ({@link ServerFailure};
+ * the window words them, main/mcp/failure-log.ts words them for the log). The OAuth states
+ * `needs_auth` / `needs_reauth` are decided before, by the OAuth flow. One row per kind:
+ * - `spawn_failed`: CommandNotFoundError (`not_on_path`); a spawn system error (ENOENT, EACCES, …);
  * - `timeout`: our TimeoutError; SdkError RequestTimeout;
  * - `auth_failed`: HTTP 401/403 (SdkHttpError, SseError), SdkError ClientHttpAuthentication /
  *   ClientHttpForbidden, UnauthorizedError;
@@ -158,49 +158,57 @@ export function isLocalProbeFailure(err: unknown): boolean {
  *   fetch TypeError anywhere in the chain (no HTTP answer at all);
  * - `exited` (local): the connection closed or could not send (SdkError ConnectionClosed,
  *   SendFailed, NotConnected) — the process ended;
- * - `protocol`: a JSON-RPC error answering the handshake (ProtocolError), a malformed answer
- *   (SdkError InvalidResult / UnsupportedResultType), no protocol era in common
- *   (EraNegotiationFailed without a network or HTTP cause), an untyped error the SDK raised while
- *   checking the handshake answer (e.g. an unsupported protocol version);
+ * - `protocol`: a JSON-RPC error answering the handshake (ProtocolError; its message is the
+ *   `server_message`), a malformed answer (SdkError InvalidResult / UnsupportedResultType), no
+ *   protocol era in common (EraNegotiationFailed without a network or HTTP cause), an untyped
+ *   error the SDK raised while checking the handshake answer (e.g. an unsupported protocol version);
  * - `unknown`: anything else.
+ * `server_message` is only ever a peer's own words (a JSON-RPC error message), never the app's.
  */
-export function classifyStartFailure(err: unknown, ctx: FailureContext): ClassifiedFailure {
+export function classifyStartFailure(err: unknown, ctx: FailureContext): ServerFailure {
   const remote = ctx.type !== 'local';
-  const where = remote ? (ctx.url ?? 'the server') : (ctx.command ?? 'the server');
+  const url = ctx.url ?? '';
   const sdk = sdkError(err);
   const status = httpStatusOf(err);
   const code = systemCode(err);
+  const said = { server_message: null };
+  const connect = (reason: Extract<ServerFailure, { kind: 'connect_failed' }>['reason'], more: { system_code?: NetworkCode; http_status?: number; content_type?: string } = {}): ServerFailure => ({
+    kind: 'connect_failed',
+    url,
+    reason,
+    system_code: more.system_code ?? null,
+    http_status: more.http_status ?? null,
+    content_type: more.content_type || null,
+    ...said,
+  });
 
-  if (err instanceof CommandNotFoundError) return { kind: 'spawn_failed', message: err.message };
-  if (err instanceof TimeoutError) return { kind: 'timeout', message: err.message };
-  if (!remote && code && code in SPAWN_CODES) return { kind: 'spawn_failed', message: `Could not start ${where}: ${SPAWN_CODES[code]}.` };
-  if (sdk?.code === SdkErrorCode.RequestTimeout) return { kind: 'timeout', message: `The server did not answer in time while ${ctx.phase === 'handshake' ? 'starting the session' : 'listing its tools'}.` };
+  if (err instanceof CommandNotFoundError) return { kind: 'spawn_failed', command: err.command, code: 'not_on_path', ...said };
+  if (err instanceof TimeoutError) return { kind: 'timeout', phase: ctx.phase, seconds: ctx.seconds, ...said };
+  if (!remote && isSpawnCode(code)) return { kind: 'spawn_failed', command: ctx.command ?? '', code, ...said };
+  if (sdk?.code === SdkErrorCode.RequestTimeout) return { kind: 'timeout', phase: ctx.phase, seconds: ctx.seconds, ...said };
 
   if (remote) {
     if (status === 401 || status === 403 || sdk?.code === SdkErrorCode.ClientHttpAuthentication || sdk?.code === SdkErrorCode.ClientHttpForbidden || chain(err).some((e) => e instanceof UnauthorizedError))
-      return { kind: 'auth_failed', message: `The server rejected the credentials (HTTP ${status ?? (sdk?.code === SdkErrorCode.ClientHttpForbidden ? 403 : 401)}). Check the token, or sign in.` };
-    if (code && code in NETWORK_CODES) return { kind: 'connect_failed', message: `Could not connect to ${where}: ${NETWORK_CODES[code]}.` };
-    if (status !== null) return { kind: 'connect_failed', message: `Could not connect to ${where}: the server answered HTTP ${status}.` };
+      return { kind: 'auth_failed', http_status: status === 403 || (status === null && sdk?.code === SdkErrorCode.ClientHttpForbidden) ? 403 : 401, ...said };
+    if (isNetworkCode(code)) return connect('network', { system_code: code });
+    if (status !== null) return connect('http_status', { http_status: status });
     const hint = findLegacySseHint(err);
-    if (hint) return { kind: 'connect_failed', message: `Could not connect to ${where}: ${hint.what === 'endpoint_event' ? 'it looks like a legacy SSE server, but the SSE connection failed' : `it answered with ${hint.contentType || 'an untyped body'}, not MCP — check the URL`}.` };
-    if (sdk?.code === SdkErrorCode.ClientHttpUnexpectedContent) return { kind: 'connect_failed', message: `Could not connect to ${where}: the answer was not an MCP response — check the URL.` };
-    if (err instanceof SseError) return { kind: 'connect_failed', message: `Could not connect to ${where}: the SSE connection failed.` };
-    if (sdk && (sdk.code === SdkErrorCode.ConnectionClosed || sdk.code === SdkErrorCode.SendFailed || sdk.code === SdkErrorCode.NotConnected))
-      return { kind: 'connect_failed', message: `Could not connect to ${where}: the connection closed before the session started.` };
+    if (hint) return hint.what === 'endpoint_event' ? connect('legacy_sse') : connect('not_mcp', { content_type: hint.contentType });
+    if (sdk?.code === SdkErrorCode.ClientHttpUnexpectedContent) return connect('not_mcp');
+    if (err instanceof SseError) return connect('sse_failed');
+    if (sdk && (sdk.code === SdkErrorCode.ConnectionClosed || sdk.code === SdkErrorCode.SendFailed || sdk.code === SdkErrorCode.NotConnected)) return connect('closed');
     // fetch rejects with a TypeError when no HTTP answer came (refused port, blocked port, bad URL).
-    if (chain(err).some((e) => e instanceof TypeError)) return { kind: 'connect_failed', message: `Could not connect to ${where}: the request failed before the server answered.` };
+    if (chain(err).some((e) => e instanceof TypeError)) return connect('no_answer');
   } else if (sdk && (sdk.code === SdkErrorCode.ConnectionClosed || sdk.code === SdkErrorCode.SendFailed || sdk.code === SdkErrorCode.NotConnected)) {
-    return { kind: 'exited', message: `The server exited before it finished starting${ctx.exit}.` };
+    return { kind: 'exited', running: false, exit: ctx.exit, ...said };
   }
 
   for (const e of chain(err)) {
-    if (e instanceof ProtocolError) return { kind: 'protocol', message: `The server refused ${ctx.phase === 'handshake' ? 'to start the session' : 'to list its tools'}: ${quote(e.message)} (JSON-RPC error ${e.code}).` };
+    if (e instanceof ProtocolError) return { kind: 'protocol', phase: ctx.phase, reason: 'refused', rpc_code: e.code, server_message: quote(e.message) };
   }
-  if (sdk?.code === SdkErrorCode.InvalidResult || sdk?.code === SdkErrorCode.UnsupportedResultType)
-    return { kind: 'protocol', message: `The server's answer ${ctx.phase === 'handshake' ? 'to the session start' : 'listing its tools'} does not follow the MCP specification.` };
-  if (sdk?.code === SdkErrorCode.EraNegotiationFailed) return { kind: 'protocol', message: 'The server and the app have no protocol version in common.' };
+  if (sdk?.code === SdkErrorCode.InvalidResult || sdk?.code === SdkErrorCode.UnsupportedResultType) return { kind: 'protocol', phase: ctx.phase, reason: 'invalid_answer', rpc_code: null, ...said };
+  if (sdk?.code === SdkErrorCode.EraNegotiationFailed) return { kind: 'protocol', phase: ctx.phase, reason: 'no_common_version', rpc_code: null, ...said };
   // The SDK checks the `initialize` answer (protocol version, shape) with untyped errors.
-  if (ctx.phase === 'handshake' && err instanceof Error && Object.getPrototypeOf(err) === Error.prototype)
-    return { kind: 'protocol', message: `The server's answer to initialize was not accepted: ${quote(err.message)}.` };
-  return { kind: 'unknown', message: `Could not start the server: ${quote(err instanceof Error ? err.message : String(err))}` };
+  if (ctx.phase === 'handshake' && err instanceof Error && Object.getPrototypeOf(err) === Error.prototype) return { kind: 'protocol', phase: ctx.phase, reason: 'initialize_rejected', rpc_code: null, ...said };
+  return { kind: 'unknown', ...said };
 }

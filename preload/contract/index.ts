@@ -270,11 +270,106 @@ export interface MaskedValue {
   masked: string;
 }
 
-/** Connection status of one server (docs/ARCHITECTURE.md "Status"). */
-export type ServerStatus = 'disabled' | 'starting' | 'ready' | 'error' | 'needs_auth';
+/**
+ * A Node system error code met when starting a local command (as the OS reported it):
+ * `ENOENT` the command or its interpreter is missing, `EACCES` permission denied, `EPERM` not
+ * permitted, `ENOEXEC` not an executable the system can run, `E2BIG` command line or
+ * environment too large.
+ */
+export type SpawnCode = 'ENOENT' | 'EACCES' | 'EPERM' | 'ENOEXEC' | 'E2BIG';
 
-/** Why a server is in `error`. */
-export type ErrorKind = 'spawn_failed' | 'timeout' | 'exited' | 'protocol' | 'needs_auth' | 'needs_reauth' | 'auth_failed' | 'connect_failed' | 'config' | 'unknown';
+/**
+ * A Node system error code met when reaching a remote server (refused, reset, DNS, unreachable,
+ * timed out, closed, or a TLS certificate problem).
+ */
+export type NetworkCode =
+  | 'ECONNREFUSED'
+  | 'ECONNRESET'
+  | 'ENOTFOUND'
+  | 'EAI_AGAIN'
+  | 'ETIMEDOUT'
+  | 'EHOSTUNREACH'
+  | 'ENETUNREACH'
+  | 'EPIPE'
+  | 'UND_ERR_SOCKET'
+  | 'UND_ERR_CONNECT_TIMEOUT'
+  | 'CERT_HAS_EXPIRED'
+  | 'DEPTH_ZERO_SELF_SIGNED_CERT'
+  | 'SELF_SIGNED_CERT_IN_CHAIN'
+  | 'UNABLE_TO_VERIFY_LEAF_SIGNATURE'
+  | 'ERR_TLS_CERT_ALTNAME_INVALID';
+
+/** What a start was doing when it failed: the session handshake (probe / `initialize`) or the first listing. */
+export type StartPhase = 'handshake' | 'listing';
+
+/**
+ * Why a server is in `error`, as typed facts the window words by `kind` (docs/ARCHITECTURE.md
+ * "Status"). Nothing here is a sentence of the app's; strings are data: a command or URL (masked)
+ * as configured, a content type the server sent, and `server_message` — the server's (or the
+ * OS's) own words, cut to 300 characters of its first line, or null — which the window shows as
+ * sent and marked as the server's.
+ * - `spawn_failed`: the command could not be started (MCP "Transports: stdio"). `code`:
+ *   `not_on_path` (the program is not on the PATH / not at the given path), or the system code;
+ * - `timeout`: the server did not answer within `seconds` during `phase`;
+ * - `exited`: the process ended or the connection closed — while starting (`running: false`)
+ *   or after it was ready (`running: true`); `exit` when the process's exit is known;
+ * - `auth_failed`: a remote server rejected the credentials (HTTP 401/403);
+ * - `connect_failed`: a remote server could not be reached at `url` (MCP "Transports: Streamable
+ *   HTTP"): `reason` `network` (`system_code`), `http_status` (another HTTP status), `legacy_sse`
+ *   (it looked like a legacy SSE server but the SSE connection failed), `not_mcp` (answered with
+ *   `content_type`, not MCP), `sse_failed`, `closed` (closed before the session started),
+ *   `no_answer` (the request failed before any answer);
+ * - `protocol`: the handshake or listing broke the protocol (MCP "Lifecycle"): `reason`
+ *   `refused` (a JSON-RPC error `rpc_code`, the server's message in `server_message`),
+ *   `invalid_answer` (the answer does not follow the spec), `no_common_version` (no protocol
+ *   era in common), `initialize_rejected` (the app did not accept the `initialize` answer);
+ * - `unknown`: anything else (the server's log has the details).
+ */
+export type ServerFailure = (
+  | { kind: 'spawn_failed'; command: string; code: 'not_on_path' | SpawnCode }
+  | { kind: 'timeout'; phase: StartPhase; seconds: number }
+  | { kind: 'exited'; running: boolean; exit: { code: number | null; signal: string | null } | null }
+  | { kind: 'auth_failed'; http_status: 401 | 403 }
+  | {
+      kind: 'connect_failed';
+      url: string;
+      reason: 'network' | 'http_status' | 'legacy_sse' | 'not_mcp' | 'sse_failed' | 'closed' | 'no_answer';
+      system_code: NetworkCode | null;
+      http_status: number | null;
+      content_type: string | null;
+    }
+  | { kind: 'protocol'; phase: StartPhase; reason: 'refused' | 'invalid_answer' | 'no_common_version' | 'initialize_rejected'; rpc_code: number | null }
+  | { kind: 'unknown' }
+) & { server_message: string | null };
+
+/** The kinds of {@link ServerFailure}. */
+export type ErrorKind = ServerFailure['kind'];
+
+/**
+ * Automatic restarts of a server that crashed after it was ready (docs/ARCHITECTURE.md
+ * "Status"): `scheduled` — restart number `attempt` runs at `at` (ms epoch); `gave_up` —
+ * `restarts` restarts in a row failed, so it is no longer restarted automatically.
+ */
+export type ServerRetry = { kind: 'scheduled'; attempt: number; at: number } | { kind: 'gave_up'; restarts: number };
+
+/**
+ * The state of one server, rendered by the window as is (docs/ARCHITECTURE.md "Status").
+ * Exactly one of:
+ */
+export type ServerState =
+  /** The user turned the server off; nothing runs. */
+  | { kind: 'disabled' }
+  /** Spawning / connecting, handshake and first listing. `restart`: the number of the automatic restart after a crash, else null. */
+  | { kind: 'starting'; restart: number | null }
+  /** The session is up and its tools are listed (`ServerView.tools`, `server_info`). */
+  | { kind: 'ready' }
+  /** A remote OAuth server needs a sign-in: none yet (`needs_auth`), or the stored one was rejected or revoked (`needs_reauth`). */
+  | { kind: 'needs_auth'; reason: 'needs_auth' | 'needs_reauth' }
+  /** The server failed ({@link ServerFailure}); `retry`: automatic restarts after a crash, or null when none are made. */
+  | { kind: 'error'; failure: ServerFailure; retry: ServerRetry | null };
+
+/** The kinds of {@link ServerState}. */
+export type ServerStateKind = ServerState['kind'];
 
 /**
  * A problem with part of what a ready server offers; the server keeps serving the rest.
@@ -402,7 +497,7 @@ export interface LogEntry {
   text: string;
 }
 
-/** The masked view of one server: config (secrets masked) + live status. Produced only by `toView()`. */
+/** The masked view of one server: config (secrets masked) + live state. Produced only by `toView()`. */
 export interface ServerView {
   name: string;
   type: 'local' | 'http' | 'sse';
@@ -419,9 +514,8 @@ export interface ServerView {
   auth: AuthView;
   enabled: boolean;
   timeout_seconds: number;
-  status: ServerStatus;
-  error: string | null;
-  error_kind: ErrorKind | null;
+  /** What the server is doing, or why it failed (see {@link ServerState}). */
+  state: ServerState;
   /** The absolute path the command resolved to, when known. */
   resolved_command: string | null;
   /** Every tool the server lists, disabled ones included (see `ToolView.enabled`). */
@@ -446,8 +540,6 @@ export interface ServerView {
   stderr_tail: string[];
   /** The server's `serverInfo`, and the protocol revision the connection negotiated (e.g. `2026-07-28`). */
   server_info: { name: string; version: string; protocol_version: string | null } | null;
-  /** Automatic restarts after crashes: attempts so far, when the next one runs, whether it gave up. */
-  recovery: { attempts: number; next_retry_at: number | null; gave_up: boolean };
   /** Transport, logging, roots and icons (see {@link ServerProtocolView}). */
   protocol: ServerProtocolView;
 }

@@ -10,11 +10,12 @@
  * titles) and an explicit allowlist of names that stay as they are (product names, protocol
  * identifiers, key names) — and fails on any Latin word that remains.
  */
+import { chmodSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { startFakeModel, type FakeModel } from '../fixtures/fake-model.js';
 import { startRegistryFixture } from '../fixtures/registry-server.js';
-import { FS_SERVER, SCREENSHOTS, addLocalServer, commandLine, configureModel, expect, expectStatus, openApp, openChat, sendMessage, serverCard, tempDir, test } from './helpers.js';
+import { FS_SERVER, ROOT, SCREENSHOTS, addLocalServer, commandLine, configureModel, expect, expectStatus, openApp, openChat, openSettings, sendMessage, serverCard, tempDir, test } from './helpers.js';
 
 /**
  * Elements whose content is data, not UI text: messages, tool arguments/results, names and
@@ -37,6 +38,8 @@ const DATA_SELECTORS = [
   '.tool-schema summary',
   'pre',
   '[lang="en"]',
+  // Data inside a sentence or a server's own words (a server card's failure: command, URL, message).
+  '[translate="no"]',
 ].join(', ');
 
 /**
@@ -57,6 +60,7 @@ const ALLOWED = [
   'Streamable',
   'SSE',
   'stdio',
+  'stderr',
   'token',
   'shell',
   'http',
@@ -245,6 +249,78 @@ test('switching to 简体中文 translates every visible string of the chat and 
     await expect(page.getByTestId('tool-card').last()).toHaveAttribute('data-state', 'denied');
   } finally {
     await model.close();
+  }
+});
+
+/**
+ * A stdio server that answers `initialize` with a JSON-RPC error of its own words (and says
+ * something on stderr first); other requests (the `server/discover` probe) get "Method not found".
+ */
+const REFUSING_SERVER = [
+  "process.stderr.write('refuser: config loaded\\n');",
+  "require('readline').createInterface({ input: process.stdin }).on('line', (l) => {",
+  '  let m; try { m = JSON.parse(l); } catch { return; }',
+  '  if (m.id === undefined) return;',
+  "  const error = m.method === 'initialize' ? { code: -32000, message: 'License expired for tenant acme' } : { code: -32601, message: 'Method not found' };",
+  "  process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, error }) + '\\n');",
+  '});',
+].join('\n');
+
+test('failing server cards read by their codes: English, then 简体中文 with only the data as sent (marked)', async ({ page, shell }) => {
+  test.setTimeout(150_000);
+  const work = tempDir('i18n-states');
+  const script = path.join(work, 'vanishing-server.sh');
+  writeFileSync(script, `#!/bin/sh\nexec "${process.execPath}" "${path.join(ROOT, 'test/fixtures/sdk-server.mjs')}"\n`);
+  chmodSync(script, 0o755);
+  try {
+    await openApp(page, shell.current);
+    // A server whose command is gone by the time the app starts it again.
+    const gone = await addLocalServer(page, { name: 'gone', command: commandLine([script]) });
+    await expectStatus(gone, 'ready');
+    const refuses = await addLocalServer(page, { name: 'refuses', command: commandLine(['node', '-e', REFUSING_SERVER]) });
+    await expectStatus(refuses, 'error');
+    // A server that keeps crashing right after it is ready: restarted with backoff until the app gives up (about 15–30 s).
+    const crashy = await addLocalServer(page, { name: 'crashy', command: commandLine(['node', path.join(ROOT, 'test/fixtures/sdk-server.mjs'), '--exit-after-init', '--stderr=crashy: lost its database']) });
+    rmSync(script);
+    await shell.restart();
+    await openApp(page, shell.current);
+    await openSettings(page, 'MCP servers');
+    await expectStatus(gone, 'error');
+    await expectStatus(refuses, 'error');
+
+    // English: each card's sentence is chosen by its code.
+    await expect(gone.getByTestId('server-error')).toHaveAttribute('data-kind', 'spawn_failed');
+    await expect(gone.getByTestId('server-error')).toContainText(`The command ${script} was not found. Install it, or give its full path.`);
+    await expect(gone.getByTestId('server-data').first()).toHaveText(script);
+    await expect(refuses.getByTestId('server-error')).toContainText('The server refused to start the session (JSON-RPC error -32000).');
+    await expect(refuses.getByTestId('server-said-block')).toContainText('The server said:');
+    await expect(refuses.getByTestId('server-said')).toHaveText('License expired for tenant acme');
+    await expect(refuses.getByTestId('server-stderr')).toHaveText('refuser: config loaded');
+    await expect(crashy.getByTestId('server-recovery')).toContainText('so it is no longer restarted automatically', { timeout: 60_000 });
+    await expect(crashy.getByTestId('server-error')).toContainText('The server closed the connection.');
+    await expect(crashy.getByTestId('server-error')).toContainText('The process exited with code 3.');
+    await expect(crashy.getByTestId('server-stderr')).toContainText('crashy: lost its database');
+
+    // ---- 简体中文 -----------------------------------------------------------------------------------
+    await settingsSection(page, 'Settings', 'Language');
+    await page.getByLabel('Language').selectOption('zh-CN');
+    await settingsSection(page, '设置', 'MCP 服务器');
+    await expect(gone.getByTestId('server-status')).toHaveText('出错');
+    await expect(gone.getByTestId('server-error')).toContainText(`找不到命令 ${script}。请安装它，或填写它的完整路径。`);
+    await expect(refuses.getByTestId('server-error')).toContainText('服务器拒绝了握手（JSON-RPC 错误 -32000）。');
+    await expect(refuses.getByTestId('server-said-block')).toContainText('服务器原话：');
+    // The server's own words stay as it sent them, marked as data.
+    await expect(refuses.getByTestId('server-said')).toHaveText('License expired for tenant acme');
+    await expect(refuses.getByTestId('server-said')).toHaveAttribute('translate', 'no');
+    await expect(crashy.getByTestId('server-error')).toContainText('服务器关闭了连接。');
+    await expect(crashy.getByTestId('server-error')).toContainText('进程以代码 3 退出。');
+    await expect(crashy.getByTestId('server-recovery')).toContainText('它已连续崩溃 6 次，因此不再自动重启。请排除原因后点击“重启”。');
+    await expect(crashy.getByTestId('server-stderr')).toContainText('crashy: lost its database');
+    // No English sentence of main's on any card: outside the marked data, only Chinese.
+    for (const card of [gone, refuses, crashy]) await expect(card.getByTestId('server-error')).not.toContainText(/Could not|was not found|exited|closed the connection|restarted|sign in/);
+    await expectAllChinese(page, ['crashy', 'gone', 'refuses', 'JSON-RPC'], 'settings-server-failures');
+  } finally {
+    rmSync(work, { recursive: true, force: true });
   }
 });
 

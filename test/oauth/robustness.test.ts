@@ -128,8 +128,8 @@ describe('a revoked grant', () => {
     host = new McpHost(store, { secrets, openUrl: (u) => browser.open(u) });
     await host.add('remote', { type: 'http', url: world.mcpUrl, auth: { kind: 'oauth' }, enabled: true });
     await host.signIn('remote');
-    for (let i = 0; i < 100 && host.view('remote').status !== 'ready'; i++) await sleep(50);
-    expect(host.view('remote').status).toBe('ready');
+    for (let i = 0; i < 100 && host.view('remote').state.kind !== 'ready'; i++) await sleep(50);
+    expect(host.view('remote').state.kind).toBe('ready');
     expect(host.tools().map((t) => t.name).sort()).toEqual(['remote__echo', 'remote__whoami']);
 
     expect(await world.revokeAllGrants()).toBeGreaterThan(0);
@@ -141,10 +141,9 @@ describe('a revoked grant', () => {
     // nothing reaches the server with the lost sign-in.
     expect(err).toBeInstanceOf(Error);
     expect(world.stats.mcpAuthorized).toBe(reached);
-    for (let i = 0; i < 100 && host.view('remote').status === 'ready'; i++) await sleep(50);
+    for (let i = 0; i < 100 && host.view('remote').state.kind === 'ready'; i++) await sleep(50);
     const v = host.view('remote');
-    expect(v.status).toBe('needs_auth');
-    expect(v.error_kind).toBe('needs_reauth');
+    expect(v.state).toEqual({ kind: 'needs_auth', reason: 'needs_reauth' });
     expect(host.tools()).toEqual([]);
   });
 
@@ -163,8 +162,7 @@ describe('a revoked grant', () => {
     await world.revokeAllGrants();
     clock.advance(3200); // the JWT access token expires at the MCP server
     await expect(conn.callTool('whoami', {})).rejects.toThrow();
-    expect(conn.status).toBe('needs_auth');
-    expect(conn.errorKind).toBe('needs_reauth');
+    expect(conn.state).toEqual({ kind: 'needs_auth', reason: 'needs_reauth' });
     expect(conn.tools).toEqual([]);
     await conn.close();
   });

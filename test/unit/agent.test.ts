@@ -44,7 +44,7 @@ beforeEach(async () => {
   host = new McpHost(store);
   host.startAll();
   await host.whenStarted();
-  expect(host.view('fx').status).toBe('ready');
+  expect(host.view('fx').state.kind).toBe('ready');
 });
 
 afterEach(async () => {
@@ -171,7 +171,7 @@ describe('ChatService with a real host and the fake model', () => {
     expect(call?.id).toBeDefined();
     expect(await waitFor(() => sent().some((m) => m.method === 'notifications/cancelled' && m.params?.requestId === call!.id), 2000)).toBe(true);
     // The server is still healthy and serves the next call at once.
-    expect(host.view('fx').status).toBe('ready');
+    expect(host.view('fx').state.kind).toBe('ready');
     await host.callTool('fx__echo', { text: 'after stop' });
     expect(h.chat.stop('c5')).toEqual({ stopped: false });
     // The next message's context tells the model the cancelled call happened.

@@ -60,7 +60,7 @@ beforeEach(async () => {
   d = createDispatcher(core);
   ok(await d.invoke('settings.setModel', { provider: 'openai-compatible', base_url: model.baseUrl, model: 'fake' }));
   ok(await d.invoke('permissions.setMode', { mode: 'ask_all' }));
-  expect(await waitFor(() => core.host.view('my_fs').status === 'ready' && core.host.view('my.fs').status === 'ready', 20_000)).toBe(true);
+  expect(await waitFor(() => core.host.view('my_fs').state.kind === 'ready' && core.host.view('my.fs').state.kind === 'ready', 20_000)).toBe(true);
 });
 
 afterEach(async () => {
@@ -114,7 +114,7 @@ describe('an approval answered after the server that asked dropped out runs nowh
         // No restart during the test: the crashed server stays down, its name free for the other.
         core.host.recoveryPolicy = { maxAttempts: 3, baseDelayMs: 60_000, maxDelayMs: 60_000, stableMs: 60_000 };
         process.kill(core.host.connection('my_fs')!.pid!, 'SIGKILL');
-        expect(await waitFor(() => core.host.view('my_fs').status === 'error', 10_000)).toBe(true);
+        expect(await waitFor(() => core.host.view('my_fs').state.kind === 'error', 10_000)).toBe(true);
       },
     ],
   ];
@@ -158,7 +158,7 @@ describe('an approval answered after the server that asked dropped out runs nowh
   it('a card answered after my_fs restarted with another command runs nothing, and "Always allow" is not stored for the new command', async () => {
     const card = await sendAndWaitForCard('c3', 'call my_fs__write_note {"text":"approved for the old command"}');
     await core.host.update('my_fs', { command: sdkCommand(`--record=${C}`) });
-    expect(core.host.view('my_fs').status).toBe('ready');
+    expect(core.host.view('my_fs').state.kind).toBe('ready');
     ok(await d.invoke('approvals.respond', { id: card.id, decision: 'always_allow', args_sha256: card.args_sha256 }));
     expect(await finished('c3')).toBe(true);
     expect([...notes(A), ...notes(B), ...notes(C)]).toEqual([]);
@@ -233,7 +233,7 @@ describe('"Allow in this conversation" is bound to the server identity', () => {
     return { via: r.allowed ? r.via : r.reason, card };
   }
   const D = (n: string): string => path.join(dir, `solo-${n}.txt`);
-  const readySolo = (): Promise<boolean> => waitFor(() => core.host.view('solo').status === 'ready' && core.host.tool('solo__write_note') !== undefined, 20_000);
+  const readySolo = (): Promise<boolean> => waitFor(() => core.host.view('solo').state.kind === 'ready' && core.host.tool('solo__write_note') !== undefined, 20_000);
 
   it('a restart keeps it; a server removed and added again with another command, or edited to one, does not inherit it', async () => {
     await core.host.add('solo', { type: 'local', command: sdkCommand(`--record=${D('1')}`) });

@@ -50,7 +50,7 @@ beforeEach(async () => {
   ok(await d.invoke('permissions.setMode', { mode: 'never_ask' }));
   ok(await d.invoke('servers.add', { name: 'app', config: { type: 'local', command: APP_SERVER, env: {} } }));
   ok(await d.invoke('servers.add', { name: 'other', config: { type: 'local', command: sdkCommand(), env: {} } }));
-  expect(await waitFor(() => core.host.view('app').status === 'ready' && core.host.view('other').status === 'ready', 15_000)).toBe(true);
+  expect(await waitFor(() => core.host.view('app').state.kind === 'ready' && core.host.view('other').state.kind === 'ready', 15_000)).toBe(true);
 });
 afterEach(async () => {
   await core.shutdown();

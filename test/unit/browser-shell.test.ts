@@ -274,8 +274,8 @@ describe('a real shell process under attack', () => {
     let ready = false;
     for (let i = 0; i < 200 && !ready; i++) {
       list = await request(ws, 100 + i, 'servers.list');
-      const v = list.envelope.value as Array<{ status: string }> | undefined;
-      ready = v?.[0]?.status === 'ready';
+      const v = list.envelope.value as Array<{ state: { kind: string } }> | undefined;
+      ready = v?.[0]?.state.kind === 'ready';
       if (!ready) await new Promise((r) => setTimeout(r, 100));
     }
     expect(ready, JSON.stringify(list)?.slice(0, 300)).toBe(true);

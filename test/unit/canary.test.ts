@@ -187,15 +187,15 @@ describe('no secret ever leaves main (canary)', () => {
     await invoke('servers.add', { name: 'urlsec', config: { type: 'http', url: secretUrl, timeout_seconds: 5 } });
     await invoke('servers.add', { name: 'argsec', config: { type: 'local', command: [...sdkCommand(), `--stderr=${CANARIES.arg}`], secret_args: [2] } });
     await invoke('servers.add', { name: 'forms', config: { type: 'local', command: [process.execPath, RAW, 'stderr-forms'], env: { TOKEN: CANARIES.escaped } } });
-    expect(await waitFor(() => core.host.view('echo').status === 'error' && core.host.view('stderr').status === 'ready', 15_000)).toBe(true);
-    expect(await waitFor(() => core.host.view('urlsec').status === 'error' && core.host.view('argsec').status === 'ready' && core.host.view('forms').stderr_tail.length >= 10, 15_000)).toBe(true);
+    expect(await waitFor(() => core.host.view('echo').state.kind === 'error' && core.host.view('stderr').state.kind === 'ready', 15_000)).toBe(true);
+    expect(await waitFor(() => core.host.view('urlsec').state.kind === 'error' && core.host.view('argsec').state.kind === 'ready' && core.host.view('forms').stderr_tail.length >= 10, 15_000)).toBe(true);
     // The views mask these themselves (`***`), before any redaction: none says `[redacted]`.
     const urlView = await invoke('servers.get', { name: 'urlsec' });
     const argView = await invoke('servers.get', { name: 'argsec' });
     expect(urlView).toMatchObject({ ok: true, value: { url: `${echoUrl.replace('http://', 'http://***:***@')}?token=***&v=***` } });
     expect(argView).toMatchObject({ ok: true, value: { command: [...sdkCommand(), '***'], secret_args: [2] } });
     // Its failure names the URL as the view shows it.
-    expect(urlView).toMatchObject({ value: { error: expect.stringContaining(`http://***:***@127.0.0.1:${new URL(echoUrl).port}/mcp?token=***`) } });
+    expect(urlView).toMatchObject({ value: { state: { kind: 'error', failure: { kind: 'connect_failed', url: expect.stringContaining(`http://***:***@127.0.0.1:${new URL(echoUrl).port}/mcp?token=***`) } } } });
     await invoke('servers.logs', { name: 'urlsec' });
     await invoke('servers.logs', { name: 'argsec' });
     await invoke('servers.logs', { name: 'forms' });
@@ -209,9 +209,9 @@ describe('no secret ever leaves main (canary)', () => {
     // The echoes really happened, so a missing redaction would be seen below.
     expect(seen.some((s) => s.text.includes('[redacted]'))).toBe(true);
     expect(core.redactor.size).toBeGreaterThan(0);
-    expect(await waitFor(() => core.host.view('local').status === 'ready', 15_000)).toBe(true);
-    expect(await waitFor(() => core.host.view('remote').status === 'error', 15_000)).toBe(true);
-    expect(await waitFor(() => core.host.view('bearer').status === 'error' && core.host.view('oauth').status !== 'starting', 15_000)).toBe(true);
+    expect(await waitFor(() => core.host.view('local').state.kind === 'ready', 15_000)).toBe(true);
+    expect(await waitFor(() => core.host.view('remote').state.kind === 'error', 15_000)).toBe(true);
+    expect(await waitFor(() => core.host.view('bearer').state.kind === 'error' && core.host.view('oauth').state.kind !== 'starting', 15_000)).toBe(true);
 
     // A real pending approval, so approvals.list / approvals.respond and their events carry one.
     const pendingAuth = core.permissions.gate.authorize({ conversation_id: 'c1', run_id: 'canary-run', call_id: 'canary-call', tool: core.host.tool('local__env_check')!, args: { name: 'TOKEN', sha256: '0' } });
@@ -369,7 +369,7 @@ describe('no secret ever leaves main (canary)', () => {
     expect(Object.keys(samples).sort()).toEqual([...channelNames].sort());
     for (const channel of channelNames) {
       // The chat's tool call needs the (possibly just restarted) local server ready.
-      if (channel === 'chat.send') await waitFor(() => core.host.view('local').status === 'ready', 15_000);
+      if (channel === 'chat.send') await waitFor(() => core.host.view('local').state.kind === 'ready', 15_000);
       if (channel === 'servers.signIn') {
         // A sign-in waits for the browser; run them, let the flow reach its wait, then cancel.
         const running = samples[channel].map((input) => invoke(channel, input));

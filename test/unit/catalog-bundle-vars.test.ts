@@ -116,7 +116,7 @@ describe('filling placeholders', () => {
     expect(view.command.slice(2)).toEqual(['--label=${user_config.api_key}']);
     expect(store.get('chain')).toMatchObject({ env: { API_KEY: KEY } });
     expect(readFileSync(path.join(dir, 'mcp_servers.json'), 'utf8')).not.toContain(KEY);
-    expect(await waitFor(() => host.view('chain').status === 'ready', 15_000)).toBe(true);
+    expect(await waitFor(() => host.view('chain').state.kind === 'ready', 15_000)).toBe(true);
     // The same text typed as the answer stays text too.
     const again = await inst.inspect(bytes);
     const typed = await inst.install(again.token, 'chain2', { 'user_config:api_key': KEY, 'user_config:label': '${user_config.api_key}' });

@@ -64,7 +64,7 @@ describe('bundles', () => {
     expect(folder.startsWith(path.join(dir, 'bundles', 'raw-'))).toBe(true);
     expect(statSync(view.command[1]!).mode & 0o111).not.toBe(0);
     expect(view.env.API_KEY?.has_value).toBe(true);
-    expect(await waitFor(() => host.view('raw').status === 'ready', 15_000)).toBe(true);
+    expect(await waitFor(() => host.view('raw').state.kind === 'ready', 15_000)).toBe(true);
     expect(store.get('raw')).toMatchObject({ env: { API_KEY: KEY, LEVEL: '2' } });
     expect(readFileSync(path.join(dir, 'mcp_servers.json'), 'utf8')).not.toContain(KEY);
     // A token is used once.

@@ -63,7 +63,7 @@ describe('catalog service', () => {
     expect(view.command.slice(0, 3)).toEqual(['npx', '-y', '@modelcontextprotocol/server-everything@2026.8.31']);
     expect(view.env.EVERYTHING_TOKEN?.has_value).toBe(true);
     expect(JSON.stringify(view)).not.toContain(TOKEN);
-    expect(await waitFor(() => host.view('everything').status === 'ready', 30_000)).toBe(true);
+    expect(await waitFor(() => host.view('everything').state.kind === 'ready', 30_000)).toBe(true);
     const file = readFileSync(path.join(dir, 'mcp_servers.json'), 'utf8');
     expect(file).not.toContain(TOKEN);
     const keys = await secrets.keys();
@@ -81,7 +81,7 @@ describe('catalog service', () => {
     const view = await catalog.install('com.example/weather-remote', '2.0.0', 'remote:0', 'weather', { 'url/base': base, 'header:X-Api-Key': 'key-abcdefghijklmnop' });
     expect(view).toMatchObject({ type: 'http', url: `${base}/mcp` });
     expect(view.headers['X-Api-Key']).toEqual({ has_value: true, masked: '••••••••mnop' });
-    expect(await waitFor(() => host.view('weather').status === 'ready', 15_000)).toBe(true);
+    expect(await waitFor(() => host.view('weather').state.kind === 'ready', 15_000)).toBe(true);
   });
 
   it('the registry URL must be https (or http to loopback)', async () => {
@@ -131,7 +131,7 @@ describe('catalog service', () => {
 
   it('diff shows a newer version and what it changes; update applies it in one step keeping the secret', async () => {
     await catalog.install('io.github.example/everything', '1.0.0', 'package:0', 'everything', { 'env:EVERYTHING_TOKEN': TOKEN });
-    expect(await waitFor(() => host.view('everything').status === 'ready', 30_000)).toBe(true);
+    expect(await waitFor(() => host.view('everything').state.kind === 'ready', 30_000)).toBe(true);
     expect(await catalog.diff()).toEqual([{ server: 'everything', registry_name: 'io.github.example/everything', installed_version: '1.0.0', status: 'active', status_message: null, problem: null, update: { kind: 'none' } }]);
     fx.publish(everythingServer('1.1.0'));
     const [item] = await catalog.diff();
@@ -247,7 +247,7 @@ describe('catalog service', () => {
     const preview = await catalog.fetchBundle('io.github.example/raw-bundle', '1.2.3', 'package:0');
     expect(preview).toMatchObject({ name: 'raw-bundle', version: '1.2.3' });
     await catalog.bundles.install(preview.token, 'rb', { 'user_config:api_key': TOKEN });
-    expect(await waitFor(() => host.view('rb').status === 'ready', 15_000)).toBe(true);
+    expect(await waitFor(() => host.view('rb').state.kind === 'ready', 15_000)).toBe(true);
     expect((await catalog.diff()).find((d) => d.server === 'rb')).toMatchObject({ registry_name: 'io.github.example/raw-bundle', installed_version: '1.2.3', update: { kind: 'none' } });
     expect(store.names()).toEqual(['rb']);
     fx.publish({ ...entry('io.github.example/raw-bundle', sha), version: '1.3.0' });

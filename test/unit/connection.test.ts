@@ -45,7 +45,7 @@ describe('the hand-written bash server (protocol 2024-11-05)', () => {
   it('connects: status ready with its 3 tools', async () => {
     const c = connect(cfg(bashCommand()));
     await c.start();
-    expect(c.error).toBeNull();
+    expect(c.state).toEqual({ kind: 'ready' });
     expect(c.status).toBe('ready');
     expect(c.tools.map((t) => t.name)).toEqual(['echo', 'upper', 'grow']);
     expect(c.serverInfo).toEqual({ name: 'bash-fixture', version: '1.0.0' });
@@ -100,21 +100,18 @@ describe('the SDK fixture', () => {
     const { pid } = await startTrackingPid(c);
     expect(Date.now() - t0).toBeLessThan(8000);
     expect(c.status).toBe('error');
-    expect(c.errorKind).toBe('timeout');
-    expect(c.error).toMatch(/within 1 s/);
+    expect(c.state).toEqual({ kind: 'error', failure: { kind: 'timeout', phase: 'handshake', seconds: 1, server_message: null } });
     expect(c.tools).toEqual([]);
     expect(pid).toBeGreaterThan(0);
     expect(await waitGone(pid!)).toBe(true);
     expect(() => process.kill(pid!, 0)).toThrow();
   });
 
-  it('a command that does not exist → spawn_failed with a clear message', async () => {
+  it('a command that does not exist → spawn_failed naming the command', async () => {
     const c = connect(cfg(['definitely-not-a-real-command-xyz', '--flag']));
     await c.start();
     expect(c.status).toBe('error');
-    expect(c.errorKind).toBe('spawn_failed');
-    expect(c.error).toContain('"definitely-not-a-real-command-xyz"');
-    expect(c.error).toMatch(/not found on PATH/);
+    expect(c.state).toEqual({ kind: 'error', failure: { kind: 'spawn_failed', command: 'definitely-not-a-real-command-xyz', code: 'not_on_path', server_message: null } });
     expect(c.pid).toBeNull();
   });
 
@@ -123,20 +120,18 @@ describe('the SDK fixture', () => {
     try {
       const c = connect(cfg([path.join(dir, 'missing-binary')]));
       await c.start();
-      expect(c.errorKind).toBe('spawn_failed');
-      expect(c.error).toContain('missing-binary');
+      expect(c.state).toEqual({ kind: 'error', failure: { kind: 'spawn_failed', command: path.join(dir, 'missing-binary'), code: 'not_on_path', server_message: null } });
     } finally {
       await removeDir(dir);
     }
   });
 
-  it('a server that exits before initialize → error containing its stderr line', async () => {
+  it('a server that exits before initialize → error/exited with its exit code; its stderr line is in the tail', async () => {
     for (let i = 0; i < 3; i++) {
       const c = connect(cfg(['bash', '-c', 'echo "fatal: config file /etc/x.toml missing" >&2; exit 2']));
       await c.start();
       expect(c.status).toBe('error');
-      expect(c.errorKind).toBe('exited');
-      expect(c.error).toContain('fatal: config file /etc/x.toml missing');
+      expect(c.state).toEqual({ kind: 'error', failure: { kind: 'exited', running: false, exit: { code: 2, signal: null }, server_message: null } });
       expect(c.stderrTail()).toContain('fatal: config file /etc/x.toml missing');
     }
   });
@@ -148,8 +143,8 @@ describe('the SDK fixture', () => {
     await watched.start();
     expect(await waitFor(() => watched.status === 'error', 5000)).toBe(true);
     expect(changes).toContain('ready');
-    expect(watched.errorKind).toBe('exited');
-    expect(watched.error).toContain('boom: lost the database');
+    expect(watched.state).toMatchObject({ kind: 'error', failure: { kind: 'exited', running: true, server_message: null } });
+    expect(watched.stderrTail()).toContain('boom: lost the database');
     expect(watched.tools).toEqual([]);
   });
 

@@ -67,7 +67,7 @@ describe('input refuses control characters, per field', () => {
     const d = createDispatcher(core);
     const r = await d.invoke('servers.add', { name: 'pem', config: { type: 'local', command: [...sdkCommand(), 'two\nlines'], env: { KEY: '-----BEGIN KEY-----\r\nabc\tdef\n-----END KEY-----' } } });
     expect(r.ok).toBe(true);
-    expect(await waitFor(() => core.host.view('pem').status === 'ready', 15_000)).toBe(true);
+    expect(await waitFor(() => core.host.view('pem').state.kind === 'ready', 15_000)).toBe(true);
     expect((await d.invoke('servers.remove', { name: 'pem' })).ok).toBe(true);
   });
 
@@ -133,7 +133,8 @@ describe('redaction catches the escaped forms an error text holds', () => {
     await conn.start();
     try {
       expect(conn.status).toBe('error');
-      const text = `${conn.error} ${conn.stderrTail().join('\n')}`;
+      // The spawn error's own text is in the log (the state holds no message of Node's).
+      const text = conn.log.all().map((e) => e.text).join('\n');
       expect(text).toContain('nul-secret-\\x00'); // Node's own escaped form: the plain value is not in it
       expect(text).not.toContain(NUL_SECRET);
       const r = new SecretRedactor();

@@ -37,7 +37,7 @@ beforeEach(async () => {
   host = new McpHost(config);
   host.startAll();
   await host.whenStarted();
-  expect(host.view('fx').status).toBe('ready');
+  expect(host.view('fx').state.kind).toBe('ready');
   model = await startFakeModel({ chunkDelayMs: 1 });
   profiles = new ProfileStore(dir, new MemorySecretStore());
   await new SettingsStore(profiles).set({ provider: 'openai-compatible', base_url: model.baseUrl, model: 'fake-1', api_key: 'sk-test-key-0000' });

@@ -91,7 +91,7 @@ it('a stored secret echoed into a tool call, its result and an answer is never i
   await ok('settings.setModel', { provider: 'openai-compatible', base_url: model.baseUrl, model: 'fake', api_key: API_KEY });
   await ok('servers.add', { name: 'local', config: { type: 'local', command: sdkCommand(), env: { TOKEN: ENV_SECRET } } });
   await ok('permissions.setMode', { mode: 'never_ask' });
-  expect(await waitFor(() => core!.host.view('local').status === 'ready', 15_000)).toBe(true);
+  expect(await waitFor(() => core!.host.view('local').state.kind === 'ready', 15_000)).toBe(true);
   const ended = (runId: string): boolean => events.some((e) => e.run_id === runId && e.type === 'run-end');
 
   const first = await ok<{ run_id: string }>('chat.send', { conversation_id: 'c', text: 'leak' });

@@ -37,8 +37,8 @@ beforeEach(async () => {
   host = new McpHost(config);
   host.startAll();
   await host.whenStarted();
-  expect(host.view('fx').status).toBe('ready');
-  expect(host.view('raw').status).toBe('ready');
+  expect(host.view('fx').state.kind).toBe('ready');
+  expect(host.view('raw').state.kind).toBe('ready');
   model = await startFakeModel({ chunkDelayMs: 1 });
   profiles = new ProfileStore(dir, new MemorySecretStore());
   // A model name with a large context window: the user's message of deep JSON text is long.

@@ -28,7 +28,7 @@ beforeEach(async () => {
   });
   await core.start();
   await core.host.add('fx', { type: 'local', command: sdkCommand() });
-  expect(await waitFor(() => core.host.view('fx').status === 'ready', 10_000)).toBe(true);
+  expect(await waitFor(() => core.host.view('fx').state.kind === 'ready', 10_000)).toBe(true);
 });
 
 afterEach(async () => {

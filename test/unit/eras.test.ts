@@ -43,7 +43,7 @@ describe('protocol eras', () => {
     closers.push(() => f.close());
     const c = connect(remote(f.url));
     await c.start();
-    expect(c.error).toBeNull();
+    expect(c.state).toEqual({ kind: 'ready' });
     expect(c.status).toBe('ready');
     expect(c.protocol).toEqual({ era: 'modern', version: '2026-07-28' });
     expect(f.methods[0]).toBe('server/discover');
@@ -56,7 +56,7 @@ describe('protocol eras', () => {
   it('a 2026-07-28 stdio server (serveStdio): modern era on the one process', async () => {
     const c = connect(localServer([process.execPath, MODERN_STDIO]));
     await c.start();
-    expect(c.error).toBeNull();
+    expect(c.state).toEqual({ kind: 'ready' });
     expect(c.protocol).toEqual({ era: 'modern', version: '2026-07-28' });
     expect(textOf(await c.callTool('echo', { text: 'over stdio' }))).toBe('over stdio');
     expect(textOf(await c.callTool('era', {}))).toBe('modern');
@@ -66,10 +66,10 @@ describe('protocol eras', () => {
     const sdk = connect(localServer(sdkCommand()));
     const bash = connect(localServer(bashCommand()));
     await Promise.all([sdk.start(), bash.start()]);
-    expect(sdk.error).toBeNull();
+    expect(sdk.state).toEqual({ kind: 'ready' });
     expect(sdk.protocol?.era).toBe('legacy');
     expect(sdk.protocol?.version).toMatch(/^2025-/);
-    expect(bash.error).toBeNull();
+    expect(bash.state).toEqual({ kind: 'ready' });
     expect(bash.protocol).toEqual({ era: 'legacy', version: '2024-11-05' });
     expect(textOf(await bash.callTool('upper', { text: 'abc' }))).toBe('ABC');
   });
@@ -79,7 +79,7 @@ describe('protocol eras', () => {
     const config = localServer([process.execPath, RAW, 'exit-on-discover']);
     const first = connect(config, eras);
     await first.start();
-    expect(first.error).toBeNull();
+    expect(first.state).toEqual({ kind: 'ready' });
     expect(first.status).toBe('ready');
     expect(first.protocol?.era).toBe('legacy');
     expect(first.log.all().some((e) => /did not survive the protocol probe/.test(e.text))).toBe(true);
@@ -99,7 +99,7 @@ describe('protocol eras', () => {
   it('a server that ignores the probe counts as legacy once the probe times out', async () => {
     const c = connect(localServer([process.execPath, RAW, 'silent-discover'], { timeout_seconds: 2 }));
     await c.start();
-    expect(c.error).toBeNull();
+    expect(c.state).toEqual({ kind: 'ready' });
     expect(c.status).toBe('ready');
     expect(c.protocol?.era).toBe('legacy');
   });
@@ -124,7 +124,7 @@ describe('protocol eras', () => {
     const slow = localServer(['bash', '-c', `sleep 4.5; exec "${process.execPath}" "${MODERN_STDIO}"`], { timeout_seconds: 8 });
     const c = connect(slow);
     await c.start();
-    expect(c.error).toBeNull();
+    expect(c.state).toEqual({ kind: 'ready' });
     expect(c.protocol?.era).toBe('legacy');
     expect(textOf(await c.callTool('era', {}))).toBe('legacy');
   });
@@ -135,9 +135,9 @@ describe('protocol eras', () => {
     const http = connect(remote(f.url));
     const stdio = connect(localServer([process.execPath, MODERN_STDIO, '--modern-only']));
     await Promise.all([http.start(), stdio.start()]);
-    expect(http.error).toBeNull();
+    expect(http.state).toEqual({ kind: 'ready' });
     expect(http.protocol?.era).toBe('modern');
-    expect(stdio.error).toBeNull();
+    expect(stdio.state).toEqual({ kind: 'ready' });
     expect(stdio.protocol?.era).toBe('modern');
   });
 
@@ -148,7 +148,7 @@ describe('protocol eras', () => {
     const eras = new EraMemory();
     const c = connect(slow, eras);
     await c.start();
-    expect(c.error).toBeNull();
+    expect(c.state).toEqual({ kind: 'ready' });
     expect(c.status).toBe('ready');
     expect(c.protocol).toEqual({ era: 'modern', version: '2026-07-28' });
     expect(textOf(await c.callTool('era', {}))).toBe('modern');
@@ -164,7 +164,7 @@ describe('protocol eras', () => {
     eras.remember(config, 'legacy');
     const c = connect(config, eras);
     await c.start();
-    expect(c.error).toBeNull();
+    expect(c.state).toEqual({ kind: 'ready' });
     expect(c.protocol?.era).toBe('modern');
     // The stale verdict is gone: the next start probes.
     expect(eras.prior(config)).toBeUndefined();

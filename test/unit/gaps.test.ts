@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SettingsStore } from '../../main/chat/settings.js';
 import { profileKeySecret, ProfileStore } from '../../main/chat/profiles.js';
 import { ConfigStore } from '../../main/mcp/config.js';
-import type { McpConnection } from '../../main/mcp/connection.js';
+import type { ConnectionState, McpConnection } from '../../main/mcp/connection.js';
 import { McpHost } from '../../main/mcp/host.js';
 import { MemorySecretStore } from '../../main/secrets/store.js';
 import { makeTempDir, removeDir, sdkCommand, sleep, waitFor } from './helpers.js';
@@ -46,23 +46,19 @@ describe('a stale connection', () => {
     const seen: string[] = [];
     try {
       await host.add('s', { type: 'local', command: sdkCommand() });
-      expect(await waitFor(() => host.view('s').status === 'ready', 15_000)).toBe(true);
+      expect(await waitFor(() => host.view('s').state.kind === 'ready', 15_000)).toBe(true);
       const old = host.connection('s')!;
       await host.restart('s');
-      expect(await waitFor(() => host.view('s').status === 'ready' && host.connection('s') !== old, 15_000)).toBe(true);
+      expect(await waitFor(() => host.view('s').state.kind === 'ready' && host.connection('s') !== old, 15_000)).toBe(true);
       const live = host.connection('s')!;
       // The replaced connection reports a crash late (as a dying process would).
-      old.status = 'error';
-      old.errorKind = 'exited';
-      old.error = 'stale crash';
+      (old as unknown as { current: ConnectionState }).current = { kind: 'error', failure: { kind: 'exited', running: true, exit: null, server_message: null } };
       old.readyAt = Date.now() - 1000;
       (old as unknown as { onChange: (c: McpConnection) => void }).onChange(old);
       await sleep(300);
       const v = host.view('s');
-      seen.push(v.status);
-      expect(v.status).toBe('ready');
-      expect(v.error).toBeNull();
-      expect(v.recovery).toEqual({ attempts: 0, next_retry_at: null, gave_up: false });
+      seen.push(v.state.kind);
+      expect(v.state).toEqual({ kind: 'ready' });
       expect(host.connection('s')).toBe(live);
       expect(host.tools().some((t) => t.server === 's')).toBe(true);
     } finally {

@@ -67,7 +67,7 @@ describe('startAll', () => {
     const h = makeHost(2);
     h.startAll();
     const atOnce = h.list();
-    expect(atOnce.map((v) => [v.name, v.status])).toEqual([
+    expect(atOnce.map((v) => [v.name, v.state.kind])).toEqual([
       ['one', 'starting'],
       ['two', 'starting'],
       ['three', 'starting'],
@@ -79,10 +79,10 @@ describe('startAll', () => {
     }
     expect(h.tools()).toEqual([]);
     // Every enabled server was announced as starting right away (three is still queued).
-    expect(changed.filter((v) => v.status === 'starting').map((v) => v.name).slice(0, 3)).toEqual(['one', 'two', 'three']);
+    expect(changed.filter((v) => v.state.kind === 'starting').map((v) => v.name).slice(0, 3)).toEqual(['one', 'two', 'three']);
     await h.whenStarted();
     const after = h.list();
-    expect(after.map((v) => [v.name, v.status])).toEqual([
+    expect(after.map((v) => [v.name, v.state.kind])).toEqual([
       ['one', 'ready'],
       ['two', 'ready'],
       ['three', 'ready'],
@@ -102,7 +102,7 @@ describe('startAll', () => {
     await store.put('b', local(markedCommand(markerB)));
     const h = makeHost(1);
     h.startAll();
-    expect(h.view('b').status).toBe('starting');
+    expect(h.view('b').state.kind).toBe('starting');
     await store.delete('b');
     await h.whenStarted();
     expect(existsSync(markerA)).toBe(true);
@@ -133,15 +133,15 @@ describe('startAll', () => {
     await store.put('late', local(markedCommand(markerLate)));
     const h = makeHost(1);
     h.startAll();
-    expect(h.view('off').status).toBe('disabled');
-    expect(h.view('late').status).toBe('starting');
+    expect(h.view('off').state.kind).toBe('disabled');
+    expect(h.view('late').state.kind).toBe('starting');
     await store.put('late', { ...store.get('late')!, enabled: false });
     await h.whenStarted();
     expect(existsSync(markerOff)).toBe(false);
     expect(existsSync(markerLate)).toBe(false);
-    expect(h.view('off').status).toBe('disabled');
-    expect(h.view('late').status).toBe('disabled');
-    expect(h.view('first').status).toBe('ready');
+    expect(h.view('off').state.kind).toBe('disabled');
+    expect(h.view('late').state.kind).toBe('disabled');
+    expect(h.view('first').state.kind).toBe('ready');
   });
 
   it('a server edited in the store before its turn starts with the current config', async () => {
@@ -151,7 +151,7 @@ describe('startAll', () => {
     h.startAll();
     await store.put('b', local(sdkCommand(), { env: { WHO: 'current' } }));
     await h.whenStarted();
-    expect(h.view('b').status).toBe('ready');
+    expect(h.view('b').state.kind).toBe('ready');
     expect(textOf(await h.callTool('b__env_check', { name: 'WHO', sha256: sha256('current') }))).toBe('match');
   });
 });
@@ -160,13 +160,13 @@ describe('management actions', () => {
   it('add() starts the server in the background and persists it', async () => {
     const h = makeHost();
     const v = await h.add('echoes', { type: 'local', command: bashCommand(), env: { TOKEN: 'super-secret-token-value' } });
-    expect(v.status).toBe('starting');
+    expect(v.state.kind).toBe('starting');
     expect(v.env.TOKEN).toEqual({ has_value: true, masked: '••••••••alue' });
     expect(JSON.stringify(v)).not.toContain('super-secret-token-value');
     expect(Object.keys(diskServers().echoes?.env ?? {})).toEqual(['TOKEN']);
     expect(readFileSync(store.file, 'utf8')).not.toContain('super-secret-token-value');
     expect(store.get('echoes')).toMatchObject({ env: { TOKEN: 'super-secret-token-value' } });
-    expect(await waitFor(() => h.view('echoes').status === 'ready', 10_000)).toBe(true);
+    expect(await waitFor(() => h.view('echoes').state.kind === 'ready', 10_000)).toBe(true);
     expect(textOf(await h.callTool('echoes__echo', { text: 'hi' }))).toBe('hi');
   });
 
@@ -196,7 +196,7 @@ describe('management actions', () => {
   it('update() whose new config fails to start keeps the old config on disk and throws start_failed', async () => {
     const h = makeHost();
     await h.add('svc', { type: 'local', command: sdkCommand(), env: { KEEP_ME: 'stored-credential' } });
-    expect(await waitFor(() => h.view('svc').status === 'ready', 10_000)).toBe(true);
+    expect(await waitFor(() => h.view('svc').state.kind === 'ready', 10_000)).toBe(true);
     const pid = h.connection('svc')!.pid!;
     const before = readFileSync(store.file, 'utf8');
     const err = await h
@@ -208,7 +208,7 @@ describe('management actions', () => {
     expect(readFileSync(store.file, 'utf8')).toBe(before);
     expect(store.get('svc')).toMatchObject({ env: { KEEP_ME: 'stored-credential' } });
     // The old client keeps running and serving.
-    expect(h.view('svc').status).toBe('ready');
+    expect(h.view('svc').state.kind).toBe('ready');
     expect(h.connection('svc')!.pid).toBe(pid);
     expect(textOf(await h.callTool('svc__echo', { text: 'still' }))).toBe('still');
   });
@@ -216,10 +216,10 @@ describe('management actions', () => {
   it('update() that starts fine persists the edit and replaces the process', async () => {
     const h = makeHost();
     await h.add('svc', { type: 'local', command: sdkCommand(), env: { A: 'one', B: 'two' } });
-    expect(await waitFor(() => h.view('svc').status === 'ready', 10_000)).toBe(true);
+    expect(await waitFor(() => h.view('svc').state.kind === 'ready', 10_000)).toBe(true);
     const oldPid = h.connection('svc')!.pid!;
     const v = await h.update('svc', { env: { A: '', B: 'three' } });
-    expect(v.status).toBe('ready');
+    expect(v.state.kind).toBe('ready');
     expect(Object.keys(diskServers().svc?.env ?? {})).toEqual(['B']);
     expect(store.get('svc')).toMatchObject({ env: { B: 'three' } });
     expect(await waitGone(oldPid)).toBe(true);
@@ -254,15 +254,15 @@ describe('management actions', () => {
   it('setEnabled(false) stops the process and unregisters its tools; true starts it again', async () => {
     const h = makeHost();
     await h.add('t', { type: 'local', command: bashCommand() });
-    expect(await waitFor(() => h.view('t').status === 'ready', 10_000)).toBe(true);
+    expect(await waitFor(() => h.view('t').state.kind === 'ready', 10_000)).toBe(true);
     const pid = h.connection('t')!.pid!;
     const v = await h.setEnabled('t', false);
-    expect(v.status).toBe('disabled');
+    expect(v.state.kind).toBe('disabled');
     expect(h.tools()).toEqual([]);
     expect(await waitGone(pid)).toBe(true);
     expect(diskServers().t?.enabled).toBe(false);
     await h.setEnabled('t', true);
-    expect(await waitFor(() => h.view('t').status === 'ready', 10_000)).toBe(true);
+    expect(await waitFor(() => h.view('t').state.kind === 'ready', 10_000)).toBe(true);
   });
 });
 

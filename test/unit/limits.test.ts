@@ -111,7 +111,7 @@ describe('McpHost.callTool caps every result', () => {
     const host = new McpHost(store, { secrets });
     try {
       await host.add('big', { type: 'local', command: [process.execPath, path.join(ROOT, 'test', 'fixtures', 'sdk-server.mjs')] });
-      expect(await waitFor(() => host.view('big').status === 'ready', 15_000)).toBe(true);
+      expect(await waitFor(() => host.view('big').state.kind === 'ready', 15_000)).toBe(true);
       const r = await host.callTool('big__huge', { bytes: 20 * 1024 * 1024 });
       const content = r.content as Array<{ text: string }>;
       expect(content[0]!.text.length).toBe(MAX_CALL_RESULT_CHARS);

@@ -78,13 +78,13 @@ describe('list_changed', () => {
 });
 
 describe('misbehaving servers', () => {
-  it('an unsupported protocol version → error with error_kind protocol', async () => {
+  it('an unsupported protocol version → error of kind protocol (the initialize answer was not accepted)', async () => {
     const c = new McpConnection('old', local([process.execPath, RAW, 'bad-version'], 5));
     open.push(c);
     await c.start();
     expect(c.status).toBe('error');
-    expect(c.errorKind).toBe('protocol');
-    expect(c.error).toMatch(/1999-01-01/);
+    expect(c.state).toEqual({ kind: 'error', failure: { kind: 'protocol', phase: 'handshake', reason: 'initialize_rejected', rpc_code: null, server_message: null } });
+    expect(c.log.all().some((e) => e.source === 'lifecycle' && /1999-01-01/.test(e.text))).toBe(true);
   });
 
   it('a cursor that repeats forever stops listing with a visible warning; the server is still usable', async () => {

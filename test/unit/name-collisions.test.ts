@@ -162,7 +162,7 @@ describe('catalog and bundle installs (both through McpHost.add)', () => {
     expect(existsSync(installs) ? Object.keys((JSON.parse(readFileSync(installs, 'utf8')) as { servers: object }).servers) : []).toEqual([]);
     // Under a name of its own it installs.
     await catalog.install('com.example/weather-remote', '2.0.0', 'remote:0', 'my-weather', { 'url/base': base });
-    expect(await waitFor(() => host.view('my-weather').status === 'ready', 15_000)).toBe(true);
+    expect(await waitFor(() => host.view('my-weather').state.kind === 'ready', 15_000)).toBe(true);
   });
 
   it('a bundle install under a colliding name is refused on the name field; its unpacked folder is removed', async () => {

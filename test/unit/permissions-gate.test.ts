@@ -31,7 +31,7 @@ async function boot(): Promise<void> {
   closed = [];
   perms = new Permissions(stateDir, host, { opened: (v) => opened.push(v), closed: (id, outcome) => closed.push({ id, outcome }) });
   host.startAll();
-  expect(await waitFor(() => host.view('files').status === 'ready', 20_000)).toBe(true);
+  expect(await waitFor(() => host.view('files').state.kind === 'ready', 20_000)).toBe(true);
 }
 
 beforeEach(async () => {

@@ -30,7 +30,7 @@ beforeEach(async () => {
   d = createDispatcher(core);
   const add = await d.invoke('servers.add', { name: 'files', config: { type: 'local', command: [process.execPath, FS_SERVER, work] } });
   expect(add.ok).toBe(true);
-  expect(await waitFor(() => core.host.view('files').status === 'ready', 20_000)).toBe(true);
+  expect(await waitFor(() => core.host.view('files').state.kind === 'ready', 20_000)).toBe(true);
 });
 
 afterEach(async () => {

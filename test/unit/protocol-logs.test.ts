@@ -44,7 +44,7 @@ const serverEntries = (name: string): LogEntry[] => logs.filter((l) => l.name ==
 describe('server logs', () => {
   it("server-everything's simulated logging is pushed as servers.log events; the level selector reaches it", async () => {
     await core.host.add('ev', { type: 'local', command: [process.execPath, EVERYTHING, 'stdio'] });
-    expect(await waitFor(() => core.host.view('ev').status === 'ready', 20_000)).toBe(true);
+    expect(await waitFor(() => core.host.view('ev').state.kind === 'ready', 20_000)).toBe(true);
     const view = core.host.view('ev');
     expect(view.protocol.logging).toEqual({ supported: true, level: null });
     expect(view.protocol.transport).toBe('stdio');
@@ -62,13 +62,13 @@ describe('server logs', () => {
     // The chosen level is sent again when the server starts again.
     const before = core.host.connection('ev');
     await core.host.restart('ev');
-    expect(await waitFor(() => core.host.connection('ev') !== before && core.host.view('ev').status === 'ready', 20_000)).toBe(true);
+    expect(await waitFor(() => core.host.connection('ev') !== before && core.host.view('ev').state.kind === 'ready', 20_000)).toBe(true);
     expect(await waitFor(() => core.host.view('ev').protocol.logging.level === 'debug', 10_000)).toBe(true);
   });
 
   it('a server without the logging capability refuses a level with a typed error', async () => {
     await core.host.add('plain', { type: 'local', command: sdkCommand() });
-    expect(await waitFor(() => core.host.view('plain').status === 'ready', 10_000)).toBe(true);
+    expect(await waitFor(() => core.host.view('plain').state.kind === 'ready', 10_000)).toBe(true);
     expect(core.host.view('plain').protocol.logging.supported).toBe(false);
     const r = await createDispatcher(core).invoke('servers.setLogLevel', { name: 'plain', level: 'info' });
     expect(r).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
@@ -78,7 +78,7 @@ describe('server logs', () => {
 
   it('a flood is rate-limited: kept + counted drops add up to what the server sent', async () => {
     await core.host.add('fl', { type: 'local', command: [process.execPath, FIXTURE] });
-    expect(await waitFor(() => core.host.view('fl').status === 'ready', 10_000)).toBe(true);
+    expect(await waitFor(() => core.host.view('fl').state.kind === 'ready', 10_000)).toBe(true);
     const sent = 600;
     await core.host.callTool('fl__flood', { count: sent });
     const droppedOf = (): number =>

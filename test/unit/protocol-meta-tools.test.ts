@@ -35,10 +35,10 @@ const textOf = (r: Result): string => r.content.map((c) => c.text ?? '').join('\
 describe('host meta tools', () => {
   it('are offered only when a ready server has resources or prompts, with valid names and readOnlyHint', async () => {
     await core.host.add('plain', { type: 'local', command: sdkCommand() });
-    expect(await waitFor(() => core.host.view('plain').status === 'ready', 10_000)).toBe(true);
+    expect(await waitFor(() => core.host.view('plain').state.kind === 'ready', 10_000)).toBe(true);
     expect(core.host.tools().filter((t) => t.server === META_SERVER)).toEqual([]);
     await core.host.add('ev', { type: 'local', command: [process.execPath, EVERYTHING, 'stdio'] });
-    expect(await waitFor(() => core.host.view('ev').status === 'ready', 20_000)).toBe(true);
+    expect(await waitFor(() => core.host.view('ev').state.kind === 'ready', 20_000)).toBe(true);
     const meta = core.host.tools().filter((t) => t.server === META_SERVER);
     expect(meta.map((t) => t.name).sort()).toEqual(['host__get_prompt', 'host__list_prompts', 'host__list_resources', 'host__read_resource']);
     for (const t of meta) {
@@ -51,7 +51,7 @@ describe('host meta tools', () => {
 
   it('list, read (only what the server listed), list prompts and get a prompt', async () => {
     await core.host.add('ev', { type: 'local', command: [process.execPath, EVERYTHING, 'stdio'] });
-    expect(await waitFor(() => core.host.view('ev').status === 'ready', 20_000)).toBe(true);
+    expect(await waitFor(() => core.host.view('ev').state.kind === 'ready', 20_000)).toBe(true);
     const listed = JSON.parse(textOf(await call('host__list_resources', {}))) as { resources: Array<{ server: string; uri: string; mimeType?: string }> };
     expect(listed.resources.length).toBeGreaterThan(0);
     const textRes = listed.resources.find((r) => r.mimeType?.startsWith('text/'))!;
@@ -81,7 +81,7 @@ describe('host meta tools', () => {
 
   it('pass the permission gate like any tool: read-only runs without a card in the default mode, asks under "ask every time"', async () => {
     await core.host.add('ev', { type: 'local', command: [process.execPath, EVERYTHING, 'stdio'] });
-    expect(await waitFor(() => core.host.view('ev').status === 'ready', 20_000)).toBe(true);
+    expect(await waitFor(() => core.host.view('ev').state.kind === 'ready', 20_000)).toBe(true);
     const req = { conversation_id: 'c1', run_id: 'r1', call_id: 'k1', tool: core.host.tool('host__list_resources')!, args: {} };
     expect(await core.permissions.gate.authorize(req)).toMatchObject({ allowed: true, via: 'read_only_hint' });
     await core.permissions.setMode('ask_all');

@@ -65,7 +65,7 @@ describe('roots with server-filesystem (no directory arguments)', () => {
     const d = createDispatcher(core);
     expect(await d.invoke('roots.setDefault', { roots: [dirA] })).toEqual({ ok: true, value: { roots: [dirA] } });
     await core.host.add('fs', { type: 'local', command: [process.execPath, FS_SERVER] });
-    expect(await waitFor(() => core.host.view('fs').status === 'ready', 20_000)).toBe(true);
+    expect(await waitFor(() => core.host.view('fs').state.kind === 'ready', 20_000)).toBe(true);
     expect(core.host.view('fs').protocol.roots).toEqual({ own: null, effective: [dirA] });
     expect(await eventually(async () => (await read(path.join(dirA, 'a.txt'))).ok)).toBe(true);
     expect((await read(path.join(dirA, 'a.txt'))).text).toBe('inside alpha');
@@ -101,7 +101,7 @@ describe('roots with server-filesystem (no directory arguments)', () => {
     expect(await d.invoke('roots.setDefault', { roots: Array.from({ length: 65 }, (_, i) => `/d${i}`) })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
     expect(await d.invoke('roots.getDefault', {})).toEqual({ ok: true, value: { roots: [dirA], can_pick: false } });
     await core.host.add('fs', { type: 'local', command: [process.execPath, FS_SERVER] });
-    expect(await waitFor(() => core.host.view('fs').status === 'ready', 20_000)).toBe(true);
+    expect(await waitFor(() => core.host.view('fs').state.kind === 'ready', 20_000)).toBe(true);
     expect(await d.invoke('servers.update', { name: 'fs', patch: { roots: ['not/absolute'] } })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
     expect(core.host.view('fs').protocol.roots.own).toBeNull();
     // No folder picker in the browser shell: the path field is used instead.

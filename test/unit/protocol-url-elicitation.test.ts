@@ -36,7 +36,7 @@ beforeEach(async () => {
   });
   await core.start();
   await core.host.add('fx', { type: 'local', command: [process.execPath, FIXTURE] });
-  expect(await waitFor(() => core.host.view('fx').status === 'ready', 10_000)).toBe(true);
+  expect(await waitFor(() => core.host.view('fx').state.kind === 'ready', 10_000)).toBe(true);
 });
 
 afterEach(async () => {
@@ -117,7 +117,7 @@ describe('URL elicitation with server-everything', () => {
   it('the server sees the url capability (it registers trigger-url-elicitation) and gets the user’s decline', async () => {
     const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
     await core.host.add('ev', { type: 'local', command: [process.execPath, EVERYTHING, 'stdio'] });
-    expect(await waitFor(() => core.host.view('ev').status === 'ready', 20_000)).toBe(true);
+    expect(await waitFor(() => core.host.view('ev').state.kind === 'ready', 20_000)).toBe(true);
     expect(core.host.view('ev').tools.map((t) => t.original_name)).toContain('trigger-url-elicitation');
     const call = core.host.callTool('ev__trigger-url-elicitation', { url: 'https://example.com/approve', message: 'Approve it' });
     expect(await waitFor(() => requests.some((r) => r.server === 'ev'), 10_000)).toBe(true);
@@ -134,7 +134,7 @@ describe('URL elicitation, error path (-32042)', () => {
   it('a call that needs a URL interaction first asks the user, opens on accept, and the retry goes through', async () => {
     const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
     await core.host.add('ev', { type: 'local', command: [process.execPath, EVERYTHING, 'stdio'] });
-    expect(await waitFor(() => core.host.view('ev').status === 'ready', 20_000)).toBe(true);
+    expect(await waitFor(() => core.host.view('ev').state.kind === 'ready', 20_000)).toBe(true);
     const d = createDispatcher(core);
     const args = { url: 'https://example.com/after', message: 'Then this', errorPath: true };
     const first = core.host.callTool('ev__trigger-url-elicitation', args);

@@ -35,7 +35,7 @@ describe('transport in the server view', () => {
     await c.host.add('old', { type: 'http', url: sse.url });
     await c.host.add('new', { type: 'http', url: streamable.url });
     await c.host.add('declared', { type: 'sse', url: sse.url });
-    expect(await waitFor(() => ['old', 'new', 'declared'].every((n) => c.host.view(n).status === 'ready'), 15_000)).toBe(true);
+    expect(await waitFor(() => ['old', 'new', 'declared'].every((n) => c.host.view(n).state.kind === 'ready'), 15_000)).toBe(true);
     expect(c.host.view('old').protocol).toMatchObject({ transport: 'legacy_sse', sse_fallback: true });
     expect(c.host.view('new').protocol).toMatchObject({ transport: 'streamable_http', sse_fallback: false });
     // A server configured as `sse` is not a fallback.
@@ -47,7 +47,7 @@ describe('icons in the server view', () => {
   it('keeps only https: and data: image icons of the server and its tools', async () => {
     const c = await core();
     await c.host.add('fx', { type: 'local', command: [process.execPath, path.join(ROOT, 'test/fixtures/protocol-server.mjs')] });
-    expect(await waitFor(() => c.host.view('fx').status === 'ready', 10_000)).toBe(true);
+    expect(await waitFor(() => c.host.view('fx').state.kind === 'ready', 10_000)).toBe(true);
     const p = c.host.view('fx').protocol;
     expect(p.icon).toEqual({ src: 'https://icons.example.com/fixture.png', mime_type: 'image/png' });
     expect(p.tool_icons.open_link?.src).toMatch(/^data:image\/png;base64,/);

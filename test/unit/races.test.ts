@@ -31,7 +31,7 @@ const codeOf = (e: unknown): string | undefined => (e instanceof HostError ? e.c
 
 async function readyServer(name: string): Promise<void> {
   await host.add(name, { type: 'local', command: sdkCommand() });
-  expect(await waitFor(() => host.view(name).status === 'ready', 15_000)).toBe(true);
+  expect(await waitFor(() => host.view(name).state.kind === 'ready', 15_000)).toBe(true);
 }
 
 describe('an edit that is still starting loses to', () => {
@@ -55,7 +55,7 @@ describe('an edit that is still starting loses to', () => {
     await new Promise((r) => setTimeout(r, 200));
     await host.setEnabled('b', false);
     expect(codeOf(await edit)).toBe('conflict');
-    expect(host.view('b').status).toBe('disabled');
+    expect(host.view('b').state.kind).toBe('disabled');
     expect(store.get('b')?.enabled).toBe(false);
     expect(JSON.parse(readFileSync(store.file, 'utf8')).servers.b.enabled).toBe(false);
     expect(host.connection('b')).toBeUndefined();

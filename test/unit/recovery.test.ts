@@ -1,10 +1,12 @@
 /**
  * Crash recovery with real processes: in-flight calls fail at once when a server dies; a crashed
- * server restarts with capped exponential backoff and jitter; its status shows the attempts and
- * last stderr lines; one that keeps crashing stops being retried and says so; a manual restart
+ * server restarts with capped exponential backoff and jitter; its state shows the attempts (the
+ * view keeps the last stderr lines); one that keeps crashing stops being retried and its state
+ * says so once (`retry.kind: gave_up`); a manual restart
  * starts afresh; nothing restarts after shutdown.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ServerState } from '../../preload/contract/index.js';
 import { ConfigStore, type LocalServerConfig } from '../../main/mcp/config.js';
 import { backoffDelay, McpHost, RECOVERY } from '../../main/mcp/host.js';
 import { descendantPids, makeTempDir, removeDir, sdkCommand, waitFor, waitNoChildren, localServer } from './helpers.js';
@@ -12,6 +14,8 @@ import { descendantPids, makeTempDir, removeDir, sdkCommand, waitFor, waitNoChil
 let dir: string;
 let store: ConfigStore;
 let host: McpHost | null;
+/** Every state the host published for server `s`, in order. */
+let published: ServerState[];
 
 const local = (command: string[]): LocalServerConfig => localServer(command, { timeout_seconds: 10 });
 
@@ -20,6 +24,7 @@ beforeEach(async () => {
   store = new ConfigStore(dir);
   await store.load();
   host = null;
+  published = [];
 });
 
 afterEach(async () => {
@@ -29,7 +34,7 @@ afterEach(async () => {
 });
 
 function fastHost(): McpHost {
-  host = new McpHost(store);
+  host = new McpHost(store, { events: { changed: (v) => v.name === 's' && published.push(v.state) } });
   host.recoveryPolicy = { maxAttempts: 3, baseDelayMs: 50, maxDelayMs: 200, stableMs: 60_000 };
   return host;
 }
@@ -64,9 +69,12 @@ describe('crash recovery', () => {
     await h.whenStarted();
     const firstPid = h.connection('s')!.pid!;
     process.kill(firstPid, 'SIGKILL');
-    expect(await waitFor(() => h.view('s').status === 'error' || h.view('s').recovery.attempts > 0, 3000)).toBe(true);
-    expect(await waitFor(() => h.view('s').status === 'ready' && h.connection('s')!.pid !== firstPid, 5000)).toBe(true);
-    expect(h.view('s').recovery.attempts).toBe(1);
+    expect(await waitFor(() => h.view('s').state.kind === 'ready' && h.connection('s')!.pid !== firstPid, 5000)).toBe(true);
+    // Ready → the crash with restart 1 scheduled → restart 1 starting → ready.
+    const after = published.slice(published.findIndex((s) => s.kind === 'error'));
+    expect(after[0]).toMatchObject({ kind: 'error', failure: { kind: 'exited', running: true, exit: { signal: 'SIGKILL' } }, retry: { kind: 'scheduled', attempt: 1 } });
+    expect(after).toContainEqual({ kind: 'starting', restart: 1 });
+    expect(after.at(-1)).toEqual({ kind: 'ready' });
     expect(h.logs('s').some((e) => /restart attempt 1 of 3/.test(e.text))).toBe(true);
     expect(h.logs('s').filter((e) => e.text === 'hello-from-stderr').length).toBe(2); // one log across both processes
   });
@@ -75,18 +83,20 @@ describe('crash recovery', () => {
     await store.put('s', local(sdkCommand('--exit-after-init', '--stderr=crash-reason-xyz')));
     const h = fastHost();
     h.startAll();
-    expect(await waitFor(() => h.view('s').recovery.gave_up, 10_000)).toBe(true);
+    const gaveUp = (s: ServerState) => s.kind === 'error' && s.retry?.kind === 'gave_up';
+    expect(await waitFor(() => gaveUp(h.view('s').state), 10_000)).toBe(true);
     const v = h.view('s');
-    expect(v.status).toBe('error');
-    expect(v.error_kind).toBe('exited');
-    expect(v.recovery.attempts).toBe(3);
-    expect(v.recovery.next_retry_at).toBeNull();
-    expect(v.error).toMatch(/no longer restarted automatically/);
-    expect(v.error).toMatch(/crash-reason-xyz/);
-    expect(v.error).toMatch(/exited with code 3/);
-    // Manual restart resets the count.
+    expect(v.state).toMatchObject({ kind: 'error', failure: { kind: 'exited', exit: { code: 3, signal: null }, server_message: null }, retry: { kind: 'gave_up', restarts: 3 } });
+    expect(v.stderr_tail).toContain('crash-reason-xyz');
+    // The restarts before: numbers 1, 2, 3 were scheduled, each once.
+    const scheduled = published.flatMap((s) => (s.kind === 'error' && s.retry?.kind === 'scheduled' ? [s.retry.attempt] : []));
+    expect([...new Set(scheduled)]).toEqual([1, 2, 3]);
+    // Manual restart resets the count: no restart number, and a crash after it schedules restart 1.
+    published = [];
     await h.restart('s');
-    expect(h.view('s').recovery).toEqual({ attempts: 0, next_retry_at: null, gave_up: false });
+    expect(await waitFor(() => published.some((s) => s.kind === 'error'), 10_000)).toBe(true);
+    expect(published[0]).toEqual({ kind: 'starting', restart: null });
+    expect(published.find((s) => s.kind === 'error')).toMatchObject({ retry: { kind: 'scheduled', attempt: 1 } });
   });
 
   it('a server disabled while a restart is pending is not restarted; nothing restarts after shutdown', async () => {
@@ -96,15 +106,15 @@ describe('crash recovery', () => {
     h.startAll();
     await h.whenStarted();
     process.kill(h.connection('s')!.pid!, 'SIGKILL');
-    expect(await waitFor(() => h.view('s').recovery.next_retry_at !== null, 3000)).toBe(true);
+    expect(await waitFor(() => { const s = h.view('s').state; return s.kind === 'error' && s.retry?.kind === 'scheduled'; }, 3000)).toBe(true);
     await h.setEnabled('s', false);
     await new Promise((r) => setTimeout(r, 600));
-    expect(h.view('s').status).toBe('disabled');
+    expect(h.view('s').state.kind).toBe('disabled');
     expect(h.connection('s')).toBeUndefined();
     await h.setEnabled('s', true);
-    expect(await waitFor(() => h.view('s').status === 'ready', 5000)).toBe(true);
+    expect(await waitFor(() => h.view('s').state.kind === 'ready', 5000)).toBe(true);
     process.kill(h.connection('s')!.pid!, 'SIGKILL');
-    expect(await waitFor(() => h.view('s').recovery.next_retry_at !== null, 3000)).toBe(true);
+    expect(await waitFor(() => { const s = h.view('s').state; return s.kind === 'error' && s.retry?.kind === 'scheduled'; }, 3000)).toBe(true);
     await h.shutdown();
     await new Promise((r) => setTimeout(r, 600));
     expect(descendantPids()).toEqual([]);

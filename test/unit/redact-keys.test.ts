@@ -43,7 +43,7 @@ describe('a secret used as an object key', () => {
     expect((await d.invoke('permissions.setMode', { mode: 'never_ask' })).ok).toBe(true);
     const added = await d.invoke('servers.add', { name: 'proto', config: { type: 'local', command: [process.execPath, PROTOCOL], env: { TOKEN: SECRET } } });
     expect(added.ok).toBe(true);
-    expect(await waitFor(() => core.host.view('proto').status === 'ready', 15_000)).toBe(true);
+    expect(await waitFor(() => core.host.view('proto').state.kind === 'ready', 15_000)).toBe(true);
     expect((await d.invoke('chat.send', { conversation_id: 'keys', text: 'call proto__keyed {}' })).ok).toBe(true);
     const ended = () => events.some((e) => e.event === 'chat.event' && e.text.includes('"conversation_id":"keys"') && e.text.includes('"type":"run-end"'));
     expect(await waitFor(ended, 15_000)).toBe(true);

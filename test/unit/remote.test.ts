@@ -57,7 +57,7 @@ describe('remote servers', () => {
       const f = await fixture({ mode: 'sse', ssePost });
       const auto = connect({ url: f.url, type: 'http' });
       await auto.start();
-      expect(auto.error).toBeNull();
+      expect(auto.state).toEqual({ kind: 'ready' });
       expect(auto.status).toBe('ready');
       expect(auto.useLegacySse).toBe(true);
       expect(auto.protocol?.era).toBe('legacy');
@@ -70,8 +70,8 @@ describe('remote servers', () => {
     const bad = connect({ url: f.url, auth: { kind: 'bearer', token: 'wrong-token' } });
     await bad.start();
     expect(bad.status).toBe('error');
-    expect(bad.errorKind).toBe('auth_failed');
-    expect(bad.error).not.toContain('wrong-token');
+    expect(bad.state).toEqual({ kind: 'error', failure: { kind: 'auth_failed', http_status: 401, server_message: null } });
+    expect(JSON.stringify(bad.state)).not.toContain('wrong-token');
     const good = connect({ url: f.url, auth: { kind: 'bearer', token: 'right-token-0123456789' } });
     await good.start();
     expect(good.status).toBe('ready');
@@ -105,7 +105,6 @@ describe('remote servers', () => {
     const c = connect({ url: 'http://127.0.0.1:9/mcp' });
     await c.start();
     expect(c.status).toBe('error');
-    expect(c.errorKind).toBe('connect_failed');
-    expect(c.error).toContain('http://127.0.0.1:9/mcp');
+    expect(c.state).toMatchObject({ kind: 'error', failure: { kind: 'connect_failed', url: 'http://127.0.0.1:9/mcp', server_message: null } });
   });
 });

@@ -38,19 +38,19 @@ describe("startServers: 'after-ui'", () => {
     const c = makeCore(600_000);
     await c.start();
     await sleep(200);
-    expect(c.host.view('fx').status).toBe('starting');
+    expect(c.host.view('fx').state.kind).toBe('starting');
     expect(c.host.connection('fx')).toBeUndefined();
     expect(descendantPids()).toEqual([]);
     const d = createDispatcher(c);
     const list = await d.invoke('servers.list', {});
     expect(list.ok).toBe(true);
-    expect(await waitFor(() => c.host.view('fx').status === 'ready', 15_000)).toBe(true);
+    expect(await waitFor(() => c.host.view('fx').state.kind === 'ready', 15_000)).toBe(true);
   });
 
   it('with no window, the fallback starts the servers', async () => {
     const c = makeCore(50);
     await c.start();
-    expect(await waitFor(() => c.host.view('fx').status === 'ready', 15_000)).toBe(true);
+    expect(await waitFor(() => c.host.view('fx').state.kind === 'ready', 15_000)).toBe(true);
   });
 
   it('shutdown before the fallback: nothing is ever spawned', async () => {
@@ -70,6 +70,6 @@ describe("startServers: 'after-ui'", () => {
     await sleep(50);
     expect(c.host.connection('fx')).toBeUndefined();
     await c.start();
-    expect(await waitFor(() => c.host.view('fx').status === 'ready', 15_000)).toBe(true);
+    expect(await waitFor(() => c.host.view('fx').state.kind === 'ready', 15_000)).toBe(true);
   });
 });

@@ -36,7 +36,7 @@ describe('malformed tool input schemas', () => {
   it('one server with bad tools among good ones: the good ones are kept and callable, each bad one is named', async () => {
     const c = raw('bad-tools');
     await c.start();
-    expect(c.error).toBeNull();
+    expect(c.state).toEqual({ kind: 'ready' });
     expect(c.status).toBe('ready');
     expect(c.tools.map((t) => t.name)).toEqual(['ok', 'no_type', 'also_ok']);
     expect(c.tools.find((t) => t.name === 'no_type')!.inputSchema.type).toBe('object');
@@ -56,7 +56,7 @@ describe('malformed tool input schemas', () => {
     await store.load();
     host = new McpHost(store, {});
     await host.add('bad', { type: 'local', command: [process.execPath, RAW, 'bad-tools'] });
-    expect(await waitFor(() => host!.view('bad').status === 'ready', 10_000)).toBe(true);
+    expect(await waitFor(() => host!.view('bad').state.kind === 'ready', 10_000)).toBe(true);
     const view = host.view('bad');
     expect(view.tools.map((t) => t.original_name)).toEqual(['ok', 'no_type', 'also_ok']);
     expect(view.issues.map((i) => (i.kind === 'list_stopped' ? i.list : i.tool))).toEqual(['stringy', 'broken_props', 'number_schema', 'typo_type', 'bad_required']);

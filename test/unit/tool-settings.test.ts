@@ -119,7 +119,7 @@ describe('tools map: file, edits, export and import (real host, real server)', (
     writeFileSync(store.file, JSON.stringify({ servers: { files: { type: 'local', command: fsCommand(), tools: { write_file: { enabled: false }, read_text_file: { approval: 'always_allow' } } } } }));
     await store.load();
     host.startAll();
-    expect(await waitFor(() => host.view('files').status === 'ready', 20_000)).toBe(true);
+    expect(await waitFor(() => host.view('files').state.kind === 'ready', 20_000)).toBe(true);
     const view = host.view('files');
     expect(view.tools.find((t) => t.original_name === 'write_file')).toMatchObject({ enabled: false, approval: null });
     expect(view.tools.find((t) => t.original_name === 'read_text_file')).toMatchObject({ enabled: true, approval: 'always_allow', annotations: { readOnlyHint: true } });
@@ -132,7 +132,7 @@ describe('tools map: file, edits, export and import (real host, real server)', (
 
   it('a tools-only PATCH through servers.update is saved without restarting the server', async () => {
     await host.add('files', { type: 'local', command: fsCommand() });
-    expect(await waitFor(() => host.view('files').status === 'ready', 20_000)).toBe(true);
+    expect(await waitFor(() => host.view('files').state.kind === 'ready', 20_000)).toBe(true);
     const conn = host.connection('files');
     await host.update('files', { tools: { move_file: { enabled: false }, list_directory: { approval: 'always_allow' } } });
     expect(host.connection('files')).toBe(conn);
@@ -153,7 +153,7 @@ describe('tools map: file, edits, export and import (real host, real server)', (
 
   it('bulk actions: disable all, enable all, always allow the read-only ones', async () => {
     await host.add('files', { type: 'local', command: fsCommand() });
-    expect(await waitFor(() => host.view('files').status === 'ready', 20_000)).toBe(true);
+    expect(await waitFor(() => host.view('files').state.kind === 'ready', 20_000)).toBe(true);
     const names = host.view('files').tools.map((t) => t.original_name);
     let v = await host.bulkToolSettings('files', 'disable_all');
     expect(v.tools.every((t) => !t.enabled)).toBe(true);
@@ -192,7 +192,7 @@ describe('tools map: file, edits, export and import (real host, real server)', (
     await host.importServers(json, false);
     expect(disk().cline!.tools).toEqual({ write_file: { enabled: false }, list_allowed_directories: { approval: 'always_allow' } });
     expect(disk().cline!.disabledTools).toBeUndefined();
-    expect(await waitFor(() => host.view('cline').status === 'ready', 20_000)).toBe(true);
+    expect(await waitFor(() => host.view('cline').state.kind === 'ready', 20_000)).toBe(true);
     expect(host.tools().map((t) => t.name)).not.toContain('cline__write_file');
     await expect(host.callTool('cline__write_file', { path: path.join(work, 'x'), content: 'x' })).rejects.toMatchObject({ code: 'forbidden' });
     const perms = new Permissions(stateDir, host);

@@ -141,7 +141,7 @@ describe('through the real AppCore', () => {
     const added = await d.invoke('servers.add', { name: 'web', config: { type: 'http', url } });
     expect(added.ok).toBe(true);
     expect(JSON.stringify(added)).not.toContain(QUERY);
-    expect(await waitFor(() => core.host.view('web').status === 'ready', 15_000)).toBe(true);
+    expect(await waitFor(() => core.host.view('web').state.kind === 'ready', 15_000)).toBe(true);
     // The real values went to the server: the query as typed, the userinfo as Basic credentials.
     expect(http.requests.some((r) => r.search === `?token=${QUERY}&v=2`)).toBe(true);
     expect(http.requests.some((r) => r.authorization === `Basic ${Buffer.from(`${USER}:${PASSWORD}`).toString('base64')}`)).toBe(true);
@@ -177,7 +177,7 @@ describe('through the real AppCore', () => {
   it('a secret argument: masked in the view, kept by an edit that leaves ***, given to the process as it is', async () => {
     const added = await d.invoke('servers.add', { name: 'argv', config: { type: 'local', command: [...sdkCommand(), `--stderr=${ARG}`, '--tools=1'], secret_args: [2] } });
     expect(added.ok).toBe(true);
-    expect(await waitFor(() => core.host.view('argv').status === 'ready', 15_000)).toBe(true);
+    expect(await waitFor(() => core.host.view('argv').state.kind === 'ready', 15_000)).toBe(true);
     let v = await view('argv');
     expect(v.command).toEqual([...sdkCommand(), '***', '--tools=1']);
     expect(v.secret_args).toEqual([2]);

@@ -289,7 +289,7 @@ describe('through the contract and a real AppCore', () => {
     ok(await d.invoke('settings.setModel', { provider: 'openai-compatible', base_url: model.baseUrl, model: 'fake' }));
     ok(await d.invoke('permissions.setMode', { mode: 'never_ask' }));
     if (!core.config.names().includes('app')) ok(await d.invoke('servers.add', { name: 'app', config: { type: 'local', command: APP_SERVER, env: {} } }));
-    expect(await waitFor(() => core!.host.view('app').status === 'ready', 15_000)).toBe(true);
+    expect(await waitFor(() => core!.host.view('app').state.kind === 'ready', 15_000)).toBe(true);
     return d;
   }
   async function send(d: ReturnType<typeof createDispatcher>, id: string, text: string): Promise<void> {
@@ -357,7 +357,7 @@ describe('edit and regenerate through the contract and a real AppCore, with a re
     ok(await d.invoke('settings.setModel', { provider: 'openai-compatible', base_url: model.baseUrl, model: 'fake' }));
     ok(await d.invoke('permissions.setMode', { mode: 'never_ask' }));
     ok(await d.invoke('servers.add', { name: 'app', config: { type: 'local', command: APP_SERVER, env: {} } }));
-    expect(await waitFor(() => core!.host.view('app').status === 'ready', 15_000)).toBe(true);
+    expect(await waitFor(() => core!.host.view('app').state.kind === 'ready', 15_000)).toBe(true);
   });
   afterEach(async () => {
     await core?.shutdown();

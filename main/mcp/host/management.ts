@@ -7,6 +7,7 @@
 import type { ServerInput, ServerPatch, ServerView, ToolSettingPatch } from '../../../preload/contract/index.js';
 import { applyPatch, assertLoadable, assertNoPlaceholders, ConfigError, configFromInput, toolNamespace, withSecretArgs, withToolSettings, type ServerConfig } from '../config.js';
 import { applyToolSettingsPatch, ToolSettingsError } from '../tool-settings.js';
+import { describeFailure } from '../failure-log.js';
 import { HostError, NameCollisionError, noSuchServer } from './errors.js';
 import type { ServerRuntime } from './runtime.js';
 
@@ -177,7 +178,8 @@ export class ServerManagement {
       return this.rt.view(name);
     }
     if (candidate.status !== 'ready') {
-      const why = candidate.error ?? 'unknown error';
+      const tail = candidate.stderrTail().slice(-12);
+      const why = `${candidate.state.kind === 'error' ? describeFailure(candidate.state.failure) : 'unknown error'}${tail.length ? `\nLast stderr lines:\n${tail.join('\n')}` : ''}`;
       await candidate.close();
       throw new HostError('start_failed', `The server did not start with the new settings, so they were not saved: ${why}`);
     }

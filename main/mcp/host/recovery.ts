@@ -1,15 +1,22 @@
 /**
  * Crash recovery of the host's servers: a server that exits (or whose connection drops) after it
- * was ready is restarted with capped exponential backoff and jitter, and gives up — saying so —
- * after too many failed restarts in a row (docs/ARCHITECTURE.md "Status").
+ * was ready is restarted with capped exponential backoff and jitter, and gives up — saying so in
+ * the server's state — after too many failed restarts in a row (docs/ARCHITECTURE.md "Status").
  */
-import type { ServerView } from '../../../preload/contract/index.js';
+import type { ServerRetry } from '../../../preload/contract/index.js';
 import type { McpConnection } from '../connection.js';
+
+/**
+ * Where a server's automatic restarts stand: none pending (`none`), one scheduled or given up
+ * (a `ServerRetry`, shown with the `error` state), or restart number `attempt` running now
+ * (`restarting`, shown with the `starting` state).
+ */
+export type RecoveryView = { kind: 'none' } | ServerRetry | { kind: 'restarting'; attempt: number };
 
 /**
  * Crash recovery: a server that exits (or whose connection drops) after it was ready is restarted
  * with capped exponential backoff and jitter. After `maxAttempts` failed restarts in a row it is
- * left in `error` and says so; a server that stayed up `stableMs` starts counting afresh.
+ * left in `error` with a `gave_up` retry; a server that stayed up `stableMs` starts counting afresh.
  */
 export const RECOVERY = { maxAttempts: 5, baseDelayMs: 1000, maxDelayMs: 30_000, stableMs: 60_000 };
 
@@ -47,7 +54,7 @@ export class CrashRecovery {
    */
   onError(conn: McpConnection): void {
     const r = this.states.get(conn.name);
-    const crashed = conn.errorKind === 'exited' && conn.readyAt !== null;
+    const crashed = conn.state.kind === 'error' && conn.state.failure.kind === 'exited' && conn.readyAt !== null;
     const retryFailed = r !== undefined && r.attempts > 0 && !r.gaveUp && r.timer === null;
     if (crashed || retryFailed) this.schedule(conn);
   }
@@ -62,7 +69,6 @@ export class CrashRecovery {
       r.gaveUp = true;
       r.nextAt = null;
       conn.log.push('lifecycle', `not restarting automatically after ${r.attempts} failed restarts in a row; use Restart`);
-      conn.error = `${conn.error ?? 'The server failed.'}\nIt crashed ${r.attempts + 1} times in a row, so it is no longer restarted automatically. Fix the cause, then press Restart.`;
       return;
     }
     r.attempts += 1;
@@ -77,10 +83,13 @@ export class CrashRecovery {
     r.timer.unref?.();
   }
 
-  /** The recovery part of a server's view. */
-  view(name: string): ServerView['recovery'] {
+  /** Where a server's automatic restarts stand (see {@link RecoveryView}). */
+  view(name: string): RecoveryView {
     const r = this.states.get(name);
-    return { attempts: r?.attempts ?? 0, next_retry_at: r?.nextAt ?? null, gave_up: r?.gaveUp ?? false };
+    if (!r || r.attempts === 0) return { kind: 'none' };
+    if (r.gaveUp) return { kind: 'gave_up', restarts: r.attempts };
+    if (r.nextAt !== null) return { kind: 'scheduled', attempt: r.attempts, at: r.nextAt };
+    return { kind: 'restarting', attempt: r.attempts };
   }
 
   /** Forget a server's recovery (a pending restart is cancelled). */

@@ -1,11 +1,11 @@
 /**
  * Server views: the masked `ServerView` of one server (config with every secret masked, plus live
- * status, tools, recovery and sign-in state). The only producer of server objects that leave main
+ * state, tools and sign-in state). The only producer of server objects that leave main
  * (docs/ARCHITECTURE.md "Masked views only").
  */
 import { toolAudience, toolUiResourceUri, visibleToModel } from '../apps/tool-ui.js';
 import type { Tool } from '@modelcontextprotocol/client';
-import type { AuthView, ServerView, ToolAudience } from '../../../preload/contract/index.js';
+import type { AuthView, ServerState, ServerView, ToolAudience } from '../../../preload/contract/index.js';
 import type { RegisteredTool } from '../adapter.js';
 import type { ServerConfig } from '../config.js';
 import { maskMap, maskSecret } from '../../secrets/mask.js';
@@ -14,6 +14,7 @@ import { maskUrl, urlSecretParts } from '../config/url-parts.js';
 import type { McpConnection } from '../connection.js';
 import type { ToolSetting, ToolSettingsMap } from '../tool-settings.js';
 import { protocolView } from '../protocol/view.js';
+import type { RecoveryView } from './recovery.js';
 
 /** Whether a tool is enabled under a server's per-tool settings (absent = enabled). */
 export function isToolEnabled(settings: ToolSettingsMap | undefined, tool: string): boolean {
@@ -84,8 +85,26 @@ export function maskedTarget(cfg: ServerConfig, isKnownSecret?: (v: string) => b
 }
 
 /**
+ * A server's state as the window shows it (docs/ARCHITECTURE.md "Status"): `disabled` when the
+ * config says so, `starting` before a connection exists, else the connection's state with the
+ * crash recovery's restart number (`starting`) or retry (`error`).
+ */
+export function serverState(enabled: boolean, conn: McpConnection | undefined, recovery: RecoveryView): ServerState {
+  if (!enabled) return { kind: 'disabled' };
+  const s = conn?.state ?? { kind: 'starting' as const };
+  switch (s.kind) {
+    case 'starting':
+      return { kind: 'starting', restart: recovery.kind === 'restarting' ? recovery.attempt : null };
+    case 'error':
+      return { kind: 'error', failure: s.failure, retry: recovery.kind === 'scheduled' || recovery.kind === 'gave_up' ? recovery : null };
+    default:
+      return s;
+  }
+}
+
+/**
  * Produce the masked view of one server: config with every secret masked (env/header values,
- * secret arguments, URL userinfo and query values), plus live status. `namespaceMates`: other
+ * secret arguments, URL userinfo and query values), plus live state ({@link serverState}). `namespaceMates`: other
  * configured servers whose tools share this one's namespace (`shares_namespace_with`). The only
  * producer of server objects that leave main (docs/ARCHITECTURE.md "Masked views only").
  * @param isKnownSecret whether a value is a stored secret (masks a command argument equal to one)
@@ -96,13 +115,14 @@ export function toView(
   conn: McpConnection | undefined,
   tools: RegisteredTool[],
   warnings: string[],
-  recovery: ServerView['recovery'] = { attempts: 0, next_retry_at: null, gave_up: false },
+  recovery: RecoveryView = { kind: 'none' },
   auth: AuthStatus | null = null,
   defaultRoots: readonly string[] = [],
   namespaceMates: readonly string[] = [],
   isKnownSecret?: (v: string) => boolean,
 ): ServerView {
-  const status = !cfg.enabled ? 'disabled' : conn ? conn.status : 'starting';
+  const state = serverState(cfg.enabled, conn, recovery);
+  const status = state.kind;
   return {
     name,
     type: cfg.type,
@@ -112,9 +132,7 @@ export function toView(
     auth: authView(cfg, auth),
     enabled: cfg.enabled,
     timeout_seconds: cfg.timeout_seconds,
-    status,
-    error: status === 'error' || status === 'needs_auth' ? conn?.error ?? null : null,
-    error_kind: status === 'error' || status === 'needs_auth' ? conn?.errorKind ?? null : null,
+    state,
     resolved_command: conn?.resolvedCommand ?? null,
     tools:
       status === 'ready'
@@ -153,7 +171,6 @@ export function toView(
     shares_namespace_with: [...namespaceMates],
     stderr_tail: conn?.stderrTail() ?? [],
     server_info: conn?.serverInfo ? { ...conn.serverInfo, protocol_version: conn.protocol?.version ?? null } : null,
-    recovery,
     protocol: protocolView(cfg, conn, defaultRoots),
   };
 }

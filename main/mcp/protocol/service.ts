@@ -131,7 +131,7 @@ export class ProtocolService {
   onServerChanged(view: ServerView): void {
     const level = this.levels.get(view.name);
     const host = this.host;
-    if (!level || view.status !== 'ready' || !view.protocol.logging.supported || view.protocol.logging.level !== null || this.reapplying.has(view.name)) return;
+    if (!level || view.state.kind !== 'ready' || !view.protocol.logging.supported || view.protocol.logging.level !== null || this.reapplying.has(view.name)) return;
     const conn = host.ready(view.name);
     if (!conn) return;
     this.reapplying.add(view.name);

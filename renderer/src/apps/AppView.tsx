@@ -60,7 +60,7 @@ export function AppViewSlot({ call: item }: { call: ViewCall }) {
   const conversationId = useApp((s) => s.conversationId);
   // A reopened conversation may show before its server is up again: load once it is ready.
   // Once a view is had, server status changes do not reload it.
-  const serverReady = useApp((s) => s.servers[item.server]?.status === 'ready');
+  const serverReady = useApp((s) => s.servers[item.server]?.state.kind === 'ready');
   const loaded = useRef(false);
   // Bumped to load again when a view saved closed (so never loaded) is shown.
   const [attempt, setAttempt] = useState(0);

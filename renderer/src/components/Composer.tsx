@@ -65,7 +65,7 @@ export function Composer({ composerRef, running }: { composerRef: RefObject<HTML
   const [form, setForm] = useState<Form>(null);
 
   const menu = dismissed === text ? null : menuFor(text, caret);
-  const ready = useMemo(() => serverOrder.map((n) => servers[n]).filter((s): s is ServerView => s?.status === 'ready'), [servers, serverOrder]);
+  const ready = useMemo(() => serverOrder.map((n) => servers[n]).filter((s): s is ServerView => s?.state.kind === 'ready'), [servers, serverOrder]);
   const entries = useMemo<Entry[]>(() => {
     if (!menu) return [];
     if (menu.kind === 'prompts')

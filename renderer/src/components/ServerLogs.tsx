@@ -90,7 +90,7 @@ export function ServerLogs({ server }: { server: ServerView }) {
             </select>
           </label>
         ) : (
-          server.status === 'ready' && <span className="muted small">{t('protocol.logsLevelUnsupported')}</span>
+          server.state.kind === 'ready' && <span className="muted small">{t('protocol.logsLevelUnsupported')}</span>
         )}
       </div>
       {error && (

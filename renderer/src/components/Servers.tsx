@@ -5,6 +5,7 @@ import { ApiError, call } from '../api';
 import { CommandLineError, joinCommandLine, splitCommandLine } from '../commandLine';
 import { useApp } from '../store';
 import { formatTime, Trans, useTranslation } from '../i18n';
+import { ServerStateNotes } from '../i18n/server-state';
 import { EditServerForm } from './EditServer';
 import { ImportExport } from './ImportExport';
 import { AuthFields, authInput, emptyAuth, type AuthFormState } from './AuthFields';
@@ -226,15 +227,15 @@ export function ServerCard({ server }: { server: ServerView }) {
     }
   };
   return (
-    <div className="server-card" data-testid={`server-${server.name}`} data-status={server.status}>
+    <div className="server-card" data-testid={`server-${server.name}`} data-status={server.state.kind}>
       <div className="server-head">
-        <span className={`status-dot ${server.status}`} />
+        <span className={`status-dot ${server.state.kind}`} />
         <ServerIcon server={server} />
         <strong className="server-name">{server.name}</strong>
-        <span className={`badge ${server.status}`} data-testid="server-status">
-          {t(`servers.status.${server.status}`)}
+        <span className={`badge ${server.state.kind}`} data-testid="server-status">
+          {t(`servers.status.${server.state.kind}`)}
         </span>
-        <span className="muted">{server.status === 'ready' ? server.tool_count === server.tools.length ? t('servers.tools', { count: server.tool_count }) : t('servers.toolsOf', { count: server.tool_count, total: server.tools.length }) : server.type === 'local' ? 'stdio' : server.type}</span>
+        <span className="muted">{server.state.kind === 'ready' ? server.tool_count === server.tools.length ? t('servers.tools', { count: server.tool_count }) : t('servers.toolsOf', { count: server.tool_count, total: server.tools.length }) : server.type === 'local' ? 'stdio' : server.type}</span>
         <span className="spacer" />
         <label className="check">
           <input
@@ -288,12 +289,6 @@ export function ServerCard({ server }: { server: ServerView }) {
           ))}
         </div>
       )}
-      {server.recovery.attempts > 0 && !server.recovery.gave_up && server.status !== 'ready' && (
-        <div className="server-meta" data-testid="server-recovery">
-          {t('servers.crashed', { n: server.recovery.attempts })}
-          {server.recovery.next_retry_at ? t('servers.crashedAt', { time: formatTime(server.recovery.next_retry_at) }) : ''}.
-        </div>
-      )}
       {server.auth.kind !== 'none' && (
         <div className="server-meta" data-testid="server-auth">
           {server.auth.kind === 'bearer'
@@ -306,18 +301,8 @@ export function ServerCard({ server }: { server: ServerView }) {
           <Trans i18nKey="servers.noBrowser" components={{ action: <a href={pendingUrl} target="_blank" rel="noopener noreferrer" /> }} />
         </div>
       )}
-      {server.status === 'needs_auth' && (
-        <div className="server-error" data-testid="server-error">
-          {server.error}
-        </div>
-      )}
-      {server.status === 'error' && (
-        <pre className="server-error" data-testid="server-error">
-          {server.error}
-          {server.resolved_command ? `\n${t('servers.commandWas', { command: server.resolved_command })}` : ''}
-        </pre>
-      )}
-      {server.status === 'ready' && server.server_info && (
+      <ServerStateNotes server={server} />
+      {server.state.kind === 'ready' && server.server_info && (
         <div className="server-about" data-testid="server-info">
           {t('servers.serverInfo')} <span className="mono">{`${server.server_info.name} ${server.server_info.version}`}</span>
           {server.server_info.protocol_version ? t('servers.protocol', { version: server.server_info.protocol_version }) : ''}
@@ -345,7 +330,7 @@ export function ServerCard({ server }: { server: ServerView }) {
         <div className="tools-list" data-testid="tools-list">
           {server.tools.length === 0 ? (
             <div className="muted">
-              {server.status === 'ready' ? t('servers.noTools') : server.enabled ? t('servers.toolsWhenReady') : t('servers.enableToSee')}
+              {server.state.kind === 'ready' ? t('servers.noTools') : server.enabled ? t('servers.toolsWhenReady') : t('servers.enableToSee')}
             </div>
           ) : (
             <ServerToolsPanel server={server} />

@@ -32,7 +32,7 @@ export function ToolPicker() {
       window.removeEventListener('mousedown', onDown);
     };
   }, [open]);
-  const servers = useApp(useShallow((s) => s.serverOrder.map((n) => s.servers[n]).filter((v) => v !== undefined && v.status === 'ready' && v.tool_count > 0)));
+  const servers = useApp(useShallow((s) => s.serverOrder.map((n) => s.servers[n]).filter((v) => v !== undefined && v.state.kind === 'ready' && v.tool_count > 0)));
   const picked = useApp((s) => {
     const conv = s.conversations.find((c) => c.id === s.conversationId);
     return conv ? conv.tool_servers : s.draftToolServers;

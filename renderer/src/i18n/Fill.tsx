@@ -3,8 +3,8 @@ import { useTranslation } from 'react-i18next';
 import type { Strings } from './en.js';
 
 type Section = keyof Strings;
-/** Keys of the strings that have `{{slot}}` placeholders filled with elements. */
-type SlotKey = { [S in Section]: { [K in keyof Strings[S]]: Strings[S][K] extends string ? `${S & string}.${K & string}` : never }[keyof Strings[S]] }[Section];
+/** Keys of the strings whose `{{slot}}` placeholders may be filled with elements (every two-level key). */
+export type SlotKey = { [S in Section]: { [K in keyof Strings[S]]: Strings[S][K] extends string ? `${S & string}.${K & string}` : never }[keyof Strings[S]] }[Section];
 
 /**
  * A translated sentence whose `{{slot}}` placeholders are filled with React elements (a server
