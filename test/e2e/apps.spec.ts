@@ -64,9 +64,21 @@ test('basic-react: the view shows the tool result, its button calls the server, 
   await expect(v.locator('code')).not.toHaveText(resultText, { timeout: 10_000 });
   await expect(v.locator('code')).toHaveText(/^\d{4}-\d\d-\d\dT/);
 
-  // Its message becomes a user message of the conversation (and the model answers it).
+  // Its message becomes a user message of the conversation (and the model answers it) only once
+  // the user agrees: cancelled, nothing is sent; agreed, it is.
+  const users = await page.getByTestId('msg-user').count();
+  await v.locator('textarea').fill('not this one');
+  await v.getByRole('button', { name: 'Send Message' }).click();
+  const ask = page.getByTestId('app-view-message');
+  await expect(ask).toContainText('The clock view wants to send this message to the model as yours:');
+  await expect(ask.locator('blockquote')).toHaveText('not this one');
+  await ask.getByRole('button', { name: 'Cancel' }).click();
+  await expect(ask).toHaveCount(0);
+  await page.waitForTimeout(500);
+  await expect(page.getByTestId('msg-user')).toHaveCount(users);
   await v.locator('textarea').fill('hello from the view');
   await v.getByRole('button', { name: 'Send Message' }).click();
+  await ask.getByRole('button', { name: 'Send', exact: true }).click();
   await expect(page.getByTestId('msg-user').last()).toHaveText('hello from the view');
   await expect(page.getByTestId('msg-assistant').last()).toHaveText('echo: hello from the view');
 

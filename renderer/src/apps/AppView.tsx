@@ -150,11 +150,16 @@ function AppFrame({ call: item, view, granted, onClosed }: { call: ViewCall; vie
   const frameRef = useRef<HTMLIFrameElement>(null);
   const modeButton = useRef<HTMLButtonElement>(null);
   const linkBar = useRef<HTMLDivElement>(null);
+  const messageBar = useRef<HTMLDivElement>(null);
+  const asking = useRef(false);
   const approvalBox = useRef<HTMLDivElement>(null);
   const bridgeRef = useRef<AppBridge | null>(null);
   const [height, setHeight] = useState(160);
   const [mode, setMode] = useState<'inline' | 'fullscreen'>('inline');
   const [link, setLink] = useState<{ url: string; answer: (open: boolean) => void } | null>(null);
+  // A view's `ui/message` is sent as the user's only when the user agrees (a view could otherwise
+  // speak for the user); one question at a time.
+  const [message, setMessage] = useState<{ text: string; answer: (send: boolean) => void } | null>(null);
   const conversationId = useApp((s) => s.conversationId);
   // Approvals main holds for tool calls this view made (main/mcp/apps/service.ts `callTool`).
   const approvalOrder = useApp((s) => s.approvalOrder);
@@ -190,7 +195,20 @@ function AppFrame({ call: item, view, granted, onClosed }: { call: ViewCall; vie
       },
       version: '1',
       handlers: {
-        sendMessage: (text) => useApp.getState().send(text),
+        sendMessage: (text) =>
+          new Promise<boolean>((resolve) => {
+            if (gone || asking.current) return resolve(false);
+            asking.current = true;
+            setMessage({
+              text,
+              answer: (send) => {
+                asking.current = false;
+                setMessage(null);
+                if (!send) return resolve(false);
+                void useApp.getState().send(text).then(resolve, () => resolve(false));
+              },
+            });
+          }),
         openLink: (url) =>
           new Promise<boolean>((resolve) => {
             const safe = safeExternalUrl(url);
@@ -243,6 +261,9 @@ function AppFrame({ call: item, view, granted, onClosed }: { call: ViewCall; vie
   useEffect(() => {
     if (link && linkBar.current) revealInChat(linkBar.current);
   }, [link]);
+  useEffect(() => {
+    if (message && messageBar.current) revealInChat(messageBar.current);
+  }, [message]);
 
   // Likewise a card for the view's own tool call (asked after a click low in a tall view).
   const newestApproval = approvals.at(-1)?.id;
@@ -335,6 +356,18 @@ function AppFrame({ call: item, view, granted, onClosed }: { call: ViewCall; vie
           <span>{t('apps.openLinkAsk', { url: link.url.slice(0, 300) })}</span>
           <button onClick={() => link.answer(true)}>{t('apps.openLinkOpen')}</button>
           <button className="secondary" onClick={() => link.answer(false)}>
+            {t('common.cancel')}
+          </button>
+        </div>
+      )}
+      {message && (
+        <div className="app-view-consent" data-testid="app-view-message" ref={messageBar}>
+          <span>{t('apps.sendMessageAsk', { server: item.server })}</span>
+          <blockquote className="app-view-message-text" translate="no">
+            {message.text.length > 2000 ? `${message.text.slice(0, 2000)}…` : message.text}
+          </blockquote>
+          <button onClick={() => message.answer(true)}>{t('apps.sendMessageSend')}</button>
+          <button className="secondary" onClick={() => message.answer(false)}>
             {t('common.cancel')}
           </button>
         </div>

@@ -87,22 +87,25 @@ export const Markdown = memo(function Markdown({ text, streaming = false }: { te
   const blockMode = streamed || streaming;
   return (
     <div className="markdown" data-testid="markdown">
-      <Streamdown
-        mode={blockMode ? 'streaming' : 'static'}
-        parseIncompleteMarkdown={streaming}
-        isAnimating={streaming}
-        plugins={plugins}
-        components={components}
-        controls={controls}
-        translations={translations}
-        linkSafety={linkSafety}
-        shikiTheme={themes}
-        lineNumbers={false}
-        codeBlockMaxHeight={0}
-        tableMaxHeight={0}
-      >
-        {split.markdown}
-      </Streamdown>
+      {/* Nothing before the cut (the first line already nests too deeply): no empty rendered box. */}
+      {split.markdown.trim() !== '' && (
+        <Streamdown
+          mode={blockMode ? 'streaming' : 'static'}
+          parseIncompleteMarkdown={streaming}
+          isAnimating={streaming}
+          plugins={plugins}
+          components={components}
+          controls={controls}
+          translations={translations}
+          linkSafety={linkSafety}
+          shikiTheme={themes}
+          lineNumbers={false}
+          codeBlockMaxHeight={0}
+          tableMaxHeight={0}
+        >
+          {split.markdown}
+        </Streamdown>
+      )}
       {split.rest !== null && (
         <div className="md-overflow" data-testid="markdown-overflow">
           <div className="muted small">{split.reason === 'depth' ? t('markdown.cutForDepth') : t('markdown.cutForSize')}</div>

@@ -809,6 +809,8 @@ export const en = {
     perm_microphone: 'microphone',
     perm_geolocation: 'location',
     perm_clipboardWrite: 'writing to the clipboard',
+    sendMessageAsk: 'The {{server}} view wants to send this message to the model as yours:',
+    sendMessageSend: 'Send',
     openLinkAsk: 'The view wants to open {{url}} in your browser.',
     openLinkOpen: 'Open',
     fullscreen: 'Full screen',

@@ -809,6 +809,8 @@ export const zhCN: Strings = {
     perm_microphone: '麦克风',
     perm_geolocation: '位置',
     perm_clipboardWrite: '写入剪贴板',
+    sendMessageAsk: '{{server}} 的视图想以你的名义向模型发送这条消息：',
+    sendMessageSend: '发送',
     openLinkAsk: '该视图想在浏览器中打开 {{url}}。',
     openLinkOpen: '打开',
     fullscreen: '全屏',
