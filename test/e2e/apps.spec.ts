@@ -412,13 +412,18 @@ test('a view that navigates its frame to another origin loses the bridge: the pa
     await setApprovalMode(page, 'Never ask');
     await openChat(page);
     await sendMessage(page, 'call __wander {}');
-    // The view's own message arrives (the positive control); then it navigates, and the page
-    // there sends a message of its own, which must never reach the chat.
+    // The view's own message arrives once the user agrees (the positive control); then it
+    // navigates, and the page there sends messages of its own, which must never reach the chat
+    // nor even ask.
+    const ask = page.getByTestId('app-view-message');
+    await expect(ask.locator('blockquote')).toHaveText('before wandering', { timeout: 20_000 });
+    await ask.getByRole('button', { name: 'Send', exact: true }).click();
     await expect(page.getByTestId('msg-user').filter({ hasText: 'before wandering' })).toHaveCount(1, { timeout: 20_000 });
     await expect(page.getByTestId('msg-assistant').last()).toHaveText('echo: before wandering');
     await expect(page.getByTestId('app-view-frame').contentFrame().locator('iframe').contentFrame().locator('p')).toHaveText('wanderer');
     await page.waitForTimeout(3000);
     await expect(page.getByTestId('msg-user').filter({ hasText: 'WANDERED-IN' })).toHaveCount(0);
+    await expect(ask).toHaveCount(0);
     // The app goes on working.
     await sendMessage(page, 'still fine');
     await expect(page.getByTestId('msg-assistant').last()).toHaveText('echo: still fine');
