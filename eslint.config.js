@@ -34,7 +34,9 @@ export default tseslint.config(
     files: ['preload/contract/**/*.ts'],
     ignores: ['preload/contract/rules/**'],
     rules: {
-      // Allowed: a sibling contract file (`./servers.js`) and the shared rules (`./rules/index.js`); refused: any other relative path (`../`, `./rules/x.js`), electron, main, renderer.
+      // Allowed: a sibling contract file (`./servers.js`) and the shared rules (`./rules/index.js`).
+      // Refused: any other relative path (one that climbs out of the folder, or `./rules/x.js`),
+      // electron, main, renderer.
       'no-restricted-imports': ['error', { patterns: [{ regex: '^(?!\\./(rules/index|[a-z][a-z-]*)\\.js$)(\\.|electron(/|$)|.*/(main|renderer)/)', message: 'The contract imports nothing of ours but its own files (./x.js) and its shared rules (./rules/index.js).' }] }],
     },
   },

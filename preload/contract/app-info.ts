@@ -45,4 +45,5 @@ export interface AppInfoChannelOutputs {
 export interface AppInfoEventPayloads {
   'app.warning': { message: string };
 }
+/** The names of {@link AppInfoEventPayloads}, one entry each (merged into `eventTable`, events.ts). */
 export const appInfoEventTable: { [E in keyof AppInfoEventPayloads]: true } = { 'app.warning': true };

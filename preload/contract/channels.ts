@@ -42,7 +42,11 @@ type SameNames<A, B> = [Exclude<A, B>, Exclude<B, A>] extends [never, never] ? t
 /** Fails to compile when a channel has no output type, or an output type no channel. */
 const _everyChannelHasAnOutput: SameNames<keyof typeof channels, keyof ChannelOutputs> = true;
 
+/** The name of an invoke channel (the check above makes both tables' names the same). */
 export type ChannelName = keyof typeof channels & keyof ChannelOutputs;
+/** What the renderer sends on channel `C` (the zod schema's input type). */
 export type ChannelInput<C extends ChannelName> = z.input<(typeof channels)[C]['input']>;
+/** What channel `C` returns (inside the `ok` envelope). */
 export type ChannelOutput<C extends ChannelName> = ChannelOutputs[C];
+/** Every channel name, derived from {@link channels}. */
 export const channelNames = Object.keys(channels) as ChannelName[];

@@ -257,6 +257,7 @@ export interface ChatEventPayloads {
   /** The conversation database was healed while the app ran (search index rebuilt, or file set aside). */
   'conversations.warning': ConversationsWarning;
 }
+/** The names of {@link ChatEventPayloads}, one entry each (merged into `eventTable`, events.ts). */
 export const chatEventTable: { [E in keyof ChatEventPayloads]: true } = {
   'chat.event': true,
   'conversations.changed': true,

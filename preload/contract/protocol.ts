@@ -57,7 +57,7 @@ export interface UrlElicitationRequest {
 /** A root folder as the user gives it: an absolute path. */
 export const rootPathSchema = z.string().min(1).max(LIMITS.shortText);
 
-// Prompts and resources in the composer
+// Prompts and resources in the composer (docs/ARCHITECTURE.md "Prompts and resources in chat")
 
 /** A resource URI or URI template the renderer may send back (MCP URIs are RFC 3986 strings). */
 export const resourceUriSchema = z.string().min(1).max(8192);
@@ -232,6 +232,7 @@ export interface ProtocolEventPayloads {
   /** A pending sampling approval was withdrawn. */
   'sampling.closed': { id: string };
 }
+/** The names of {@link ProtocolEventPayloads}, one entry each (merged into `eventTable`, events.ts). */
 export const protocolEventTable: { [E in keyof ProtocolEventPayloads]: true } = {
   'context.resourceUpdated': true,
   'servers.log': true,

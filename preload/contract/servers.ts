@@ -257,4 +257,5 @@ export interface ServerEventPayloads {
    */
   'auth.openUrl': { server: string; url: string };
 }
+/** The names of {@link ServerEventPayloads}, one entry each (merged into `eventTable`, events.ts). */
 export const serverEventTable: { [E in keyof ServerEventPayloads]: true } = { 'servers.changed': true, 'servers.removed': true, 'auth.openUrl': true };

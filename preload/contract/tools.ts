@@ -159,4 +159,5 @@ export interface ToolEventPayloads {
   /** A pending approval closed (answered, cancelled by Stop/shutdown, or timed out). */
   'approvals.closed': { id: string; outcome: ApprovalClosedOutcome };
 }
+/** The names of {@link ToolEventPayloads}, one entry each (merged into `eventTable`, events.ts). */
 export const toolEventTable: { [E in keyof ToolEventPayloads]: true } = { 'approvals.request': true, 'approvals.closed': true };
