@@ -1,8 +1,8 @@
 // Lint config. Besides the recommended rules it enforces the layer rule of docs/ARCHITECTURE.md
-// "Processes and rooms": preload/contract imports nothing of ours but its dependency-free shared
-// rules (rules/); the renderer imports only types from the contract (values from the shared rules) and nothing of
-// main; main never imports the renderer; only main/index.ts and main/ipc/electron*.ts import
-// `electron` (everything else in main runs under plain Node).
+// "Processes and rooms": preload/contract imports nothing of ours but its own files and its
+// dependency-free shared rules (rules/); the renderer imports only types from the contract (values
+// from the shared rules) and nothing of main; main never imports the renderer; only main/index.ts
+// and main/ipc/electron*.ts import `electron` (everything else in main runs under plain Node).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -34,7 +34,10 @@ export default tseslint.config(
     files: ['preload/contract/**/*.ts'],
     ignores: ['preload/contract/rules/**'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ regex: '^(?!\\./rules/index\\.js$)(\\.|electron(/|$)|.*/(main|renderer)/)', message: 'The contract imports nothing of ours (but its shared rules, ./rules/index.js).' }] }],
+      // Allowed: a sibling contract file (`./servers.js`) and the shared rules (`./rules/index.js`).
+      // Refused: any other relative path (one that climbs out of the folder, or `./rules/x.js`),
+      // electron, main, renderer.
+      'no-restricted-imports': ['error', { patterns: [{ regex: '^(?!\\./(rules/index|[a-z][a-z-]*)\\.js$)(\\.|electron(/|$)|.*/(main|renderer)/)', message: 'The contract imports nothing of ours but its own files (./x.js) and its shared rules (./rules/index.js).' }] }],
     },
   },
   {
