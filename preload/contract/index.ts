@@ -31,6 +31,7 @@ export * from './app-info.js';
 export * from './protocol.js';
 export * from './catalog.js';
 export * from './apps.js';
+export * from './sandbox.js';
 export * from './channels.js';
 export * from './events.js';
 export * from './errors.js';
