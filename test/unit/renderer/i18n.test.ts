@@ -1,0 +1,221 @@
+/**
+ * The UI's languages (renderer/src/i18n): every English key has a Chinese string and no extra
+ * ones, plural and interpolation forms resolve, the OS locale maps to a language, and errors from
+ * main are shown by their code (English: main's message as is; Chinese: a translated sentence for
+ * generic codes, a translated lead + main's detail for specific ones).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { en } from '../../../renderer/src/i18n/en.js';
+import { zhCN } from '../../../renderer/src/i18n/zh-CN.js';
+import { i18next, languageForLocales, t } from '../../../renderer/src/i18n/index.js';
+import { describeError, describeModelError } from '../../../renderer/src/i18n/errors.js';
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { Trans } from 'react-i18next';
+import { Fill } from '../../../renderer/src/i18n/Fill.js';
+import { ROOT } from '../helpers.js';
+
+/** Every leaf key of a strings object, dotted. */
+function keys(o: object, prefix = ''): string[] {
+  return Object.entries(o).flatMap(([k, v]) => (typeof v === 'string' ? [`${prefix}${k}`] : keys(v as object, `${prefix}${k}.`)));
+}
+const tt = t as unknown as (key: string, o?: Record<string, unknown>) => string;
+
+afterEach(async () => {
+  await i18next.changeLanguage('en');
+});
+
+describe('resources', () => {
+  it('zh-CN has exactly the keys of en, and no Chinese string is left empty or in English', () => {
+    expect(keys(zhCN).sort()).toEqual(keys(en).sort());
+    const zh = zhCN as unknown as Record<string, Record<string, unknown>>;
+    for (const k of keys(zhCN)) {
+      const v = k.split('.').reduce<unknown>((o, p) => (o as Record<string, unknown>)[p], zh) as string;
+      expect(v.trim(), k).not.toBe('');
+    }
+  });
+
+  it('every English plural key has its singular and plural form, and the singular is worded as one', () => {
+    const all = new Set(keys(en));
+    const plural = [...all].filter((k) => /_(one|other)$/.test(k));
+    expect(plural.length).toBeGreaterThan(0);
+    const value = (k: string): string => k.split('.').reduce<unknown>((o, p) => (o as Record<string, unknown>)[p], en) as string;
+    for (const k of plural) {
+      const base = k.replace(/_(one|other)$/, '');
+      expect(all.has(`${base}_one`) && all.has(`${base}_other`), `${base} needs _one and _other`).toBe(true);
+      // English has two forms: a `_one` that reads like its `_other` is plural wording for one.
+      if (k.endsWith('_one')) expect(value(k), k).not.toBe(value(`${base}_other`));
+    }
+    expect(tt('chat.toolsAvailable', { count: 1 })).toBe('1 tool available');
+    expect(tt('chat.toolsAvailable', { count: 0 })).toBe('0 tools available');
+    expect(tt('chat.toolsAvailable', { count: 5 })).toBe('5 tools available');
+    expect(tt('sidebar.messages', { count: 1 })).toBe('1 message');
+    expect(tt('sidebar.messages', { count: 2 })).toBe('2 messages');
+    expect(tt('servers.tools', { count: 1 })).toBe('1 tool');
+    expect(tt('servers.tools', { count: 3 })).toBe('3 tools');
+    expect(tt('chat.showEarlier', { count: 1, hidden: 1 })).toBe('Show 1 earlier entry (1 not shown)');
+    expect(tt('chat.showEarlier', { count: 40, hidden: 80 })).toBe('Show 40 earlier entries (80 not shown)');
+    expect(tt('sampling.sends', { count: 1 })).toBe('It sends the following (up to 1 token of answer goes back to the server):');
+    // Without a count the button's own key is used, not a plural form.
+    expect(tt('servers.tools')).toBe('Tools');
+  });
+
+  it('plurals and interpolation resolve in both languages', async () => {
+    expect(tt('profile.connected', { count: 1 })).toBe('Connected. The provider lists 1 model.');
+    expect(tt('profile.connected', { count: 3 })).toBe('Connected. The provider lists 3 models.');
+    expect(tt('servers.confirmRemove', { name: 'files' })).toBe('Remove server "files"?');
+    await i18next.changeLanguage('zh-CN');
+    expect(tt('profile.connected', { count: 3 })).toBe('已连接。提供方列出了 3 个模型。');
+    expect(tt('chat.toolsAvailable', { count: 1 })).toBe('1 个工具可用');
+    expect(tt('chat.toolsAvailable', { count: 5 })).toBe('5 个工具可用');
+    expect(tt('sidebar.messages', { count: 1 })).toBe('1 条消息');
+    expect(tt('servers.tools', { count: 1 })).toBe('1 个工具');
+    // A value is never read as markup or escaped twice.
+    expect(tt('servers.confirmRemove', { name: '<b>&' })).toBe('移除服务器“<b>&”？');
+  });
+});
+
+/** Every leaf string of a strings object with its dotted key. */
+function entries(o: object, prefix = ''): [string, string][] {
+  return Object.entries(o).flatMap(([k, v]) => (typeof v === 'string' ? [[`${prefix}${k}`, v] as [string, string]] : entries(v as object, `${prefix}${k}.`)));
+}
+const CJK = '\\u3000-\\u303f\\u4e00-\\u9fff\\uff00-\\uffef';
+
+describe('Chinese wording is consistent (docs/ARCHITECTURE.md "Languages")', () => {
+  const zh = entries(zhCN);
+  const zhOf = new Map(zh);
+
+  it('one term per English term: a word that means the same thing is always the same Chinese word', () => {
+    // English term → the one Chinese term; identifiers (server.json, {{slots}}, package names) are left out first.
+    const terms: [RegExp, string][] = [
+      [/\bregistry\b/i, '注册中心'],
+      [/\bsecrets?\b/i, '密钥'],
+      [/\bapprov/i, '审批'],
+      [/\bservers?\b/i, '服务器'],
+      [/\btools?\b/i, '工具'],
+      [/\bviews?\b/i, '视图'],
+      [/\bconversations?\b/i, '对话'],
+      [/\bbundles?\b/i, '扩展包'],
+      [/\bprompts?\b/i, '提示词'],
+      [/\bresources?\b/i, '资源'],
+    ];
+    const prose = (s: string): string =>
+      s
+        // A package's own registry (npm, PyPI) is a 软件源, not the MCP Registry.
+        .replace(/\{\{registry_type\}\} registry/g, '')
+        .replace(/\{\{[^}]*\}\}/g, '')
+        .replace(/\bserver\.json\b/g, '')
+        .replace(/\S*[@/]\S*/g, '');
+    for (const [key, english] of entries(en)) {
+      for (const [term, chinese] of terms) if (term.test(prose(english))) expect(zhOf.get(key), `${key} (${term.source})`).toContain(chinese);
+    }
+    // …and the other renderings are gone.
+    const others = ['注册表', '机密', '秘密', '批准', '服务端', '会话', '聊天', '捆绑包'];
+    for (const [key, text] of zh) for (const w of others) expect(text, `${key}: ${w}`).not.toContain(w);
+  });
+
+  it('one register: the user is 你, never 您', () => {
+    expect(zh.some(([, text]) => text.includes('你'))).toBe(true);
+    for (const [key, text] of zh) expect(text, key).not.toContain('您');
+  });
+
+  it('Chinese text uses full-width brackets （）, not ( ) next to Chinese characters or slots', () => {
+    const halfNextToChinese = new RegExp(`[${CJK}]\\s*[()]|[()]\\s*[${CJK}]|\\}\\}\\s*\\(|\\)\\s*\\{\\{`);
+    for (const [key, text] of zh) expect(text, key).not.toMatch(halfNextToChinese);
+    expect(zh.filter(([, text]) => /（/.test(text)).length).toBeGreaterThan(10);
+  });
+
+  it('no component wraps translated text in half-width brackets or puts a half-width colon after it (the sentence, in its language, does)', () => {
+    const dir = path.join(ROOT, 'renderer/src/components');
+    // `{t('x')} ({n})`, `} ({`, `) ({`, `` ` (${t(` ``: brackets built around a translation in JSX or a template.
+    // `{t('x')}: ` and `${t('x')}: `: a half-width colon after a translation (use `common.colon`).
+    const built = /\}\s\(\{|>\s*\(\{t\(|\s\(\$\{t\(|\)\s\(\{|\)\}:|\)\}:\s\$\{/;
+    const files = readdirSync(dir).filter((f) => f.endsWith('.tsx'));
+    expect(files.length).toBeGreaterThan(10);
+    for (const f of files) {
+      readFileSync(path.join(dir, f), 'utf8')
+        .split('\n')
+        .forEach((line, i) => expect(line, `${f}:${i + 1}`).not.toMatch(built));
+    }
+  });
+
+  it('the bracket sentences render with full-width brackets in Chinese and plain ones in English', async () => {
+    expect(tt('protocol.rootsServerCount', { title: tt('protocol.rootsServerTitle'), n: 2 })).toBe('Root folders (2)');
+    await i18next.changeLanguage('zh-CN');
+    expect(tt('protocol.rootsServerCount', { title: tt('protocol.rootsServerTitle'), n: 0 })).toBe('根目录（0）');
+    expect(tt('catalog.optionNotInstallable')).toBe('（无法安装）');
+    expect(tt('chat.profileOption', { name: 'A', model: 'gpt' })).toBe('A（gpt）');
+    expect(`${tt('catalog.reason')}${tt('common.colon')}`).toBe('原因：');
+  });
+});
+
+describe('sentences with an element in them', () => {
+  it('the element gets its text in both languages (a tag name that is an HTML void element, like <link>, would leave it empty)', async () => {
+    const render = (key: 'chat.setupModel' | 'servers.noBrowser') =>
+      renderToStaticMarkup(createElement(Trans, { i18nKey: key, components: { action: createElement('button') } }));
+    expect(render('chat.setupModel')).toBe('Set up a model first in <button>Settings → Model</button>.');
+    expect(render('servers.noBrowser')).toBe('If no browser tab opened, <button>open the sign-in page</button>.');
+    await i18next.changeLanguage('zh-CN');
+    expect(render('chat.setupModel')).toBe('请先在<button>设置 → 模型</button>中配置模型。');
+    expect(render('servers.noBrowser')).toBe('如果没有打开浏览器标签页，请<button>打开登录页面</button>。');
+  });
+});
+
+describe('Fill: data in a translated sentence', () => {
+  it('puts each slot where its placeholder is, in both word orders', async () => {
+    const render = () => renderToStaticMarkup(createElement(Fill, { k: 'approval.wantsToRun', slots: { tool: createElement('i', null, 'write_file'), server: createElement('b', null, 'files') } }));
+    expect(render()).toBe('wants to run <i>write_file</i> of server <b>files</b>');
+    await i18next.changeLanguage('zh-CN');
+    expect(render()).toBe('想要运行服务器 <b>files</b> 的 <i>write_file</i>');
+  });
+
+  it('data stays text: markup and placeholders in a title are neither parsed nor filled', () => {
+    const title = '<strong onclick="x()">hi</strong> {{server}}';
+    const html = renderToStaticMarkup(createElement(Fill, { k: 'approval.elsewhere', slots: { server: 'files', tool: 'write_file', conversation: title } }));
+    expect(html).toBe('files wants to run write_file in “&lt;strong onclick=&quot;x()&quot;&gt;hi&lt;/strong&gt; {{server}}”.');
+  });
+});
+
+describe('language from the OS locale', () => {
+  it('zh* → zh-CN, anything else → en, the first locale decides', () => {
+    expect(languageForLocales(['zh-CN'])).toBe('zh-CN');
+    expect(languageForLocales(['zh-TW', 'en'])).toBe('zh-CN');
+    expect(languageForLocales(['ZH'])).toBe('zh-CN');
+    expect(languageForLocales(['en-GB', 'zh-CN'])).toBe('en');
+    expect(languageForLocales(['de-DE'])).toBe('en');
+    expect(languageForLocales([])).toBe('en');
+  });
+});
+
+describe('errors from main', () => {
+  it('English: main’s message unchanged, whatever the code', () => {
+    expect(describeError({ code: 'busy', message: 'A run is already going in this conversation.' })).toBe('A run is already going in this conversation.');
+    expect(describeError({ code: 'conflict', message: 'A server named "x" already exists.' })).toBe('A server named "x" already exists.');
+  });
+
+  it('Chinese: generic codes get the translated sentence; specific ones a translated lead and main’s detail', async () => {
+    await i18next.changeLanguage('zh-CN');
+    expect(describeError({ code: 'busy', message: 'Busy.' })).toBe('应用正在处理此事，请稍后再试。');
+    expect(describeError({ code: 'approval_invalid', message: 'No such approval.' })).toBe('此审批已不在等待中（已被回答或撤回）。');
+    expect(describeError({ code: 'internal', message: 'oops' })).toBe('应用核心出了问题。');
+    expect(describeError({ code: 'write_failed', message: 'EACCES' })).toBe('无法写入文件。');
+    expect(describeError({ code: 'conflict', message: 'A server named "x" already exists.' })).toBe('与现有内容冲突：A server named "x" already exists.');
+    expect(describeError({ code: 'invalid_input', message: 'name: too long', field: 'name' })).toBe('输入未被接受：name: too long');
+    // A code this build does not know falls back to main's message.
+    expect(describeError({ code: 'brand_new' as never, message: 'Something new.' })).toBe('Something new.');
+  });
+
+  it('model endpoint failures: English as main said; Chinese with a lead by code and main’s detail', async () => {
+    expect(describeModelError('unauthorized', 'HTTP 401 from http://127.0.0.1:1/v1: bad key')).toBe('HTTP 401 from http://127.0.0.1:1/v1: bad key');
+    await i18next.changeLanguage('zh-CN');
+    expect(describeModelError('unauthorized', 'HTTP 401 from http://127.0.0.1:1/v1: bad key')).toBe('密钥被拒绝：HTTP 401 from http://127.0.0.1:1/v1: bad key');
+    expect(describeModelError('unreachable', '')).toBe('这个地址没有响应');
+  });
+
+  it('Chinese: a message this window made itself is already translated and shown as is', async () => {
+    await i18next.changeLanguage('zh-CN');
+    expect(describeError({ code: 'internal', message: '与应用核心的连接已断开。', said_here: true } as never)).toBe('与应用核心的连接已断开。');
+  });
+});
