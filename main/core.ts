@@ -4,6 +4,8 @@
  * the contract to it.
  */
 import path from 'node:path';
+import { SandboxLauncher } from './mcp/sandbox/launcher.js';
+import { SandboxSupport } from './mcp/sandbox/support.js';
 import os from 'node:os';
 import type { EventName, EventPayloads } from '../preload/contract/index.js';
 import { ChatService } from './chat/agent.js';
@@ -169,6 +171,7 @@ export class AppCore {
       openUrl,
       protocol: this.protocol.hooks(),
       isKnownSecret: (v) => this.redactor.knows(v),
+      sandbox: new SandboxLauncher({ stateDir: opts.stateDir, support: new SandboxSupport() }),
       events: {
         changed: (view) => {
           this.emit('servers.changed', view);

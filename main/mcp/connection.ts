@@ -12,7 +12,9 @@ import type { LogEntry, LoggingLevel, ServerFailure, ServerIssue, TransportKind 
 import type { ProtocolHooks } from './protocol/hooks.js';
 import type { ServerConfig } from './config.js';
 import { maskUrl } from './config/url-parts.js';
-import { createRemoteTransport, createStdioTransport, type ServerEnvironment } from './transports.js';
+import { createRemoteTransport, resolveStdioLaunch, stdioTransportOf, type ServerEnvironment, type StdioSinks } from './transports.js';
+import { ServerSandbox } from './connection/sandbox.js';
+import type { SandboxLauncher } from './sandbox/launcher.js';
 import { classifyAuthFailure } from './oauth/flow.js';
 import type { PersistentOAuthProvider } from './oauth/provider.js';
 import { createOAuthRemoteTransport } from './oauth/transport.js';
@@ -114,6 +116,15 @@ export class McpConnection {
   processes: ProcessLedger | null = null;
   /** The environment a stdio server inherits; null = this process's (main/mcp/transports.ts). */
   environment: ServerEnvironment | null = null;
+  /** Wraps a stdio server's launch in the sandbox (main/mcp/sandbox/); null = unsandboxed (tests, remote). */
+  set sandboxLauncher(launcher: SandboxLauncher | null) {
+    this.sandbox = launcher && this.config.type === 'local' ? new ServerSandbox({ launcher, onDenial: (d) => {
+      this.note('lifecycle', `sandbox blocked ${d.kind === 'connect' ? 'connecting to' : d.kind === 'read' ? 'reading' : 'writing'} ${d.target}`);
+      this.onChange(this);
+    } }) : null;
+  }
+  /** This server's sandbox side; null when unsandboxed by construction (remote, or no launcher). */
+  sandbox: ServerSandbox | null = null;
   /** Era verdicts shared across connections (main/mcp/negotiation.ts); null = always probe. */
   eras: EraMemory | null = null;
   /** The negotiated protocol era and revision, once connected. */
@@ -235,6 +246,7 @@ export class McpConnection {
         if (savedAfter !== null && savedAfter !== savedBefore) this.note('lifecycle', 'access token refreshed while connecting');
       }
       await this.refresher?.schedule();
+      this.sandbox?.ready();
       this.setState({ kind: 'ready' });
     } catch (err) {
       if (this.closing) return;
@@ -267,18 +279,25 @@ export class McpConnection {
   useLegacySse = false;
   private reopening: Promise<void> | null = null;
 
-  private createTransport(): Transport {
+  private async createTransport(): Promise<Transport> {
     if (this.config.type === 'local') {
       const ledger = this.processes;
-      const prepared = createStdioTransport(this.config, {
-        onStderr: (line) => this.note('stderr', line),
+      const sandbox = this.sandbox;
+      const sinks: StdioSinks = {
+        onStderr: (line) => {
+          this.note('stderr', line);
+          sandbox?.stderr(line);
+        },
         onNoise: (line) => this.note('stdout', line),
         ...(this.environment ? { environment: this.environment } : {}),
         ...(ledger ? { extraEnv: ledger.markerEnv(), onGroup: (pgid: number, alive: boolean) => ledger.record(pgid, alive) } : {}),
-      });
-      this.resolvedCommand = prepared.resolvedCommand;
-      this.note('lifecycle', `command resolved to ${prepared.resolvedCommand}`);
-      return prepared.transport;
+      };
+      const resolved = resolveStdioLaunch(this.config, sinks);
+      this.resolvedCommand = resolved.command;
+      this.note('lifecycle', `command resolved to ${resolved.command}`);
+      const launch = sandbox ? await sandbox.wrap(this.name, this.config, resolved, (this.protocolHooks?.roots(this.name) ?? []).map((r) => r.uri)) : resolved;
+      if (sandbox?.state) this.note('lifecycle', sandbox.state.kind === 'on' ? 'sandboxed (bubblewrap)' : sandbox.state.kind === 'off' ? 'not sandboxed: turned off for this server' : `not sandboxed: ${sandbox.state.reason}`);
+      return stdioTransportOf(launch, sinks);
     }
     const cfg = this.useLegacySse ? { ...this.config, type: 'sse' as const } : this.config;
     if (cfg.auth.kind === 'oauth' && this.oauth) return createOAuthRemoteTransport(cfg, this.oauth);
@@ -290,7 +309,7 @@ export class McpConnection {
    * see {@link EraMode}), and list. @throws on any failure.
    */
   private async openSession(timeoutMs: number, mode: EraMode): Promise<void> {
-    const transport = this.createTransport();
+    const transport = await this.createTransport();
     if (this.closing) return;
     this.transport = transport;
     const handlers: ClientHandlers = { server: this.name, elicit: this.elicit, sample: this.sample, protocolHooks: () => this.protocolHooks, note: (source, text) => this.note(source, text) };
@@ -478,6 +497,7 @@ export class McpConnection {
     } catch {
       // Closing a dead transport may fail; the process is gone either way.
     }
+    await this.sandbox?.dispose().catch(() => undefined);
   }
 
   /**

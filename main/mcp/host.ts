@@ -10,6 +10,7 @@
  * Implements docs/ARCHITECTURE.md "Readiness" and "Start-up and shutdown".
  */
 import type { ReadyServer } from './host/ready-server.js';
+import type { SandboxLauncher } from './sandbox/launcher.js';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { ExportResult, ImportPreview, ImportResult, LogEntry, ServerInput, ServerPatch, ServerView, ToolSettingPatch } from '../../preload/contract/index.js';
 import type { RegisteredTool } from './adapter.js';
@@ -69,6 +70,8 @@ export interface HostOptions {
    * kept as a secret argument and shown as `***` (docs/ARCHITECTURE.md "Masked views only").
    */
   isKnownSecret?: (value: string) => boolean;
+  /** Runs stdio servers in the sandbox (main/mcp/sandbox/, docs/ARCHITECTURE.md "Sandbox"). Absent: unsandboxed. */
+  sandbox?: SandboxLauncher;
 }
 
 /** The registry of all servers of one profile. */
@@ -102,6 +105,7 @@ export class McpHost {
       environment: opts.environment ?? new ServerEnvironment(),
       protocol: opts.protocol ?? null,
       isKnownSecret: opts.isKnownSecret ?? (() => false),
+      sandbox: opts.sandbox ?? null,
     });
     this.management = new ServerManagement(this.rt);
     this.protocol = opts.protocol ?? null;

@@ -166,16 +166,39 @@ export class CommandNotFoundError extends Error {
   }
 }
 
+/** A resolved launch of a local server: absolute program, arguments, full environment, folder. */
+export interface StdioLaunch {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd?: string;
+}
+
 /**
- * Create (not start) a stdio transport for a local server.
+ * Resolve a local server's launch: its program on PATH, its arguments, its environment (merged
+ * over the inherited one, plus the app's bookkeeping variables). The sandbox wraps this launch
+ * (main/mcp/sandbox/launcher.ts) before a transport is made of it.
  * @throws CommandNotFoundError when `command[0]` does not resolve to an executable.
  */
-export function createStdioTransport(cfg: LocalServerConfig, sinks: StdioSinks = {}, cwd?: string): PreparedStdio {
+export function resolveStdioLaunch(cfg: LocalServerConfig, sinks: StdioSinks = {}, cwd?: string): StdioLaunch {
   const env = { ...(sinks.environment ? sinks.environment.merged(cfg.env) : mergedEnv(cfg.env)), ...(sinks.extraEnv ?? {}) };
   const resolved = resolveCommand(cfg.command[0]!, env, cwd);
   if (!resolved) throw new CommandNotFoundError(cfg.command[0]!);
-  const transport = new ManagedStdioTransport({ command: resolved, args: cfg.command.slice(1), env, cwd, onStderr: sinks.onStderr, onNoise: sinks.onNoise, onGroup: sinks.onGroup });
-  return { transport, resolvedCommand: resolved };
+  return { command: resolved, args: cfg.command.slice(1), env, ...(cwd ? { cwd } : {}) };
+}
+
+/** Create (not start) the stdio transport of a resolved (possibly sandboxed) launch. */
+export function stdioTransportOf(launch: StdioLaunch, sinks: StdioSinks = {}): ManagedStdioTransport {
+  return new ManagedStdioTransport({ ...launch, onStderr: sinks.onStderr, onNoise: sinks.onNoise, onGroup: sinks.onGroup });
+}
+
+/**
+ * Create (not start) a stdio transport for a local server, unsandboxed.
+ * @throws CommandNotFoundError when `command[0]` does not resolve to an executable.
+ */
+export function createStdioTransport(cfg: LocalServerConfig, sinks: StdioSinks = {}, cwd?: string): PreparedStdio {
+  const launch = resolveStdioLaunch(cfg, sinks, cwd);
+  return { transport: stdioTransportOf(launch, sinks), resolvedCommand: launch.command };
 }
 
 function decoded(part: string): string {

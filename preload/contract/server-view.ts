@@ -4,6 +4,7 @@
  * its issues and its log lines. docs/ARCHITECTURE.md "Status".
  */
 import type { ServerProtocolView } from './protocol.js';
+import type { SandboxDenial, SandboxSettings, SandboxState } from './sandbox.js';
 import type { ToolView } from './tools.js';
 
 /** A masked secret value: whether one is stored, and a mask that reveals no usable part of it. */
@@ -198,6 +199,12 @@ export interface ServerView {
   shares_namespace_with: string[];
   /** Last stderr lines (bounded). */
   stderr_tail: string[];
+  /** A local server: whether it runs sandboxed, and under which policy (docs/ARCHITECTURE.md "Sandbox"); null for a remote server. */
+  sandbox: SandboxState | null;
+  /** A local server: the user's sandbox settings (defaults when the entry says nothing); null for a remote server. */
+  sandbox_settings: SandboxSettings | null;
+  /** What the sandbox stopped since the server last started, one entry per target (oldest first, at most 20). */
+  sandbox_denials: SandboxDenial[];
   /** The server's `serverInfo`, and the protocol revision the connection negotiated (e.g. `2026-07-28`). */
   server_info: { name: string; version: string; protocol_version: string | null } | null;
   /** Transport, logging, roots and icons (see {@link ServerProtocolView}). */

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { LIMITS, noControl, serverNameSchema } from './limits.js';
 import type { LogEntry, ServerView } from './server-view.js';
+import { sandboxPatchSchema } from './sandbox.js';
 import { toolSettingsPatchSchema } from './tools.js';
 
 /**
@@ -120,6 +121,8 @@ export const serverInputSchema = z.discriminatedUnion('type', [
     env: envMapSchema.optional(),
     enabled: z.boolean().optional(),
     timeout_seconds: timeoutSchema.optional(),
+    /** Sandbox settings (docs/ARCHITECTURE.md "Sandbox"); absent fields take the defaults (sandboxed, nothing extra). */
+    sandbox: sandboxPatchSchema.optional(),
   }),
   z.strictObject({
     type: z.enum(['http', 'sse']),
@@ -154,6 +157,8 @@ export const serverPatchSchema = z.strictObject({
   enabled: z.boolean().optional(),
   timeout_seconds: timeoutSchema.optional(),
   tools: toolSettingsPatchSchema.optional(),
+  /** A local server's sandbox settings: each field absent → keep, present → replace (docs/ARCHITECTURE.md "Sandbox"). */
+  sandbox: sandboxPatchSchema.optional(),
   /** The server's own root folders (absolute paths, MCP "Roots"): absent → keep, a list → replace, `null` → follow the default. */
   roots: z.array(z.string().min(1).max(LIMITS.shortText)).max(64).nullable().optional(),
 });

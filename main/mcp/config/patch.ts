@@ -11,6 +11,7 @@ import { fillPlaceholders, maskedPositions, PlaceholderError } from './secret-ar
 import { describeUrlPart, encodeUrlPart, joinUrl, splitUrl } from './url-parts.js';
 import { SECRET_PLACEHOLDER } from '../../secrets/mask.js';
 import { normalizeRoots, RootsInputError } from '../protocol/roots.js';
+import { applySandboxPatch } from './sandbox-settings.js';
 
 /**
  * Apply an auth PATCH: `token` / `client_secret` follow the secret rules (absent → keep, `""` →
@@ -130,9 +131,10 @@ export function applyPatch(cfg: ServerConfig, patch: ServerPatch, isKnownSecret?
   if (cfg.type === 'local') {
     if (patch.url !== undefined || patch.url_secrets !== undefined || patch.headers !== undefined || patch.auth !== undefined) throw new ConfigError('url, url_secrets, headers and auth apply to remote servers only');
     const env = mergeSecretMap(cfg.env, patch.env);
-    return withToolSettings({ type: 'local', ...applyCommandPatch(cfg, patch, env, isKnownSecret), env, ...common }, tools);
+    const sandbox = patch.sandbox === undefined ? cfg.sandbox : applySandboxPatch(cfg.sandbox, patch.sandbox);
+    return withToolSettings({ type: 'local', ...applyCommandPatch(cfg, patch, env, isKnownSecret), env, ...common, ...(sandbox ? { sandbox } : {}) }, tools);
   }
-  if (patch.command !== undefined || patch.secret_args !== undefined || patch.env !== undefined) throw new ConfigError('command, secret_args and env apply to local servers only');
+  if (patch.command !== undefined || patch.secret_args !== undefined || patch.env !== undefined || patch.sandbox !== undefined) throw new ConfigError('command, secret_args, env and sandbox apply to local servers only');
   return withToolSettings(
     { type: cfg.type, url: applyUrlPatch(cfg.url, patch.url, patch.url_secrets), headers: mergeSecretMap(cfg.headers, patch.headers), auth: applyAuthPatch(cfg.auth, patch.auth), ...common },
     tools,

@@ -12,6 +12,8 @@ import { detectSecretArgs, normalizePositions } from './secret-args.js';
 import { isUrlPartName, joinUrl, splitUrl } from './url-parts.js';
 import { SECRET_PLACEHOLDER } from '../../secrets/mask.js';
 import { normalizeRoots, RootsInputError } from '../protocol/roots.js';
+import { applySandboxPatch, parseSandboxEntry } from './sandbox-settings.js';
+import type { SandboxSettings } from '../../../preload/contract/index.js';
 
 /** A stdio server launched as a child process. `command[0]` is the program, the rest its args. */
 export interface LocalServerConfig {
@@ -31,6 +33,8 @@ export interface LocalServerConfig {
   tools?: ToolSettingsMap;
   /** The server's own root folders (absolute paths, MCP "Roots"); absent = the default roots. */
   roots?: string[];
+  /** Sandbox settings (./sandbox-settings.ts); absent = the defaults: sandboxed, nothing extra. */
+  sandbox?: SandboxSettings;
 }
 
 /**
@@ -137,6 +141,12 @@ export function parseServerEntry(raw: unknown, refs?: RefCollector): ServerConfi
     throw err;
   }
   const out = withToolSettings(cfg, tools);
+  const sandbox = (raw as { sandbox?: unknown }).sandbox;
+  if (sandbox !== undefined && sandbox !== null) {
+    if (out.type !== 'local') throw new ConfigError('sandbox applies to local servers only', 'sandbox');
+    const settings = parseSandboxEntry(sandbox);
+    if (settings) out.sandbox = settings;
+  }
   // The server's own root folders (main/mcp/protocol/roots.ts); absent = the default roots.
   const roots = (raw as { roots?: unknown }).roots;
   if (roots !== undefined && roots !== null) {
@@ -321,6 +331,8 @@ export function configFromInput(input: ServerInput): ServerConfig {
       enabled: input.enabled ?? true,
       timeout_seconds: input.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS,
     };
+    const sandbox = input.sandbox ? applySandboxPatch(undefined, input.sandbox) : undefined;
+    if (sandbox) cfg.sandbox = sandbox;
     const marked = input.secret_args ?? [];
     const bad = marked.find((i) => i >= cfg.command.length);
     if (bad !== undefined) throw new ConfigError(`secret_args: there is no argument ${bad}`, 'secret_args');

@@ -5,6 +5,7 @@
  * (./management.ts), the startup queue (./startup.ts) and the façade (../host.ts) act through it.
  */
 import type { LogEntry, ServerView } from '../../../preload/contract/index.js';
+import type { SandboxLauncher } from '../sandbox/launcher.js';
 import { LiveLogRing } from '../protocol/log-feed.js';
 import type { HostProtocol } from '../protocol/service.js';
 import type { RegisteredTool } from '../adapter.js';
@@ -44,6 +45,8 @@ export interface RuntimeDeps {
   protocol: HostProtocol | null;
   /** Whether a value is a stored secret (masks command arguments equal to one). */
   isKnownSecret: (value: string) => boolean;
+  /** Runs stdio servers in the sandbox (main/mcp/sandbox/); null = unsandboxed. */
+  sandbox: SandboxLauncher | null;
 }
 
 /** The running servers of one host. */
@@ -84,7 +87,7 @@ export class ServerRuntime {
     const cfg = this.store.get(name);
     if (!cfg) throw noSuchServer(name);
     const conn = this.conns.get(name);
-    return toView(name, cfg, conn, this.tools.ofServer(name), this.tools.warnings(name), this.recovery.view(name), this.oauth.authStatus(name, conn), this.deps.protocol?.defaultRoots() ?? [], this.store.namespaceMates(name), this.deps.isKnownSecret);
+    return toView(name, cfg, conn, this.tools.ofServer(name), this.tools.warnings(name), this.recovery.view(name), this.oauth.authStatus(name, conn), this.deps.protocol?.defaultRoots() ?? [], this.store.namespaceMates(name), this.deps.isKnownSecret, this.deps.sandbox);
   }
 
   /** Whether a value is a stored secret (see `HostOptions.isKnownSecret`). */
@@ -148,6 +151,7 @@ export class ServerRuntime {
     conn.eras = this.eras;
     conn.environment = this.deps.environment;
     conn.protocolHooks = this.deps.protocol;
+    conn.sandboxLauncher = this.deps.sandbox;
     return conn;
   }
 

@@ -4,6 +4,8 @@
  * (docs/ARCHITECTURE.md "Masked views only").
  */
 import { toolAudience, toolUiResourceUri, visibleToModel } from '../apps/tool-ui.js';
+import type { SandboxLauncher } from '../sandbox/launcher.js';
+import { effectiveSandbox } from '../config/sandbox-settings.js';
 import type { Tool } from '@modelcontextprotocol/client';
 import type { AuthView, ServerState, ServerView, ToolAudience } from '../../../preload/contract/index.js';
 import type { RegisteredTool } from '../adapter.js';
@@ -102,12 +104,23 @@ export function serverState(enabled: boolean, conn: McpConnection | undefined, r
   }
 }
 
+/** A local server's sandbox fields (`sandbox`, `sandbox_settings`, `sandbox_denials`); nulls for a remote one. */
+function sandboxView(cfg: ServerConfig, conn: McpConnection | undefined, launcher: SandboxLauncher | null): Pick<ServerView, 'sandbox' | 'sandbox_settings' | 'sandbox_denials'> {
+  if (cfg.type !== 'local') return { sandbox: null, sandbox_settings: null, sandbox_denials: [] };
+  const settings = effectiveSandbox(cfg.sandbox);
+  const live = conn?.sandbox?.state ?? null;
+  // Without a launcher (tests, benchmarks) nothing is sandboxed: say so rather than show a policy.
+  const state = live ?? (launcher ? launcher.expected(settings) : { kind: 'unavailable' as const, reason: 'platform' as const, platform: process.platform, detail: null });
+  return { sandbox: state, sandbox_settings: settings, sandbox_denials: conn?.sandbox?.denials ?? [] };
+}
+
 /**
  * Produce the masked view of one server: config with every secret masked (env/header values,
  * secret arguments, URL userinfo and query values), plus live state ({@link serverState}). `namespaceMates`: other
  * configured servers whose tools share this one's namespace (`shares_namespace_with`). The only
  * producer of server objects that leave main (docs/ARCHITECTURE.md "Masked views only").
  * @param isKnownSecret whether a value is a stored secret (masks a command argument equal to one)
+ * @param sandbox the app's sandbox launcher (null: local servers run unsandboxed, and their view says so)
  */
 export function toView(
   name: string,
@@ -120,6 +133,7 @@ export function toView(
   defaultRoots: readonly string[] = [],
   namespaceMates: readonly string[] = [],
   isKnownSecret?: (v: string) => boolean,
+  sandbox: SandboxLauncher | null = null,
 ): ServerView {
   const state = serverState(cfg.enabled, conn, recovery);
   const status = state.kind;
@@ -170,6 +184,7 @@ export function toView(
     issues: status === 'ready' && conn ? conn.issues : [],
     shares_namespace_with: [...namespaceMates],
     stderr_tail: conn?.stderrTail() ?? [],
+    ...sandboxView(cfg, conn, sandbox),
     server_info: conn?.serverInfo ? { ...conn.serverInfo, protocol_version: conn.protocol?.version ?? null } : null,
     protocol: protocolView(cfg, conn, defaultRoots),
   };

@@ -83,11 +83,24 @@ export class SandboxLauncher {
   constructor(private readonly opts: SandboxLauncherOptions) {
     this.home = opts.home ?? os.homedir();
     this.nodeRuntime = opts.nodeRuntime ?? process.execPath;
+    // Find out early whether this machine can sandbox, so server cards can say so before a start.
+    void opts.support.verdict();
   }
 
   /** The scratch folder of a server (see {@link scratchFolder}). */
   scratch(name: string): string {
     return scratchFolder(this.opts.stateDir, name);
+  }
+
+  /**
+   * What a server with `settings` gets, before it has started: `off`, `unavailable`, `on` without
+   * a policy yet — or null while the machine's check has not finished.
+   */
+  expected(settings: SandboxSettings): SandboxState | null {
+    if (!settings.enabled) return { kind: 'off' };
+    const v = this.opts.support.known();
+    if (!v) return null;
+    return v.ok ? { kind: 'on', engine: 'bubblewrap', policy: null } : v.state;
   }
 
   /**

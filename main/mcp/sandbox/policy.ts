@@ -136,6 +136,16 @@ function packageRoot(dir: string): string {
   }
 }
 
+/**
+ * The folders a script file needs: its package root, and — inside `node_modules` — the topmost
+ * `node_modules` folder above it, where Node finds the package's hoisted dependencies.
+ */
+function scriptFolders(file: string): string[] {
+  const root = packageRoot(path.dirname(file));
+  const at = file.indexOf(`${path.sep}node_modules${path.sep}`);
+  return at >= 0 ? [root, file.slice(0, at + '/node_modules'.length)] : [root];
+}
+
 /** The install prefix of a program at `<prefix>/bin/<name>` (realpath), else its folder. */
 function programPrefix(file: string): string {
   const dir = path.dirname(file);
@@ -205,6 +215,7 @@ export function computePolicy(input: PolicyInput): SandboxPolicy {
     const r = real(program);
     if (!r) continue;
     grant(read, programPrefix(r));
+    if (r.includes(`${path.sep}node_modules${path.sep}`)) for (const f of scriptFolders(r)) grant(read, f);
     const interp = shebangProgram(r, input.pathVar);
     const ri = interp ? real(interp) : null;
     if (ri) grant(read, programPrefix(ri));
@@ -214,7 +225,7 @@ export function computePolicy(input: PolicyInput): SandboxPolicy {
     const p = argPath(arg, input.home);
     if (!p || !existsSync(p)) continue;
     if (isDir(p)) grant(write, p, true);
-    else grant(read, packageRoot(path.dirname(p)));
+    else for (const f of scriptFolders(real(p) ?? p)) grant(read, f);
   }
   for (const r of input.roots) grant(write, r, true);
   for (const r of input.settings.read) grant(read, r, true);

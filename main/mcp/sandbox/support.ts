@@ -19,13 +19,19 @@ export interface SandboxSupportOptions {
 /** Finds out once whether bubblewrap works here; {@link SandboxSupport.verdict} caches the answer. */
 export class SandboxSupport {
   private checked: Promise<SandboxSupportVerdict> | null = null;
+  private settled: SandboxSupportVerdict | null = null;
 
   constructor(private readonly opts: SandboxSupportOptions = {}) {}
 
   /** The verdict (the first call runs bubblewrap once, ~10 ms). */
   verdict(): Promise<SandboxSupportVerdict> {
-    this.checked ??= this.check();
+    this.checked ??= this.check().then((v) => (this.settled = v));
     return this.checked;
+  }
+
+  /** The verdict if the check has finished, else null. */
+  known(): SandboxSupportVerdict | null {
+    return this.settled;
   }
 
   private async check(): Promise<SandboxSupportVerdict> {

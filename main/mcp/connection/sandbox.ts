@@ -1,0 +1,81 @@
+/**
+ * One local server's side of the sandbox (docs/ARCHITECTURE.md "Sandbox"): wraps each launch of
+ * its process in the sandbox launcher, keeps whether it is sandboxed and under which policy, and
+ * collects the denials it meets (from the egress proxy and from its log) for its card and Logs.
+ */
+import { fileURLToPath } from 'node:url';
+import type { SandboxDenial, SandboxState } from '../../../preload/contract/index.js';
+import type { LocalServerConfig } from '../config.js';
+import { effectiveSandbox } from '../config/sandbox-settings.js';
+import { DenialLog, denialFromLog } from '../sandbox/denials.js';
+import type { SandboxedLaunch, SandboxLauncher } from '../sandbox/launcher.js';
+import type { StdioLaunch } from '../transports.js';
+
+/** Dependencies: the app's launcher, and where new denials are told (a log line and a view update). */
+export interface ServerSandboxOptions {
+  launcher: SandboxLauncher;
+  onDenial: (d: SandboxDenial) => void;
+}
+
+/** The sandbox of one connection (one process at a time). */
+export class ServerSandbox {
+  private launch: SandboxedLaunch | null = null;
+  private readonly denialLog = new DenialLog();
+  private current: SandboxState | null = null;
+
+  constructor(private readonly opts: ServerSandboxOptions) {}
+
+  /** Sandboxed or not, and why; null before the first launch. */
+  get state(): SandboxState | null {
+    return this.current;
+  }
+
+  /** Denials since the process started (oldest first). */
+  get denials(): SandboxDenial[] {
+    return this.denialLog.list();
+  }
+
+  /**
+   * Wrap a resolved launch of server `name` under its settings; `roots` are its root folders as
+   * `file://` URIs (MCP "Roots": granted read-write for this process's life).
+   */
+  async wrap(name: string, cfg: LocalServerConfig, launch: StdioLaunch, roots: string[]): Promise<StdioLaunch> {
+    await this.dispose();
+    this.denialLog.clear();
+    const paths = roots.flatMap((u) => {
+      try {
+        return [fileURLToPath(u)];
+      } catch {
+        return [];
+      }
+    });
+    const wrapped = await this.opts.launcher.wrap({ server: name, settings: effectiveSandbox(cfg.sandbox), roots: paths, launch, onDenial: (d) => this.record(d) });
+    this.launch = wrapped;
+    this.current = wrapped.state;
+    return { command: wrapped.command, args: wrapped.args, env: wrapped.env, ...(wrapped.cwd ? { cwd: wrapped.cwd } : {}) };
+  }
+
+  /** A stderr line of the server: a file denial it shows is recorded. */
+  stderr(line: string): void {
+    const policy = this.launch?.policy;
+    if (!policy) return;
+    const d = denialFromLog(line, policy);
+    if (d) this.record(d);
+  }
+
+  /** The server is ready: the package registries close. */
+  ready(): void {
+    this.launch?.ready();
+  }
+
+  /** The process ended: stop its proxy. */
+  async dispose(): Promise<void> {
+    const l = this.launch;
+    this.launch = null;
+    await l?.dispose();
+  }
+
+  private record(d: Omit<SandboxDenial, 'at' | 'count'>): void {
+    if (this.denialLog.add(d)) this.opts.onDenial(this.denialLog.list().find((x) => x.kind === d.kind && x.target === d.target)!);
+  }
+}

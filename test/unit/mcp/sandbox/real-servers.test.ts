@@ -1,0 +1,133 @@
+/**
+ * Real servers sandboxed through the host (docs/ARCHITECTURE.md "Sandbox"): server-filesystem
+ * works inside its folder and sees nothing outside it, server-everything runs, the hand-written
+ * bash fixture runs, the server's card shows the policy, removing the server ends its process
+ * tree, and a server that ignores EOF and SIGTERM ends at once when the app is killed with
+ * SIGKILL (bubblewrap's `--die-with-parent`). Skipped, and saying so, where bubblewrap cannot run.
+ */
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ConfigStore } from '../../../../main/mcp/config.js';
+import { McpHost } from '../../../../main/mcp/host.js';
+import { SandboxLauncher } from '../../../../main/mcp/sandbox/launcher.js';
+import { SandboxSupport } from '../../../../main/mcp/sandbox/support.js';
+import { BASH_SERVER, ROOT, localServer, makeTempDir, removeDir, waitFor, waitNoChildren } from '../../helpers.js';
+
+const FS_SERVER = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
+const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+const PROBE = path.join(ROOT, 'test/fixtures/sandbox-probe-server.mjs');
+const support = new SandboxSupport();
+const verdict = await support.verdict();
+if (!verdict.ok) console.warn(`sandbox tests skipped: bubblewrap cannot run here (${verdict.state.reason})`);
+
+function text(r: { content?: unknown }): string {
+  return ((r.content ?? []) as { type: string; text?: string }[]).map((c) => c.text ?? '').join('\n');
+}
+
+/** Processes whose command line contains `token` (Linux /proc). */
+function processesWith(token: string): number[] {
+  const out: number[] = [];
+  for (const e of readdirSync('/proc')) {
+    if (!/^\d+$/.test(e)) continue;
+    try {
+      if (readFileSync(`/proc/${e}/cmdline`, 'utf8').includes(token)) out.push(Number(e));
+    } catch {
+      // gone
+    }
+  }
+  return out;
+}
+
+describe.skipIf(!verdict.ok)('real servers in the sandbox', () => {
+  let stateDir: string;
+  let work: string;
+  let outside: string;
+  let host: McpHost;
+
+  beforeEach(async () => {
+    stateDir = makeTempDir('op-sbx-state-');
+    work = makeTempDir('op-sbx-work-');
+    outside = makeTempDir('op-sbx-outside-');
+    writeFileSync(path.join(work, 'inside.txt'), 'inside');
+    writeFileSync(path.join(outside, 'secret.txt'), 'outside');
+    const store = new ConfigStore(stateDir);
+    await store.load();
+    await store.put('files', localServer([process.execPath, FS_SERVER, work]));
+    await store.put('everything', localServer([process.execPath, EVERYTHING]));
+    await store.put('bash', localServer(['bash', BASH_SERVER]));
+    host = new McpHost(store, { sandbox: new SandboxLauncher({ stateDir, support }) });
+    host.startAll();
+    expect(await waitFor(() => ['files', 'everything', 'bash'].every((n) => host.view(n).state.kind === 'ready'), 30_000)).toBe(true);
+  });
+
+  afterEach(async () => {
+    await host.shutdown();
+    expect(await waitNoChildren(15_000)).toBe(true);
+    for (const d of [stateDir, work, outside]) await removeDir(d);
+  });
+
+  it('server-filesystem works inside its folder and its card shows the policy', async () => {
+    const v = host.view('files');
+    expect(v.sandbox).toMatchObject({ kind: 'on', engine: 'bubblewrap' });
+    expect(v.sandbox?.kind === 'on' && v.sandbox.policy?.write).toContain(work);
+    expect(text(await host.callTool('files__read_text_file', { path: path.join(work, 'inside.txt') }))).toBe('inside');
+    await host.callTool('files__write_file', { path: path.join(work, 'new.txt'), content: 'written' });
+    expect(readFileSync(path.join(work, 'new.txt'), 'utf8')).toBe('written');
+  });
+
+  it('server-everything and the bash fixture run sandboxed', async () => {
+    expect(text(await host.callTool('everything__echo', { message: 'hi' }))).toContain('hi');
+    expect(host.view('bash').sandbox?.kind).toBe('on');
+    expect(host.view('bash').tools.length).toBeGreaterThan(0);
+  });
+
+  it('a read the sandbox hid shows on the card as a denial; a path missing everywhere does not', async () => {
+    await host.add('probe', { type: 'local', command: [process.execPath, PROBE] });
+    expect(await waitFor(() => host.view('probe').state.kind === 'ready', 20_000)).toBe(true);
+    expect(text(await host.callTool('probe__probe', { op: 'read', target: path.join(outside, 'secret.txt') }))).toMatch(/^error ENOENT/);
+    expect(text(await host.callTool('probe__probe', { op: 'read', target: path.join(outside, 'nowhere', 'missing.txt') }))).toMatch(/^error ENOENT/);
+    expect(text(await host.callTool('probe__probe', { op: 'write', target: path.join(outside, 'new.txt') }))).toMatch(/^error ENOENT/);
+    expect(text(await host.callTool('probe__probe', { op: 'read', target: path.join(outside, 'secret.txt') }))).toMatch(/^error ENOENT/);
+    expect(await waitFor(() => host.view('probe').sandbox_denials.length > 1, 5000)).toBe(true);
+    expect(host.view('probe').sandbox_denials).toEqual([
+      expect.objectContaining({ kind: 'read', target: path.join(outside, 'secret.txt'), count: 2 }),
+      expect.objectContaining({ kind: 'read', target: outside, count: 1 }),
+    ]);
+    expect(host.logs('probe').some((l) => l.source === 'lifecycle' && l.text === `sandbox blocked reading ${path.join(outside, 'secret.txt')}`)).toBe(true);
+  });
+
+  it('a server the user unsandboxed says so, and reads outside', async () => {
+    await host.add('loose', { type: 'local', command: [process.execPath, PROBE], sandbox: { enabled: false } });
+    expect(await waitFor(() => host.view('loose').state.kind === 'ready', 20_000)).toBe(true);
+    expect(host.view('loose').sandbox).toEqual({ kind: 'off' });
+    expect(text(await host.callTool('loose__probe', { op: 'read', target: path.join(outside, 'secret.txt') }))).toBe('ok outside');
+  });
+
+  it('removing a sandboxed server ends its process tree', async () => {
+    const pid = host.view('everything').resolved_command ? (host as unknown as { rt: { conns: Map<string, { pid: number | null }> } }).rt.conns.get('everything')!.pid : null;
+    expect(pid).toBeGreaterThan(0);
+    await host.remove('everything');
+    expect(await waitFor(() => !processesWith(EVERYTHING).length, 5000)).toBe(true);
+  });
+});
+
+describe.skipIf(!verdict.ok)('a sandboxed server and the app', () => {
+  it('ends at once when the app is killed with SIGKILL, though it ignores EOF and SIGTERM', async () => {
+    const stateDir = makeTempDir('op-sbx-kill-');
+    const mark = `mark-${process.pid}-${Date.now()}`;
+    const app = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'test/fixtures/sandbox-app.mts'), stateDir, PROBE, mark], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      let out = '';
+      app.stdout.on('data', (c: Buffer) => (out += c.toString()));
+      expect(await waitFor(() => out.includes('ready'), 20_000)).toBe(true);
+      expect(processesWith(mark).length).toBeGreaterThan(0);
+      app.kill('SIGKILL');
+      expect(await waitFor(() => processesWith(mark).length === 0, 3000)).toBe(true);
+    } finally {
+      app.kill('SIGKILL');
+      await removeDir(stateDir);
+    }
+  });
+});
