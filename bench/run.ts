@@ -23,6 +23,8 @@
  *    streamed output, database bytes per 1,000 messages.
  * 9. Permission gate: 1,000 no-op calls through `gate.authorize` with the tool set to "Always
  *    allow", then host.callTool, vs host.callTool alone (permissions off).
+ * 11. Sandbox (bench/sandbox.ts): start → ready and 1,000 no-op calls of a stdio server in
+ *    bubblewrap vs unsandboxed.
  * 10. Streaming (bench/streaming.ts): 10,000 markdown tokens at 200 tokens/s into a transcript of
  *    500 messages, in Chromium: renderer long tasks (> 50 ms) and last token → final paint.
  */
@@ -33,6 +35,7 @@ import path from 'node:path';
 import { benchConversations } from './conversations.js';
 import { benchStreaming } from './streaming.js';
 import { benchApps } from './apps.js';
+import { benchSandbox } from './sandbox.js';
 import {
   ROOT,
   cpuSnapshot,
@@ -562,6 +565,14 @@ async function main(): Promise<void> {
     ['sleepCalls', benchSleepCalls],
     ['registry', benchRegistry],
     ['http', benchHttp],
+    [
+      'sandbox',
+      async () => {
+        const r = await benchSandbox(log);
+        rows.push(...r.rows);
+        report.sandbox = r.report;
+      },
+    ],
     [
       'conversations',
       async () => {

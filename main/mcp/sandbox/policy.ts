@@ -4,7 +4,7 @@
  * computation from the server's resolved command line, its roots, its per-server settings and the
  * machine's layout; the launcher (./launcher.ts) turns it into a bubblewrap command line.
  */
-import { existsSync, lstatSync, readFileSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import { closeSync, existsSync, lstatSync, openSync, readlinkSync, readSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { SandboxSettings } from '../../../preload/contract/index.js';
 
@@ -156,7 +156,14 @@ function programPrefix(file: string): string {
 function shebangProgram(file: string, pathVar: string): string | null {
   let head: string;
   try {
-    head = readFileSync(file, { encoding: 'latin1', flag: 'r' }).slice(0, 256);
+    // The first 256 bytes only: the program may be a 100 MB binary.
+    const fd = openSync(file, 'r');
+    try {
+      const buf = Buffer.alloc(256);
+      head = buf.subarray(0, readSync(fd, buf, 0, 256, 0)).toString('latin1');
+    } finally {
+      closeSync(fd);
+    }
   } catch {
     return null;
   }
