@@ -131,3 +131,38 @@ describe.skipIf(!verdict.ok)('a sandboxed server and the app', () => {
     }
   });
 });
+
+describe.skipIf(!verdict.ok)('an npx -y server in the sandbox', () => {
+  it('fetches its package through the proxy on first run, and keeps its memory in its scratch folder across restarts', { timeout: 240_000 }, async () => {
+    const stateDir = makeTempDir('op-sbx-npx-');
+    const store = new ConfigStore(stateDir);
+    await store.load();
+    await store.put('memory', localServer(['npx', '-y', '@modelcontextprotocol/server-memory@2026.8.31'], { timeout_seconds: 180 }));
+    const launcher = new SandboxLauncher({ stateDir, support });
+    let host = new McpHost(store, { sandbox: launcher });
+    try {
+      host.startAll();
+      await host.whenStarted();
+      expect(host.view('memory').state.kind).toBe('ready');
+      const policy = host.view('memory').sandbox;
+      expect(policy?.kind === 'on' && policy.policy?.fetch_hosts).toContain('registry.npmjs.org');
+      await host.callTool('memory__create_entities', { entities: [{ name: 'sandbox', entityType: 'test', observations: ['kept'] }] });
+      await host.shutdown();
+      host = new McpHost(store, { sandbox: launcher });
+      host.startAll();
+      await host.whenStarted();
+      expect(text(await host.callTool('memory__read_graph', {}))).toContain('kept');
+      // The package (and its memory file) live under the server's scratch folder, not in ~/.npm.
+      const files = filesNamed(launcher.scratch('memory'), 'memory.jsonl');
+      expect(files.length).toBe(1);
+    } finally {
+      await host.shutdown();
+      await removeDir(stateDir);
+    }
+  });
+});
+
+/** Files named `name` under `dir` (recursive). */
+function filesNamed(dir: string, name: string): string[] {
+  return (readdirSync(dir, { recursive: true, encoding: 'utf8' }) as string[]).filter((p) => path.basename(p) === name);
+}
