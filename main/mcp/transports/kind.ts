@@ -78,7 +78,7 @@ export interface Launched {
 }
 
 /**
- * One transport, as a descriptor object (docs/ARCHITECTURE.md "Transports", "Add a transport").
+ * One transport, as a descriptor object (docs/ARCHITECTURE.md "Transports", "Recipes").
  * `C` is the stored config variant it serves. Every member answers for that variant only; the
  * registry (./registry.ts) picks the descriptor by `type`.
  */
