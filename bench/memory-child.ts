@@ -12,7 +12,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/client';
 import { ConfigStore } from '../main/mcp/config.js';
 import { McpHost } from '../main/mcp/host.js';
-import { mergedEnv } from '../main/mcp/transports.js';
+import { mergedEnv } from '../main/mcp/transports/environment.js';
 import { fixtureArgs, fixtureEntry, makeStateDir, removeDir, waitNoTagged, type LocalEntry } from './util.js';
 
 const gc = (globalThis as { gc?: () => void }).gc;

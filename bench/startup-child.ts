@@ -13,7 +13,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/client';
 import { ConfigStore } from '../main/mcp/config.js';
 import { McpHost } from '../main/mcp/host.js';
-import { mergedEnv } from '../main/mcp/transports.js';
+import { mergedEnv } from '../main/mcp/transports/environment.js';
 import { readFileSync } from 'node:fs';
 import { fixtureArgs, fixtureEntry, makeStateDir, removeDir, waitNoTagged, type LocalEntry } from './util.js';
 

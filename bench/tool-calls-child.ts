@@ -8,7 +8,7 @@
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/client';
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import { mergedEnv } from '../main/mcp/transports.js';
+import { mergedEnv } from '../main/mcp/transports/environment.js';
 import { fixtureArgs, removeDir, startFixtureHost, waitNoTagged } from './util.js';
 
 type Call = () => Promise<CallToolResult>;

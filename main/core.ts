@@ -28,7 +28,7 @@ import type { ElicitationAnswer } from './mcp/connection.js';
 import { SamplingService } from './chat/sampling.js';
 import { ProtocolService } from './mcp/protocol/service.js';
 import { Permissions } from './chat/permissions/index.js';
-import { ServerEnvironment } from './mcp/transports.js';
+import { ServerEnvironment } from './mcp/transports/environment.js';
 import { FALLBACK_FILE, LazySecretStore, openSecretStore } from './secrets/index.js';
 import { removeStaleTemps } from './util/atomic-write.js';
 import { CONFIG_FILE } from './mcp/config.js';

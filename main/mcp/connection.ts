@@ -11,13 +11,13 @@ import type { CallToolResult, ClientOptions, CompleteRequest, CompleteResult, Ge
 import type { LogEntry, LoggingLevel, ServerFailure, ServerIssue, TransportKind } from '../../preload/contract/index.js';
 import type { ProtocolHooks } from './protocol/hooks.js';
 import type { ServerConfig } from './config.js';
-import { maskUrl } from './config/url-parts.js';
-import { createRemoteTransport, resolveStdioLaunch, stdioTransportOf, type ServerEnvironment, type StdioSinks } from './transports.js';
+import type { ServerEnvironment } from './transports/environment.js';
+import { directLaunch, type LaunchWrapper, type TransportKind as TransportDescriptor } from './transports/kind.js';
+import { transportFor, transportOf } from './transports/registry.js';
 import { ServerSandbox } from './connection/sandbox.js';
 import type { SandboxLauncher } from './sandbox/launcher.js';
 import { classifyAuthFailure } from './oauth/flow.js';
 import type { PersistentOAuthProvider } from './oauth/provider.js';
-import { createOAuthRemoteTransport } from './oauth/transport.js';
 import type { ProcessLedger } from './process-ledger.js';
 import { describeFailure } from './failure-log.js';
 import { classifyStartFailure, isLegacyHandshakeRefused, isLegacySseCandidate, isLocalProbeFailure, isSessionExpired, TimeoutError } from './failures.js';
@@ -93,9 +93,10 @@ export class McpConnection {
     // A restarted server keeps one log across its processes, so the Logs view shows the history.
     this.log = log ?? new LogRing();
     this.id = this.log.nextOrigin();
+    const url = this.descriptor.url(config);
     this.refresher =
-      oauth && config.type !== 'local'
-        ? new OAuthRefresher(oauth, config.url, {
+      oauth && url !== null
+        ? new OAuthRefresher(oauth, url, {
             closed: () => this.closing,
             note: (text) => this.note('lifecycle', text),
             authLost: async (kind) => {
@@ -114,14 +115,24 @@ export class McpConnection {
   sample: SampleHandler | null = null;
   /** Records a stdio server's process group, so a crash of the app cannot orphan it. */
   processes: ProcessLedger | null = null;
-  /** The environment a stdio server inherits; null = this process's (main/mcp/transports.ts). */
+  /** The environment a stdio server inherits; null = this process's (main/mcp/transports/environment.ts). */
   environment: ServerEnvironment | null = null;
-  /** Wraps a stdio server's launch in the sandbox (main/mcp/sandbox/); null = unsandboxed (tests, remote). */
+  /** The stdio launch seam (main/mcp/transports/kind.ts); default: the launch as it is. */
+  launchWrapper: LaunchWrapper = directLaunch;
+  /** Runs a stdio server in the sandbox (main/mcp/sandbox/): becomes its launch seam. Null = unsandboxed (tests, remote). */
   set sandboxLauncher(launcher: SandboxLauncher | null) {
-    this.sandbox = launcher && this.config.type === 'local' ? new ServerSandbox({ launcher, onDenial: (d) => {
-      this.note('lifecycle', `sandbox blocked ${d.kind === 'connect' ? 'connecting to' : d.kind === 'read' ? 'reading' : 'writing'} ${d.target}`);
-      this.onChange(this);
-    } }) : null;
+    this.sandbox =
+      launcher && this.config.type === 'local'
+        ? new ServerSandbox({
+            launcher,
+            roots: () => (this.protocolHooks?.roots(this.name) ?? []).map((r) => r.uri),
+            onDenial: (d) => {
+              this.note('lifecycle', `sandbox blocked ${d.kind === 'connect' ? 'connecting to' : d.kind === 'read' ? 'reading' : 'writing'} ${d.target}`);
+              this.onChange(this);
+            },
+          })
+        : null;
+    if (this.sandbox) this.launchWrapper = this.sandbox;
   }
   /** This server's sandbox side; null when unsandboxed by construction (remote, or no launcher). */
   sandbox: ServerSandbox | null = null;
@@ -200,13 +211,13 @@ export class McpConnection {
       ]);
     // OAuth: when the stored access token had expired, the SDK refreshes it while connecting;
     // the server's log says so (a changed `saved_at` after the handshake).
-    const savedBefore = this.oauth && this.config.type !== 'local' ? ((await this.oauth.storedTokens().catch(() => undefined))?.saved_at ?? null) : null;
+    const savedBefore = this.oauth && this.descriptor.remote ? ((await this.oauth.storedTokens().catch(() => undefined))?.saved_at ?? null) : null;
     try {
       try {
         try {
           await attempt('remembered');
         } catch (err) {
-          if (this.closing || this.config.type !== 'local') throw err;
+          if (this.closing || this.descriptor.remote) throw err;
           if (isLocalProbeFailure(err)) {
             // Our stdio transport probes `server/discover` in place (main/mcp/negotiation.ts): a
             // legacy server that exits on a request before `initialize` fails the probe. Once, on
@@ -230,7 +241,7 @@ export class McpConnection {
         // MCP spec "Backwards Compatibility": a Streamable HTTP attempt that fails with a 4xx, or
         // is answered with a 2xx that is not MCP (main/mcp/sse-detect.ts), may be a legacy
         // HTTP+SSE server; try that once.
-        if (this.closing || this.config.type !== 'http' || !isLegacySseCandidate(err) || (this.oauth && classifyAuthFailure(err, this.oauth))) throw err;
+        if (this.closing || !this.descriptor.legacyFallback || !isLegacySseCandidate(err) || (this.oauth && classifyAuthFailure(err, this.oauth))) throw err;
         await this.closeTransport();
         this.note('lifecycle', `Streamable HTTP failed (${(err as Error).message}); trying the legacy HTTP+SSE transport`);
         this.useLegacySse = true;
@@ -260,8 +271,7 @@ export class McpConnection {
       this.note('lifecycle', `start failed: ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}`.slice(0, 2000));
       const f = classifyStartFailure(err, {
         type: this.config.type,
-        url: this.config.type === 'local' ? null : maskUrl(this.config.url),
-        command: this.resolvedCommand ?? (this.config.type === 'local' ? (this.config.command[0] ?? null) : null),
+        ...this.descriptor.failureTarget(this.config, this.resolvedCommand),
         phase: this.phase,
         exit: this.exitInfo(),
         seconds: this.config.timeout_seconds,
@@ -279,29 +289,39 @@ export class McpConnection {
   useLegacySse = false;
   private reopening: Promise<void> | null = null;
 
+  /** This server's transport (main/mcp/transports/registry.ts). */
+  private get descriptor(): TransportDescriptor {
+    return transportFor(this.config);
+  }
+
+  /** The transport a session is opened with: the configured one, or legacy SSE after the fallback. */
+  private launching(): TransportDescriptor {
+    return this.useLegacySse ? transportOf('sse') : this.descriptor;
+  }
+
   private async createTransport(): Promise<Transport> {
-    if (this.config.type === 'local') {
-      const ledger = this.processes;
-      const sandbox = this.sandbox;
-      const sinks: StdioSinks = {
-        onStderr: (line) => {
-          this.note('stderr', line);
-          sandbox?.stderr(line);
-        },
-        onNoise: (line) => this.note('stdout', line),
-        ...(this.environment ? { environment: this.environment } : {}),
-        ...(ledger ? { extraEnv: ledger.markerEnv(), onGroup: (pgid: number, alive: boolean) => ledger.record(pgid, alive) } : {}),
-      };
-      const resolved = resolveStdioLaunch(this.config, sinks);
-      this.resolvedCommand = resolved.command;
-      this.note('lifecycle', `command resolved to ${resolved.command}`);
-      const launch = sandbox ? await sandbox.wrap(this.name, this.config, resolved, (this.protocolHooks?.roots(this.name) ?? []).map((r) => r.uri)) : resolved;
-      if (sandbox?.state) this.note('lifecycle', sandbox.state.kind === 'on' ? 'sandboxed (bubblewrap)' : sandbox.state.kind === 'off' ? 'not sandboxed: turned off for this server' : `not sandboxed: ${sandbox.state.reason}`);
-      return stdioTransportOf(launch, sinks);
+    const ledger = this.processes;
+    const sandbox = this.sandbox;
+    await sandbox?.prepare();
+    const launched = this.launching().launch(this.config, {
+      name: this.name,
+      onStderr: (line) => {
+        this.note('stderr', line);
+        sandbox?.stderr(line);
+      },
+      onNoise: (line) => this.note('stdout', line),
+      wrapper: this.launchWrapper,
+      oauth: this.oauth,
+      ...(this.environment ? { environment: this.environment } : {}),
+      ...(ledger ? { extraEnv: ledger.markerEnv(), onGroup: (pgid: number, alive: boolean) => ledger.record(pgid, alive) } : {}),
+    });
+    if (launched.resolvedCommand !== null) {
+      this.resolvedCommand = launched.resolvedCommand;
+      this.note('lifecycle', `command resolved to ${launched.resolvedCommand}`);
     }
-    const cfg = this.useLegacySse ? { ...this.config, type: 'sse' as const } : this.config;
-    if (cfg.auth.kind === 'oauth' && this.oauth) return createOAuthRemoteTransport(cfg, this.oauth);
-    return createRemoteTransport(cfg);
+    const sb = sandbox?.state;
+    if (sb) this.note('lifecycle', sb.kind === 'on' ? 'sandboxed (bubblewrap)' : sb.kind === 'off' ? 'not sandboxed: turned off for this server' : `not sandboxed: ${sb.reason}`);
+    return launched.transport;
   }
 
   /**
@@ -418,7 +438,7 @@ export class McpConnection {
   async refreshTools(timeoutMs = this.config.timeout_seconds * 1000): Promise<void> {
     const listed = await this.listAll('tools', toolsPage, (t) => t.name, timeoutMs);
     // SEP-2243: over HTTP on 2026-07-28 a tool with invalid x-mcp-header declarations is left out.
-    const checked = checkListedTools(listed, this.config.type !== 'local' && this.client?.getProtocolEra() === 'modern', (text) => this.note('lifecycle', text));
+    const checked = checkListedTools(listed, this.descriptor.remote && this.client?.getProtocolEra() === 'modern', (text) => this.note('lifecycle', text));
     this.tools = checked.tools;
     this.listIssues.tools = [...this.listIssues.tools.filter((i) => i.kind === 'list_stopped'), ...checked.issues];
   }
@@ -453,7 +473,7 @@ export class McpConnection {
     try {
       return (await call(client)) as CallToolResult;
     } catch (err) {
-      if (this.config.type === 'local' || this.closing) throw err;
+      if (!this.descriptor.remote || this.closing) throw err;
       // OAuth: the grant was revoked (refresh rejected, nothing to retry with): the server needs
       // a sign-in, and its tools leave the model's list until then (docs/ARCHITECTURE.md "OAuth").
       if (this.oauth && this.client === client && this.noteAuthLost(err)) throw err;
@@ -527,8 +547,7 @@ export class McpConnection {
   /** The transport of the live session, or null when not connected. */
   get transportKind(): TransportKind | null {
     if (!this.client || this.status !== 'ready') return null;
-    if (this.config.type === 'local') return 'stdio';
-    return this.config.type === 'sse' || this.useLegacySse ? 'legacy_sse' : 'streamable_http';
+    return this.launching().live;
   }
 
   /** The `icons` the server declares in its `serverInfo` (MCP spec 2025-11-25 "Icons"), unchecked. */

@@ -9,7 +9,9 @@
 import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError, SseError, UnauthorizedError, UnsupportedProtocolVersionError } from '@modelcontextprotocol/client';
 import type { NetworkCode, ServerFailure, SpawnCode, StartPhase } from '../../preload/contract/index.js';
 import { findLegacySseHint } from './sse-detect.js';
-import { CommandNotFoundError } from './transports.js';
+import { CommandNotFoundError } from './transports/environment.js';
+import type { TransportType } from './transports/kind.js';
+import { transportOf } from './transports/registry.js';
 
 /** The start deadline passed (thrown by the connection's own start timer). */
 export class TimeoutError extends Error {
@@ -18,8 +20,8 @@ export class TimeoutError extends Error {
 
 /** Where the start failed: the facts a {@link ServerFailure} may carry. */
 export interface FailureContext {
-  /** The server's transport. */
-  type: 'local' | 'http' | 'sse';
+  /** The server's transport (its config `type`, main/mcp/transports/registry.ts). */
+  type: TransportType;
   /** The remote URL, masked (for `http`/`sse`). */
   url: string | null;
   /** The command of a local server (resolved when known, else as configured). */
@@ -166,7 +168,7 @@ export function isLocalProbeFailure(err: unknown): boolean {
  * `server_message` is only ever a peer's own words (a JSON-RPC error message), never the app's.
  */
 export function classifyStartFailure(err: unknown, ctx: FailureContext): ServerFailure {
-  const remote = ctx.type !== 'local';
+  const remote = transportOf(ctx.type).remote;
   const url = ctx.url ?? '';
   const sdk = sdkError(err);
   const status = httpStatusOf(err);

@@ -18,7 +18,8 @@ import type { ConfigStore, ServerConfig } from './config.js';
 import type { CallOptions, ElicitHandler, McpConnection, SampleHandler } from './connection.js';
 import type { OAuthSignIns } from './oauth/flow.js';
 import type { PersistentOAuthProvider } from './oauth/provider.js';
-import { ServerEnvironment } from './transports.js';
+import { ServerEnvironment } from './transports/environment.js';
+import { directLaunch, type LaunchWrapper } from './transports/kind.js';
 import { MemorySecretStore, type SecretStore } from '../secrets/store.js';
 import type { ProcessLedger } from './process-ledger.js';
 import type { HostProtocol } from './protocol/service.js';
@@ -63,6 +64,8 @@ export interface HostOptions {
   processes?: ProcessLedger;
   /** The environment stdio servers inherit. Absent: this process's environment. */
   environment?: ServerEnvironment;
+  /** Wraps every stdio launch (e.g. a sandbox; main/mcp/transports/kind.ts). Absent: the launch as it is. */
+  launchWrapper?: LaunchWrapper;
   /** Roots and URL elicitation (main/mcp/protocol/service.ts). Absent: not declared. */
   protocol?: HostProtocol;
   /**
@@ -103,6 +106,7 @@ export class McpHost {
       sample: opts.sample ?? null,
       processes: opts.processes ?? null,
       environment: opts.environment ?? new ServerEnvironment(),
+      launchWrapper: opts.launchWrapper ?? directLaunch,
       protocol: opts.protocol ?? null,
       isKnownSecret: opts.isKnownSecret ?? (() => false),
       sandbox: opts.sandbox ?? null,

@@ -17,6 +17,7 @@
 import { createHash } from 'node:crypto';
 import type { ClientOptions, PriorDiscovery } from '@modelcontextprotocol/client';
 import type { ServerConfig } from './config.js';
+import { transportFor, transportOf } from './transports/registry.js';
 
 /**
  * The `versionNegotiation` client option (MCP spec 2026-07-28 "Lifecycle: Version Negotiation"):
@@ -28,8 +29,8 @@ import type { ServerConfig } from './config.js';
  * whole start timeout (the SDK's default: the `connect()` timeout).
  */
 export function versionNegotiation(type: ServerConfig['type'], startTimeoutMs: number, knownModern = false): NonNullable<ClientOptions['versionNegotiation']> {
-  if (type !== 'local' || knownModern) return { mode: 'auto' };
-  return { mode: 'auto', probe: { timeoutMs: Math.max(100, Math.floor(startTimeoutMs / 2)) } };
+  const probe = knownModern ? null : transportOf(type).probeTimeoutMs(startTimeoutMs);
+  return probe === null ? { mode: 'auto' } : { mode: 'auto', probe: { timeoutMs: probe } };
 }
 
 /**
@@ -49,8 +50,7 @@ export interface NegotiatedProtocol {
 
 /** What identifies "the same server" for a remembered verdict: transport, target and its settings. */
 function fingerprint(config: ServerConfig): string {
-  const target = config.type === 'local' ? [config.command, config.env] : [config.url, config.headers];
-  return createHash('sha256').update(JSON.stringify([config.type, ...target])).digest('hex');
+  return createHash('sha256').update(JSON.stringify([config.type, ...transportFor(config).fingerprint(config)])).digest('hex');
 }
 
 /**

@@ -7,6 +7,7 @@ import type { CatalogChange, CatalogField, ServerInput, ServerPatch } from '../.
 import { detectSecretArgs, maskCommand, maskUrl, type ServerConfig } from '../config.js';
 import type { FieldValues } from './mapping.js';
 import { NotInstallableError } from './reasons.js';
+import { transportFor } from '../transports/registry.js';
 
 /** A command line for display (arguments with spaces quoted). */
 function showCommand(c: string[]): string {
@@ -79,7 +80,7 @@ export function carriedValues(current: ServerConfig, fields: CatalogField[], rem
     if (labels && labels[f.id] !== f.label) continue;
     out[f.id] = remembered[f.id]!;
   }
-  const values: Record<string, string> = current.type === 'local' ? current.env : current.headers;
+  const values: Record<string, string> = transportFor(current).namedValues(current);
   for (const f of fields) {
     if (f.kind !== 'env' && f.kind !== 'header') continue;
     if (Object.prototype.hasOwnProperty.call(values, f.label) && values[f.label] !== '') out[f.id] = values[f.label]!;

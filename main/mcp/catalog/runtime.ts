@@ -3,7 +3,7 @@
  * `uvx`, `docker`, a bundle's `node` / `python3` / `uv`) is there before anything is saved, and
  * say which one is missing when it is not (docs/ARCHITECTURE.md "Server catalog").
  */
-import { resolveCommand } from '../transports.js';
+import { resolveCommand } from '../transports/environment.js';
 import { missingProgram, reasonLogText, type NotInstallableReason } from './reasons.js';
 
 /**

@@ -14,36 +14,20 @@
 import { createHash } from 'node:crypto';
 import { sanitizeNamePart } from '../adapter.js';
 import type { ServerConfig } from './schema.js';
-import { maskedPositions } from './secret-args.js';
-import { SECRET_PLACEHOLDER } from '../../secrets/mask.js';
+import { transportFor } from '../transports/registry.js';
 
 /**
  * Where a server's requests go: `local:` + the JSON of its command line, or `url:` + the URL's
  * origin (scheme, host, port) for `http`/`sse`. Null for a URL that does not parse.
  */
 export function serverDestination(cfg: ServerConfig): string | null {
-  if (cfg.type === 'local') return `local:${JSON.stringify(cfg.command)}`;
-  try {
-    return `url:${new URL(cfg.url).origin}`;
-  } catch {
-    return null;
-  }
+  return transportFor(cfg).destination(cfg);
 }
 
 /** Whether two configurations send requests to the same destination ({@link serverDestination}). */
 export function sameDestination(a: ServerConfig, b: ServerConfig): boolean {
   const d = serverDestination(a);
   return d !== null && d === serverDestination(b);
-}
-
-/** `origin + path` of a URL (its query and fragment left out); the text itself when it does not parse. */
-function urlOriginAndPath(url: string): string {
-  try {
-    const u = new URL(url);
-    return `${u.origin}${u.pathname}`;
-  } catch {
-    return url;
-  }
 }
 
 /**
@@ -55,19 +39,9 @@ function urlOriginAndPath(url: string): string {
  * host or path, or which variables it gets, makes another identity.
  */
 export function serverIdentity(cfg: ServerConfig): string {
-  let target: unknown;
-  let names: string[];
-  if (cfg.type === 'local') {
-    // Secret arguments (marked or detected) enter as `***`: their values never do.
-    const secret = new Set(maskedPositions(cfg.command, cfg.secret_args));
-    target = cfg.command.map((a, i) => (secret.has(i) ? SECRET_PLACEHOLDER : a));
-    names = Object.keys(cfg.env);
-  } else {
-    target = urlOriginAndPath(cfg.url);
-    names = Object.keys(cfg.headers).map((h) => h.toLowerCase());
-  }
+  const { target, names } = transportFor(cfg).identity(cfg);
   return createHash('sha256')
-    .update(JSON.stringify([cfg.type, target, names.sort()]))
+    .update(JSON.stringify([cfg.type, target, [...names].sort()]))
     .digest('hex');
 }
 

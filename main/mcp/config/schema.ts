@@ -4,16 +4,16 @@
  * `{"mcpServers": …}` shape), and contract input → stored config (docs/ARCHITECTURE.md
  * "Config file"). Adding, editing and loading go through this one schema.
  */
-import { commandPartSchema, envNameSchema, envValueSchema, headerNameSchema, headerValueSchema, serverNameSchema, serverUrlSchema, type AuthInput, type ServerInput } from '../../../preload/contract/index.js';
-import type { z } from 'zod';
+import { serverNameSchema, type ServerInput } from '../../../preload/contract/index.js';
 import { toolSettingsOfEntry, ToolSettingsError, type ToolSettingsMap } from '../tool-settings.js';
-import { isSecretRef, type RefCollector } from './secret-refs.js';
-import { detectSecretArgs, normalizePositions } from './secret-args.js';
-import { isUrlPartName, joinUrl, splitUrl } from './url-parts.js';
-import { SECRET_PLACEHOLDER } from '../../secrets/mask.js';
+import { ConfigError, isRecord, type RefCollector } from './entry-parts.js';
 import { normalizeRoots, RootsInputError } from '../protocol/roots.js';
 import { applySandboxPatch, parseSandboxEntry } from './sandbox-settings.js';
 import type { SandboxSettings } from '../../../preload/contract/index.js';
+import { transportFor, transportOf, typeNamed } from '../transports/registry.js';
+import type { InputOf } from '../transports/kind.js';
+
+export { ConfigError, withSecretArgs } from './entry-parts.js';
 
 /** A stdio server launched as a child process. `command[0]` is the program, the rest its args. */
 export interface LocalServerConfig {
@@ -69,53 +69,6 @@ export type ServerConfig = LocalServerConfig | RemoteServerConfig;
 
 /** Default startup/call timeout in seconds (docs/ARCHITECTURE.md "Config file"). */
 export const DEFAULT_TIMEOUT_SECONDS = 60;
-
-/** Thrown for a config document that cannot be understood; `field` names the offending field. */
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-  constructor(
-    message: string,
-    readonly field?: string,
-  ) {
-    super(message);
-  }
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/**
- * `v` checked against one of the contract's value schemas (the same definition the add/edit
- * forms pass: no control characters, bounded). @throws ConfigError naming `field`, never the value.
- */
-function checked(v: string, schema: z.ZodType<string>, field: string): string {
-  const r = schema.safeParse(v);
-  if (!r.success) throw new ConfigError(`${field}: ${r.error.issues[0]?.message ?? 'invalid'}`, field);
-  return v;
-}
-
-function stringMap(v: unknown, what: 'env' | 'headers', refs?: RefCollector): Record<string, string> {
-  if (v === undefined || v === null) return {};
-  if (!isRecord(v)) throw new ConfigError(`${what} must be an object of strings`);
-  const out: Record<string, string> = {};
-  const names = what === 'env' ? envNameSchema : headerNameSchema;
-  for (const [k, val] of Object.entries(v)) {
-    // The same name rules as the add/edit forms (the contract), so nothing saved is dropped here.
-    const named = names.safeParse(k);
-    if (!named.success) throw new ConfigError(`${what} name "${k.slice(0, 64)}": ${named.error.issues[0]?.message ?? 'invalid'}`, what);
-    if (isSecretRef(val) && refs) {
-      refs[`${what}:${k}`] = val.secret;
-      out[k] = '';
-      continue;
-    }
-    if (typeof val !== 'string' && typeof val !== 'number' && typeof val !== 'boolean') {
-      throw new ConfigError(`${what}.${k} must be a string`, `${what}.${k}`);
-    }
-    out[k] = checked(String(val), what === 'env' ? envValueSchema : headerValueSchema, `${what}.${k}`);
-  }
-  return out;
-}
 
 function timeoutOf(v: unknown): number {
   if (v === undefined || v === null) return DEFAULT_TIMEOUT_SECONDS;
@@ -173,77 +126,11 @@ function parseServerEntryBase(raw: unknown, refs?: RefCollector): ServerConfig {
   if (!isRecord(raw)) throw new ConfigError('server entry must be an object');
   const enabled = raw.enabled === undefined ? !(raw.disabled === true) : raw.enabled !== false;
   const timeout_seconds = timeoutOf(raw.timeout_seconds ?? raw.timeout);
-  let type = typeof raw.type === 'string' ? raw.type : undefined;
-  if (type === 'stdio') type = 'local';
-  if (type === 'streamable-http' || type === 'streamableHttp' || type === 'remote') type = 'http';
-  if (!type) type = raw.url !== undefined ? 'http' : 'local';
-  if (type === 'local') {
-    let command: string[];
-    const refArgs: number[] = [];
-    if (Array.isArray(raw.command)) {
-      command = raw.command.map((c, i) => {
-        // A secret argument in the file is a reference in place (docs/ARCHITECTURE.md "Config file").
-        if (i > 0 && isSecretRef(c) && refs) {
-          refs[`args:${i}`] = c.secret;
-          refArgs.push(i);
-          return '';
-        }
-        if (typeof c !== 'string') throw new ConfigError('command must be a list of strings');
-        return c;
-      });
-    } else if (typeof raw.command === 'string') {
-      const args = raw.args === undefined ? [] : raw.args;
-      if (!Array.isArray(args) || args.some((a) => typeof a !== 'string')) throw new ConfigError('args must be a list of strings');
-      command = [raw.command, ...(args as string[])];
-    } else {
-      throw new ConfigError('command is required for a local server');
-    }
-    if (command.length === 0 || !command[0]!.trim()) throw new ConfigError('command is empty');
-    command.forEach((c, i) => checked(c, commandPartSchema, `command.${i}`));
-    const env = stringMap(raw.env, 'env', refs);
-    const marked = raw.secret_args === undefined || raw.secret_args === null ? [] : raw.secret_args;
-    if (!Array.isArray(marked) || marked.some((i) => !Number.isInteger(i) || i < 1 || i >= command.length)) throw new ConfigError('secret_args must list argument positions (1 … the number of arguments)', 'secret_args');
-    return withSecretArgs({ type: 'local', command, env, enabled, timeout_seconds }, [...(marked as number[]), ...refArgs]);
-  }
-  if (type === 'http' || type === 'sse') {
-    if (typeof raw.url !== 'string') throw new ConfigError('url is required for a remote server', 'url');
-    const url = serverUrlSchema.safeParse(raw.url);
-    if (!url.success) throw new ConfigError(`url: ${url.error.issues[0]?.message ?? 'invalid'}`, 'url');
-    return { type, url: withUrlSecrets(raw.url, raw.url_secrets, refs), headers: stringMap(raw.headers, 'headers', refs), auth: parseAuth(raw.auth, refs), enabled, timeout_seconds };
-  }
-  throw new ConfigError(`unknown server type "${String(type)}"`);
-}
-
-/**
- * `cfg` with `secret_args` set to `marked` plus every argument that reads as a secret
- * (./secret-args.ts `detectSecretArgs`, env values included), or without the key when none.
- */
-export function withSecretArgs(cfg: LocalServerConfig, marked: Iterable<number>, known: Iterable<string> = []): LocalServerConfig {
-  const positions = normalizePositions([...marked, ...detectSecretArgs(cfg.command, [...Object.values(cfg.env), ...known])], cfg.command.length);
-  const out: LocalServerConfig = { ...cfg };
-  if (positions.length) out.secret_args = positions;
-  else delete out.secret_args;
-  return out;
-}
-
-/**
- * A URL from the file with its `url_secrets` put back (./url-parts.ts): references are collected
- * into `refs` (the part stays empty until the store resolves it), plain strings are put in place.
- * @throws ConfigError for a malformed `url_secrets`.
- */
-function withUrlSecrets(url: string, raw: unknown, refs: RefCollector | undefined): string {
-  if (raw === undefined || raw === null) return url;
-  if (!isRecord(raw)) throw new ConfigError('url_secrets must be an object', 'url_secrets');
-  const { base, parts } = splitUrl(url);
-  for (const [part, v] of Object.entries(raw)) {
-    if (!isUrlPartName(part)) throw new ConfigError(`url_secrets: "${part.slice(0, 64)}" is not a part of a URL`, 'url_secrets');
-    if (isSecretRef(v) && refs) {
-      refs[`url:${part}`] = v.secret;
-      parts[part] = '';
-    } else if (typeof v === 'string') parts[part] = checked(v, headerValueSchema, `url_secrets.${part}`);
-    else throw new ConfigError(`url_secrets.${part} must be a string`, `url_secrets.${part}`);
-  }
-  return joinUrl(base, parts);
+  const named = typeof raw.type === 'string' && raw.type ? raw.type : raw.url !== undefined ? 'http' : 'local';
+  // The transport's own part (main/mcp/transports/): its name or an alias such as `stdio`.
+  const type = typeNamed(named);
+  if (type) return transportOf(type).parse(raw, type, { enabled, timeout_seconds }, refs);
+  throw new ConfigError(`unknown server type "${named}"`);
 }
 
 /**
@@ -251,13 +138,7 @@ function withUrlSecrets(url: string, raw: unknown, refs: RefCollector | undefine
  * has none. @throws ConfigError naming the field.
  */
 export function assertNoPlaceholders(cfg: ServerConfig): void {
-  if (cfg.type === 'local') {
-    const at = cfg.command.indexOf(SECRET_PLACEHOLDER, 1);
-    if (at > 0) throw new ConfigError(`Argument ${at} is "${SECRET_PLACEHOLDER}", which stands for a stored secret; enter its value.`, `command.${at}`);
-    return;
-  }
-  const { parts } = splitUrl(cfg.url);
-  if (Object.values(parts).includes(SECRET_PLACEHOLDER)) throw new ConfigError(`The URL holds "${SECRET_PLACEHOLDER}", which stands for a stored secret; enter the value.`, 'url');
+  transportFor(cfg).assertNoPlaceholders(cfg);
 }
 
 /**
@@ -268,53 +149,8 @@ export function assertNoPlaceholders(cfg: ServerConfig): void {
 export function assertLoadable(cfg: ServerConfig): void {
   const back = parseServerEntry(JSON.parse(JSON.stringify(cfg)) as unknown);
   // What a save could lose without an error: the destination and the names of secret values.
-  const shape = (c: ServerConfig): string =>
-    JSON.stringify(c.type === 'local' ? [c.type, c.command, Object.keys(c.env), c.secret_args ?? []] : [c.type, c.url, Object.keys(c.headers), c.auth.kind]);
+  const shape = (c: ServerConfig): string => JSON.stringify(transportFor(c).loadShape(c));
   if (shape(back) !== shape(cfg)) throw new ConfigError('The configuration would not load back as given.');
-}
-
-function secretField(v: unknown, path: string, refs: RefCollector | undefined, what: string): string | undefined {
-  if (v === undefined || v === null) return undefined;
-  if (isSecretRef(v) && refs) {
-    refs[path] = v.secret;
-    return '';
-  }
-  if (typeof v !== 'string') throw new ConfigError(`${what} must be a string`);
-  return checked(v, headerValueSchema, what);
-}
-
-function optionalString(v: unknown, what: string, max = 4096): string | undefined {
-  if (v === undefined || v === null || v === '') return undefined;
-  if (typeof v !== 'string' || v.length > max) throw new ConfigError(`${what} must be a string`);
-  return checked(v, headerValueSchema, what);
-}
-
-/** Parse `auth` of a remote entry; absent → `{kind: 'none'}`. @throws ConfigError */
-function parseAuth(raw: unknown, refs?: RefCollector): AuthConfig {
-  if (raw === undefined || raw === null) return { kind: 'none' };
-  if (!isRecord(raw)) throw new ConfigError('auth must be an object');
-  switch (raw.kind) {
-    case undefined:
-    case 'none':
-      return { kind: 'none' };
-    case 'bearer': {
-      const token = secretField(raw.token, 'auth:token', refs, 'auth.token');
-      if (token === undefined) throw new ConfigError('auth.token is required for bearer auth');
-      return { kind: 'bearer', token };
-    }
-    case 'oauth': {
-      const out: AuthConfig = { kind: 'oauth' };
-      const id = optionalString(raw.client_id, 'auth.client_id', 512);
-      const secret = secretField(raw.client_secret, 'auth:client_secret', refs, 'auth.client_secret');
-      const scope = optionalString(raw.scope, 'auth.scope', 1024);
-      if (id !== undefined) out.client_id = id;
-      if (secret !== undefined) out.client_secret = secret;
-      if (scope !== undefined) out.scope = scope;
-      return out;
-    }
-    default:
-      throw new ConfigError(`unknown auth kind "${String(raw.kind).slice(0, 32)}"`);
-  }
 }
 
 /**
@@ -323,39 +159,12 @@ function parseAuth(raw: unknown, refs?: RefCollector): AuthConfig {
  * @throws ConfigError for a `secret_args` position past the command.
  */
 export function configFromInput(input: ServerInput): ServerConfig {
-  if (input.type === 'local') {
-    const cfg: LocalServerConfig = {
-      type: 'local',
-      command: [...input.command],
-      env: { ...(input.env ?? {}) },
-      enabled: input.enabled ?? true,
-      timeout_seconds: input.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS,
-    };
-    const sandbox = input.sandbox ? applySandboxPatch(undefined, input.sandbox) : undefined;
+  const cfg = transportOf(input.type).fromInput(input as InputOf<ServerConfig['type']>, { enabled: input.enabled ?? true, timeout_seconds: input.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS });
+  if (cfg.type === 'local' && input.type === 'local' && input.sandbox) {
+    const sandbox = applySandboxPatch(undefined, input.sandbox);
     if (sandbox) cfg.sandbox = sandbox;
-    const marked = input.secret_args ?? [];
-    const bad = marked.find((i) => i >= cfg.command.length);
-    if (bad !== undefined) throw new ConfigError(`secret_args: there is no argument ${bad}`, 'secret_args');
-    return withSecretArgs(cfg, marked);
   }
-  return {
-    type: input.type,
-    url: input.url,
-    headers: { ...(input.headers ?? {}) },
-    auth: authFromInput(input.auth),
-    enabled: input.enabled ?? true,
-    timeout_seconds: input.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS,
-  };
-}
-
-function authFromInput(a: AuthInput | undefined): AuthConfig {
-  if (!a || a.kind === 'none') return { kind: 'none' };
-  if (a.kind === 'bearer') return { kind: 'bearer', token: a.token };
-  const out: AuthConfig = { kind: 'oauth' };
-  if (a.client_id) out.client_id = a.client_id;
-  if (a.client_secret) out.client_secret = a.client_secret;
-  if (a.scope) out.scope = a.scope;
-  return out;
+  return cfg;
 }
 
 /** Result of loading the config file. */

@@ -9,16 +9,23 @@ import type { LocalServerConfig } from '../config.js';
 import { effectiveSandbox } from '../config/sandbox-settings.js';
 import { DenialLog, denialFromLog } from '../sandbox/denials.js';
 import type { SandboxedLaunch, SandboxLauncher } from '../sandbox/launcher.js';
-import type { StdioLaunch } from '../transports.js';
+import type { LaunchWrapper, StdioLaunch } from '../transports/kind.js';
 
-/** Dependencies: the app's launcher, and where new denials are told (a log line and a view update). */
+/**
+ * Dependencies: the app's launcher, the server's roots now (`file://` URIs, MCP "Roots"), and
+ * where new denials are told (a log line and a view update).
+ */
 export interface ServerSandboxOptions {
   launcher: SandboxLauncher;
+  roots: () => string[];
   onDenial: (d: SandboxDenial) => void;
 }
 
-/** The sandbox of one connection (one process at a time). */
-export class ServerSandbox {
+/**
+ * The sandbox of one connection (one process at a time): the stdio launch seam
+ * ({@link LaunchWrapper}) of its server. Call {@link ServerSandbox.prepare} before each launch.
+ */
+export class ServerSandbox implements LaunchWrapper {
   private launch: SandboxedLaunch | null = null;
   private readonly denialLog = new DenialLog();
   private current: SandboxState | null = null;
@@ -35,24 +42,32 @@ export class ServerSandbox {
     return this.denialLog.list();
   }
 
-  /**
-   * Wrap a resolved launch of server `name` under its settings; `roots` are its root folders as
-   * `file://` URIs (MCP "Roots": granted read-write for this process's life).
-   */
-  async wrap(name: string, cfg: LocalServerConfig, launch: StdioLaunch, roots: string[]): Promise<StdioLaunch> {
+  /** Before a launch: the previous process's proxy is stopped, the machine's check has finished. */
+  async prepare(): Promise<void> {
     await this.dispose();
+    await this.opts.launcher.prepared();
+  }
+
+  /** Wrap a resolved launch of `server` under its settings and roots (granted read-write for this process's life). */
+  wrap(launch: StdioLaunch, server: { name: string; config: LocalServerConfig }): StdioLaunch {
     this.denialLog.clear();
-    const paths = roots.flatMap((u) => {
+    const paths = this.opts.roots().flatMap((u) => {
       try {
         return [fileURLToPath(u)];
       } catch {
         return [];
       }
     });
-    const wrapped = await this.opts.launcher.wrap({ server: name, settings: effectiveSandbox(cfg.sandbox), roots: paths, launch, onDenial: (d) => this.record(d) });
+    const wrapped = this.opts.launcher.wrapNow({
+      server: server.name,
+      settings: effectiveSandbox(server.config.sandbox),
+      roots: paths,
+      launch: { command: launch.command, args: launch.args, env: launch.env, ...(launch.cwd ? { cwd: launch.cwd } : {}) },
+      onDenial: (d) => this.record(d),
+    });
     this.launch = wrapped;
     this.current = wrapped.state;
-    return { command: wrapped.command, args: wrapped.args, env: wrapped.env, ...(wrapped.cwd ? { cwd: wrapped.cwd } : {}) };
+    return { command: wrapped.command, args: wrapped.args, env: wrapped.env, cwd: wrapped.cwd };
   }
 
   /** A stderr line of the server: a file denial it shows is recorded. */

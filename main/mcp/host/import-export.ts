@@ -7,8 +7,8 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { ExportResult, ImportPreview, ImportResult } from '../../../preload/contract/index.js';
-import { assertNoPlaceholders, ConfigError, describeUrlPart, fillPlaceholders, maskedPositions, parseConfigDocument, PlaceholderError, sameDestination, splitUrl, joinUrl, toolNamespace, withSecretArgs, type ServerConfig } from '../config.js';
-import { maskMap, SECRET_PLACEHOLDER } from '../../secrets/mask.js';
+import { assertNoPlaceholders, ConfigError, parseConfigDocument, toolNamespace, type ServerConfig } from '../config.js';
+import { transportFor } from '../transports/registry.js';
 import { maskedTarget } from './views.js';
 import { mapForeignToolKeys } from '../tool-settings.js';
 import { writeFileAtomic } from '../../util/atomic-write.js';
@@ -23,17 +23,7 @@ import type { ServerRuntime } from './runtime.js';
  * pasted text chose.
  */
 export function sameSecretDestination(next: ServerConfig, stored: ServerConfig): boolean {
-  if (next.type === 'local' && stored.type === 'local') {
-    // `***` (an export's secret argument) stands for the stored argument at that place.
-    try {
-      const filled = fillPlaceholders(next.command, stored.command, maskedPositions(stored.command, stored.secret_args)).command;
-      return sameDestination({ ...next, command: filled }, stored);
-    } catch (err) {
-      if (err instanceof PlaceholderError) return false;
-      throw err;
-    }
-  }
-  return sameDestination(next, stored);
+  return transportFor(next).sameSecretDestination(next, stored);
 }
 
 /**
@@ -44,43 +34,7 @@ export function sameSecretDestination(next: ServerConfig, stored: ServerConfig):
  * secret`, `argument 3`, `URL query parameter token`) and fills them into `next` when `apply` is true.
  */
 export function storedSecretsKept(next: ServerConfig, stored: ServerConfig | undefined, apply: boolean): string[] {
-  const kept: string[] = [];
-  if (!stored || !sameSecretDestination(next, stored)) return kept;
-  if (next.type === 'local' && stored.type === 'local') {
-    for (const [k, v] of Object.entries(next.env)) {
-      if (v !== '' || !stored.env[k]) continue;
-      kept.push(`env ${k}`);
-      if (apply) next.env[k] = stored.env[k]!;
-    }
-    const { command, secret } = fillPlaceholders(next.command, stored.command, maskedPositions(stored.command, stored.secret_args));
-    for (const i of secret) kept.push(`argument ${i}`);
-    if (apply && secret.length) Object.assign(next, withSecretArgs({ ...next, command }, [...(next.secret_args ?? []), ...secret]));
-  } else if (next.type !== 'local' && stored.type !== 'local') {
-    const { base, parts } = splitUrl(next.url);
-    const before = splitUrl(stored.url).parts;
-    let filled = false;
-    for (const [part, v] of Object.entries(parts)) {
-      if (v !== SECRET_PLACEHOLDER || before[part] === undefined) continue;
-      kept.push(describeUrlPart(part));
-      parts[part] = before[part]!;
-      filled = true;
-    }
-    if (apply && filled) next.url = joinUrl(base, parts);
-    for (const [k, v] of Object.entries(next.headers)) {
-      if (v !== '' || !stored.headers[k]) continue;
-      kept.push(`header ${k}`);
-      if (apply) next.headers[k] = stored.headers[k]!;
-    }
-    if (next.auth.kind === 'bearer' && !next.auth.token && stored.auth.kind === 'bearer' && stored.auth.token) {
-      kept.push('bearer token');
-      if (apply) next.auth.token = stored.auth.token;
-    }
-    if (next.auth.kind === 'oauth' && !next.auth.client_secret && stored.auth.kind === 'oauth' && stored.auth.client_secret) {
-      kept.push('OAuth client secret');
-      if (apply) next.auth.client_secret = stored.auth.client_secret;
-    }
-  }
-  return kept;
+  return stored ? transportFor(next).keptSecrets(next, stored, apply) : [];
 }
 
 /** Import and export for one host. */
@@ -154,8 +108,7 @@ export class ServerTransfer {
           type: cfg.type,
           command: maskedTarget(cfg).command,
           url: maskedTarget(cfg).url,
-          env: cfg.type === 'local' ? maskMap(cfg.env) : {},
-          headers: cfg.type === 'local' ? {} : maskMap(cfg.headers),
+          ...transportFor(cfg).maskedValues(cfg),
           enabled: cfg.enabled,
           exists: this.rt.store.entryNamed(name) !== undefined,
           kept_secrets: storedSecretsKept(structuredClone(cfg), this.rt.store.get(name), false),

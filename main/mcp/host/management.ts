@@ -5,11 +5,12 @@
  * (docs/ARCHITECTURE.md "Update semantics (PATCH)", "Readiness").
  */
 import type { ServerInput, ServerPatch, ServerView, ToolSettingPatch } from '../../../preload/contract/index.js';
-import { applyPatch, assertLoadable, assertNoPlaceholders, ConfigError, configFromInput, toolNamespace, withSecretArgs, withToolSettings, type ServerConfig } from '../config.js';
+import { applyPatch, assertLoadable, assertNoPlaceholders, ConfigError, configFromInput, toolNamespace, withToolSettings, type ServerConfig } from '../config.js';
 import { applyToolSettingsPatch, ToolSettingsError } from '../tool-settings.js';
 import { describeFailure } from '../failure-log.js';
 import { HostError, NameCollisionError, noSuchServer } from './errors.js';
 import type { ServerRuntime } from './runtime.js';
+import { transportFor } from '../transports/registry.js';
 
 /**
  * Refuse a config the next start would not load as given (add/edit accept exactly what loading
@@ -104,7 +105,7 @@ export class ServerManagement {
       throw new HostError('invalid_input', err.message, err.field);
     }
     // An argument equal to a stored secret (another server's token, the model key) is one too.
-    if (cfg.type === 'local') cfg = withSecretArgs(cfg, cfg.secret_args ?? [], cfg.command.filter((a, i) => i > 0 && this.rt.isKnownSecret(a)));
+    cfg = transportFor(cfg).markKnownSecrets(cfg, (v) => this.rt.isKnownSecret(v));
     loadable(cfg);
     if (cfg.enabled) this.rt.checkCommand(cfg);
     await this.whileAdding(name, async () => {
@@ -156,7 +157,7 @@ export class ServerManagement {
       return this.rt.view(name);
     }
     this.rt.checkCommand(next);
-    if (old.type !== 'local' && old.auth.kind === 'oauth' && (next.type === 'local' || next.auth.kind !== 'oauth')) await this.rt.oauth.forget(name);
+    if (transportFor(old).auth(old).kind === 'oauth' && transportFor(next).auth(next).kind !== 'oauth') await this.rt.oauth.forget(name);
     const candidate = this.rt.makeCandidate(name, next);
     this.rt.pendingCandidates.add(candidate);
     await candidate.start();

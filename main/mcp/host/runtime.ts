@@ -12,7 +12,9 @@ import type { RegisteredTool } from '../adapter.js';
 import type { ConfigStore, ServerConfig } from '../config.js';
 import { LogRing, McpConnection, type ElicitHandler, type SampleHandler } from '../connection.js';
 import type { ProcessLedger } from '../process-ledger.js';
-import { CommandNotFoundError, resolveCommand, type ServerEnvironment } from '../transports.js';
+import { CommandNotFoundError, type ServerEnvironment } from '../transports/environment.js';
+import type { LaunchWrapper } from '../transports/kind.js';
+import { transportFor } from '../transports/registry.js';
 import { EraMemory } from '../negotiation.js';
 import type { OAuthProviderDeps } from '../oauth/provider-factory.js';
 import { HostError, noSuchServer } from './errors.js';
@@ -41,6 +43,8 @@ export interface RuntimeDeps {
   processes: ProcessLedger | null;
   /** The environment stdio servers inherit (the login shell's PATH on macOS). */
   environment: ServerEnvironment;
+  /** The stdio launch seam every connection gets (main/mcp/transports/kind.ts). */
+  launchWrapper: LaunchWrapper;
   /** Roots and URL elicitation (main/mcp/protocol); null = not declared. */
   protocol: HostProtocol | null;
   /** Whether a value is a stored secret (masks command arguments equal to one). */
@@ -113,9 +117,11 @@ export class ServerRuntime {
 
   /** @throws HostError('command_not_found') when a stdio server's program is not on the PATH. */
   checkCommand(cfg: ServerConfig): void {
-    if (cfg.type !== 'local') return;
-    if (!resolveCommand(cfg.command[0]!, this.deps.environment.merged(cfg.env))) {
-      throw new HostError('command_not_found', new CommandNotFoundError(cfg.command[0]!).message, 'command');
+    try {
+      transportFor(cfg).preflight(cfg, this.deps.environment);
+    } catch (err) {
+      if (err instanceof CommandNotFoundError) throw new HostError('command_not_found', err.message, 'command');
+      throw err;
     }
   }
 
@@ -150,6 +156,7 @@ export class ServerRuntime {
     conn.processes = this.deps.processes;
     conn.eras = this.eras;
     conn.environment = this.deps.environment;
+    conn.launchWrapper = this.deps.launchWrapper;
     conn.protocolHooks = this.deps.protocol;
     conn.sandboxLauncher = this.deps.sandbox;
     return conn;

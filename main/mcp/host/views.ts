@@ -10,9 +10,8 @@ import type { Tool } from '@modelcontextprotocol/client';
 import type { AuthView, ServerState, ServerView, ToolAudience } from '../../../preload/contract/index.js';
 import type { RegisteredTool } from '../adapter.js';
 import type { ServerConfig } from '../config.js';
-import { maskMap, maskSecret } from '../../secrets/mask.js';
-import { maskCommand, maskedPositions } from '../config/secret-args.js';
-import { maskUrl, urlSecretParts } from '../config/url-parts.js';
+import { maskSecret } from '../../secrets/mask.js';
+import { transportFor } from '../transports/registry.js';
 import type { McpConnection } from '../connection.js';
 import type { ToolSetting, ToolSettingsMap } from '../tool-settings.js';
 import { protocolView } from '../protocol/view.js';
@@ -31,20 +30,21 @@ export interface AuthStatus {
 
 function authView(cfg: ServerConfig, status: AuthStatus | null): AuthView {
   const none: AuthView = { kind: 'none', has_token: false, masked_token: '', has_client_secret: false, masked_client_secret: '', client_id: null, scope: null, state: null, expires_at: null };
-  if (cfg.type === 'local' || cfg.auth.kind === 'none') return none;
-  if (cfg.auth.kind === 'bearer') {
-    const m = maskSecret(cfg.auth.token);
+  const auth = transportFor(cfg).auth(cfg);
+  if (auth.kind === 'none') return none;
+  if (auth.kind === 'bearer') {
+    const m = maskSecret(auth.token);
     return { ...none, kind: 'bearer', has_token: m.has_value, masked_token: m.masked };
   }
-  const cs = maskSecret(cfg.auth.client_secret);
+  const cs = maskSecret(auth.client_secret);
   return {
     ...none,
     kind: 'oauth',
     has_token: status?.state === 'authorized',
     has_client_secret: cs.has_value,
     masked_client_secret: cs.masked,
-    client_id: cfg.auth.client_id ?? null,
-    scope: cfg.auth.scope ?? null,
+    client_id: auth.client_id ?? null,
+    scope: auth.scope ?? null,
     state: status?.state ?? 'unknown',
     expires_at: status?.expiresAt ?? null,
   };
@@ -79,11 +79,7 @@ function hasView(conn: McpConnection | undefined, tool: string): boolean {
  * `{has_value, masked}`. `isKnownSecret` masks, too, any argument equal to a stored secret.
  */
 export function maskedTarget(cfg: ServerConfig, isKnownSecret?: (v: string) => boolean): Pick<ServerView, 'command' | 'secret_args' | 'url' | 'url_secrets'> {
-  if (cfg.type === 'local') {
-    const positions = maskedPositions(cfg.command, cfg.secret_args, isKnownSecret);
-    return { command: maskCommand(cfg.command, positions), secret_args: positions, url: null, url_secrets: {} };
-  }
-  return { command: [], secret_args: [], url: maskUrl(cfg.url), url_secrets: maskMap(urlSecretParts(cfg.url)) };
+  return transportFor(cfg).maskedTarget(cfg, isKnownSecret);
 }
 
 /**
@@ -141,8 +137,7 @@ export function toView(
     name,
     type: cfg.type,
     ...maskedTarget(cfg, isKnownSecret),
-    env: cfg.type === 'local' ? maskMap(cfg.env) : {},
-    headers: cfg.type === 'local' ? {} : maskMap(cfg.headers),
+    ...transportFor(cfg).maskedValues(cfg),
     auth: authView(cfg, auth),
     enabled: cfg.enabled,
     timeout_seconds: cfg.timeout_seconds,

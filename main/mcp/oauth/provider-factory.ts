@@ -7,6 +7,7 @@
  */
 import type { SecretStore } from '../../secrets/store.js';
 import type { ServerConfig } from '../config.js';
+import { transportFor } from '../transports/registry.js';
 import { PersistentOAuthProvider, type OAuthAuthState, type PreRegisteredClient } from './provider.js';
 
 /** What a provider is built from besides the server's config. */
@@ -35,8 +36,10 @@ export interface OAuthProviderDeps {
  * changed must not be reused.
  */
 export function oauthProviderIdentity(cfg: ServerConfig): string | null {
-  if (cfg.type === 'local' || cfg.auth.kind !== 'oauth') return null;
-  return JSON.stringify([cfg.url, cfg.auth.client_id ?? null, cfg.auth.client_secret ?? null]);
+  const t = transportFor(cfg);
+  const auth = t.auth(cfg);
+  if (auth.kind !== 'oauth') return null;
+  return JSON.stringify([t.url(cfg), auth.client_id ?? null, auth.client_secret ?? null]);
 }
 
 /**
@@ -47,8 +50,8 @@ export function oauthProviderIdentity(cfg: ServerConfig): string | null {
  * @throws Error when `name` is empty.
  */
 export function createOAuthProvider(name: string, cfg: ServerConfig, deps: OAuthProviderDeps): PersistentOAuthProvider | null {
-  if (cfg.type === 'local' || cfg.auth.kind !== 'oauth') return null;
-  const auth = cfg.auth;
+  const auth = transportFor(cfg).auth(cfg);
+  if (auth.kind !== 'oauth') return null;
   const preRegistered: PreRegisteredClient | undefined = auth.client_id ? { client_id: auth.client_id, ...(auth.client_secret ? { client_secret: auth.client_secret } : {}) } : undefined;
   return new PersistentOAuthProvider({
     serverName: name,

@@ -5,6 +5,7 @@
  */
 import type { ServerProtocolView } from '../../../preload/contract/index.js';
 import type { ServerConfig } from '../config.js';
+import { transportFor } from '../transports/registry.js';
 import type { McpConnection } from '../connection.js';
 import { iconsByKey, pickIcon } from './icons.js';
 
@@ -18,7 +19,7 @@ export function protocolView(cfg: ServerConfig, conn: McpConnection | undefined,
   const transport = ready ? conn.transportKind : null;
   return {
     transport,
-    sse_fallback: cfg.type === 'http' && transport === 'legacy_sse',
+    sse_fallback: transportFor(cfg).legacyFallback && transport === 'legacy_sse',
     logging: { supported: ready ? conn.supportsLogging : false, level: ready ? conn.loggingLevel : null },
     roots: { own: cfg.roots ? [...cfg.roots] : null, effective: [...(cfg.roots ?? defaultRoots)] },
     icon: ready ? pickIcon(conn.serverIcons) : null,

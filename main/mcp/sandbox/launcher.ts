@@ -87,6 +87,11 @@ export class SandboxLauncher {
     void opts.support.verdict();
   }
 
+  /** Resolves once the machine's check has finished, so {@link SandboxLauncher.wrapNow} may run. */
+  async prepared(): Promise<void> {
+    await this.opts.support.verdict();
+  }
+
   /** The scratch folder of a server (see {@link scratchFolder}). */
   scratch(name: string): string {
     return scratchFolder(this.opts.stateDir, name);
@@ -108,9 +113,20 @@ export class SandboxLauncher {
    * cannot sandbox; the returned `state` says which.
    */
   async wrap(req: SandboxRequest): Promise<SandboxedLaunch> {
+    await this.opts.support.verdict();
+    return this.wrapNow(req);
+  }
+
+  /**
+   * {@link SandboxLauncher.wrap} without waiting: for callers that awaited
+   * {@link SandboxLauncher.prepared} (the transports' synchronous launch seam).
+   * @throws Error when the machine's check has not finished.
+   */
+  wrapNow(req: SandboxRequest): SandboxedLaunch {
     const plain = (state: SandboxState): SandboxedLaunch => ({ ...req.launch, state, policy: null, ready: () => undefined, dispose: async () => undefined });
     if (!req.settings.enabled) return plain({ kind: 'off' });
-    const verdict = await this.opts.support.verdict();
+    const verdict = this.opts.support.known();
+    if (!verdict) throw new Error('SandboxLauncher.wrapNow before the sandbox check finished (await prepared())');
     if (!verdict.ok) return plain(verdict.state);
     const scratch = this.scratch(req.server);
     const home = path.join(scratch, 'home');
@@ -136,7 +152,7 @@ export class SandboxLauncher {
     if (policy.hosts.length || policy.fetchHosts.length) {
       bridgeDir = mkdtempSync(path.join(os.tmpdir(), 'op-sbx-'));
       proxy = new EgressProxy(policy.hosts, policy.fetchHosts, (d) => req.onDenial?.({ kind: 'connect', target: `${d.host}:${d.port}` }));
-      await proxy.listen(path.join(bridgeDir, BRIDGE_SOCKET));
+      proxy.listenNow(path.join(bridgeDir, BRIDGE_SOCKET));
       const url = `http://127.0.0.1:${BRIDGE_PORT}`;
       Object.assign(env, { HTTPS_PROXY: url, HTTP_PROXY: url, https_proxy: url, http_proxy: url, ELECTRON_RUN_AS_NODE: '1' });
       args = ['-e', BRIDGE_SOURCE, String(BRIDGE_PORT), `${BRIDGE_MOUNT}/${BRIDGE_SOCKET}`, command, ...args];

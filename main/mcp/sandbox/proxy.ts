@@ -78,6 +78,16 @@ export class EgressProxy {
     await fs.chmod(socketPath, 0o600);
   }
 
+  /**
+   * Listen on a fresh Unix socket at `socketPath` (in a new owner-only folder) at once: the socket
+   * is bound before this returns, so a launch can follow synchronously. A later listening error
+   * ends the proxy (connections then fail, as with no network).
+   */
+  listenNow(socketPath: string): void {
+    this.server.on('error', () => this.server.close());
+    this.server.listen(socketPath);
+  }
+
   /** Stop listening and end every open connection. */
   async close(): Promise<void> {
     for (const s of this.sockets) s.destroy();

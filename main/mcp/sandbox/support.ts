@@ -5,7 +5,7 @@
  */
 import { execFile } from 'node:child_process';
 import type { SandboxState } from '../../../preload/contract/index.js';
-import { resolveCommand } from '../transports.js';
+import { resolveCommand } from '../transports/environment.js';
 
 /** This machine's verdict: bubblewrap at `bwrap`, or why local servers run unsandboxed. */
 export type SandboxSupportVerdict = { ok: true; bwrap: string } | { ok: false; state: Extract<SandboxState, { kind: 'unavailable' }> };

@@ -2,20 +2,17 @@ import { useState } from 'react';
 import type { ServerView } from '../../../preload/contract/index.js';
 import { isValidServerName } from '../../../preload/contract/rules/index.js';
 import { ApiError, call } from '../api';
-import { CommandLineError, joinCommandLine, splitCommandLine } from '../commandLine';
 import { useApp } from '../store';
 import { formatTime, Trans, useTranslation } from '../i18n';
 import { ServerStateNotes } from '../i18n/server-state';
 import { EditServerForm } from './EditServer';
 import { ImportExport } from './ImportExport';
-import { AuthFields, authInput, emptyAuth, type AuthFormState } from './AuthFields';
+import { emptyAuth } from './AuthFields';
 import { ServerToolsPanel } from './ToolPermissions';
 import { ServerLogs } from './ServerLogs';
 import { Icon, ProtocolBadges, ServerIcon } from './ProtocolBadges';
 import { ServerRoots } from './Roots';
-import { SecretArgs } from './SecretParts';
-
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+import { TRANSPORT_UI, transportUi, type AddDraft, type TransportType } from '../transports';
 
 interface Row {
   key: string;
@@ -35,74 +32,50 @@ function fieldOf(path: string | undefined): keyof Errors {
   return 'form';
 }
 
-/** `secret_args` of an input: the marked positions still inside `argv` (none → no key). */
-function secretArgsOf(marked: number[], argv: string[]): { secret_args?: number[] } {
-  const inside = [...new Set(marked)].filter((i) => i >= 1 && i < argv.length).sort((a, b) => a - b);
-  return inside.length ? { secret_args: inside } : {};
-}
-
 /** The Add-server form, with inline validation. Nothing is saved unless everything is valid. */
 export function AddServerForm({ onDone }: { onDone: () => void }) {
   const { t } = useTranslation();
   const existing = useApp((s) => s.serverOrder);
   const upsert = useApp((s) => s.upsertServer);
   const [name, setName] = useState('');
-  const [type, setType] = useState<'local' | 'http' | 'sse'>('local');
-  const [command, setCommand] = useState('');
-  const [secretArgs, setSecretArgs] = useState<number[]>([]);
-  const [url, setUrl] = useState('');
+  const [type, setType] = useState<TransportType>('local');
+  const [draft, setDraft] = useState<AddDraft>({ command: '', secretArgs: [], url: '', auth: emptyAuth });
   const [rows, setRows] = useState<Row[]>([]);
   const [timeout, setTimeoutS] = useState('60');
-  const [auth, setAuth] = useState<AuthFormState>(emptyAuth);
+  const ui = transportUi(type);
+  const values = ui.values;
   const [errors, setErrors] = useState<Errors>({});
   const [busy, setBusy] = useState(false);
 
-  const validate = (): { errors: Errors; argv: string[] } => {
+  const validate = (): Errors => {
     const e: Errors = {};
-    let argv: string[] = [];
     const n = name.trim();
     if (!n) e.name = t('addServer.errNameRequired');
     else if (!isValidServerName(n)) e.name = t('addServer.errNameChars');
     else if (existing.includes(n)) e.name = t('addServer.errNameExists', { name: n });
-    if (type === 'local') {
-      try {
-        argv = splitCommandLine(command);
-        if (argv.length === 0) e.command = t('addServer.errCommandRequired');
-      } catch (err) {
-        e.command = err instanceof CommandLineError ? t(err.quote === 'single' ? 'addServer.errUnterminatedSingle' : 'addServer.errUnterminatedDouble') : (err as Error).message;
-      }
-    } else if (!/^https?:\/\/.+/.test(url.trim())) e.url = t('addServer.errUrl');
-    const bad = rows.filter((r) => r.key.trim() && (type === 'local' ? !ENV_NAME.test(r.key.trim()) : !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(r.key.trim())));
-    if (bad.length) {
-      const names = bad.map((r) => r.key).join(', ');
-      e.env = type === 'local' ? t('addServer.errVarNames', { names }) : t('addServer.errHeaderNames', { names });
-    }
+    Object.assign(e, ui.checkTarget(draft));
+    const bad = rows.filter((r) => r.key.trim() && !values.nameRule.test(r.key.trim()));
+    if (bad.length) e.env = values.badNames(bad.map((r) => r.key).join(', '));
     const secs = Number(timeout);
     if (!Number.isInteger(secs) || secs < 1 || secs > 3600) e.timeout = t('addServer.errTimeout');
-    return { errors: e, argv };
+    return e;
   };
 
   const submit = async () => {
-    const { errors: e, argv } = validate();
+    const e = validate();
     setErrors(e);
     if (Object.keys(e).length) return;
     const map = Object.fromEntries(rows.filter((r) => r.key.trim()).map((r) => [r.key.trim(), r.value]));
-    let authValue;
+    let config;
     try {
-      authValue = authInput(auth);
+      config = ui.input(draft, map, Number(timeout));
     } catch (err) {
       setErrors({ form: (err as Error).message });
       return;
     }
     setBusy(true);
     try {
-      const view = await call('servers.add', {
-        name: name.trim(),
-        config:
-          type === 'local'
-            ? { type: 'local', command: argv, env: map, ...secretArgsOf(secretArgs, argv), timeout_seconds: Number(timeout) }
-            : { type, url: url.trim(), headers: map, auth: authValue, timeout_seconds: Number(timeout) },
-      });
+      const view = await call('servers.add', { name: name.trim(), config });
       upsert(view);
       onDone();
     } catch (err) {
@@ -131,48 +104,27 @@ export function AddServerForm({ onDone }: { onDone: () => void }) {
       <label className="field">
         <span>{t('addServer.type')}</span>
         <select aria-label={t('addServer.typeLabel')} value={type} onChange={(e) => setType(e.target.value as typeof type)}>
-          <option value="local">{t('addServer.typeLocal')}</option>
-          <option value="http">{t('addServer.typeHttp')}</option>
-          <option value="sse">{t('addServer.typeSse')}</option>
+          {Object.values(TRANSPORT_UI).map((u) => (
+            <option key={u.type} value={u.type}>
+              {u.option()}
+            </option>
+          ))}
         </select>
       </label>
-      {type === 'local' ? (
-        <label className="field">
-          <span>{t('addServer.command')}</span>
-          <input
-            aria-label={t('addServer.commandLabel')}
-            className="mono"
-            value={command}
-            onChange={(e) => setCommand(e.target.value)}
-            placeholder={t('addServer.commandPlaceholder')}
-            aria-invalid={!!errors.command}
-          />
-          <span className="hint">{t('addServer.commandHint')}</span>
-          {errors.command && <span className="field-error" role="alert">{errors.command}</span>}
-        </label>
-      ) : (
-        <label className="field">
-          <span>{t('addServer.url')}</span>
-          <input aria-label={t('addServer.url')} className="mono" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://example.com/mcp" />
-          <span className="hint">{t('addServer.urlHint')}</span>
-          {errors.url && <span className="field-error" role="alert">{errors.url}</span>}
-        </label>
-      )}
-      {type === 'local' && <SecretArgs line={command} marked={secretArgs} onChange={setSecretArgs} />}
-      {type !== 'local' && <AuthFields value={auth} onChange={setAuth} />}
+      <ui.AddTarget draft={draft} set={(patch) => setDraft({ ...draft, ...patch })} errors={errors} />
       <div className="field">
-        <span>{type === 'local' ? t('addServer.envVars') : t('addServer.headers')}</span>
+        <span>{values.title()}</span>
         {rows.map((r, i) => (
           <div className="kv" key={i}>
             <input
-              aria-label={type === 'local' ? t('addServer.varName', { n: i + 1 }) : t('addServer.headerName', { n: i + 1 })}
+              aria-label={values.nameLabel(i + 1)}
               className="mono"
-              placeholder={type === 'local' ? 'NAME' : 'Header-Name'}
+              placeholder={values.placeholder}
               value={r.key}
               onChange={(e) => setRows(rows.map((x, j) => (j === i ? { ...x, key: e.target.value } : x)))}
             />
             <input
-              aria-label={type === 'local' ? t('addServer.varValue', { n: i + 1 }) : t('addServer.headerValue', { n: i + 1 })}
+              aria-label={values.valueLabel(i + 1)}
               type="password"
               autoComplete="off"
               placeholder={t('addServer.valueSecret')}
@@ -185,7 +137,7 @@ export function AddServerForm({ onDone }: { onDone: () => void }) {
           </div>
         ))}
         <button type="button" onClick={() => setRows([...rows, { key: '', value: '' }])}>
-          {type === 'local' ? t('addServer.addVariable') : t('addServer.addHeader')}
+          {values.addLabel()}
         </button>
         {errors.env && <span className="field-error" role="alert">{errors.env}</span>}
       </div>
@@ -235,7 +187,7 @@ export function ServerCard({ server }: { server: ServerView }) {
         <span className={`badge ${server.state.kind}`} data-testid="server-status">
           {t(`servers.status.${server.state.kind}`)}
         </span>
-        <span className="muted">{server.state.kind === 'ready' ? server.tool_count === server.tools.length ? t('servers.tools', { count: server.tool_count }) : t('servers.toolsOf', { count: server.tool_count, total: server.tools.length }) : server.type === 'local' ? 'stdio' : server.type}</span>
+        <span className="muted">{server.state.kind === 'ready' ? server.tool_count === server.tools.length ? t('servers.tools', { count: server.tool_count }) : t('servers.toolsOf', { count: server.tool_count, total: server.tools.length }) : transportUi(server.type).badge}</span>
         <span className="spacer" />
         <label className="check">
           <input
@@ -276,12 +228,12 @@ export function ServerCard({ server }: { server: ServerView }) {
           {t('common.remove')}
         </button>
       </div>
-      <div className="server-meta mono">{server.type === 'local' ? joinCommandLine(server.command) : server.url}</div>
+      <div className="server-meta mono">{transportUi(server.type).target(server)}</div>
       <ProtocolBadges server={server} />
       <ServerRoots server={server} />
       {Object.keys({ ...server.env, ...server.headers }).length > 0 && (
         <div className="server-meta">
-          {server.type === 'local' ? t('servers.env') : t('servers.headers')}{t('common.colon')}
+          {transportUi(server.type).values.cardTitle()}{t('common.colon')}
           {Object.entries({ ...server.env, ...server.headers }).map(([k, v]) => (
             <span key={k} className="badge set" title={t('servers.storedSecret')}>
               {k} {v.has_value ? t('common.set') : t('common.empty')}

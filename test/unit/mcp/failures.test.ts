@@ -13,7 +13,7 @@ import type { ServerFailure } from '../../../preload/contract/index.js';
 import { describeFailure } from '../../../main/mcp/failure-log.js';
 import { classifyStartFailure, isLegacySseCandidate, isLocalProbeFailure, isSessionExpired, TimeoutError, type FailureContext } from '../../../main/mcp/failures.js';
 import { LegacySseHintError } from '../../../main/mcp/sse-detect.js';
-import { CommandNotFoundError } from '../../../main/mcp/transports.js';
+import { CommandNotFoundError } from '../../../main/mcp/transports/environment.js';
 import { ManagedStdioTransport } from '../../../main/mcp/stdio.js';
 
 const local: FailureContext = { type: 'local', url: null, command: '/usr/bin/srv', phase: 'handshake', exit: { code: 3, signal: null }, seconds: 7 };

@@ -6,7 +6,7 @@
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readLoginShellPath, resolveCommand, ServerEnvironment } from '../../../main/mcp/transports.js';
+import { readLoginShellPath, resolveCommand, ServerEnvironment } from '../../../main/mcp/transports/environment.js';
 import { ManagedStdioTransport } from '../../../main/mcp/stdio.js';
 import { makeTempDir, removeDir } from '../helpers.js';
 

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpConnection } from '../../../main/mcp/connection.js';
-import { isAppVariable, mergedEnv } from '../../../main/mcp/transports.js';
+import { isAppVariable, mergedEnv } from '../../../main/mcp/transports/environment.js';
 import { localServer, sdkCommand, sha256 } from '../helpers.js';
 
 describe('mergedEnv', () => {

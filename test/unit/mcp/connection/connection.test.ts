@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LocalServerConfig } from '../../../../main/mcp/config.js';
 import { McpConnection, NotConnectedError, collectPages } from '../../../../main/mcp/connection.js';
-import { mergedEnv, resolveCommand } from '../../../../main/mcp/transports.js';
+import { mergedEnv, resolveCommand } from '../../../../main/mcp/transports/environment.js';
 import { bashCommand, descendantPids, isAlive, makeTempDir, removeDir, sdkCommand, waitFor, waitGone, waitNoChildren, localServer, sha256 } from '../../helpers.js';
 
 const cfg = localServer;

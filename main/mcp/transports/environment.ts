@@ -1,15 +1,11 @@
 /**
- * Transport construction: stdio (command resolution, env merge), with seams for Streamable HTTP
- * and legacy SSE. All protocol framing is the SDK's (`@modelcontextprotocol/client`, SDK v2).
+ * The environment and program of a stdio server (docs/ARCHITECTURE.md "Config file",
+ * "Transports"): the app's own variables left out, the server's `env` merged over the inherited
+ * one, the login shell's PATH on macOS, and command resolution the way the OS spawns.
  */
 import { accessSync, constants, statSync } from 'node:fs';
 import { spawn as spawnChild } from 'node:child_process';
 import path from 'node:path';
-import { StreamableHTTPClientTransport, SSEClientTransport } from '@modelcontextprotocol/client';
-import type { Transport } from '@modelcontextprotocol/client';
-import type { LocalServerConfig, RemoteServerConfig } from './config.js';
-import { ManagedStdioTransport } from './stdio.js';
-import { withLegacySseDetection } from './sse-detect.js';
 
 /**
  * Variables that belong to the app itself, not to the user's environment: npm's (`npm_*`, set
@@ -140,102 +136,10 @@ export function resolveCommand(command: string, env: Record<string, string | und
   return null;
 }
 
-/** A stdio transport plus what we learned while preparing it. */
-export interface PreparedStdio {
-  transport: ManagedStdioTransport;
-  resolvedCommand: string;
-}
-
-/** Where a stdio server's non-protocol output goes. */
-export interface StdioSinks {
-  onStderr?: (line: string) => void;
-  onNoise?: (line: string) => void;
-  /** Variables the app adds for its own bookkeeping (the process ledger's run marker). */
-  extraEnv?: Record<string, string>;
-  /** Told when the server's process group starts and ends (see `ProcessLedger`). */
-  onGroup?: (pgid: number, alive: boolean) => void;
-  /** The environment servers inherit; default: this process's, without a login-shell PATH. */
-  environment?: ServerEnvironment;
-}
-
 /** Thrown when the command of a local server cannot be found. */
 export class CommandNotFoundError extends Error {
   override name = 'CommandNotFoundError';
   constructor(readonly command: string) {
     super(`Command "${command}" was not found${command.includes('/') ? '' : ' on PATH'}. Install it or give its full path.`);
   }
-}
-
-/** A resolved launch of a local server: absolute program, arguments, full environment, folder. */
-export interface StdioLaunch {
-  command: string;
-  args: string[];
-  env: Record<string, string>;
-  cwd?: string;
-}
-
-/**
- * Resolve a local server's launch: its program on PATH, its arguments, its environment (merged
- * over the inherited one, plus the app's bookkeeping variables). The sandbox wraps this launch
- * (main/mcp/sandbox/launcher.ts) before a transport is made of it.
- * @throws CommandNotFoundError when `command[0]` does not resolve to an executable.
- */
-export function resolveStdioLaunch(cfg: LocalServerConfig, sinks: StdioSinks = {}, cwd?: string): StdioLaunch {
-  const env = { ...(sinks.environment ? sinks.environment.merged(cfg.env) : mergedEnv(cfg.env)), ...(sinks.extraEnv ?? {}) };
-  const resolved = resolveCommand(cfg.command[0]!, env, cwd);
-  if (!resolved) throw new CommandNotFoundError(cfg.command[0]!);
-  return { command: resolved, args: cfg.command.slice(1), env, ...(cwd ? { cwd } : {}) };
-}
-
-/** Create (not start) the stdio transport of a resolved (possibly sandboxed) launch. */
-export function stdioTransportOf(launch: StdioLaunch, sinks: StdioSinks = {}): ManagedStdioTransport {
-  return new ManagedStdioTransport({ ...launch, onStderr: sinks.onStderr, onNoise: sinks.onNoise, onGroup: sinks.onGroup });
-}
-
-/**
- * Create (not start) a stdio transport for a local server, unsandboxed.
- * @throws CommandNotFoundError when `command[0]` does not resolve to an executable.
- */
-export function createStdioTransport(cfg: LocalServerConfig, sinks: StdioSinks = {}, cwd?: string): PreparedStdio {
-  const launch = resolveStdioLaunch(cfg, sinks, cwd);
-  return { transport: stdioTransportOf(launch, sinks), resolvedCommand: launch.command };
-}
-
-function decoded(part: string): string {
-  try {
-    return decodeURIComponent(part);
-  } catch {
-    return part;
-  }
-}
-
-/**
- * Where a remote server's requests go, with its real secrets (read at launch only): the URL
- * without userinfo — fetch refuses URLs with credentials, and would quote them back in its error —
- * and the headers, plus `Authorization: Basic` (RFC 7617) from the userinfo when `basic` is set
- * and no header of that name is configured. Query values stay in the URL.
- */
-export function remoteEndpoint(cfg: Pick<RemoteServerConfig, 'url' | 'headers'>, basic: boolean): { url: URL; headers: Record<string, string> } {
-  const url = new URL(cfg.url);
-  const headers: Record<string, string> = { ...cfg.headers };
-  if (url.username || url.password) {
-    const credentials = Buffer.from(`${decoded(url.username)}:${decoded(url.password)}`, 'utf8').toString('base64');
-    url.username = '';
-    url.password = '';
-    if (basic && !Object.keys(headers).some((k) => k.toLowerCase() === 'authorization')) headers.Authorization = `Basic ${credentials}`;
-  }
-  return { url, headers };
-}
-
-/**
- * Create (not start) a remote transport: Streamable HTTP (MCP spec 2025-03-26+) or legacy
- * HTTP+SSE (2024-11-05). Headers (and a bearer token, RFC 6750 §2.1) are sent on every request.
- */
-export function createRemoteTransport(cfg: RemoteServerConfig): Transport {
-  const { url, headers } = remoteEndpoint(cfg, true);
-  if (cfg.auth.kind === 'bearer') headers.Authorization = `Bearer ${cfg.auth.token}`;
-  const requestInit: RequestInit = { headers };
-  if (cfg.type === 'sse') return new SSEClientTransport(url, { requestInit });
-  // A 2xx from a legacy SSE server to the first POST becomes a LegacySseHintError (main/mcp/sse-detect.ts).
-  return new StreamableHTTPClientTransport(url, { requestInit, fetch: withLegacySseDetection() });
 }
