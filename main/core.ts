@@ -159,7 +159,7 @@ export class AppCore {
       emit: (event, payload) => this.emit(event, payload),
       openUrl,
       ...(opts.chooseFolder ? { chooseFolder: opts.chooseFolder } : {}),
-      servers: { ready: (name) => this.host.ready(name), view: (name) => this.host.view(name) },
+      servers: { ready: (name) => this.host.ready(name), view: (name) => this.host.view(name), rootsChanged: (name) => this.host.rootsChanged(name) },
     });
     this.host = new McpHost(this.config, {
       elicit: (server, form, signal) => this.elicitation.ask({ server, message: form.message, requested_schema: form.requestedSchema }, signal),

@@ -47,6 +47,24 @@ export type ConnectionState =
   | { kind: 'error'; failure: ServerFailure };
 
 /**
+ * What a connection is built with besides its config (all optional; absent = not declared / not
+ * used): the client handlers (elicitation, sampling, roots and URL elicitation hooks), the process
+ * ledger, the inherited environment, shared era verdicts, extra SDK client options, and the stdio
+ * launch seam — the sandbox launcher (main/mcp/sandbox/), or another wrapper (tests).
+ */
+export interface ConnectionDeps {
+  elicit?: ElicitHandler | null;
+  sample?: SampleHandler | null;
+  processes?: ProcessLedger | null;
+  environment?: ServerEnvironment | null;
+  eras?: EraMemory | null;
+  protocolHooks?: ProtocolHooks | null;
+  clientOptions?: Omit<ClientOptions, 'capabilities'>;
+  sandbox?: SandboxLauncher | null;
+  launchWrapper?: LaunchWrapper;
+}
+
+/**
  * A live connection to one configured server. Create, then `start()` (never throws: failures land
  * in `state`); `close()` is idempotent and safe while starting.
  */
@@ -89,7 +107,27 @@ export class McpConnection {
     log?: LogRing,
     /** The server's OAuth provider when its auth kind is `oauth` (shared with sign-in). */
     readonly oauth: PersistentOAuthProvider | null = null,
+    deps: ConnectionDeps = {},
   ) {
+    this.elicit = deps.elicit ?? null;
+    this.sample = deps.sample ?? null;
+    this.processes = deps.processes ?? null;
+    this.environment = deps.environment ?? null;
+    this.eras = deps.eras ?? null;
+    this.protocolHooks = deps.protocolHooks ?? null;
+    this.clientOptions = deps.clientOptions ?? {};
+    this.sandbox =
+      deps.sandbox && config.type === 'local'
+        ? new ServerSandbox({
+            launcher: deps.sandbox,
+            roots: () => (this.protocolHooks?.roots(this.name) ?? []).map((r) => r.uri),
+            onDenial: (d) => {
+              this.note('lifecycle', `sandbox blocked ${d.kind === 'connect' ? 'connecting to' : d.kind === 'read' ? 'reading' : 'writing'} ${d.target}`);
+              this.onChange(this);
+            },
+          })
+        : null;
+    this.launchWrapper = this.sandbox ?? deps.launchWrapper ?? directLaunch;
     // A restarted server keeps one log across its processes, so the Logs view shows the history.
     this.log = log ?? new LogRing();
     this.id = this.log.nextOrigin();
@@ -110,38 +148,23 @@ export class McpConnection {
   }
 
   /** Asks the user on behalf of the server (elicitation); null = the capability is not declared. */
-  elicit: ElicitHandler | null = null;
+  readonly elicit: ElicitHandler | null;
   /** Answers the server's sampling requests; null = the capability is not declared. */
-  sample: SampleHandler | null = null;
+  readonly sample: SampleHandler | null;
   /** Records a stdio server's process group, so a crash of the app cannot orphan it. */
-  processes: ProcessLedger | null = null;
+  readonly processes: ProcessLedger | null;
   /** The environment a stdio server inherits; null = this process's (main/mcp/transports/environment.ts). */
-  environment: ServerEnvironment | null = null;
-  /** The stdio launch seam (main/mcp/transports/kind.ts); default: the launch as it is. */
-  launchWrapper: LaunchWrapper = directLaunch;
-  /** Runs a stdio server in the sandbox (main/mcp/sandbox/): becomes its launch seam. Null = unsandboxed (tests, remote). */
-  set sandboxLauncher(launcher: SandboxLauncher | null) {
-    this.sandbox =
-      launcher && this.config.type === 'local'
-        ? new ServerSandbox({
-            launcher,
-            roots: () => (this.protocolHooks?.roots(this.name) ?? []).map((r) => r.uri),
-            onDenial: (d) => {
-              this.note('lifecycle', `sandbox blocked ${d.kind === 'connect' ? 'connecting to' : d.kind === 'read' ? 'reading' : 'writing'} ${d.target}`);
-              this.onChange(this);
-            },
-          })
-        : null;
-    if (this.sandbox) this.launchWrapper = this.sandbox;
-  }
-  /** This server's sandbox side; null when unsandboxed by construction (remote, or no launcher). */
-  sandbox: ServerSandbox | null = null;
+  readonly environment: ServerEnvironment | null;
+  /** The stdio launch seam (main/mcp/transports/kind.ts): the sandbox when there is one, else as given. */
+  private readonly launchWrapper: LaunchWrapper;
+  /** This server's sandbox side (main/mcp/sandbox/); null when unsandboxed by construction (remote, or no launcher). */
+  readonly sandbox: ServerSandbox | null;
   /** Era verdicts shared across connections (main/mcp/negotiation.ts); null = always probe. */
-  eras: EraMemory | null = null;
+  readonly eras: EraMemory | null;
   /** The negotiated protocol era and revision, once connected. */
   protocol: NegotiatedProtocol | null = null;
   /** Extra SDK `ClientOptions` (e.g. `versionNegotiation`); capabilities are always this class's own. */
-  clientOptions: Omit<ClientOptions, 'capabilities'> = {};
+  readonly clientOptions: Omit<ClientOptions, 'capabilities'>;
 
   /** OAuth: the background refresh of a remote server's access token; null without OAuth. */
   private readonly refresher: OAuthRefresher | null;
@@ -540,7 +563,7 @@ export class McpConnection {
   // The client features of main/mcp/protocol (docs/ARCHITECTURE.md "Protocol features").
 
   /** Roots and URL elicitation hooks (main/mcp/protocol/hooks.ts); null = not declared. */
-  protocolHooks: ProtocolHooks | null = null;
+  readonly protocolHooks: ProtocolHooks | null;
   /** The level last set with `logging/setLevel` on this session; null = the server's own. */
   loggingLevel: LoggingLevel | null = null;
 

@@ -275,6 +275,11 @@ export class McpHost {
     return this.management.restart(name);
   }
 
+  /** A server's roots changed: its session is told, or a sandboxed server restarts (./host/management.ts). */
+  rootsChanged(name: string): Promise<void> {
+    return this.management.rootsChanged(name);
+  }
+
   /**
    * Remove a server: stop it, unregister its tools, delete it from the config file.
    * @throws HostError('not_found')

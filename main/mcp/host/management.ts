@@ -145,7 +145,7 @@ export class ServerManagement {
         return out;
       });
       if (!saved) throw noSuchServer(name);
-      await this.rt.conns.get(name)?.notifyRootsChanged();
+      await this.rootsChanged(name);
       this.rt.emitChanged(name);
       return this.rt.view(name);
     }
@@ -255,6 +255,22 @@ export class ServerManagement {
     this.rt.tools.refreshOffered();
     this.rt.emitChanged(name);
     return this.rt.view(name);
+  }
+
+  /**
+   * A server's roots changed: tell its session (`notifications/roots/list_changed`) — or, when it
+   * runs sandboxed, restart it, since the sandbox grants root folders when the process starts
+   * (docs/ARCHITECTURE.md "Sandbox").
+   */
+  async rootsChanged(name: string): Promise<void> {
+    const conn = this.rt.conns.get(name);
+    if (!conn) return;
+    if (conn.sandbox?.state?.kind === 'on' && conn.status === 'ready') {
+      this.rt.appendLog(name, 'lifecycle', 'restarting: its roots changed, and the sandbox grants root folders when the server starts');
+      await this.restart(name);
+      return;
+    }
+    await conn.notifyRootsChanged();
   }
 
   /**

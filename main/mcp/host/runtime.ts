@@ -138,7 +138,16 @@ export class ServerRuntime {
 
   /** A connection whose changes the host publishes (not started). */
   makeConnection(name: string, cfg: ServerConfig): McpConnection {
-    return this.withCapabilities(new McpConnection(name, cfg, (c) => this.onConnectionChange(c), this.logRing(name), this.oauth.providerFor(name, cfg)));
+    return new McpConnection(name, cfg, (c) => this.onConnectionChange(c), this.logRing(name), this.oauth.providerFor(name, cfg), {
+      elicit: this.deps.elicit,
+      sample: this.deps.sample,
+      processes: this.deps.processes,
+      eras: this.eras,
+      environment: this.deps.environment,
+      launchWrapper: this.deps.launchWrapper,
+      protocolHooks: this.deps.protocol,
+      sandbox: this.deps.sandbox,
+    });
   }
 
   /**
@@ -148,18 +157,6 @@ export class ServerRuntime {
    */
   makeCandidate(name: string, cfg: ServerConfig): McpConnection {
     return this.makeConnection(name, cfg);
-  }
-
-  private withCapabilities(conn: McpConnection): McpConnection {
-    conn.elicit = this.deps.elicit;
-    conn.sample = this.deps.sample;
-    conn.processes = this.deps.processes;
-    conn.eras = this.eras;
-    conn.environment = this.deps.environment;
-    conn.launchWrapper = this.deps.launchWrapper;
-    conn.protocolHooks = this.deps.protocol;
-    conn.sandboxLauncher = this.deps.sandbox;
-    return conn;
   }
 
   /** Adopt a started candidate as the server's connection, replacing (and closing) the old one. */

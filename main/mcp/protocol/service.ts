@@ -42,6 +42,8 @@ export interface ProtocolServers {
   ready(name: string): ReadyServer | null;
   /** A configured server's masked view. @throws HostError('not_found') */
   view(name: string): ServerView;
+  /** Its roots changed: tell the session, or restart a sandboxed server. */
+  rootsChanged(name: string): Promise<void>;
 }
 
 /** Roots, URL elicitation, log levels and the folder picker of one app core. */
@@ -100,7 +102,7 @@ export class ProtocolService {
     }
     for (const name of this.opts.config.names()) {
       if (this.opts.config.get(name)?.roots) continue;
-      await this.host.ready(name)?.notifyRootsChanged();
+      await this.host.rootsChanged(name);
       this.opts.emit('servers.changed', this.host.view(name));
     }
     return { roots };

@@ -18,8 +18,7 @@ const open: McpConnection[] = [];
 const closers: Array<() => Promise<void>> = [];
 
 function connect(config: LocalServerConfig | RemoteServerConfig, eras: EraMemory | null = null): McpConnection {
-  const c = new McpConnection('srv', config);
-  c.eras = eras;
+  const c = new McpConnection('srv', config, undefined, undefined, null, { eras });
   open.push(c);
   return c;
 }

@@ -8,7 +8,7 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LocalServerConfig, RemoteServerConfig } from '../../../../main/mcp/config.js';
-import { McpConnection, type ElicitationForm, type SamplingRequest } from '../../../../main/mcp/connection.js';
+import { McpConnection, type ConnectionDeps, type ElicitationForm, type SamplingRequest } from '../../../../main/mcp/connection.js';
 import { EraMemory } from '../../../../main/mcp/negotiation.js';
 import { startModernHttpFixture } from '../../../fixtures/modern-http-server.js';
 import { localServer, ROOT } from '../../helpers.js';
@@ -27,19 +27,21 @@ interface Seen {
 }
 
 /** A connection whose elicit/sample handlers answer like a user who accepts, and record what they saw. */
-function withHandlers(config: LocalServerConfig | RemoteServerConfig): { c: McpConnection; seen: Seen } {
+function withHandlers(config: LocalServerConfig | RemoteServerConfig, over: ConnectionDeps = {}): { c: McpConnection; seen: Seen } {
   const seen: Seen = { forms: [], samples: [] };
-  const c = new McpConnection('fx', config);
-  c.elicit = async (server, form) => {
-    expect(server).toBe('fx');
-    seen.forms.push(form);
-    return { action: 'accept', content: { name: 'Ada', age: 36 } };
-  };
-  c.sample = async (server, req) => {
-    expect(server).toBe('fx');
-    seen.samples.push(req);
-    return { model: 'host-model', text: `summary of ${req.messages.length} message(s)`, stopReason: 'endTurn' };
-  };
+  const c = new McpConnection('fx', config, undefined, undefined, null, {
+    elicit: async (server, form) => {
+      expect(server).toBe('fx');
+      seen.forms.push(form);
+      return { action: 'accept', content: { name: 'Ada', age: 36 } };
+    },
+    sample: async (server, req) => {
+      expect(server).toBe('fx');
+      seen.samples.push(req);
+      return { model: 'host-model', text: `summary of ${req.messages.length} message(s)`, stopReason: 'endTurn' };
+    },
+    ...over,
+  });
   open.push(c);
   return { c, seen };
 }
@@ -84,8 +86,7 @@ describe('input_required on 2026-07-28 servers', () => {
 
   it('a declined form reaches the server as declined', async () => {
     const [s] = await servers();
-    const { c } = withHandlers(s!.config);
-    c.elicit = async () => ({ action: 'decline' });
+    const { c } = withHandlers(s!.config, { elicit: async () => ({ action: 'decline' }) });
     await c.start();
     expect(JSON.parse(textOf(await c.callTool('ask', {})))).toEqual({ action: 'decline' });
   });
@@ -103,11 +104,11 @@ describe('input_required on 2026-07-28 servers', () => {
   });
 
   it('the same input_required tools on a 2025-era connection (legacy shim: real server→client requests)', async () => {
-    const { c, seen } = withHandlers(localServer([process.execPath, MODERN_STDIO]));
     // Connect with the 2025 handshake, as the app does for a server it knows to be legacy.
+    const config = localServer([process.execPath, MODERN_STDIO]);
     const eras = new EraMemory();
-    eras.remember(c.config, 'legacy');
-    c.eras = eras;
+    eras.remember(config, 'legacy');
+    const { c, seen } = withHandlers(config, { eras });
     await c.start();
     expect(c.protocol?.era).toBe('legacy');
     expect(JSON.parse(textOf(await c.callTool('ask', {})))).toEqual({ action: 'accept', content: { name: 'Ada', age: 36 } });

@@ -61,10 +61,25 @@ async function eventually(pred: () => Promise<boolean>, timeoutMs = 10_000): Pro
 }
 
 describe('roots with server-filesystem (no directory arguments)', () => {
-  it('default roots, then the server’s own, then back: it reads inside them and not outside, without a restart', async () => {
+  it('sandboxed: a roots change restarts it, since the sandbox grants root folders at start; it then reads inside the new ones only', async () => {
+    const d = createDispatcher(core);
+    await d.invoke('roots.setDefault', { roots: [dirA] });
+    await core.host.add('fs', { type: 'local', command: [process.execPath, FS_SERVER] });
+    expect(await waitFor(() => core.host.view('fs').state.kind === 'ready', 20_000)).toBe(true);
+    if (core.host.view('fs').sandbox?.kind !== 'on') return; // no bubblewrap here: the unsandboxed test below covers roots
+    expect(await eventually(async () => (await read(path.join(dirA, 'a.txt'))).ok)).toBe(true);
+    const pid = core.host.connection('fs')!.pid;
+    await d.invoke('servers.update', { name: 'fs', patch: { roots: [dirB] } });
+    expect(await eventually(async () => (await read(path.join(dirB, 'b.txt'))).ok)).toBe(true);
+    expect(core.host.connection('fs')!.pid).not.toBe(pid);
+    expect((await read(path.join(dirA, 'a.txt'))).ok).toBe(false);
+    expect(core.host.logs('fs').some((l) => l.text.startsWith('restarting: its roots changed'))).toBe(true);
+  });
+
+  it('unsandboxed: default roots, then the server’s own, then back: it reads inside them and not outside, without a restart', async () => {
     const d = createDispatcher(core);
     expect(await d.invoke('roots.setDefault', { roots: [dirA] })).toEqual({ ok: true, value: { roots: [dirA] } });
-    await core.host.add('fs', { type: 'local', command: [process.execPath, FS_SERVER] });
+    await core.host.add('fs', { type: 'local', command: [process.execPath, FS_SERVER], sandbox: { enabled: false } });
     expect(await waitFor(() => core.host.view('fs').state.kind === 'ready', 20_000)).toBe(true);
     expect(core.host.view('fs').protocol.roots).toEqual({ own: null, effective: [dirA] });
     expect(await eventually(async () => (await read(path.join(dirA, 'a.txt'))).ok)).toBe(true);

@@ -78,9 +78,8 @@ describe('transport registry', () => {
         return { ...launch, args: [SDK_SERVER], env: { ...launch.env, WRAPPED: 'wrapped-value-123' } };
       },
     };
-    const conn = new McpConnection('wrapped', local([process.execPath, '/nonexistent/server.mjs'], { FROM_CONFIG: 'yes' }));
+    const conn = new McpConnection('wrapped', local([process.execPath, '/nonexistent/server.mjs'], { FROM_CONFIG: 'yes' }), undefined, undefined, null, { launchWrapper: wrapper });
     cleanup.push(() => conn.close());
-    conn.launchWrapper = wrapper;
     await conn.start();
     expect(conn.status).toBe('ready');
     expect(seen).toHaveLength(1);
