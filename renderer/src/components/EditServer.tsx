@@ -5,6 +5,7 @@ import { CommandLineError, joinCommandLine, splitCommandLine } from '../commandL
 import { useApp } from '../store';
 import { useTranslation } from '../i18n';
 import { AuthFields, type AuthFormState } from './AuthFields';
+import { SandboxFields, useSandboxForm } from './sandbox/SandboxFields';
 import { SecretArgs, storedSecretPositions, UrlSecrets, urlSecretsPatch, type UrlSecretEdits } from './SecretParts';
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -36,6 +37,7 @@ export function EditServerForm({ server, onDone }: { server: ServerView; onDone:
     clientSecret: '',
     scope: server.auth.scope ?? '',
   });
+  const sandbox = useSandboxForm(server.sandbox_settings);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -57,6 +59,8 @@ export function EditServerForm({ server, onDone }: { server: ServerView; onDone:
       const n = (patch.command ?? server.command).length;
       const fresh = [...new Set(marked)].filter((i) => i >= 1 && i < n && !stored.has(i)).sort((a, b) => a - b);
       if (fresh.length) patch.secret_args = fresh;
+      const sb = sandbox.patch();
+      if (sb) patch.sandbox = sb;
     }
     if (!local && url.trim() !== (server.url ?? '')) {
       if (!/^https?:\/\/.+/.test(url.trim())) throw new Error(t('addServer.errUrl'));
@@ -119,7 +123,7 @@ export function EditServerForm({ server, onDone }: { server: ServerView; onDone:
       upsert(await call('servers.update', { name: server.name, patch }));
       onDone();
     } catch (err) {
-      setError((err as Error).message);
+      setError(sandbox.takeError(err) ? null : (err as Error).message);
     } finally {
       setBusy(false);
     }
@@ -193,6 +197,7 @@ export function EditServerForm({ server, onDone }: { server: ServerView; onDone:
         </button>
       </div>
       {!local && <AuthFields value={auth} onChange={setAuth} stored={server.auth} />}
+      {local && <SandboxFields form={sandbox} />}
       <label className="field narrow">
         <span>{t('addServer.timeout')}</span>
         <input aria-label={t('editServer.timeoutLabel')} inputMode="numeric" value={timeout} onChange={(e) => setTimeoutS(e.target.value)} />

@@ -14,6 +14,8 @@ import { ServerLogs } from './ServerLogs';
 import { Icon, ProtocolBadges, ServerIcon } from './ProtocolBadges';
 import { ServerRoots } from './Roots';
 import { SecretArgs } from './SecretParts';
+import { ServerSandbox } from './sandbox/SandboxCard';
+import { SandboxFields, useSandboxForm } from './sandbox/SandboxFields';
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -54,6 +56,7 @@ export function AddServerForm({ onDone }: { onDone: () => void }) {
   const [rows, setRows] = useState<Row[]>([]);
   const [timeout, setTimeoutS] = useState('60');
   const [auth, setAuth] = useState<AuthFormState>(emptyAuth);
+  const sandbox = useSandboxForm(null);
   const [errors, setErrors] = useState<Errors>({});
   const [busy, setBusy] = useState(false);
 
@@ -100,14 +103,14 @@ export function AddServerForm({ onDone }: { onDone: () => void }) {
         name: name.trim(),
         config:
           type === 'local'
-            ? { type: 'local', command: argv, env: map, ...secretArgsOf(secretArgs, argv), timeout_seconds: Number(timeout) }
+            ? { type: 'local', command: argv, env: map, ...secretArgsOf(secretArgs, argv), timeout_seconds: Number(timeout), ...sandbox.input() }
             : { type, url: url.trim(), headers: map, auth: authValue, timeout_seconds: Number(timeout) },
       });
       upsert(view);
       onDone();
     } catch (err) {
       const f = err instanceof ApiError ? fieldOf(err.field) : 'form';
-      setErrors({ [f]: (err as Error).message });
+      setErrors(sandbox.takeError(err) ? {} : { [f]: (err as Error).message });
     } finally {
       setBusy(false);
     }
@@ -189,6 +192,7 @@ export function AddServerForm({ onDone }: { onDone: () => void }) {
         </button>
         {errors.env && <span className="field-error" role="alert">{errors.env}</span>}
       </div>
+      {type === 'local' && <SandboxFields form={sandbox} />}
       <label className="field narrow">
         <span>{t('addServer.timeout')}</span>
         <input aria-label={t('addServer.timeoutLabel')} inputMode="numeric" value={timeout} onChange={(e) => setTimeoutS(e.target.value)} />
@@ -279,6 +283,7 @@ export function ServerCard({ server }: { server: ServerView }) {
       <div className="server-meta mono">{server.type === 'local' ? joinCommandLine(server.command) : server.url}</div>
       <ProtocolBadges server={server} />
       <ServerRoots server={server} />
+      <ServerSandbox server={server} />
       {Object.keys({ ...server.env, ...server.headers }).length > 0 && (
         <div className="server-meta">
           {server.type === 'local' ? t('servers.env') : t('servers.headers')}{t('common.colon')}
