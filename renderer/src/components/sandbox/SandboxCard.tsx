@@ -4,45 +4,14 @@
  * policy, and what the sandbox blocked since it started, each with "Allow for this server" (a
  * `servers.update` PATCH of its sandbox lists; main restarts the server with it).
  */
-import { useState } from 'react';
-import type { SandboxDenial, SandboxPolicyView, SandboxState, ServerView } from '../../../../preload/contract/index.js';
+import { useState, type ReactNode } from 'react';
+import type { SandboxDenial, SandboxPolicyView, ServerView } from '../../../../preload/contract/index.js';
 import { call } from '../../api';
 import { useApp } from '../../store';
 import { useTranslation } from '../../i18n';
-import { allowPatchOf, platformKey } from './sandbox-form';
+import { allowPatchOf } from './sandbox-form';
+import { SandboxBadge } from './SandboxBadge';
 import './sandbox.css';
-
-/** The badge and the reason beside it. */
-function SandboxBadge({ state }: { state: SandboxState }) {
-  const { t } = useTranslation();
-  if (state.kind === 'on') return <span className="badge sandbox-on" data-testid="sandbox-badge">{t('sandbox.on')}</span>;
-  if (state.kind === 'off')
-    return (
-      <>
-        <span className="badge sandbox-off" data-testid="sandbox-badge">{t('sandbox.off')}</span>
-        <span className="sandbox-reason warn">{t('sandbox.offNote')}</span>
-      </>
-    );
-  const key = platformKey(state.platform);
-  return (
-    <>
-      <span className="badge sandbox-unavailable" data-testid="sandbox-badge">{t('sandbox.unavailable')}</span>
-      <span className="sandbox-reason" data-testid="sandbox-reason">
-        {state.reason === 'platform'
-          ? t('sandbox.reasonPlatform', { platform: key ? t(`sandbox.${key}`) : state.platform })
-          : state.reason === 'no_bubblewrap'
-            ? t('sandbox.reasonNoBubblewrap')
-            : t('sandbox.reasonNoNamespaces')}
-        {state.reason === 'no_namespaces' && state.detail && (
-          <>
-            {' — '}
-            <q className="sandbox-system-words">{t('sandbox.systemSays', { detail: state.detail })}</q>
-          </>
-        )}
-      </span>
-    </>
-  );
-}
 
 /** One row of the policy: its label and its paths or hosts. */
 function PolicyRow({ label, items, none, testId }: { label: string; items: string[]; none: string; testId: string }) {
@@ -64,13 +33,15 @@ function PolicyRow({ label, items, none, testId }: { label: string; items: strin
   );
 }
 
-/** "What it may do": the policy main computed at the server's last start. */
-function SandboxPolicy({ policy }: { policy: SandboxPolicyView | null }) {
+/** The sandboxed server's line: its badge, opening "What it may do" (the policy main computed at its last start). */
+function SandboxPolicy({ policy, badge }: { policy: SandboxPolicyView | null; badge: ReactNode }) {
   const { t } = useTranslation();
   const none = t('sandbox.policyNone');
   return (
-    <details className="sandbox-policy" data-testid="sandbox-policy">
-      <summary>{t('sandbox.policy')}</summary>
+    <details className="tool-item sandbox-policy" data-testid="sandbox-policy">
+      <summary>
+        {badge} <span className="sandbox-policy-label">{t('sandbox.policy')}</span>
+      </summary>
       {policy === null ? (
         <div className="muted small">{t('sandbox.policyPending')}</div>
       ) : (
@@ -138,11 +109,14 @@ export function ServerSandbox({ server }: { server: ServerView }) {
   const state = server.sandbox;
   if (server.type !== 'local' || !state) return null;
   return (
-    <div className="sandbox-card" data-testid="server-sandbox" data-sandbox={state.kind}>
-      <div className="sandbox-row">
-        <SandboxBadge state={state} />
-      </div>
-      {state.kind === 'on' && <SandboxPolicy policy={state.policy} />}
+    <div className="sandbox-card" data-testid="sandbox-card" data-sandbox={state.kind}>
+      {state.kind === 'on' ? (
+        <SandboxPolicy policy={state.policy} badge={<SandboxBadge state={state} />} />
+      ) : (
+        <div className="sandbox-row">
+          <SandboxBadge state={state} />
+        </div>
+      )}
       {server.sandbox_denials.length > 0 && <SandboxDenials server={server} />}
     </div>
   );

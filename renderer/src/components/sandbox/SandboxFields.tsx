@@ -90,6 +90,7 @@ export function SandboxFields({ form }: { form: SandboxForm }) {
         />{' '}
         {t('sandbox.switch')}
       </label>
+      {draft.enabled && <span className="hint">{t('sandbox.switchHint')}</span>}
       {confirming && (
         <div className="banner warning small sandbox-confirm" role="alertdialog" aria-label={t('sandbox.confirmOffYes')}>
           <span>{t('sandbox.confirmOff')}</span>
@@ -118,7 +119,6 @@ export function SandboxFields({ form }: { form: SandboxForm }) {
       )}
       {draft.enabled && (
         <>
-          <span className="hint">{t('sandbox.switchHint')}</span>
           <ListField label={t('sandbox.extraRead')} hint={t('sandbox.oneFolderPerLine')} value={draft.read} onChange={(v) => setDraft({ ...draft, read: v })} error={errors.read} kind="folder" />
           <ListField label={t('sandbox.extraWrite')} hint={t('sandbox.oneFolderPerLine')} value={draft.write} onChange={(v) => setDraft({ ...draft, write: v })} error={errors.write} kind="folder" />
           <ListField label={t('sandbox.hosts')} hint={t('sandbox.oneHostPerLine')} value={draft.hosts} onChange={(v) => setDraft({ ...draft, hosts: v })} error={errors.hosts} kind="host" />
