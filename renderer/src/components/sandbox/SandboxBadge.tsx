@@ -5,8 +5,8 @@
  * cannot create namespaces (marked as the system's).
  */
 import type { SandboxState } from '../../../../preload/contract/index.js';
-import { useTranslation } from '../../i18n';
-import { platformKey } from './sandbox-form';
+import { useTranslation } from '../../i18n/index.js';
+import { platformKey } from './sandbox-form.js';
 
 /** The badge and the reason beside it. */
 export function SandboxBadge({ state }: { state: SandboxState }) {
