@@ -5,6 +5,7 @@ import { joinCommandLine } from '../commandLine';
 import { useApp } from '../store';
 import { useTranslation } from '../i18n';
 import { transportUi, type EditDraft } from '../transports';
+import { SandboxFields, useSandboxForm } from './sandbox/SandboxFields';
 
 /**
  * Edit a server with PATCH semantics: secret inputs start empty and list only the stored names
@@ -33,11 +34,16 @@ export function EditServerForm({ server, onDone }: { server: ServerView; onDone:
   const [replace, setReplace] = useState<Record<string, string>>({});
   const [removed, setRemoved] = useState<Record<string, boolean>>({});
   const [added, setAdded] = useState<{ key: string; value: string }[]>([]);
+  const sandbox = useSandboxForm(server.sandbox_settings);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
   const buildPatch = (): ServerPatch => {
     const patch: ServerPatch = ui.targetPatch(server, draft);
+    if (server.type === 'local') {
+      const sb = sandbox.patch();
+      if (sb) patch.sandbox = sb;
+    }
     const secs = Number(timeout);
     if (!Number.isInteger(secs) || secs < 1 || secs > 3600) throw new Error(t('addServer.errTimeout'));
     if (secs !== server.timeout_seconds) patch.timeout_seconds = secs;
@@ -76,7 +82,7 @@ export function EditServerForm({ server, onDone }: { server: ServerView; onDone:
       upsert(await call('servers.update', { name: server.name, patch }));
       onDone();
     } catch (err) {
-      setError((err as Error).message);
+      setError(sandbox.takeError(err) ? null : (err as Error).message);
     } finally {
       setBusy(false);
     }
@@ -138,6 +144,7 @@ export function EditServerForm({ server, onDone }: { server: ServerView; onDone:
         </button>
       </div>
       <ui.EditAuth server={server} draft={draft} set={set} />
+      {server.type === 'local' && <SandboxFields form={sandbox} />}
       <label className="field narrow">
         <span>{t('addServer.timeout')}</span>
         <input aria-label={t('editServer.timeoutLabel')} inputMode="numeric" value={timeout} onChange={(e) => setTimeoutS(e.target.value)} />

@@ -13,6 +13,8 @@ import { ServerLogs } from './ServerLogs';
 import { Icon, ProtocolBadges, ServerIcon } from './ProtocolBadges';
 import { ServerRoots } from './Roots';
 import { TRANSPORT_UI, transportUi, type AddDraft, type TransportType } from '../transports';
+import { ServerSandbox } from './sandbox/SandboxCard';
+import { SandboxFields, useSandboxForm } from './sandbox/SandboxFields';
 
 interface Row {
   key: string;
@@ -44,6 +46,7 @@ export function AddServerForm({ onDone }: { onDone: () => void }) {
   const [timeout, setTimeoutS] = useState('60');
   const ui = transportUi(type);
   const values = ui.values;
+  const sandbox = useSandboxForm(null);
   const [errors, setErrors] = useState<Errors>({});
   const [busy, setBusy] = useState(false);
 
@@ -75,12 +78,12 @@ export function AddServerForm({ onDone }: { onDone: () => void }) {
     }
     setBusy(true);
     try {
-      const view = await call('servers.add', { name: name.trim(), config });
+      const view = await call('servers.add', { name: name.trim(), config: config.type === 'local' ? { ...config, ...sandbox.input() } : config });
       upsert(view);
       onDone();
     } catch (err) {
       const f = err instanceof ApiError ? fieldOf(err.field) : 'form';
-      setErrors({ [f]: (err as Error).message });
+      setErrors(sandbox.takeError(err) ? {} : { [f]: (err as Error).message });
     } finally {
       setBusy(false);
     }
@@ -141,6 +144,7 @@ export function AddServerForm({ onDone }: { onDone: () => void }) {
         </button>
         {errors.env && <span className="field-error" role="alert">{errors.env}</span>}
       </div>
+      {type === 'local' && <SandboxFields form={sandbox} />}
       <label className="field narrow">
         <span>{t('addServer.timeout')}</span>
         <input aria-label={t('addServer.timeoutLabel')} inputMode="numeric" value={timeout} onChange={(e) => setTimeoutS(e.target.value)} />
@@ -231,6 +235,7 @@ export function ServerCard({ server }: { server: ServerView }) {
       <div className="server-meta mono">{transportUi(server.type).target(server)}</div>
       <ProtocolBadges server={server} />
       <ServerRoots server={server} />
+      <ServerSandbox server={server} />
       {Object.keys({ ...server.env, ...server.headers }).length > 0 && (
         <div className="server-meta">
           {transportUi(server.type).values.cardTitle()}{t('common.colon')}
