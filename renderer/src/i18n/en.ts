@@ -861,9 +861,9 @@ export const en = {
     extraWrite: 'Extra write folders',
     hosts: 'Allowed hosts',
     oneFolderPerLine: 'One absolute folder per line (/… or ~/…).',
-    oneHostPerLine: 'One per line: api.example.com, *.example.com, optionally :port.',
+    oneHostPerLine: 'One per line: {{name}}, {{wildcard}}, optionally {{port}}.',
     errFolder: '“{{value}}” is not an absolute folder (start it with / or ~/).',
-    errHost: '“{{value}}” is not a host name such as api.example.com or *.example.com (optionally with :port).',
+    errHost: '“{{value}}” is not a host name such as {{name}} or {{wildcard}} (optionally with {{port}}).',
   },
   errors: {
     registry_unavailable: 'The registry could not be used',

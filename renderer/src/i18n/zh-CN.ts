@@ -861,9 +861,9 @@ export const zhCN: Strings = {
     extraWrite: '额外可写文件夹',
     hosts: '允许的主机',
     oneFolderPerLine: '每行一个绝对路径文件夹（/… 或 ~/…）。',
-    oneHostPerLine: '每行一个：api.example.com、*.example.com，可加 :端口。',
+    oneHostPerLine: '每行一个：{{name}}、{{wildcard}}，可加 {{port}}。',
     errFolder: '“{{value}}”不是绝对路径文件夹（以 / 或 ~/ 开头）。',
-    errHost: '“{{value}}”不是主机名，例如 api.example.com 或 *.example.com（可加 :端口）。',
+    errHost: '“{{value}}”不是主机名，例如 {{name}} 或 {{wildcard}}（可加 {{port}}）。',
   },
   errors: {
     registry_unavailable: '无法使用注册中心',

@@ -5,10 +5,11 @@
  * checks every entry; its refusal is shown beside the field it names. `useSandboxForm` keeps the
  * draft and gives the add form its input and the edit form its PATCH, so a form needs a few lines.
  */
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { SandboxPatch, SandboxSettings } from '../../../../preload/contract/index.js';
 import { ApiError } from '../../api';
 import { useTranslation } from '../../i18n';
+import { Fill } from '../../i18n/Fill';
 import { draftOf, fieldErrorOf, sandboxFieldOf, sandboxPatchOf, settingsOf, type SandboxDraft, type SandboxField, type SandboxFieldError } from './sandbox-form';
 import './sandbox.css';
 
@@ -49,8 +50,11 @@ export function useSandboxForm(stored: SandboxSettings | null): SandboxForm {
   };
 }
 
+/** The example host rules of the hosts field's hint and error (data, shown in monospace). */
+const HOST_EXAMPLES = { name: <span className="mono">api.example.com</span>, wildcard: <span className="mono">*.example.com</span>, port: <span className="mono">:port</span> };
+
 /** One list of the section, one entry per line. */
-function ListField({ label, hint, value, onChange, error, kind }: { label: string; hint: string; value: string; onChange: (v: string) => void; error: SandboxFieldError | undefined; kind: 'folder' | 'host' }) {
+function ListField({ label, hint, value, onChange, error, kind }: { label: string; hint: ReactNode; value: string; onChange: (v: string) => void; error: SandboxFieldError | undefined; kind: 'folder' | 'host' }) {
   const { t } = useTranslation();
   const lines = Math.min(6, Math.max(2, value.split('\n').length));
   return (
@@ -60,7 +64,7 @@ function ListField({ label, hint, value, onChange, error, kind }: { label: strin
       <span className="hint">{hint}</span>
       {error && (
         <span className="field-error" role="alert">
-          {error.value !== null ? t(kind === 'host' ? 'sandbox.errHost' : 'sandbox.errFolder', { value: error.value }) : error.message}
+          {error.value === null ? error.message : kind === 'host' ? <Fill k="sandbox.errHost" slots={{ value: error.value, ...HOST_EXAMPLES }} /> : t('sandbox.errFolder', { value: error.value })}
         </span>
       )}
     </label>
@@ -121,7 +125,7 @@ export function SandboxFields({ form }: { form: SandboxForm }) {
         <>
           <ListField label={t('sandbox.extraRead')} hint={t('sandbox.oneFolderPerLine')} value={draft.read} onChange={(v) => setDraft({ ...draft, read: v })} error={errors.read} kind="folder" />
           <ListField label={t('sandbox.extraWrite')} hint={t('sandbox.oneFolderPerLine')} value={draft.write} onChange={(v) => setDraft({ ...draft, write: v })} error={errors.write} kind="folder" />
-          <ListField label={t('sandbox.hosts')} hint={t('sandbox.oneHostPerLine')} value={draft.hosts} onChange={(v) => setDraft({ ...draft, hosts: v })} error={errors.hosts} kind="host" />
+          <ListField label={t('sandbox.hosts')} hint={<Fill k="sandbox.oneHostPerLine" slots={HOST_EXAMPLES} />} value={draft.hosts} onChange={(v) => setDraft({ ...draft, hosts: v })} error={errors.hosts} kind="host" />
         </>
       )}
     </fieldset>
