@@ -270,12 +270,14 @@ test('failing server cards read by their codes: English, then 简体中文 with 
   test.setTimeout(150_000);
   const work = tempDir('i18n-states');
   const script = path.join(work, 'vanishing-server.sh');
-  writeFileSync(script, `#!/bin/sh\nexec "${process.execPath}" "${path.join(ROOT, 'test/fixtures/sdk-server.mjs')}"\n`);
+  // The server file is an argument, so the sandbox grants its package (a file a script names
+  // inside itself is outside the policy, and would be blocked).
+  writeFileSync(script, `#!/bin/sh\nexec "${process.execPath}" "$@"\n`);
   chmodSync(script, 0o755);
   try {
     await openApp(page, shell.current);
     // A server whose command is gone by the time the app starts it again.
-    const gone = await addLocalServer(page, { name: 'gone', command: commandLine([script]) });
+    const gone = await addLocalServer(page, { name: 'gone', command: commandLine([script, path.join(ROOT, 'test/fixtures/sdk-server.mjs')]) });
     await expectStatus(gone, 'ready');
     const refuses = await addLocalServer(page, { name: 'refuses', command: commandLine(['node', '-e', REFUSING_SERVER]) });
     await expectStatus(refuses, 'error');
