@@ -196,7 +196,7 @@ export function deniedPaths(home: string, stateDir: string): string[] {
  * Compute the policy of one server (docs/ARCHITECTURE.md "Sandbox"): read the system, the
  * program's install prefix and its interpreter's, the PATH folders, the package folders of file
  * arguments and the user's extra read folders; write the scratch folder, folders named in the
- * arguments, the roots and the user's extra write folders; never the denied paths.
+ * arguments (for a path that does not exist yet, its folder), the roots and the user's extra write folders; never the denied paths.
  */
 export function computePolicy(input: PolicyInput): SandboxPolicy {
   const deny = deniedPaths(input.home, input.stateDir).map((p) => real(p) ?? p);
@@ -230,7 +230,12 @@ export function computePolicy(input: PolicyInput): SandboxPolicy {
   for (const dir of input.pathVar.split(path.delimiter)) if (dir && path.isAbsolute(dir) && isDir(dir)) grant(read, dir);
   for (const arg of input.args) {
     const p = argPath(arg, input.home);
-    if (!p || !existsSync(p)) continue;
+    if (!p) continue;
+    if (!existsSync(p)) {
+      // A file the server is to create (`--db=/data/new.db`): its folder, when that exists.
+      if (isDir(path.dirname(p))) grant(write, path.dirname(p), true);
+      continue;
+    }
     if (isDir(p)) grant(write, p, true);
     else for (const f of scriptFolders(real(p) ?? p)) grant(read, f);
   }

@@ -41,6 +41,13 @@ afterEach(async () => {
   await removeDir(dir);
 });
 
+/**
+ * The ledger is what ends an unsandboxed server left by a killed app; a sandboxed one dies with
+ * the app (bubblewrap's --die-with-parent, test/unit/mcp/sandbox/real-servers.test.ts) and sees
+ * its own PID namespace, so these servers run unsandboxed.
+ */
+const UNSANDBOXED = { sandbox: { enabled: false, read: [], write: [], hosts: [] } };
+
 describe('after the app was killed with -9', () => {
   it('the next start ends the servers of that run, and nothing else', async () => {
     dir = makeTempDir('op-ledger-');
@@ -50,9 +57,9 @@ describe('after the app was killed with -9', () => {
       path.join(dir, 'mcp_servers.json'),
       JSON.stringify({
         servers: {
-          tree: { type: 'local', command: [process.execPath, WRAPPER], env: { TREE_PID_FILE: pidFile }, enabled: true, timeout_seconds: 20 },
+          tree: { type: 'local', command: [process.execPath, WRAPPER], env: { TREE_PID_FILE: pidFile }, enabled: true, timeout_seconds: 20, ...UNSANDBOXED },
           // A server that survives its app: it ignores the end of stdin, its child ignores SIGTERM.
-          stubborn: { type: 'local', command: [process.execPath, ORPHAN, 'term-exit'], env: { TREE_PID_FILE: orphanPidFile }, enabled: true, timeout_seconds: 30 },
+          stubborn: { type: 'local', command: [process.execPath, ORPHAN, 'term-exit'], env: { TREE_PID_FILE: orphanPidFile }, enabled: true, timeout_seconds: 30, ...UNSANDBOXED },
         },
       }),
     );

@@ -27,6 +27,8 @@ import { startFakeModel, type FakeModel, type Turn, type WireRequest } from '../
 import { makeTempDir, removeDir, sdkCommand, waitFor, waitNoChildren } from '../../helpers.js';
 
 let dir: string;
+/** Where the servers' record files go: not the state folder, which a sandboxed server never sees. */
+let notesDir: string;
 let core: AppCore;
 let d: Dispatcher;
 let model: FakeModel;
@@ -45,9 +47,10 @@ const notes = (file: string): string[] => (existsSync(file) ? readFileSync(file,
 
 beforeEach(async () => {
   dir = makeTempDir('op-bind-');
-  A = path.join(dir, 'notes-my_fs.txt');
-  B = path.join(dir, 'notes-my.fs.txt');
-  C = path.join(dir, 'notes-replacement.txt');
+  notesDir = makeTempDir('op-bind-notes-');
+  A = path.join(notesDir, 'notes-my_fs.txt');
+  B = path.join(notesDir, 'notes-my.fs.txt');
+  C = path.join(notesDir, 'notes-replacement.txt');
   // A config file from before names were checked: both entries load.
   const s = new ConfigStore(dir);
   await s.load();
@@ -68,6 +71,7 @@ afterEach(async () => {
   await model.close();
   expect(await waitNoChildren(15_000)).toBe(true);
   await removeDir(dir);
+  await removeDir(notesDir);
 });
 
 /** The fake model's default: `call <name> <json>` calls that offered tool; a tool result ends the turn. */
@@ -232,7 +236,7 @@ describe('"Allow in this conversation" is bound to the server identity', () => {
     const r = await p;
     return { via: r.allowed ? r.via : r.reason, card };
   }
-  const D = (n: string): string => path.join(dir, `solo-${n}.txt`);
+  const D = (n: string): string => path.join(notesDir, `solo-${n}.txt`);
   const readySolo = (): Promise<boolean> => waitFor(() => core.host.view('solo').state.kind === 'ready' && core.host.tool('solo__write_note') !== undefined, 20_000);
 
   it('a restart keeps it; a server removed and added again with another command, or edited to one, does not inherit it', async () => {
