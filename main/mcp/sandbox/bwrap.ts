@@ -46,6 +46,7 @@ export function bwrapArgs(launch: BwrapLaunch): string[] {
     if (isDir(d)) a.push('--tmpfs', d);
     else a.push('--ro-bind', '/dev/null', d);
   }
+  for (const b of policy.bundles) a.push('--ro-bind', b, b);
   a.push('--bind', policy.scratch, policy.scratch);
   if (launch.bridgeDir) a.push('--bind', launch.bridgeDir, BRIDGE_MOUNT);
   a.push('--chdir', launch.cwd ?? policy.scratch, '--', launch.command, ...launch.args);

@@ -65,7 +65,7 @@ export function scratchFolder(stateDir: string, name: string): string {
 export function policyView(p: SandboxPolicy, home: string): SandboxPolicyView {
   const tilde = (x: string) => (x === home ? '~' : x.startsWith(home + path.sep) ? `~${x.slice(home.length)}` : x);
   return {
-    read: p.read.map(tilde),
+    read: [...p.read, ...p.bundles].map(tilde),
     write: p.write.map(tilde),
     deny: p.deny.map(tilde),
     refused: p.refused.map(tilde),

@@ -98,6 +98,8 @@ export interface PolicyInput {
  *   recreated as the same links inside.
  */
 export interface SandboxPolicy {
+  /** Installed bundles' folders (inside the state folder, under `bundles/`): read-only, bound after the masks. */
+  bundles: string[];
   links: { path: string; target: string }[];
   read: string[];
   write: string[];
@@ -201,6 +203,10 @@ export function deniedPaths(home: string, stateDir: string): string[] {
 export function computePolicy(input: PolicyInput): SandboxPolicy {
   const deny = deniedPaths(input.home, input.stateDir).map((p) => real(p) ?? p);
   const denied = (p: string) => deny.some((d) => inside(p, d));
+  // A server installed from a .mcpb bundle runs from <state dir>/bundles/<its folder>: that folder
+  // (never the rest of the state folder) is readable.
+  const bundleRoot = path.join(real(input.stateDir) ?? input.stateDir, 'bundles');
+  const bundles = new Set<string>();
   const read = new Set<string>();
   const write = new Set<string>();
   const refused = new Set<string>();
@@ -209,7 +215,8 @@ export function computePolicy(input: PolicyInput): SandboxPolicy {
     if (!p) return;
     const r = real(p);
     if (!r) return;
-    if (!denied(r)) set.add(r);
+    if (set === read && r !== bundleRoot && inside(r, bundleRoot)) bundles.add(path.join(bundleRoot, path.relative(bundleRoot, r).split(path.sep)[0]!));
+    else if (!denied(r)) set.add(r);
     else if (asked) refused.add(p);
   };
   const links: { path: string; target: string }[] = [];
@@ -247,6 +254,7 @@ export function computePolicy(input: PolicyInput): SandboxPolicy {
   const writes = [...write].filter((w) => !covered(w, [write]));
   const runner = path.basename(input.command).replace(/\.(cmd|exe)$/i, '');
   return {
+    bundles: [...bundles],
     links,
     read: reads.sort(),
     write: writes.sort(),
