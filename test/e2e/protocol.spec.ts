@@ -117,6 +117,8 @@ test('roots given in the UI: server-filesystem without directory arguments reads
   await editor.getByRole('button', { name: 'Add folder' }).click();
   await expect(editor.getByRole('status')).toHaveText('Saved; the servers were told.');
   await serverCard(page, 'fs').screenshot({ path: path.join(SCREENSHOTS, 'protocol-server-roots.png') });
+  // Sandboxed, it restarts to be granted its new folders; the call goes to the new process.
+  await expectStatus(serverCard(page, 'fs'), 'ready');
   await openChat(page);
   await sendMessage(page, `call fs__read_text_file ${JSON.stringify({ path: path.join(outside, 'secret.txt') })}`);
   await expect(page.getByTestId('tool-card').last()).toContainText('must not be read', { timeout: 15_000 });

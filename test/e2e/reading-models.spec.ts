@@ -74,7 +74,8 @@ test('tool images: a text-only model gets a note, a vision model gets the image 
     await setApprovalMode(page, 'Never ask');
     await saveProfile(page, { name: 'Text', baseUrl: model.baseUrl, model: 'fake-text', acceptsImages: false });
     await saveProfile(page, { name: 'Vision', baseUrl: model.baseUrl, model: 'fake-vision', acceptsImages: true, asNew: true });
-    await addLocalServer(page, { name: 'img', command: commandLine(['node', IMAGE_SERVER]) });
+    // The image folder is an argument (the fixture ignores it), so the sandbox grants it to the server.
+    await addLocalServer(page, { name: 'img', command: commandLine(['node', IMAGE_SERVER, dir]) });
     await expectStatus(serverCard(page, 'img'), 'ready');
 
     // 1. Text-only profile (the default), 1.5 MB image: a one-line note, no base64 in any request.
