@@ -265,7 +265,7 @@ export class ServerManagement {
   async rootsChanged(name: string): Promise<void> {
     const conn = this.rt.conns.get(name);
     if (!conn) return;
-    if (conn.sandbox?.state?.kind === 'on' && conn.status === 'ready') {
+    if (conn.sandbox?.state?.kind === 'on') {
       this.rt.appendLog(name, 'lifecycle', 'restarting: its roots changed, and the sandbox grants root folders when the server starts');
       await this.restart(name);
       return;
