@@ -14,7 +14,7 @@ import type { ServerConfig } from './config.js';
 import type { ServerEnvironment } from './transports/environment.js';
 import { directLaunch, type LaunchWrapper, type TransportKind as TransportDescriptor } from './transports/kind.js';
 import { transportFor, transportOf } from './transports/registry.js';
-import { ServerSandbox } from './connection/sandbox.js';
+import { denialLine, sandboxLine, ServerSandbox } from './connection/sandbox.js';
 import type { SandboxLauncher } from './sandbox/launcher.js';
 import { classifyAuthFailure } from './oauth/flow.js';
 import type { PersistentOAuthProvider } from './oauth/provider.js';
@@ -122,7 +122,7 @@ export class McpConnection {
             launcher: deps.sandbox,
             roots: () => (this.protocolHooks?.roots(this.name) ?? []).map((r) => r.uri),
             onDenial: (d) => {
-              this.note('lifecycle', `sandbox blocked ${d.kind === 'connect' ? 'connecting to' : d.kind === 'read' ? 'reading' : 'writing'} ${d.target}`);
+              this.note('lifecycle', denialLine(d));
               this.onChange(this);
             },
           })
@@ -342,8 +342,7 @@ export class McpConnection {
       this.resolvedCommand = launched.resolvedCommand;
       this.note('lifecycle', `command resolved to ${launched.resolvedCommand}`);
     }
-    const sb = sandbox?.state;
-    if (sb) this.note('lifecycle', sb.kind === 'on' ? 'sandboxed (bubblewrap)' : sb.kind === 'off' ? 'not sandboxed: turned off for this server' : `not sandboxed: ${sb.reason}`);
+    if (sandbox?.state) this.note('lifecycle', sandboxLine(sandbox.state));
     return launched.transport;
   }
 

@@ -94,3 +94,13 @@ export class ServerSandbox implements LaunchWrapper {
     if (this.denialLog.add(d)) this.opts.onDenial(this.denialLog.list().find((x) => x.kind === d.kind && x.target === d.target)!);
   }
 }
+
+/** The server's log line for a denial. */
+export function denialLine(d: SandboxDenial): string {
+  return `sandbox blocked ${d.kind === 'connect' ? 'connecting to' : d.kind === 'read' ? 'reading' : 'writing'} ${d.target}`;
+}
+
+/** The server's log line for how a launch ran. */
+export function sandboxLine(s: SandboxState): string {
+  return s.kind === 'on' ? 'sandboxed (bubblewrap)' : s.kind === 'off' ? 'not sandboxed: turned off for this server' : `not sandboxed: ${s.reason}`;
+}

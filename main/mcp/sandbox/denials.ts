@@ -11,7 +11,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { SandboxDenial } from '../../../preload/contract/index.js';
-import type { SandboxPolicy } from './policy.js';
+import { inside, type SandboxPolicy } from './policy.js';
 
 /** At most this many distinct denials are kept per server start (the oldest go first). */
 export const MAX_DENIALS = 20;
@@ -19,10 +19,6 @@ export const MAX_DENIALS = 20;
 /** Node's errno codes, Python's errno numbers, for a path that cannot be seen or written. */
 const NODE_ERROR = /\b(ENOENT|EACCES|EROFS|EPERM)\b[^'"\n]*?(?:open|scandir|stat|lstat|access|mkdir|rename|unlink|copyfile|opendir|readlink|realpath|rmdir|chmod|utime)\s+['"](\/[^'"\n]+)['"]/;
 const PYTHON_ERROR = /\[Errno (2|13|30)\][^'"\n]*?['"](\/[^'"\n]+)['"]/;
-
-function inside(p: string, dir: string): boolean {
-  return p === dir || p.startsWith(dir.endsWith(path.sep) ? dir : dir + path.sep);
-}
 
 /** A denial read off one stderr line, or null when the line shows none. */
 export function denialFromLog(line: string, policy: SandboxPolicy): Omit<SandboxDenial, 'at' | 'count'> | null {

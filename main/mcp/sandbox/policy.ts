@@ -110,7 +110,8 @@ export interface SandboxPolicy {
   fetchHosts: string[];
 }
 
-function inside(p: string, dir: string): boolean {
+/** Whether path `p` is `dir` or lies inside it (both absolute, normalized). */
+export function inside(p: string, dir: string): boolean {
   return p === dir || p.startsWith(dir.endsWith(path.sep) ? dir : dir + path.sep);
 }
 
