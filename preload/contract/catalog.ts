@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { LIMITS, serverNameSchema } from './limits.js';
 import { isLoopbackHost } from './rules/index.js';
+import type { DeclaredSandboxNeeds } from './sandbox.js';
 import type { ServerView } from './server-view.js';
 
 /** One value an install asks for (a registry `Input`: argument, variable, env var or header). */
@@ -171,6 +172,8 @@ export type CatalogOption =
       fields: CatalogField[];
       /** Every argument, variable and header the entry fixes, in the order they are used. */
       fixed: CatalogFixedValue[];
+      /** What the entry declares it needs from the sandbox (local packages; `none` for remotes and bundles, whose manifest says it). */
+      sandbox_needs: DeclaredSandboxNeeds;
     }
   | { id: string; kind: string; label: string; transport: 'stdio' | 'streamable-http' | 'sse'; installable: false; reason: NotInstallableReason };
 
@@ -219,7 +222,9 @@ export type CatalogChange =
   | { kind: 'command'; before: string; after: string }
   | { kind: 'url'; before: string; after: string }
   | { kind: 'env'; added: string[]; removed: string[] }
-  | { kind: 'headers'; added: string[]; removed: string[] };
+  | { kind: 'headers'; added: string[]; removed: string[] }
+  /** The new version declares sandbox needs the server does not have yet; the update adds them. */
+  | { kind: 'sandbox'; read: string[]; write: string[]; hosts: string[] };
 
 /** One installed catalog server compared with its registry entry. */
 export interface CatalogDiffItem {
@@ -251,6 +256,8 @@ export interface BundlePreview {
   fields: CatalogField[];
   /** The arguments and environment variables the manifest sets for this platform (`${…}` filled at install). */
   fixed: CatalogFixedValue[];
+  /** What the manifest declares it needs from the sandbox (`_meta["dev.openprogram/sandbox"]`). */
+  sandbox_needs: DeclaredSandboxNeeds;
 }
 
 const catalogValuesSchema = z

@@ -79,3 +79,33 @@ export interface SandboxDenial {
   at: number;
   count: number;
 }
+
+/**
+ * The reverse-DNS key under which a publisher declares what its server needs from the sandbox:
+ * in a `.mcpb` manifest's `_meta`, and in a `server.json`'s
+ * `_meta["io.modelcontextprotocol.registry/publisher-provided"]` (docs/ARCHITECTURE.md "Sandbox").
+ */
+export const DECLARED_NEEDS_KEY = 'dev.openprogram/sandbox';
+
+/**
+ * A declaration's shape: extra folders to read and write (absolute or `~/…`) and hosts to reach,
+ * each list optional. Unknown keys are refused, so a typo is reported rather than ignored.
+ */
+export const declaredNeedsSchema = z.strictObject({
+  read: z.array(folderSchema).max(64).optional(),
+  write: z.array(folderSchema).max(64).optional(),
+  hosts: z.array(sandboxHostSchema).max(64).optional(),
+});
+
+/**
+ * What a catalog entry or bundle declares it needs from the sandbox, shown before install:
+ * - `none`: it declares nothing (the default policy applies);
+ * - `declared`: these extra folders and hosts fill the new server's sandbox settings (a folder
+ *   inside a path the sandbox never shows is still refused when the server starts);
+ * - `invalid`: the declaration does not validate (`detail` in English); it is ignored, the rest of
+ *   the entry installs as usual.
+ */
+export type DeclaredSandboxNeeds =
+  | { kind: 'none' }
+  | { kind: 'declared'; read: string[]; write: string[]; hosts: string[] }
+  | { kind: 'invalid'; detail: string };

@@ -216,6 +216,42 @@ test('the install form lists every value an entry fixes before its Install butto
   await expect(bad.getByTestId('catalog-install-form').getByRole('button', { name: 'Install' })).toBeDisabled();
 });
 
+test('an entry’s declared sandbox needs are shown before Install and become the server’s sandbox settings', async ({ page, shell }) => {
+  test.setTimeout(90_000);
+  await openApp(page, shell.current);
+  await openCatalog(page);
+  await page.getByLabel('Registry URL').fill(registry.url);
+  await page.getByRole('button', { name: 'Use this registry' }).click();
+  const server = everythingServer('1.0.0');
+  registry.publish({
+    ...server,
+    name: 'io.github.example/needs-net',
+    title: 'Needs the network',
+    _meta: { 'io.modelcontextprotocol.registry/publisher-provided': { 'dev.openprogram/sandbox': { read: ['/opt/needs-data'], hosts: ['api.example.com'] } } },
+  });
+  await search(page, 'needs');
+  const entry = page.locator('[data-name="io.github.example/needs-net"]');
+  await entry.getByRole('button', { name: 'Install' }).click();
+  const form = entry.getByTestId('catalog-install-form');
+  const needs = form.getByTestId('sandbox-needs');
+  await expect(needs).toContainText('What it asks of the sandbox');
+  await expect(needs.getByRole('listitem')).toHaveText(['Extra read folders: /opt/needs-data', 'Allowed hosts: api.example.com']);
+  // Shown before the Install button.
+  expect(await form.evaluate((el) => !!(el.querySelector('[data-testid="sandbox-needs"]')!.compareDocumentPosition(el.querySelector('button[type="submit"]')!) & Node.DOCUMENT_POSITION_FOLLOWING))).toBe(true);
+  await form.screenshot({ path: path.join(SCREENSHOTS, 'catalog-sandbox-needs.png') });
+  await form.getByLabel('Server name').fill('needs-net');
+  await form.getByLabel('EVERYTHING_TOKEN').fill(TOKEN);
+  await form.getByRole('button', { name: 'Install' }).click();
+  await expect(entry.getByRole('status')).toContainText('Installed "needs-net"');
+  const saved = JSON.parse(readFileSync(path.join(shell.stateDir, 'mcp_servers.json'), 'utf8'));
+  expect(saved.servers['needs-net'].sandbox).toEqual({ enabled: true, read: ['/opt/needs-data'], write: [], hosts: ['api.example.com'] });
+  await page.locator('.settings-nav').getByRole('button', { name: 'MCP servers', exact: true }).click();
+  const card = serverCard(page, 'needs-net');
+  await expectStatus(card, 'ready', 60_000);
+  await card.getByText('What it may do').click();
+  await expect(card.getByTestId('sandbox-policy-hosts')).toHaveText('api.example.com');
+});
+
 /** A loopback address nothing listens on. */
 async function closedAddress(): Promise<string> {
   const port = await new Promise<number>((r) => {

@@ -110,7 +110,7 @@ export class BundleInstaller {
     this.pending.set(token, { bundle: b, origin });
     for (const k of [...this.pending.keys()].slice(0, Math.max(0, this.pending.size - MAX_PENDING))) this.pending.delete(k);
     const m = b.manifest;
-    return { token, name: m.name, display_name: m.display_name ?? null, version: m.version, description: m.description, runtime: b.command, fields: b.fields, fixed: b.fixed };
+    return { token, name: m.name, display_name: m.display_name ?? null, version: m.version, description: m.description, runtime: b.command, fields: b.fields, fixed: b.fixed, sandbox_needs: b.sandboxNeeds };
   }
 
   /**

@@ -11,7 +11,8 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { vAny, VERSIONED_MANIFEST_SCHEMAS } from '@anthropic-ai/mcpb/browser';
-import type { CatalogField, CatalogFixedValue, ServerInput } from '../../../preload/contract/index.js';
+import type { CatalogField, CatalogFixedValue, DeclaredSandboxNeeds, ServerInput } from '../../../preload/contract/index.js';
+import { readDeclaredNeeds, settingsFromNeeds } from '../sandbox/declared-needs.js';
 import { fillArgs, fillString, refersTo, USER_CONFIG_KEY, type BundleVariables } from './bundle-vars.js';
 import { CatalogInputError, type FieldValues } from './mapping.js';
 import { reason, reasonLogText, type CatalogProblem } from './reasons.js';
@@ -47,6 +48,8 @@ export interface InspectedBundle {
   command: string;
   /** The arguments and environment variables the manifest sets for this platform, as written. */
   fixed: CatalogFixedValue[];
+  /** What the manifest declares it needs from the sandbox (its `_meta`). */
+  sandboxNeeds: DeclaredSandboxNeeds;
 }
 
 /** Check a file's SHA-256 against the hex digest a registry entry declares. @throws BundleError */
@@ -130,7 +133,9 @@ export async function inspectBundle(bytes: Uint8Array): Promise<InspectedBundle>
   }
   const mine = forPlatform(cfg);
   const fixed: CatalogFixedValue[] = [...mine.args.map((a) => ({ kind: 'package_argument' as const, name: null, value: a })), ...Object.entries(mine.env).map(([name, value]) => ({ kind: 'env' as const, name, value }))];
-  return { manifest, entries, fields: userConfig.map(([k, o]) => fieldOf(k, o)), command: cfg.command, fixed };
+  // Read from the manifest as written: older manifest versions' schemas do not carry `_meta`.
+  const sandboxNeeds = readDeclaredNeeds((json as { _meta?: unknown })._meta);
+  return { manifest, entries, fields: userConfig.map(([k, o]) => fieldOf(k, o)), command: cfg.command, fixed, sandboxNeeds };
 }
 
 /**
@@ -230,5 +235,6 @@ export async function bundleConfig(b: InspectedBundle, dir: string, values: Fiel
     const r = fillString(raw, vars);
     if (!r.unfilled) env[name] = r.text;
   }
-  return { type: 'local', command: [command.text, ...fillArgs(mine.args, vars)], env };
+  const sandbox = settingsFromNeeds(b.sandboxNeeds);
+  return { type: 'local', command: [command.text, ...fillArgs(mine.args, vars)], env, ...(sandbox ? { sandbox } : {}) };
 }

@@ -8,6 +8,8 @@ import { detectSecretArgs, maskCommand, maskUrl, type ServerConfig } from '../co
 import type { FieldValues } from './mapping.js';
 import { NotInstallableError } from './reasons.js';
 import { transportFor } from '../transports/registry.js';
+import { addedNeeds, mergeNeeds } from '../sandbox/declared-needs.js';
+import { applySandboxPatch, effectiveSandbox } from '../config/sandbox-settings.js';
 
 /** A command line for display (arguments with spaces quoted). */
 function showCommand(c: string[]): string {
@@ -21,8 +23,8 @@ function nameChange(kind: 'env' | 'headers', before: string[], after: string[]):
 }
 
 /**
- * What replacing `current` by `next` changes: type, command, URL, and the NAMES of env vars and
- * headers. `dropped` are the names the update removes (see {@link updatePatch}).
+ * What replacing `current` by `next` changes: type, command, URL, the NAMES of env vars and
+ * headers, and the sandbox needs the new version declares that the server does not have yet. `dropped` are the names the update removes (see {@link updatePatch}).
  */
 export function diffConfigs(current: ServerConfig, next: ServerInput, dropped: string[]): CatalogChange[] {
   const out: CatalogChange[] = [];
@@ -36,6 +38,8 @@ export function diffConfigs(current: ServerConfig, next: ServerInput, dropped: s
     const after = [...before.filter((n) => !dropped.includes(n)), ...Object.keys(next.env ?? {}).filter((n) => !before.includes(n))];
     const c = nameChange('env', before, after);
     if (c) out.push(c);
+    const added = addedNeeds(effectiveSandbox(current.sandbox), applySandboxPatch(undefined, next.sandbox ?? {}) ?? undefined);
+    if (added) out.push({ kind: 'sandbox', ...added });
   } else if (current.type !== 'local' && next.type !== 'local') {
     if (current.url !== next.url) out.push({ kind: 'url', before: maskUrl(current.url), after: maskUrl(next.url) });
     const before = Object.keys(current.headers);
@@ -50,14 +54,17 @@ export function diffConfigs(current: ServerConfig, next: ServerInput, dropped: s
  * The PATCH that turns `current` into `next` (same type): the new command/URL, every value of
  * `next` (unchanged secrets are the same values, so the store keeps their keys), and `""` for the
  * names in `dropped` — names the old registry version defined and the new one does not. Names the
- * user added by hand are kept.
+ * user added by hand are kept, as are the user's sandbox settings (newly declared needs are added).
  * @throws NotInstallableError when the type changes (an update cannot turn a local server into a remote one).
  */
 export function updatePatch(current: ServerConfig, next: ServerInput, dropped: string[]): ServerPatch {
   if (current.type === 'local' && next.type === 'local') {
     const env: Record<string, string> = { ...(next.env ?? {}) };
     for (const n of dropped) if (!(n in env) && n in current.env) env[n] = '';
-    return { command: [...next.command], env };
+    // Sandbox needs the new version declares are added; the user's own settings are kept.
+    const now = effectiveSandbox(current.sandbox);
+    const merged = mergeNeeds(now, applySandboxPatch(undefined, next.sandbox ?? {}) ?? undefined);
+    return { command: [...next.command], env, ...(merged !== now ? { sandbox: merged } : {}) };
   }
   if (current.type !== 'local' && next.type !== 'local' && current.type === next.type) {
     const headers: Record<string, string> = { ...(next.headers ?? {}) };

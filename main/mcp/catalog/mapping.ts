@@ -17,6 +17,7 @@ import { envNameSchema, headerNameSchema, type CatalogField, type CatalogFixedVa
 import { isHttpsOrLoopbackHttp } from '../../../preload/contract/rules/index.js';
 import { NotInstallableError, reason, type NotInstallableReason } from './reasons.js';
 import { whyRedirects, type PackageRuntime } from './runtime-guard.js';
+import { serverJsonNeeds, settingsFromNeeds } from '../sandbox/declared-needs.js';
 import type { KeyValueInput, RegistryArgument, RegistryInput, RegistryPackage, RegistryRemote, ServerJson } from './schema.js';
 
 /** The user's answers, by field id; a repeated field takes a list. */
@@ -175,17 +176,17 @@ export function installOptions(server: ServerJson): CatalogOption[] {
     const why = whyNotPackage(p);
     if (why) return out.push({ ...base, installable: false, reason: why });
     // A bundle's own questions (its user_config) are known once it is downloaded and checked.
-    if (p.registryType === 'mcpb') return out.push({ ...base, label: `mcpb ${p.identifier}`, installable: true, runtime: null, fields: [], fixed: [] });
+    if (p.registryType === 'mcpb') return out.push({ ...base, label: `mcpb ${p.identifier}`, installable: true, runtime: null, fields: [], fixed: [], sandbox_needs: { kind: 'none' } });
     const fields = [...argumentFields(p.runtimeArguments, 'runtime'), ...argumentFields(p.packageArguments, 'package'), ...keyValueFields(p.environmentVariables, 'env')];
     const fixed = [...fixedArguments(p.runtimeArguments, 'runtime_argument'), ...fixedArguments(p.packageArguments, 'package_argument'), ...fixedKeyValues(p.environmentVariables, 'env')];
-    out.push({ ...base, installable: true, runtime: RUNTIMES[p.registryType]!, fields, fixed });
+    out.push({ ...base, installable: true, runtime: RUNTIMES[p.registryType]!, fields, fixed, sandbox_needs: serverJsonNeeds(server) });
   });
   (server.remotes ?? []).forEach((r, n) => {
     const base = { id: `remote:${n}`, kind: 'remote', label: `${r.type} ${r.url}`, transport: r.type };
     const why = whyNotRemote(r);
     if (why) return out.push({ ...base, installable: false, reason: why });
     const fields = [...variableFields('url', r, 'url_variable'), ...keyValueFields(r.headers, 'header')];
-    out.push({ ...base, installable: true, runtime: null, fields, fixed: fixedKeyValues(r.headers, 'header') });
+    out.push({ ...base, installable: true, runtime: null, fields, fixed: fixedKeyValues(r.headers, 'header'), sandbox_needs: { kind: 'none' } });
   });
   return out;
 }
@@ -306,7 +307,9 @@ export function buildConfig(server: ServerJson, optionId: string, values: FieldV
       const tagged = p.version && !/[:@]/.test(p.identifier.split('/').pop()!) ? `${p.identifier}:${p.version}` : p.identifier;
       command = ['docker', 'run', '-i', '--rm', ...rt, ...Object.keys(env).flatMap((k) => ['-e', k]), tagged, ...pk];
     }
-    return { input: { type: 'local', command, env }, remembered: answers.remembered, labels: answers.labels, runtime };
+    // Declared sandbox needs fill the new server's settings; the install form showed them.
+    const sandbox = settingsFromNeeds(serverJsonNeeds(server));
+    return { input: { type: 'local', command, env, ...(sandbox ? { sandbox } : {}) }, remembered: answers.remembered, labels: answers.labels, runtime };
   }
   if (m?.[1] === 'remote') {
     const r = server.remotes?.[index];

@@ -107,6 +107,8 @@ export const serverJsonSchema = z.object({
   icons: z.array(iconSchema).max(16).optional(),
   packages: z.array(packageSchema).max(32).optional(),
   remotes: z.array(remoteSchema).max(32).optional(),
+  /** Publisher and registry metadata by reverse-DNS key; read by its readers (e.g. declared sandbox needs), never checked as a whole. */
+  _meta: z.unknown().optional(),
 });
 export type ServerJson = z.infer<typeof serverJsonSchema>;
 

@@ -5,6 +5,7 @@ import { ApiError, call } from '../api';
 import { Fill } from '../i18n/Fill';
 import { useTranslation } from '../i18n';
 import { useApp } from '../store';
+import { DeclaredNeeds } from './sandbox/DeclaredNeeds';
 import { answersToValues, CatalogFieldInputs, defaultAnswers, FixedValues, missingFields, type FieldAnswers } from './CatalogFields';
 
 /** Largest file sent: main takes 64 MB; the browser shell's socket carries at most 4 MB a message (base64 included). */
@@ -81,6 +82,7 @@ export function BundleForm({ preview, onDone, onCancel }: { preview: BundlePrevi
       {preview.fields.length === 0 && <p className="muted">{t('catalog.noFields')}</p>}
       <CatalogFieldInputs fields={preview.fields} answers={answers} onChange={setAnswers} errors={errors} />
       <FixedValues fixed={preview.fixed} runtime={preview.runtime} />
+      <DeclaredNeeds needs={preview.sandbox_needs} />
       {errors.form && (
         <div className="field-error" role="alert">
           {errors.form}

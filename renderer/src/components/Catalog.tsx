@@ -9,6 +9,7 @@ import { CatalogUpdates } from './CatalogUpdates';
 import { BundleForm, BundleInstall, Installed } from './BundleInstall';
 import { Fill } from '../i18n/Fill';
 import { CatalogWhy } from './CatalogWhy';
+import { DeclaredNeeds } from './sandbox/DeclaredNeeds';
 
 /** "just now", "3 min ago", or a date. */
 function age(ts: number, now = Date.now()): string {
@@ -145,6 +146,7 @@ function InstallForm({ entry, onDone }: { entry: CatalogEntryView; onDone: (serv
           {fields.length === 0 && <p className="muted">{t('catalog.noFields')}</p>}
           <CatalogFieldInputs fields={fields} answers={answers} onChange={setAnswers} errors={errors} />
           <FixedValues fixed={option.fixed} runtime={option.runtime} />
+          <DeclaredNeeds needs={option.sandbox_needs} />
         </>
       )}
       {errors.form && (

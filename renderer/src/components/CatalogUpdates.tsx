@@ -28,6 +28,15 @@ function Change({ c }: { c: CatalogChange }) {
     );
   }
   if (c.kind === 'type') return <li>{t('catalog.changeType', { before: c.before, after: c.after })}</li>;
+  if (c.kind === 'sandbox')
+    return (
+      <li data-testid="change-sandbox">
+        {t('sandbox.changeSandbox')}{t('common.colon')}
+        <span className="mono" lang="en">
+          {[...c.read.map((x) => `${t('sandbox.extraRead')} ${x}`), ...c.write.map((x) => `${t('sandbox.extraWrite')} ${x}`), ...c.hosts.map((x) => `${t('sandbox.hosts')} ${x}`)].join('; ')}
+        </span>
+      </li>
+    );
   return (
     <li>
       {c.kind === 'command' ? t('catalog.changeCommand') : t('catalog.changeUrl')}{t('common.colon')}<span className="mono">{c.before}</span> → <span className="mono">{c.after}</span>

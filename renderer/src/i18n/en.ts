@@ -864,6 +864,10 @@ export const en = {
     oneHostPerLine: 'One per line: {{name}}, {{wildcard}}, optionally {{port}}.',
     errFolder: '“{{value}}” is not an absolute folder (start it with / or ~/).',
     errHost: '“{{value}}” is not a host name such as {{name}} or {{wildcard}} (optionally with {{port}}).',
+    needsTitle: 'What it asks of the sandbox',
+    needsHint: 'Its publisher declares these; they become this server’s sandbox settings, which you can change later. Paths the sandbox never shows stay hidden.',
+    needsInvalid: 'Its publisher’s sandbox declaration is not valid and is ignored; the server gets the default policy.',
+    changeSandbox: 'Sandbox: adds',
   },
   errors: {
     registry_unavailable: 'The registry could not be used',

@@ -863,6 +863,10 @@ export const zhCN: Strings = {
     oneFolderPerLine: '每行一个绝对路径文件夹（/… 或 ~/…）。',
     oneHostPerLine: '每行一个：{{name}}、{{wildcard}}，可加 {{port}}。',
     errFolder: '“{{value}}”不是绝对路径文件夹（以 / 或 ~/ 开头）。',
+    needsTitle: '它向沙箱申请的权限',
+    needsHint: '这些由发布者声明，将成为此服务器的沙箱设置，之后可以修改。沙箱永不显示的路径仍然隐藏。',
+    needsInvalid: '发布者的沙箱声明无效，已忽略；服务器使用默认策略。',
+    changeSandbox: '沙箱：新增',
     errHost: '“{{value}}”不是主机名，例如 {{name}} 或 {{wildcard}}（可加 {{port}}）。',
   },
   errors: {

@@ -195,7 +195,7 @@ describe('hostile archives', () => {
 describe('unpacking', () => {
   /** A bundle whose entry list slipped past the name checks (built by hand, as a bug in them would). */
   const slipped = (names: string[]): InspectedBundle =>
-    ({ manifest: {} as InspectedBundle['manifest'], entries: names.map((name) => ({ name, isDirectory: false, mode: null, size: 4, data: new TextEncoder().encode('evil') })), fields: [], command: 'node', fixed: [] }) as InspectedBundle;
+    ({ manifest: {} as InspectedBundle['manifest'], entries: names.map((name) => ({ name, isDirectory: false, mode: null, size: 4, data: new TextEncoder().encode('evil') })), fields: [], command: 'node', fixed: [], sandboxNeeds: { kind: 'none' } }) as InspectedBundle;
 
   it('writes nothing outside the bundle folder, even for entries the name checks missed, and removes the folder', async () => {
     const root = path.join(dir, 'bundles');
