@@ -18,7 +18,7 @@ interface StoreResult {
   load: { ours: number[]; bare: number[]; bareParsed: number[]; items: number };
   search: { entries: number; fillMs: number; queries: Record<string, { ours: number[]; bare: number[]; hits: number }> };
   stream: { chunks: number; p50: number; p99: number; max: number; flushes: number; flushP99: number; flushMax: number; amortizedPerChunk: number };
-  size: { bytes: number; textBytes: number; messages: number };
+  size: { bytes: number; textBytes: number; messages: number; zh: { bytes: number; textBytes: number } };
 }
 
 const mark = (v: number, t: number): string => (v <= t ? 'OK' : 'OVER');
@@ -125,6 +125,7 @@ export async function benchConversations(log: (m: string) => void): Promise<{ ro
       { bench: `Saving streamed output, ${s.chunks} chunks: main time per chunk`, measurement: `p50 ${fmtMs(s.p50)}, p99 ${fmtMs(s.p99)}, max ${fmtMs(s.max)}`, target: `p99 ≤ ${CHUNK_TARGET_MS} ms`, mark: mark(s.p99, CHUNK_TARGET_MS) },
       { bench: `  all saving time (chunks + ${s.flushes} batched writes) per chunk; one batched write`, measurement: `${fmtMs(s.amortizedPerChunk)} per chunk; write p99 ${fmtMs(s.flushP99)}, max ${fmtMs(s.flushMax)}`, target: `≤ ${CHUNK_TARGET_MS} ms per chunk`, mark: mark(s.amortizedPerChunk, CHUNK_TARGET_MS) },
       { bench: 'Database bytes per 1,000 ordinary messages (FTS index included)', measurement: `${(r.size.bytes / 1024).toFixed(0)} KiB (text itself: ${(r.size.textBytes / 1024).toFixed(0)} KiB)`, target: 'report', mark: '' },
+      { bench: '  the same in Chinese (indexed per character)', measurement: `${(r.size.zh.bytes / 1024).toFixed(0)} KiB (text itself: ${(r.size.zh.textBytes / 1024).toFixed(0)} KiB)`, target: 'report', mark: '' },
     );
     return { rows, report: { ...r, paint, loadRatio } };
   } finally {

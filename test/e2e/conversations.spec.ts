@@ -228,6 +228,35 @@ test('a long conversation opens with its newest entries, shows earlier ones on r
   await expect(page.locator('.search-hit-item')).toBeInViewport();
 });
 
+test('search finds Chinese and Japanese words anywhere in a message, one- and two-character words included, and opens the hit', async ({ page, shell }) => {
+  const { openConversationDatabase } = await import('../../main/chat/conversations/database.js');
+  const { ConversationStore } = await import('../../main/chat/conversations/store.js');
+  await shell.current.stop();
+  const store = new ConversationStore(openConversationDatabase(shell.stateDir).db);
+  store.ensure('zh', '周会');
+  store.append('zh', { kind: 'user', id: 'z1', ts: 1, text: '昨天下午我们整理了会议纪要，然后讨论下周的发布计划。' });
+  store.append('zh', { kind: 'assistant', id: 'z2', ts: 2, run_id: 'r1', text: '好的，我来总结。', state: 'done' });
+  store.ensure('ja', '会議');
+  store.append('ja', { kind: 'user', id: 'j1', ts: 3, text: '昨日の会議で議事録を確認しました。' });
+  store.close();
+  await shell.restart();
+  await openApp(page, shell.current);
+  const sidebar = page.getByRole('complementary', { name: 'Conversations' });
+  const search = page.getByRole('searchbox', { name: 'Search conversations' });
+  const hit = sidebar.getByTestId('search-hit');
+  for (const [word, count] of [['会议纪要', 1], ['发布', 1], ['周', 1], ['議事録', 1], ['会', 2]] as const) {
+    await search.fill(word);
+    await expect(hit, word).toHaveCount(count);
+    await expect(hit.first().locator('mark'), word).toHaveText(word);
+  }
+  await search.fill('发布');
+  await expect(hit).toHaveCount(1);
+  await expect(hit.locator('.conv-snippet')).toContainText('下周的发布计划');
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'search-chinese.png') });
+  await hit.click();
+  await expect(page.locator('.search-hit-item')).toContainText('会议纪要');
+});
+
 test('search highlights come from the search engine: a message holding the old marker characters shows no highlight for them', async ({ page, shell }) => {
   const { openConversationDatabase } = await import('../../main/chat/conversations/database.js');
   const { ConversationStore } = await import('../../main/chat/conversations/store.js');

@@ -9,7 +9,8 @@
 import { existsSync, rmSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import type { ConversationsRecovered } from '../../../preload/contract/index.js';
-import { SCHEMA_VERSION } from './schema.js';
+import { CJK_INDEX_VERSION, SCHEMA_VERSION } from './schema.js';
+import { hasCjk, indexText } from './cjk-search.js';
 
 /** The columns copied per table (the current schema; `rowid` kept so order and ids hold). */
 const COLUMNS = {
@@ -73,6 +74,8 @@ export function salvage(target: Database.Database, source: string, now: () => nu
         const id = row.conversation_id;
         if (typeof id !== 'string') return false;
         if (!has.get(id)) create.run(id, RECOVERED_TITLE, now(), now());
+        // A file from before CJK indexing has its search text as written: index it as step 4 does.
+        if (version < CJK_INDEX_VERSION && typeof row.search_text === 'string' && hasCjk(row.search_text)) row.search_text = indexText(row.search_text);
         return true;
       });
       const known = (row: Row): boolean => typeof row.conversation_id === 'string' && has.get(row.conversation_id) !== undefined;

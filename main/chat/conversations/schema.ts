@@ -4,6 +4,7 @@
  * docs/ARCHITECTURE.md "Conversations".
  */
 import Database from 'better-sqlite3';
+import { hasCjk, indexText } from './cjk-search.js';
 
 /** The database was written by a newer version of the app (its schema version is higher than ours). */
 export class NewerSchemaError extends Error {
@@ -16,9 +17,10 @@ export class NewerSchemaError extends Error {
 /**
  * The schema as steps: step `i` brings a database from version `i` to `i + 1`, so a file of any
  * older version gains what it lacks and keeps everything it has (docs/ARCHITECTURE.md
- * "Conversations"). Append only: a released step is never edited.
+ * "Conversations"). Append only: a released step is never edited. A step is SQL, or a function
+ * for what SQL alone cannot do (it runs in the same transaction).
  */
-const SCHEMA_STEPS: readonly string[] = [
+const SCHEMA_STEPS: readonly (string | ((db: Database.Database) => void))[] = [
   // 1: conversations, their entries, full-text search, app state.
   `
 CREATE TABLE IF NOT EXISTS conversations (
@@ -81,14 +83,35 @@ CREATE TABLE IF NOT EXISTS closed_views (
   PRIMARY KEY (conversation_id, run_id, call_id)
 );
 `,
+  // 4: CJK text is indexed a character at a time (./cjk-search.ts): entries written before are
+  // indexed again (the items_au trigger replaces their search-index rows).
+  reindexCjk,
 ];
+
+/** Schema step 4: set apart the CJK characters of every stored entry's search text. */
+function reindexCjk(db: Database.Database): void {
+  const update = db.prepare('UPDATE items SET search_text = ? WHERE rowid = ?');
+  const page = db.prepare<[number], { rowid: number; search_text: string }>('SELECT rowid, search_text FROM items WHERE rowid > ? ORDER BY rowid LIMIT 500');
+  // In pages: better-sqlite3 runs no other statement while a query is being iterated.
+  for (let after = 0, rows = page.all(after); rows.length; rows = page.all(after)) {
+    for (const row of rows) if (hasCjk(row.search_text)) update.run(indexText(row.search_text), row.rowid);
+    after = rows[rows.length - 1]!.rowid;
+  }
+}
+
+/** The first schema version whose search text has its CJK characters set apart (./cjk-search.ts). */
+export const CJK_INDEX_VERSION = 4;
 
 /** The schema version this build writes (`PRAGMA user_version`): the number of schema steps. */
 export const SCHEMA_VERSION = SCHEMA_STEPS.length;
 
 /** Run the schema steps from `from` up to {@link SCHEMA_VERSION} and record the version (caller's transaction). */
 export function migrate(db: Database.Database, from: number): void {
-  for (let v = from; v < SCHEMA_VERSION; v++) db.exec(SCHEMA_STEPS[v]!);
+  for (let v = from; v < SCHEMA_VERSION; v++) {
+    const step = SCHEMA_STEPS[v]!;
+    if (typeof step === 'string') db.exec(step);
+    else step(db);
+  }
   db.pragma(`user_version = ${SCHEMA_VERSION}`);
 }
 

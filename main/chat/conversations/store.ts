@@ -17,6 +17,7 @@ import { readStoredEntry, UNREADABLE_ENTRY_TEXT } from './entry-shape.js';
 import { RECOVERED_TITLE } from './salvage.js';
 import { storeQueries, type SummaryRow } from './store-queries.js';
 import { cleanTitle, ftsQuery, searchableText, snippetSegments, TITLE_MAX } from './text.js';
+import { indexText } from './cjk-search.js';
 
 /** How far (ms) the saved text of a streaming answer may lag behind what was shown. */
 export const FLUSH_MS = 200;
@@ -368,7 +369,7 @@ function fromRow(r: SummaryRow): Omit<ConversationSummary, 'running'> {
 /** The stored columns of an entry: the window's JSON, the whole JSON where it differs, the searchable text. */
 function columns(item: TranscriptItem): [string, string | null, string] {
   const ui = itemForUi(item);
-  return [JSON.stringify(ui), ui === item ? null : JSON.stringify(item), searchableText(item)];
+  return [JSON.stringify(ui), ui === item ? null : JSON.stringify(item), indexText(searchableText(item))];
 }
 
 /** A new entry id. */

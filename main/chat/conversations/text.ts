@@ -4,6 +4,7 @@
  * docs/ARCHITECTURE.md "Conversations".
  */
 import type { SnippetSegment, TranscriptItem } from '../../../preload/contract/index.js';
+import { queryTokens, unindexText } from './cjk-search.js';
 
 /** Longest title, in characters (code points), made from a first message. */
 export const AUTO_TITLE_MAX = 80;
@@ -58,7 +59,9 @@ export function searchableText(item: TranscriptItem): string {
 
 /**
  * Turn free text into an FTS5 MATCH expression: each white-space separated word becomes a quoted
- * string (quotes doubled), all must match, the last one also as a prefix (search as you type).
+ * string (quotes doubled), all must match, the last one also as a prefix (search as you type). A
+ * word with CJK characters becomes the phrase of its characters (./cjk-search.ts), so it is found
+ * inside a sentence.
  * Operators, parentheses, column filters and stray quotes in the input are therefore plain text.
  * Returns null when there is nothing to search for.
  */
@@ -70,16 +73,18 @@ export function ftsQuery(input: string): string | null {
     .filter((w) => /[\p{L}\p{N}]/u.test(w))
     .slice(0, 32);
   if (words.length === 0) return null;
-  return words.map((w, i) => `"${w.replace(/"/g, '""')}"${i === words.length - 1 ? '*' : ''}`).join(' ');
+  return words.map((w, i) => `"${queryTokens(w).join(' ').replace(/"/g, '""')}"${i === words.length - 1 ? '*' : ''}`).join(' ');
 }
 
 /**
  * Split a snippet made with the markers `open` … `close` into pieces, `hit` for the text between
  * a pair. Only the markers passed count (the caller makes them fresh per query), so characters in
  * the data — the control characters an older version marked with, or anything else — stay plain
- * text. Empty pieces are dropped; neighbours of the same kind are joined.
+ * text. Empty pieces are dropped; neighbours of the same kind are joined. The CJK separators of the
+ * indexed text are removed first, so the characters of one CJK word form one hit.
  */
-export function snippetSegments(snippet: string, open: string, close: string): SnippetSegment[] {
+export function snippetSegments(indexed: string, open: string, close: string): SnippetSegment[] {
+  const snippet = unindexText(indexed);
   const out: SnippetSegment[] = [];
   const push = (text: string, hit: boolean): void => {
     if (!text) return;
