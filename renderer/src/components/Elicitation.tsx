@@ -1,7 +1,9 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { call, on } from '../api';
 import { useTranslation } from '../i18n';
 import { Fill } from '../i18n/Fill';
+import { ElicitationField } from './elicitation/ElicitationField';
+import { check, formFields, initialValues, type FormValue, type Problem } from './elicitation/schema';
 
 interface Request {
   id: string;
@@ -10,39 +12,18 @@ interface Request {
   requested_schema: Record<string, unknown>;
 }
 
-interface FieldSchema {
-  type?: string;
-  title?: string;
-  description?: string;
-  enum?: unknown[];
-  enumNames?: string[];
-  default?: unknown;
-  minimum?: number;
-  maximum?: number;
-}
-
-type Value = string | number | boolean;
-
-function initialValues(schema: Record<string, unknown>): Record<string, Value | ''> {
-  const props = (schema.properties ?? {}) as Record<string, FieldSchema>;
-  const out: Record<string, Value | ''> = {};
-  for (const [k, f] of Object.entries(props)) {
-    if (f.default !== undefined && (typeof f.default === 'string' || typeof f.default === 'number' || typeof f.default === 'boolean')) out[k] = f.default;
-    else out[k] = f.type === 'boolean' ? false : '';
-  }
-  return out;
-}
-
 /**
  * Forms that servers ask the user to fill in (MCP elicitation, form mode). The server's name is
- * always shown; the user can accept, decline or cancel. Fields left empty are omitted, and the
- * app fills in the schema's defaults for them.
+ * always shown; the user can accept, decline or cancel. Every field kind the spec allows is
+ * rendered as its own control (./elicitation/), defaults pre-filled and named under their field;
+ * a field left empty is omitted (the SDK then applies the schema's default, the one shown).
+ * Problems are shown beside their fields; nothing is sent until every field is accepted.
  */
 export function ElicitationDialogs() {
   const { t } = useTranslation();
   const [queue, setQueue] = useState<Request[]>([]);
-  const [values, setValues] = useState<Record<string, Value | ''>>({});
-  const [error, setError] = useState<string | null>(null);
+  const [values, setValues] = useState<Record<string, FormValue>>({});
+  const [problems, setProblems] = useState<Record<string, Problem>>({});
 
   useEffect(() => {
     const offs = [
@@ -53,33 +34,25 @@ export function ElicitationDialogs() {
   }, []);
 
   const current = queue[0];
+  const fields = useMemo(() => (current ? formFields(current.requested_schema) : []), [current?.id]);
   useEffect(() => {
-    if (current) setValues(initialValues(current.requested_schema));
-    setError(null);
-  }, [current?.id]);
+    setValues(initialValues(fields));
+    setProblems({});
+  }, [fields]);
 
   if (!current) return null;
-  const props = (current.requested_schema.properties ?? {}) as Record<string, FieldSchema>;
-  const required = new Set((current.requested_schema.required ?? []) as string[]);
 
   const answer = async (action: 'accept' | 'decline' | 'cancel') => {
-    const content: Record<string, Value> = {};
+    const content: Record<string, string | number | boolean | string[]> = {};
     if (action === 'accept') {
-      for (const [k, f] of Object.entries(props)) {
-        const v = values[k];
-        if (v === '' || v === undefined) {
-          if (required.has(k)) {
-            setError(t('elicitation.required', { field: f.title ?? k }));
-            return;
-          }
-          continue;
-        }
-        content[k] = f.type === 'number' || f.type === 'integer' ? Number(v) : v;
-        if ((f.type === 'number' || f.type === 'integer') && Number.isNaN(content[k])) {
-          setError(t('elicitation.mustBeNumber', { field: f.title ?? k }));
-          return;
-        }
+      const found: Record<string, Problem> = {};
+      for (const f of fields) {
+        const r = check(f, values[f.key]);
+        if (!r.ok) found[f.key] = r.problem;
+        else if (r.value !== null) content[f.key] = r.value;
       }
+      setProblems(found);
+      if (Object.keys(found).length) return;
     }
     try {
       await call('elicitation.respond', { id: current.id, action, ...(action === 'accept' ? { content } : {}) });
@@ -93,6 +66,8 @@ export function ElicitationDialogs() {
     <div className="modal-backdrop">
       <form
         className="modal panel"
+        // The app checks every field itself and says why beside it (the browser's bubbles would not).
+        noValidate
         role="dialog"
         aria-label={t('elicitation.label', { server: current.server })}
         onSubmit={(e) => {
@@ -104,43 +79,21 @@ export function ElicitationDialogs() {
           <Fill k="elicitation.asks" slots={{ server: <span className="mono">{current.server}</span> }} />
         </h3>
         <p className="elicitation-message">{current.message}</p>
-        {Object.entries(props).map(([k, f]) => (
-          <label key={k} className={f.type === 'boolean' ? 'check' : 'field'}>
-            {f.type === 'boolean' ? (
-              <>
-                <input type="checkbox" aria-label={f.title ?? k} checked={values[k] === true} onChange={(e) => setValues({ ...values, [k]: e.target.checked })} />
-                {f.title ?? k}
-              </>
-            ) : (
-              <>
-                <span>
-                  {f.title ?? k}
-                  {required.has(k) ? ' *' : ''} {f.description && <span className="hint">— {f.description}</span>}
-                </span>
-                {Array.isArray(f.enum) ? (
-                  <select aria-label={f.title ?? k} value={String(values[k] ?? '')} onChange={(e) => setValues({ ...values, [k]: e.target.value })}>
-                    <option value="">—</option>
-                    {f.enum.map((opt, i) => (
-                      <option key={String(opt)} value={String(opt)}>
-                        {f.enumNames?.[i] ?? String(opt)}
-                      </option>
-                    ))}
-                  </select>
-                ) : (
-                  <input
-                    aria-label={f.title ?? k}
-                    inputMode={f.type === 'number' || f.type === 'integer' ? 'decimal' : undefined}
-                    value={String(values[k] ?? '')}
-                    onChange={(e) => setValues({ ...values, [k]: e.target.value })}
-                  />
-                )}
-              </>
-            )}
-          </label>
+        {fields.map((f) => (
+          <ElicitationField
+            key={f.key}
+            f={f}
+            value={values[f.key]}
+            problem={problems[f.key] ?? null}
+            onChange={(v) => {
+              setValues((old) => ({ ...old, [f.key]: v }));
+              setProblems(({ [f.key]: _gone, ...rest }) => rest);
+            }}
+          />
         ))}
-        {error && (
-          <div className="field-error" role="alert">
-            {error}
+        {Object.keys(problems).length > 0 && (
+          <div className="field-error" role="alert" data-testid="elicit-summary">
+            {t('elicitation.fix', { count: Object.keys(problems).length })}
           </div>
         )}
         <div className="row">
