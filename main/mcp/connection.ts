@@ -16,6 +16,7 @@ import { directLaunch, type LaunchWrapper, type TransportKind as TransportDescri
 import { transportFor, transportOf } from './transports/registry.js';
 import { denialLine, sandboxLine, ServerSandbox } from './connection/sandbox.js';
 import type { SandboxLauncher } from './sandbox/launcher.js';
+import { DenialLog } from './sandbox/denials.js';
 import { classifyAuthFailure } from './oauth/flow.js';
 import type { PersistentOAuthProvider } from './oauth/provider.js';
 import type { ProcessLedger } from './process-ledger.js';
@@ -61,6 +62,8 @@ export interface ConnectionDeps {
   protocolHooks?: ProtocolHooks | null;
   clientOptions?: Omit<ClientOptions, 'capabilities'>;
   sandbox?: SandboxLauncher | null;
+  /** The server's sandbox denials, kept by the host across its connections (a fresh log when absent). */
+  denials?: DenialLog;
   launchWrapper?: LaunchWrapper;
 }
 
@@ -120,6 +123,7 @@ export class McpConnection {
       deps.sandbox && config.type === 'local'
         ? new ServerSandbox({
             launcher: deps.sandbox,
+            denials: deps.denials ?? new DenialLog(),
             roots: () => (this.protocolHooks?.roots(this.name) ?? []).map((r) => r.uri),
             onDenial: (d) => {
               this.note('lifecycle', denialLine(d));

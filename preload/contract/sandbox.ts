@@ -70,14 +70,17 @@ export type SandboxState =
 
 /**
  * Something the sandbox stopped: reading or writing a path outside the policy, or connecting to a
- * host not allowed. `target` is the path (absolute) or `host:port`; `at` ms epoch; `count` how
- * many times since the server started.
+ * host not allowed. `target` is the path (absolute), `host:port` or `host`; `at` ms epoch (the
+ * latest); `count` how many times. Kept across the server's restarts until the policy grants it.
+ * `grantable` false: the path lies in what the sandbox never shows (the app's state folder,
+ * credentials…), so no setting can allow it and the card offers none.
  */
 export interface SandboxDenial {
   kind: 'read' | 'write' | 'connect';
   target: string;
   at: number;
   count: number;
+  grantable: boolean;
 }
 
 /**

@@ -56,7 +56,11 @@ test.describe('Sandbox', () => {
     await card.screenshot({ path: path.join(SCREENSHOTS, 'sandbox-card.png') });
 
     // Allow it: main restarts the server with the file readable; the denial goes with the old process.
-    await denial.getByRole('button', { name: `Allow ${secret} for probe` }).click();
+    // Allow says exactly what it grants and asks once more.
+    await denial.getByRole('button', { name: 'Allow for this server' }).click();
+    const confirm = denial.getByTestId('sandbox-allow-confirm');
+    await expect(confirm).toContainText(`Let probe read ${secret}? It restarts with that access.`);
+    await confirm.getByRole('button', { name: 'Allow reading' }).click();
     await expect(denial).toHaveCount(0, { timeout: 30_000 });
     await expectStatus(card, 'ready');
     await expect(policy.getByTestId('sandbox-policy-read')).toContainText(secret);
@@ -64,6 +68,16 @@ test.describe('Sandbox', () => {
     await sendMessage(page, read);
     await expect(page.getByTestId('tool-card')).toHaveCount(2);
     await expect(page.getByTestId('tool-card').nth(1).getByTestId('tool-result')).toHaveText('ok outside-content');
+
+    // A path the sandbox never shows (the app's own state folder) is blocked with no Allow: no setting could grant it.
+    await sendMessage(page, `call __probe ${JSON.stringify({ op: 'read', target: path.join(shell.stateDir, 'mcp_servers.json') })}`);
+    await expect(page.getByTestId('tool-card').nth(2).getByTestId('tool-result')).toHaveText(/^error ENOENT/);
+    await openSettings(page, 'MCP servers');
+    const never = card.getByTestId('sandbox-denial');
+    await expect(never).toHaveCount(1);
+    await expect(never).toHaveAttribute('data-grantable', 'false');
+    await expect(never).toContainText('never visible to servers');
+    await expect(never.getByRole('button')).toHaveCount(0);
 
     // Turning the sandbox off asks first, in the page; "Keep it sandboxed" keeps it on.
     await openSettings(page, 'MCP servers');
@@ -86,13 +100,14 @@ test.describe('Sandbox', () => {
     await expect(sandbox.getByTestId('sandbox-badge')).toHaveText('Unsandboxed');
     await expect(sandbox).toContainText('full rights');
     await expect(sandbox.getByTestId('sandbox-policy')).toHaveCount(0);
+    await expect(card.getByTestId('sandbox-denial')).toHaveCount(0);
     await card.screenshot({ path: path.join(SCREENSHOTS, 'sandbox-card-off.png') });
     // Unsandboxed, the server reads whatever the user can.
     const other = path.join(outside, 'other.txt');
     writeFileSync(other, 'unsandboxed-content');
     await openChat(page);
     await sendMessage(page, `call __probe ${JSON.stringify({ op: 'read', target: other })}`);
-    await expect(page.getByTestId('tool-card').nth(2).getByTestId('tool-result')).toHaveText('ok unsandboxed-content');
+    await expect(page.getByTestId('tool-card').nth(3).getByTestId('tool-result')).toHaveText('ok unsandboxed-content');
   });
 
   test('the form refuses a bad host beside its field, and a new server can start with extra folders', async ({ page, shell }) => {

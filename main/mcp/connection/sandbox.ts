@@ -12,11 +12,13 @@ import type { SandboxedLaunch, SandboxLauncher } from '../sandbox/launcher.js';
 import type { LaunchWrapper, StdioLaunch } from '../transports/kind.js';
 
 /**
- * Dependencies: the app's launcher, the server's roots now (`file://` URIs, MCP "Roots"), and
- * where new denials are told (a log line and a view update).
+ * Dependencies: the app's launcher, the server's roots now (`file://` URIs, MCP "Roots"), the
+ * server's denial log (the host keeps one per server, so denials outlive a restart until granted),
+ * and where new denials are told (a log line and a view update).
  */
 export interface ServerSandboxOptions {
   launcher: SandboxLauncher;
+  denials: DenialLog;
   roots: () => string[];
   onDenial: (d: SandboxDenial) => void;
 }
@@ -27,17 +29,19 @@ export interface ServerSandboxOptions {
  */
 export class ServerSandbox implements LaunchWrapper {
   private launch: SandboxedLaunch | null = null;
-  private readonly denialLog = new DenialLog();
+  private readonly denialLog: DenialLog;
   private current: SandboxState | null = null;
 
-  constructor(private readonly opts: ServerSandboxOptions) {}
+  constructor(private readonly opts: ServerSandboxOptions) {
+    this.denialLog = opts.denials;
+  }
 
   /** Sandboxed or not, and why; null before the first launch. */
   get state(): SandboxState | null {
     return this.current;
   }
 
-  /** Denials since the process started (oldest first). */
+  /** Denials not yet granted (oldest first), across the server's restarts. */
   get denials(): SandboxDenial[] {
     return this.denialLog.list();
   }
@@ -50,7 +54,6 @@ export class ServerSandbox implements LaunchWrapper {
 
   /** Wrap a resolved launch of `server` under its settings and roots (granted read-write for this process's life). */
   wrap(launch: StdioLaunch, server: { name: string; config: LocalServerConfig }): StdioLaunch {
-    this.denialLog.clear();
     const paths = this.opts.roots().flatMap((u) => {
       try {
         return [fileURLToPath(u)];
@@ -67,6 +70,9 @@ export class ServerSandbox implements LaunchWrapper {
     });
     this.launch = wrapped;
     this.current = wrapped.state;
+    // What this start's policy grants is no longer blocked; the rest stays on the card.
+    if (wrapped.policy) this.denialLog.keepUnresolved(wrapped.policy);
+    else this.denialLog.clear();
     return { command: wrapped.command, args: wrapped.args, env: wrapped.env, cwd: wrapped.cwd };
   }
 

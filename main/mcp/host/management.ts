@@ -297,6 +297,7 @@ export class ServerManagement {
     this.rt.conns.delete(name);
     this.rt.recovery.clear(name);
     this.rt.logRings.delete(name);
+    this.rt.denialLogs.delete(name);
     await this.rt.store.delete(name);
     await this.rt.oauth.forget(name);
     this.rt.rebuildTools();

@@ -22,6 +22,7 @@ import { OAuthProviderRegistry } from './oauth-providers.js';
 import { CrashRecovery } from './recovery.js';
 import { ToolRegistry } from './tool-table.js';
 import { toView } from './views.js';
+import { DenialLog } from '../sandbox/denials.js';
 
 /** Events the host emits (wired to the contract's event channels). */
 export interface HostEvents {
@@ -60,6 +61,8 @@ export class ServerRuntime {
   readonly conns = new Map<string, McpConnection>();
   /** One log per server, kept across its restarts. */
   readonly logRings = new Map<string, LogRing>();
+  /** Each server's sandbox denials, by name (dropped with the server). */
+  readonly denialLogs = new Map<string, DenialLog>();
   /** Connections being tried by an edit; closed by shutdown too. */
   readonly pendingCandidates = new Set<McpConnection>();
   readonly recovery: CrashRecovery;
@@ -130,6 +133,13 @@ export class ServerRuntime {
     this.logRing(name).push(source, text);
   }
 
+  /** Server `name`'s sandbox denials (kept across its connections until granted). */
+  private denialLog(name: string): DenialLog {
+    let log = this.denialLogs.get(name);
+    if (!log) this.denialLogs.set(name, (log = new DenialLog()));
+    return log;
+  }
+
   private logRing(name: string): LogRing {
     let ring = this.logRings.get(name);
     if (!ring) this.logRings.set(name, (ring = new LiveLogRing((entries) => this.events.log?.(name, entries))));
@@ -147,6 +157,7 @@ export class ServerRuntime {
       launchWrapper: this.deps.launchWrapper,
       protocolHooks: this.deps.protocol,
       sandbox: this.deps.sandbox,
+      denials: this.denialLog(name),
     });
   }
 

@@ -67,7 +67,7 @@ export function policyView(p: SandboxPolicy, home: string): SandboxPolicyView {
   return {
     read: [...p.read, ...p.bundles].map(tilde),
     write: p.write.map(tilde),
-    deny: p.deny.map(tilde),
+    deny: p.protected.map(tilde),
     refused: p.refused.map(tilde),
     scratch: tilde(p.scratch),
     hosts: p.hosts,
@@ -151,7 +151,7 @@ export class SandboxLauncher {
     let bridgeDir: string | null = null;
     if (policy.hosts.length || policy.fetchHosts.length) {
       bridgeDir = mkdtempSync(path.join(os.tmpdir(), 'op-sbx-'));
-      proxy = new EgressProxy(policy.hosts, policy.fetchHosts, (d) => req.onDenial?.({ kind: 'connect', target: `${d.host}:${d.port}` }));
+      proxy = new EgressProxy(policy.hosts, policy.fetchHosts, (d) => req.onDenial?.({ kind: 'connect', target: `${d.host}:${d.port}`, grantable: true }));
       proxy.listenNow(path.join(bridgeDir, BRIDGE_SOCKET));
       const url = `http://127.0.0.1:${BRIDGE_PORT}`;
       Object.assign(env, { HTTPS_PROXY: url, HTTP_PROXY: url, https_proxy: url, http_proxy: url, ELECTRON_RUN_AS_NODE: '1' });

@@ -104,6 +104,8 @@ export interface SandboxPolicy {
   read: string[];
   write: string[];
   deny: string[];
+  /** Every path the sandbox never shows that exists here (what the card lists as "never visible"); `deny` is the part that needs masking. */
+  protected: string[];
   refused: string[];
   scratch: string;
   hosts: string[];
@@ -260,6 +262,7 @@ export function computePolicy(input: PolicyInput): SandboxPolicy {
     read: reads.sort(),
     write: writes.sort(),
     deny: deny.filter((d) => existsSync(d) && [...reads, ...writes].some((g) => inside(d, g))),
+    protected: deny.filter((d) => existsSync(d)),
     refused: [...refused],
     scratch: input.scratch,
     hosts: [...new Set<string>(input.settings.hosts)],

@@ -1,8 +1,9 @@
 /**
  * A local server's sandbox on its card (docs/ARCHITECTURE.md "Sandbox"): a badge saying whether
  * it runs sandboxed (and, when it cannot, why in words), a collapsible "What it may do" with its
- * policy, and what the sandbox blocked since it started, each with "Allow for this server" (a
- * `servers.update` PATCH of its sandbox lists; main restarts the server with it).
+ * policy, and what the sandbox blocked and no grant has allowed since, each with "Allow for this
+ * server" (asked once more, then a `servers.update` PATCH of its sandbox lists; main restarts the
+ * server with it).
  */
 import { useState, type ReactNode } from 'react';
 import type { SandboxDenial, SandboxPolicyView, ServerView } from '../../../../preload/contract/index.js';
@@ -59,17 +60,23 @@ function SandboxPolicy({ policy, badge }: { policy: SandboxPolicyView | null; ba
   );
 }
 
-/** What the sandbox blocked, each with "Allow for this server". */
+/**
+ * What the sandbox blocked, each with "Allow for this server" — which first says exactly what it
+ * grants (read, write or connect; that path or host) and asks once more — or, for a path the
+ * sandbox never shows, that no setting can allow it.
+ */
 function SandboxDenials({ server }: { server: ServerView }) {
   const { t } = useTranslation();
   const upsert = useApp((s) => s.upsertServer);
   const [busy, setBusy] = useState<string | null>(null);
+  const [asking, setAsking] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const allow = async (d: SandboxDenial) => {
     setError(null);
     setBusy(`${d.kind} ${d.target}`);
     try {
       upsert(await call('servers.update', { name: server.name, patch: { sandbox: allowPatchOf(server.sandbox_settings, d) } }));
+      setAsking(null);
     } catch (err) {
       setError((err as Error).message);
     } finally {
@@ -77,18 +84,37 @@ function SandboxDenials({ server }: { server: ServerView }) {
     }
   };
   const text = (d: SandboxDenial) => t(d.kind === 'read' ? 'sandbox.deniedRead' : d.kind === 'write' ? 'sandbox.deniedWrite' : 'sandbox.deniedConnect', { target: d.target });
+  const confirm = (d: SandboxDenial) => t(d.kind === 'read' ? 'sandbox.confirmRead' : d.kind === 'write' ? 'sandbox.confirmWrite' : 'sandbox.confirmConnect', { target: d.target, name: server.name });
+  const grant = (d: SandboxDenial) => t(d.kind === 'read' ? 'sandbox.grantRead' : d.kind === 'write' ? 'sandbox.grantWrite' : 'sandbox.grantConnect');
   return (
     <div className="sandbox-denials" role="group" aria-label={t('sandbox.denials')} data-testid="sandbox-denials">
-      {server.sandbox_denials.map((d) => {
+      {server.sandbox_denials.map((d, i) => {
         const key = `${d.kind} ${d.target}`;
+        const textId = `sbx-denial-${server.name}-${i}`;
         return (
-          <div key={key} className="sandbox-denial" data-testid="sandbox-denial" data-kind={d.kind}>
-            <span className="sandbox-denial-text">{text(d)}</span>
+          <div key={key} className="sandbox-denial" data-testid="sandbox-denial" data-kind={d.kind} data-grantable={d.grantable}>
+            <span className="sandbox-denial-text" id={textId}>
+              {text(d)}
+            </span>
             {d.count > 1 && <span className="badge">{t('sandbox.times', { count: d.count })}</span>}
             <span className="spacer" />
-            <button type="button" disabled={busy !== null} aria-label={t('sandbox.allowLabel', { target: d.target, name: server.name })} onClick={() => void allow(d)}>
-              {busy === key ? t('sandbox.allowing') : t('sandbox.allow')}
-            </button>
+            {!d.grantable ? (
+              <span className="muted small">{t('sandbox.neverGrantable')}</span>
+            ) : asking === key ? (
+              <span className="sandbox-confirm" role="group" aria-label={confirm(d)} data-testid="sandbox-allow-confirm">
+                <span className="small">{confirm(d)}</span>
+                <button type="button" className="primary" disabled={busy !== null} onClick={() => void allow(d)}>
+                  {busy === key ? t('sandbox.allowing') : grant(d)}
+                </button>
+                <button type="button" disabled={busy !== null} onClick={() => setAsking(null)}>
+                  {t('common.cancel')}
+                </button>
+              </span>
+            ) : (
+              <button type="button" disabled={busy !== null} aria-describedby={textId} onClick={() => setAsking(key)}>
+                {t('sandbox.allow')}
+              </button>
+            )}
           </div>
         );
       })}

@@ -170,8 +170,8 @@ describe.skipIf(!verdict.ok)('sandbox (bubblewrap)', () => {
       expect(await s.probe('tunnel', `127.0.0.1:${loopbackPort + 1}`)).toBe('status 403');
       expect(await s.probe('tunnel', 'example.com:443')).toBe('status 403');
       expect(s.denials).toEqual([
-        { kind: 'connect', target: `127.0.0.1:${loopbackPort + 1}` },
-        { kind: 'connect', target: 'example.com:443' },
+        { kind: 'connect', target: `127.0.0.1:${loopbackPort + 1}`, grantable: true },
+        { kind: 'connect', target: 'example.com:443', grantable: true },
       ]);
       expect(await s.probe('connect', `127.0.0.1:${loopbackPort}`)).toMatch(/^error ECONNREFUSED/);
     } finally {

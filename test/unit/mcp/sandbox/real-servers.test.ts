@@ -98,6 +98,35 @@ describe.skipIf(!verdict.ok)('real servers in the sandbox', () => {
     expect(host.logs('probe').some((l) => l.source === 'lifecycle' && l.text === `sandbox blocked reading ${path.join(outside, 'secret.txt')}`)).toBe(true);
   });
 
+  it('a denial stays on the card across restarts until a grant allows it; a never-visible path is not grantable', async () => {
+    await host.add('probe', { type: 'local', command: [process.execPath, PROBE] });
+    expect(await waitFor(() => host.view('probe').state.kind === 'ready', 20_000)).toBe(true);
+    const secret = path.join(outside, 'secret.txt');
+    expect(text(await host.callTool('probe__probe', { op: 'read', target: secret }))).toMatch(/^error ENOENT/);
+    expect(text(await host.callTool('probe__probe', { op: 'read', target: path.join(stateDir, 'mcp_servers.json') }))).toMatch(/^error ENOENT/);
+    expect(await waitFor(() => host.view('probe').sandbox_denials.length === 2, 5000)).toBe(true);
+    expect(host.view('probe').sandbox_denials).toEqual([
+      expect.objectContaining({ kind: 'read', target: secret, grantable: true }),
+      expect.objectContaining({ kind: 'read', target: path.join(stateDir, 'mcp_servers.json'), grantable: false }),
+    ]);
+    // A plain restart: nothing was granted, both stay.
+    await host.restart('probe');
+    expect(await waitFor(() => host.view('probe').state.kind === 'ready', 20_000)).toBe(true);
+    expect(host.view('probe').sandbox_denials.map((d) => d.target)).toEqual([secret, path.join(stateDir, 'mcp_servers.json')]);
+    // Granting the secret's file: only its denial goes.
+    await host.update('probe', { sandbox: { read: [secret] } });
+    expect(await waitFor(() => host.view('probe').state.kind === 'ready', 20_000)).toBe(true);
+    expect(host.view('probe').sandbox_denials.map((d) => d.target)).toEqual([path.join(stateDir, 'mcp_servers.json')]);
+  });
+
+  it('a connection a program makes past the proxy is shown as blocked, with its host', async () => {
+    await host.add('probe', { type: 'local', command: [process.execPath, PROBE] });
+    expect(await waitFor(() => host.view('probe').state.kind === 'ready', 20_000)).toBe(true);
+    expect(text(await host.callTool('probe__probe', { op: 'connect', target: '1.1.1.1:443' }))).toMatch(/^error (ENETUNREACH|EHOSTUNREACH)/);
+    expect(await waitFor(() => host.view('probe').sandbox_denials.length === 1, 5000)).toBe(true);
+    expect(host.view('probe').sandbox_denials[0]).toMatchObject({ kind: 'connect', target: '1.1.1.1:443', grantable: true });
+  });
+
   it('a server the user unsandboxed says so, and reads outside', async () => {
     await host.add('loose', { type: 'local', command: [process.execPath, PROBE], sandbox: { enabled: false } });
     expect(await waitFor(() => host.view('loose').state.kind === 'ready', 20_000)).toBe(true);
