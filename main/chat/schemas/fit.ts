@@ -489,7 +489,8 @@ function fitResolved(input: Record<string, unknown>, ctx: Ctx, depth: number, le
  */
 export function fitSchema(schema: unknown, profile: SchemaProfile): FitResult {
   if (!isPlainObject(schema)) return { ok: false, reason: 'not_object' };
-  const ctx: Ctx = { root: schema, profile, stack: [], nodes: 0, properties: 0, defs: new Map() };
+  // The whole schema is being inlined from the start: a `$ref: "#"` inside it is a cycle.
+  const ctx: Ctx = { root: schema, profile, stack: ['#'], nodes: 0, properties: 0, defs: new Map() };
   try {
     let top: Record<string, unknown> = schema;
     // A top level that is a reference (`{"$ref": "#/$defs/Args", "$defs": …}`) is its target.
