@@ -12,6 +12,7 @@
  * keyword values, unknown keywords and keywords of another type dropped; strict objects closed
  * with every property required (an optional one nullable, remembered in a {@link NullPlan}).
  */
+import { addDescription, COUNTS, inferType, isCount, isFiniteNumber, jsonTypeOf, KEYWORD_TYPE, makeNullable, NUMBERS, typeList, validPattern } from './keywords.js';
 import { defName, isLocalRef, isPlainObject, resolveLocalRef } from './refs.js';
 import type { SchemaProfile } from './profiles.js';
 import type { SchemaFitReason } from '../../../preload/contract/index.js';
@@ -47,34 +48,6 @@ class Unfit extends Error {
   }
 }
 
-const JSON_TYPES = ['object', 'array', 'string', 'number', 'integer', 'boolean', 'null'];
-/** Keywords that apply to one JSON type (JSON Schema 2020-12 validation vocabulary). */
-const KEYWORD_TYPE: Record<string, string> = {
-  minLength: 'string',
-  maxLength: 'string',
-  pattern: 'string',
-  format: 'string',
-  minimum: 'number',
-  maximum: 'number',
-  exclusiveMinimum: 'number',
-  exclusiveMaximum: 'number',
-  multipleOf: 'number',
-  items: 'array',
-  prefixItems: 'array',
-  minItems: 'array',
-  maxItems: 'array',
-  uniqueItems: 'array',
-  properties: 'object',
-  required: 'object',
-  additionalProperties: 'object',
-  patternProperties: 'object',
-  propertyNames: 'object',
-  minProperties: 'object',
-  maxProperties: 'object',
-};
-const COUNTS = ['minLength', 'maxLength', 'minItems', 'maxItems', 'minProperties', 'maxProperties'];
-const NUMBERS = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'];
-
 interface Ctx {
   root: Record<string, unknown>;
   profile: SchemaProfile;
@@ -89,54 +62,6 @@ interface Ctx {
 interface Fitted {
   schema: Record<string, unknown>;
   plan: NullPlan | null;
-}
-
-/** Whether a value is a count (a non-negative integer). */
-const isCount = (v: unknown): boolean => typeof v === 'number' && Number.isInteger(v) && v >= 0;
-const isFiniteNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
-
-function validPattern(p: unknown): boolean {
-  if (typeof p !== 'string') return false;
-  try {
-    new RegExp(p, 'u');
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function addDescription(s: Record<string, unknown>, note: string): void {
-  s.description = typeof s.description === 'string' && s.description ? `${s.description} (${note})` : note;
-}
-
-/** The JSON type of a value as JSON Schema names it. */
-function jsonTypeOf(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'array';
-  if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number';
-  return typeof v;
-}
-
-/** The node's `type` keyword as a list of known types ([] when absent or unusable). */
-function typeList(node: Record<string, unknown>): string[] {
-  const t = node.type;
-  const list = typeof t === 'string' ? [t] : Array.isArray(t) ? t : [];
-  return [...new Set(list.filter((x): x is string => typeof x === 'string' && JSON_TYPES.includes(x)))];
-}
-
-/** A type read from the keywords present (JSON Schema allows leaving `type` out). */
-function inferType(node: Record<string, unknown>): string[] {
-  if (isPlainObject(node.properties) || Array.isArray(node.required) || node.additionalProperties !== undefined || isPlainObject(node.patternProperties)) return ['object'];
-  if (node.items !== undefined || Array.isArray(node.prefixItems)) return ['array'];
-  const values = Array.isArray(node.enum) ? node.enum : node.const !== undefined ? [node.const] : null;
-  if (values && values.length) {
-    const types = [...new Set(values.map(jsonTypeOf))];
-    const merged = types.includes('number') ? types.filter((t) => t !== 'integer') : types;
-    if (merged.every((t) => JSON_TYPES.includes(t))) return merged;
-  }
-  if (['minLength', 'maxLength', 'pattern', 'format'].some((k) => node[k] !== undefined)) return ['string'];
-  if (['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'].some((k) => node[k] !== undefined)) return ['number'];
-  return [];
 }
 
 /**
@@ -208,31 +133,6 @@ function mergeTopAlternatives(root: Record<string, unknown>, ctx: Ctx): Record<s
     if (isPlainObject(alt.properties)) for (const [k, v] of Object.entries(alt.properties)) if (props[k] === undefined) props[k] = v;
   }
   return { ...rest, type: rest.type ?? 'object', properties: props };
-}
-
-/** Make a fitted schema also accept null (strict mode's optional property). Returns whether null was added. */
-function makeNullable(s: Record<string, unknown>): boolean {
-  const types = typeList(s);
-  if (types.includes('null')) return false;
-  if (types.length) {
-    s.type = [...types, 'null'];
-    if (Array.isArray(s.enum) && !s.enum.includes(null)) s.enum = [...s.enum, null];
-    return true;
-  }
-  if (Array.isArray(s.enum) && !s.$ref && !s.anyOf) {
-    if (s.enum.includes(null)) return false;
-    s.enum = [...s.enum, null];
-    return true;
-  }
-  if (Array.isArray(s.anyOf)) {
-    if (s.anyOf.some((b) => isPlainObject(b) && typeList(b).includes('null'))) return false;
-    s.anyOf = [...s.anyOf, { type: 'null' }];
-    return true;
-  }
-  const { description, ...rest } = s;
-  for (const k of Object.keys(s)) delete s[k];
-  Object.assign(s, { anyOf: [rest, { type: 'null' }] }, description !== undefined ? { description } : {});
-  return true;
 }
 
 /** Fit one schema node (any depth). @throws Unfit */
