@@ -20,6 +20,7 @@ import { ProfileNotFoundError, type ModelProfile, type ProfileStore } from './pr
 import { createModel } from './providers.js';
 import { RunRecorder } from './run-recorder.js';
 import { buildRunTools } from './run-tools.js';
+import { fitFamilyOf, fitToolsFor } from './schemas/index.js';
 import { checkToolBudget, toolBytes } from './tool-budget.js';
 import { ToolInputStream, type ViewToolRef } from './tool-input-stream.js';
 
@@ -259,7 +260,10 @@ export class ChatService {
     try {
       // The tools the model gets: those the host offers, narrowed to the servers picked for this conversation.
       const picked = this.store.summary(rec.conversationId)?.tool_servers ?? null;
-      const offered = picked === null ? this.host.tools() : this.host.tools().filter((t) => picked.includes(t.server));
+      const listed = picked === null ? this.host.tools() : this.host.tools().filter((t) => picked.includes(t.server));
+      // Each schema fitted to what this provider accepts; a tool it cannot take is left out (its
+      // server's card says so), never the whole request (docs/ARCHITECTURE.md "Schemas every provider accepts").
+      const offered = fitToolsFor(listed, fitFamilyOf(profile)).tools;
       // Too many tools, or schemas too large, for this provider: say so before sending.
       const budget = checkToolBudget(offered, profile.provider);
       if (!budget.ok) {

@@ -3,12 +3,14 @@
  * records the call, asks the permission gate (main decides, at execution time, with the exact
  * arguments), calls the tool the gate approved — on exactly the server instance it was approved
  * on (`McpHost.callResolved`) — and records the outcome. Tool images reach the
- * model only as the profile allows (`fitImagesForModel`). See docs/ARCHITECTURE.md "The path of a
- * tool call".
+ * model only as the profile allows (`fitImagesForModel`). The tools arrive fitted to the
+ * provider's schema subset (./schemas/): a strict-mode tool is marked `strict`, and the marker
+ * nulls of its arguments are removed before anyone sees them. See docs/ARCHITECTURE.md "The path
+ * of a tool call".
  */
 import { dynamicTool, jsonSchema, type ToolSet } from 'ai';
 import type { ContentView } from '../../preload/contract/index.js';
-import { contentToText, convertCallResult, type RegisteredTool } from '../mcp/adapter.js';
+import { contentToText, convertCallResult } from '../mcp/adapter.js';
 import type { McpHost } from '../mcp/host.js';
 import { boundDepth } from '../mcp/nesting.js';
 import { CANCELLED_RESULT } from './conversations/history.js';
@@ -16,6 +18,7 @@ import { contentForModel, MODEL_RESULT_LIMIT, truncateText } from './limits.js';
 import { fitImagesForModel, type ImagePolicy, type ModelImage } from './model-context.js';
 import type { PermissionGate } from './permissions/gate.js';
 import type { RunRecorder } from './run-recorder.js';
+import { restoreArguments, type FittedTool } from './schemas/index.js';
 
 /** An error raised for a tool result the model should see as an error (isError, refusal, cancel). */
 export class ToolResultError extends Error {
@@ -36,15 +39,15 @@ export interface RunToolsContext {
   followUpImages: ModelImage[];
 }
 
-/** Build the AI SDK tools of one run over `tools` (the host's offered tools). */
-export function buildRunTools(host: McpHost, gate: PermissionGate, tools: readonly RegisteredTool[], ctx: RunToolsContext): ToolSet {
+/** Build the AI SDK tools of one run over `tools` (the host's offered tools, fitted for the provider). */
+export function buildRunTools(host: McpHost, gate: PermissionGate, tools: readonly FittedTool[], ctx: RunToolsContext): ToolSet {
   const set: ToolSet = {};
   const rec = ctx.recorder;
   // The AI SDK may convert one result more than once (stream part and step messages): its
   // follow-up images are queued once per call, not once per conversion.
   const queued = new Set<string>();
   for (const t of tools) {
-    set[t.name] = dynamicTool({
+    const tool = dynamicTool({
       description: t.description,
       // The model's input enters here: bounded in nesting depth (../mcp/nesting.ts) before the AI
       // SDK keeps it for the next step, the gate, the recorder or the server sees it.
@@ -52,7 +55,7 @@ export function buildRunTools(host: McpHost, gate: PermissionGate, tools: readon
       execute: async (input, { toolCallId, abortSignal }) => {
         let started = performance.now();
         const elapsed = (): number => Math.round(performance.now() - started);
-        const args = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
+        const args = restoreArguments((typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>, t.nulls);
         const own = new AbortController();
         const signal = AbortSignal.any([abortSignal ?? ctx.signal, own.signal]);
         ctx.calls.set(toolCallId, own);
@@ -100,6 +103,7 @@ export function buildRunTools(host: McpHost, gate: PermissionGate, tools: readon
         return fitted.output;
       },
     });
+    set[t.name] = t.strict ? { ...tool, strict: true } : tool;
   }
   return set;
 }

@@ -115,17 +115,37 @@ export type ServerState =
 export type ServerStateKind = ServerState['kind'];
 
 /**
+ * A provider family, by the JSON Schema subset it accepts in tool input schemas: `openai` (any
+ * OpenAI-compatible endpoint; OpenAI's own API in strict mode falls back to it per tool),
+ * `gemini` (Google's Gemini, an OpenAPI 3.0 subset), `anthropic` (Anthropic's Messages API).
+ */
+export type SchemaFamily = 'openai' | 'gemini' | 'anthropic';
+
+/**
+ * Why a family cannot take a tool's input schema: `not_object` (the top level is not an object
+ * schema), `recursive` (a `$ref` cycle, where the family has no references), `untyped_value` (a
+ * required value of any type, where every schema needs a `type`), `free_form_object` (a required
+ * object without `properties`, a map), `too_large` (more schemas, nesting or properties than the
+ * family takes, also after inlining `$ref`s).
+ */
+export type SchemaFitReason = 'not_object' | 'recursive' | 'untyped_value' | 'free_form_object' | 'too_large';
+
+/**
  * A problem with part of what a ready server offers; the server keeps serving the rest.
  * - `tool_rejected`: the tool is left out — its input schema is not an object schema
  *   (`not_object`) or is malformed (`invalid_schema`) (MCP spec "Tools: Tool");
  * - `tool_schema_dropped`: the tool is offered without its schema, nested too deep to encode;
  * - `list_stopped`: listing stopped early — the server repeated a page cursor, or sent more
  *   pages than the app follows (MCP spec "Utilities: Pagination"); what was listed is kept.
+ * - `tool_left_out_for_provider`: the tool is offered to the other provider families but left out
+ *   of requests to `family`, whose accepted subset of JSON Schema cannot express its input schema
+ *   ({@link SchemaFitReason}; docs/ARCHITECTURE.md "Schemas every provider accepts").
  * Tool names are the server's (cut to 128 characters). docs/ARCHITECTURE.md "Tool schemas".
  */
 export type ServerIssue =
   | { kind: 'tool_rejected'; tool: string; reason: 'not_object' | 'invalid_schema' | 'invalid_header' }
   | { kind: 'tool_schema_dropped'; tool: string; reason: 'too_deep' }
+  | { kind: 'tool_left_out_for_provider'; tool: string; family: SchemaFamily; reason: SchemaFitReason }
   | { kind: 'list_stopped'; list: 'tools' | 'resources' | 'prompts'; reason: 'repeated_cursor' | 'too_many_pages' };
 
 /** The masked authorization of a remote server (never a token or secret). */

@@ -1,12 +1,15 @@
 /**
  * Listing what a connected server offers (MCP spec "Utilities: Pagination"): one whole list
  * through the page guard of main/mcp/lists.ts with its `list_stopped` issue, and the checks a
- * listed tool must pass before the model sees it (main/mcp/tool-check.ts, SEP-2243 headers).
+ * listed tool must pass before the model sees it (main/mcp/tool-check.ts, SEP-2243 headers), and
+ * which provider families must leave a tool out (main/chat/schemas/).
  * docs/ARCHITECTURE.md "Protocol eras".
  */
 import type { Client, Tool } from '@modelcontextprotocol/client';
 import type { ServerIssue } from '../../../preload/contract/index.js';
 import { collectPages, ToolsPageSchema } from '../lists.js';
+import { familiesLeavingOut } from '../../chat/schemas/index.js';
+import { normalizeInputSchema } from '../adapter.js';
 import { checkTools } from '../tool-check.js';
 import { invalidHeaderDeclaration } from '../tool-headers.js';
 import { MAX_LIST_PAGES } from './requests.js';
@@ -54,7 +57,8 @@ export async function toolsPage(c: Client, params: { cursor?: string }, timeout:
 /**
  * Check listed tools one by one (main/mcp/tool-check.ts): a malformed tool is left out, or
  * offered without its schema, with an issue naming it. Over HTTP on 2026-07-28 (`modernHttp`) a
- * tool with invalid x-mcp-header declarations is left out too (SEP-2243). Each issue is logged.
+ * tool with invalid x-mcp-header declarations is left out too (SEP-2243). A tool some provider
+ * family cannot take gets a `tool_left_out_for_provider` issue per family. Each issue is logged.
  */
 export function checkListedTools(listed: Parameters<typeof checkTools>[0], modernHttp: boolean, note: (text: string) => void): { tools: Tool[]; issues: ServerIssue[] } {
   const checked = checkTools(listed);
@@ -67,5 +71,11 @@ export function checkListedTools(listed: Parameters<typeof checkTools>[0], moder
     });
   }
   for (const issue of checked.issues) if (issue.kind !== 'list_stopped' && issue.reason !== 'invalid_header') note(`tool "${issue.tool}" ${issue.kind === 'tool_rejected' ? 'left out' : 'offered without its schema'}: ${issue.reason}`);
+  // A tool kept here may still be beyond what one provider family's schema subset can express:
+  // requests to that family leave it out (docs/ARCHITECTURE.md "Schemas every provider accepts").
+  for (const f of familiesLeavingOut(checked.tools.map((t) => ({ name: t.name, inputSchema: normalizeInputSchema(t.inputSchema) })))) {
+    checked.issues.push({ kind: 'tool_left_out_for_provider', tool: f.tool.slice(0, 128), family: f.family, reason: f.reason });
+    note(`tool "${f.tool}" left out of requests to ${f.family} models: ${f.reason}`);
+  }
   return checked;
 }

@@ -276,10 +276,16 @@ export function ServerCard({ server }: { server: ServerView }) {
         </div>
       ))}
       {server.issues.map((issue) => (
-        <div key={`${issue.kind}:${issue.kind === 'list_stopped' ? issue.list : issue.tool}`} className="banner warning small" data-testid="server-issue">
+        <div
+          key={`${issue.kind}:${issue.kind === 'list_stopped' ? issue.list : issue.tool}${issue.kind === 'tool_left_out_for_provider' ? `:${issue.family}` : ''}`}
+          className="banner warning small"
+          data-testid="server-issue"
+        >
           {issue.kind === 'list_stopped'
             ? t(`servers.issue.${issue.reason}`, { list: t(`servers.listName.${issue.list}`) })
-            : t(`servers.issue.${issue.reason}`, { tool: issue.tool })}
+            : issue.kind === 'tool_left_out_for_provider'
+              ? t('servers.issue.leftOutFor', { tool: issue.tool, family: t(`servers.schemaFamily.${issue.family}`), why: t(`servers.schemaFit.${issue.reason}`) })
+              : t(`servers.issue.${issue.reason}`, { tool: issue.tool })}
         </div>
       ))}
       {actionError && <div className="field-error" role="alert">{actionError}</div>}

@@ -450,6 +450,19 @@ export const en = {
       too_deep: 'The tool “{{tool}}” is offered without its input schema: the schema is nested too deeply.',
       repeated_cursor: 'Listing {{list}} stopped early: the server repeated a page cursor. What was listed is kept.',
       too_many_pages: 'Listing {{list}} stopped after too many pages. What was listed is kept.',
+      leftOutFor: 'The tool “{{tool}}” is left out of requests to {{family}}: {{why}}. Other models still get it.',
+    },
+    schemaFamily: {
+      openai: 'OpenAI-compatible models',
+      gemini: 'Gemini models',
+      anthropic: 'Anthropic models',
+    },
+    schemaFit: {
+      not_object: 'its input schema is not an object schema there',
+      recursive: 'its input schema refers to itself, which these models cannot take',
+      untyped_value: 'a required value has no type, and these models need one',
+      free_form_object: 'a required value is an object without declared properties (a map), which these models cannot take',
+      too_large: 'its input schema is larger or nested deeper than these models take',
     },
     sharesNamespace: 'The server “{{other}}” gets the same tool name prefix as this one (“.” becomes “_” in tool names). Both keep working — tools that would be named alike get a suffix — but they are easy to confuse: remove one and add it again under a distinct name.',
     listName: {

@@ -450,6 +450,19 @@ export const zhCN: Strings = {
       too_deep: '工具“{{tool}}”不带输入模式提供：该模式嵌套过深。',
       repeated_cursor: '列出{{list}}时提前停止：服务器重复了分页游标。已列出的内容保留。',
       too_many_pages: '列出{{list}}时页数过多，已停止。已列出的内容保留。',
+      leftOutFor: '发给{{family}}的请求中略过了工具“{{tool}}”：{{why}}。其他模型仍可使用它。',
+    },
+    schemaFamily: {
+      openai: 'OpenAI 兼容模型',
+      gemini: 'Gemini 模型',
+      anthropic: 'Anthropic 模型',
+    },
+    schemaFit: {
+      not_object: '它的输入模式在那里不是对象模式',
+      recursive: '它的输入模式引用了自身，这些模型无法接受',
+      untyped_value: '某个必填值没有类型，而这些模型要求类型',
+      free_form_object: '某个必填值是没有声明属性的对象（映射），这些模型无法接受',
+      too_large: '它的输入模式超出了这些模型接受的大小或嵌套深度',
     },
     sharesNamespace: '服务器“{{other}}”的工具名前缀与此服务器相同（工具名中的“.”会变成“_”）。两者都能继续使用——名称相同的工具会加上后缀——但容易混淆：请删除其中一个，再用不同的名称重新添加。',
     listName: {
