@@ -94,6 +94,7 @@ export class ToolPins {
       const c = checked.tools.get(name);
       if (!c || (expectHash !== undefined && c.hash !== expectHash)) continue;
       pins.tools.set(name, { hash: c.hash, definition: c.definition, identity, accepted: true, pinned_at: this.now() });
+      checked.tools.set(name, { ...c, status: PINNED });
       accepted.push(name);
     }
     if (accepted.length === 0) return accepted;
