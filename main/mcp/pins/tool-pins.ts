@@ -7,7 +7,9 @@
  * definition hash or configuration identity differs from its pin is `changed`, until the user
  * accepts it ({@link ToolPins.accept}: a button, or allowing a call on the approval card). The
  * check of one listing is remembered (by the listing's array and the pins' generation), so a table
- * rebuild that did not re-list costs nothing.
+ * rebuild that did not re-list costs nothing; and each tool's plain JSON is remembered with its
+ * canonical hash, so a re-list that sends a definition exactly as before (same text, same key
+ * order) is not canonicalised again — equal plain JSON means an equal canonical hash.
  */
 import type { Tool } from '@modelcontextprotocol/client';
 import type { ToolPinStatus } from '../../../preload/contract/index.js';
@@ -36,6 +38,8 @@ interface Checked {
 /** The pins of one app core's servers. */
 export class ToolPins {
   private readonly checked = new Map<string, Checked>();
+  /** Per server, per tool: the plain JSON of the definition last listed and its canonical hash. */
+  private readonly hashes = new Map<string, Map<string, { raw: string; hash: string }>>();
   /** Bumped whenever a pin is accepted, so remembered checks are made again. */
   private generation = 0;
 
@@ -56,9 +60,14 @@ export class ToolPins {
     const first = !pins.known;
     let wrote = first;
     const out = new Map<string, CheckedTool>();
+    let known = this.hashes.get(server);
+    if (!known) this.hashes.set(server, (known = new Map()));
     for (const t of listing) {
       const definition = definitionOf(t);
-      const hash = definitionHash(definition);
+      const raw = JSON.stringify(definition);
+      const seen = known.get(t.name);
+      const hash = seen && seen.raw === raw ? seen.hash : definitionHash(definition);
+      if (!seen || seen.raw !== raw) known.set(t.name, { raw, hash });
       const pin = pins.tools.get(t.name);
       if (!pin) {
         pins.tools.set(t.name, { hash, definition, identity, accepted: first, pinned_at: this.now() });
@@ -66,6 +75,8 @@ export class ToolPins {
         out.set(t.name, { status: first ? PINNED : NEW, hash, definition });
       } else out.set(t.name, { status: statusOf(pin, hash, identity, definition), hash, definition });
     }
+    // Tools no longer listed are not remembered (their pins stay).
+    if (known.size > out.size) for (const n of known.keys()) if (!out.has(n)) known.delete(n);
     pins.known = true;
     // A failed write is reported by the store; the pins hold in memory and are written at the next change.
     if (wrote) this.store.save(server).catch(() => undefined);
@@ -106,6 +117,7 @@ export class ToolPins {
   /** Forget what was checked for a server (it stopped or was removed); its pins stay on disk. */
   forget(server: string): void {
     this.checked.delete(server);
+    this.hashes.delete(server);
   }
 
   /** Whether tools that are not `pinned` are held back from the model. */
