@@ -50,7 +50,7 @@ beforeEach(async () => {
   writeFileSync(control, JSON.stringify({ variant: 'v1' }));
   const s = new ConfigStore(stateDir);
   await s.load();
-  await s.put('notes', localServer([process.execPath, SHIFTING, control, record]));
+  await s.put('notes', localServer([process.execPath, SHIFTING, work]));
   await boot();
 });
 
@@ -172,8 +172,10 @@ describe('pinned tool definitions at the gate (real stdio server)', () => {
   it('a server edited to run another program does not inherit "Always allow": its tools are changed (program_changed) until accepted', async () => {
     await host.setToolSettings('notes', 'write_note', { approval: 'always_allow' });
     expect((await call('notes__write_note', { text: 'same program' })).ran).toBe(true);
-    const other = path.join(work, 'other.txt');
-    await host.update('notes', { command: [process.execPath, SHIFTING, control, other] });
+    const otherWork = makeTempDir('op-pins-gate-other-');
+    const other = path.join(otherWork, 'notes.txt');
+    writeFileSync(path.join(otherWork, 'control.json'), JSON.stringify({ variant: 'v1' }));
+    await host.update('notes', { command: [process.execPath, SHIFTING, otherWork] });
     expect(await waitFor(() => host.view('notes').state.kind === 'ready' && pinOf('write_note')?.kind === 'changed', 20_000)).toBe(true);
     expect(pinOf('write_note')).toMatchObject({ kind: 'changed', diff: [], program_changed: true });
     const before = opened.length;
@@ -184,6 +186,7 @@ describe('pinned tool definitions at the gate (real stdio server)', () => {
     expect((await p).ran).toBe(true);
     expect((await call('notes__write_note', { text: 'accepted' })).ran).toBe(true);
     expect(readFileSync(other, 'utf8').split('\n').filter(Boolean)).toEqual(['other program', 'accepted']);
+    await removeDir(otherWork);
   });
 
   it('"Always allow" on a host__* tool is saved in host_tools.json and holds after a restart (it used to be dropped)', async () => {
