@@ -358,11 +358,13 @@ export class McpHost {
   }
 
   /**
-   * Remove a server: stop it, unregister its tools, delete it from the config file.
-   * @throws HostError('not_found')
+   * Remove a server: stop it, unregister its tools, delete it from the config file, forget its
+   * pinned tool definitions. @throws HostError('not_found'); the fs error of deleting its pins file
    */
-  remove(name: string): Promise<void> {
-    return this.management.remove(name);
+  async remove(name: string): Promise<void> {
+    await this.management.remove(name);
+    // A server added later under this name is another server: it starts with its own first listing.
+    await this.rt.pins.drop(name);
   }
 
   // ---- OAuth sign-in -----------------------------------------------------------------------------

@@ -10,6 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Mutex, writeFileAtomic } from '../../util/atomic-write.js';
 import type { ToolDefinition } from './definition.js';
@@ -128,6 +129,19 @@ export class PinStore {
     this.writes.add(settled);
     void settled.finally(() => this.writes.delete(settled));
     return write;
+  }
+
+  /**
+   * Forget one server's pins, in memory and on disk (the server was removed: a server added later
+   * under its name starts with its own first listing). @throws the fs error, other than a missing file
+   */
+  async remove(server: string): Promise<void> {
+    this.servers.set(server, { known: false, tools: new Map() });
+    await this.flush();
+    let mutex = this.mutexes.get(server);
+    if (!mutex) this.mutexes.set(server, (mutex = new Mutex()));
+    await mutex.run(() => rm(this.fileOf(server), { force: true }));
+    this.servers.delete(server);
   }
 
   /** Resolves when every write started so far has finished. */

@@ -120,6 +120,13 @@ export class ToolPins {
     this.hashes.delete(server);
   }
 
+  /** A server was removed: forget its pins (memory and file). @throws the fs error */
+  async drop(server: string): Promise<void> {
+    this.forget(server);
+    this.generation++;
+    await this.store.remove(server);
+  }
+
   /** Whether tools that are not `pinned` are held back from the model. */
   holdUnaccepted(): boolean {
     return this.store.settings().hold_unaccepted;

@@ -9,9 +9,18 @@ import { definitionHash, definitionOf, diffDefinitions, PinStore, ToolPins } fro
 import { makeTempDir, removeDir } from '../../helpers.js';
 
 const dirs: string[] = [];
+const stores: PinStore[] = [];
 afterEach(async () => {
+  // Writes still under way would race the folder's removal.
+  for (const s of stores.splice(0)) await s.flush();
   for (const d of dirs.splice(0)) await removeDir(d);
 });
+/** A store on `dir` whose writes are awaited before the folder is removed. */
+function storeIn(dir: string): PinStore {
+  const s = new PinStore(dir);
+  stores.push(s);
+  return s;
+}
 function stateDir(): string {
   const d = makeTempDir('op-pins-');
   dirs.push(d);
@@ -79,7 +88,7 @@ describe('pin store and check', () => {
 
   it("accepts a server's first listing, marks later tools new and changed ones with the diff, and keeps it all on disk", async () => {
     const dir = stateDir();
-    const store = new PinStore(dir);
+    const store = storeIn(dir);
     const pins = new ToolPins(store, () => 1000);
     const first = pins.check('notes', ID_A, [write]);
     expect(first.get('write_note')!.status).toEqual({ kind: 'pinned' });
@@ -106,7 +115,7 @@ describe('pin store and check', () => {
 
     // A fresh core on the same folder reads the same pins (the new tool stays new until accepted).
     await store.flush();
-    const again = new ToolPins(new PinStore(dir));
+    const again = new ToolPins(storeIn(dir));
     const listing = [changed, extra];
     const third = again.check('notes', ID_A, listing);
     expect(third.get('write_note')!.status.kind).toBe('changed');
@@ -117,36 +126,48 @@ describe('pin store and check', () => {
     expect(await again.accept('notes', ID_A, ['write_note'], 'not-the-hash')).toEqual([]);
     expect(await again.accept('notes', ID_A)).toEqual(['write_note', 'wipe']);
     expect(again.check('notes', ID_A, listing).get('write_note')!.status).toEqual({ kind: 'pinned' });
-    const fourth = new ToolPins(new PinStore(dir)).check('notes', ID_A, [structuredClone(changed), structuredClone(extra)]);
+    const fourth = new ToolPins(storeIn(dir)).check('notes', ID_A, [structuredClone(changed), structuredClone(extra)]);
     expect([...fourth.values()].map((c) => c.status.kind)).toEqual(['pinned', 'pinned']);
   });
 
   it('a tool listed with the same definition by another program (config identity) is changed, with an empty diff', () => {
-    const pins = new ToolPins(new PinStore(stateDir()), () => 5);
+    const pins = new ToolPins(storeIn(stateDir()), () => 5);
     pins.check('notes', ID_A, [write]);
     expect(pins.check('notes', ID_B, [write]).get('write_note')!.status).toEqual({ kind: 'changed', diff: [], program_changed: true, pinned_at: 5 });
   });
 
   it('an unreadable pins file is kept aside and its tools must be accepted again (never trusted)', async () => {
     const dir = stateDir();
-    const store = new PinStore(dir);
+    const store = storeIn(dir);
     new ToolPins(store).check('notes', ID_A, [write]);
     await store.flush();
     writeFileSync(store.fileOf('notes'), '{not json');
-    const fresh = new ToolPins(new PinStore(dir));
+    const fresh = new ToolPins(storeIn(dir));
     expect(fresh.check('notes', ID_A, [write]).get('write_note')!.status).toEqual({ kind: 'new' });
     expect(existsSync(`${store.fileOf('notes')}.unreadable`)).toBe(true);
   });
 
   it('keeps the hold-back setting, and a tool named __proto__ is an ordinary key', async () => {
     const dir = stateDir();
-    const store = new PinStore(dir);
+    const store = storeIn(dir);
     expect(store.settings()).toEqual({ hold_unaccepted: false });
     await store.setSettings({ hold_unaccepted: true });
-    expect(new PinStore(dir).settings()).toEqual({ hold_unaccepted: true });
+    expect(storeIn(dir).settings()).toEqual({ hold_unaccepted: true });
     const proto: Tool = { name: '__proto__', inputSchema: { type: 'object' } };
     new ToolPins(store).check('odd', ID_A, [proto]);
     await store.flush();
-    expect(new ToolPins(new PinStore(dir)).check('odd', ID_A, [proto]).get('__proto__')!.status).toEqual({ kind: 'pinned' });
+    expect(new ToolPins(storeIn(dir)).check('odd', ID_A, [proto]).get('__proto__')!.status).toEqual({ kind: 'pinned' });
+  });
+
+  it('a removed server loses its pins: one added later under its name starts with its own first listing', async () => {
+    const dir = stateDir();
+    const store = storeIn(dir);
+    const pins = new ToolPins(store);
+    pins.check('notes', ID_A, [write]);
+    await store.flush();
+    expect(existsSync(store.fileOf('notes'))).toBe(true);
+    await pins.drop('notes');
+    expect(existsSync(store.fileOf('notes'))).toBe(false);
+    expect(pins.check('notes', ID_B, [{ ...write, description: 'another program' }]).get('write_note')!.status).toEqual({ kind: 'pinned' });
   });
 });
