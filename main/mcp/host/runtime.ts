@@ -105,6 +105,7 @@ export class ServerRuntime {
     const conn = this.conns.get(name);
     return toView(name, cfg, conn, this.tools.ofServer(name), this.tools.warnings(name), this.recovery.view(name), this.oauth.authStatus(name, conn), this.deps.protocol?.defaultRoots() ?? [], this.store.namespaceMates(name), this.deps.isKnownSecret, this.deps.sandbox, (tool) =>
       this.tools.pinOf(name, tool),
+      (tool) => this.pins.holdUnaccepted() && this.tools.pinOf(name, tool).kind !== 'pinned',
     );
   }
 

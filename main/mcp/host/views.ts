@@ -118,6 +118,7 @@ function sandboxView(cfg: ServerConfig, conn: McpConnection | undefined, launche
  * @param isKnownSecret whether a value is a stored secret (masks a command argument equal to one)
  * @param sandbox the app's sandbox launcher (null: local servers run unsandboxed, and their view says so)
  * @param pinOf a listed tool's definition against its pin, by real name (main/mcp/pins/)
+ * @param held whether a tool is held back from the model until its definition is accepted
  */
 export function toView(
   name: string,
@@ -132,6 +133,7 @@ export function toView(
   isKnownSecret?: (v: string) => boolean,
   sandbox: SandboxLauncher | null = null,
   pinOf: (tool: string) => ToolPinStatus = () => ({ kind: 'pinned' }),
+  held: (tool: string) => boolean = () => false,
 ): ServerView {
   const state = serverState(cfg.enabled, conn, recovery);
   const status = state.kind;
@@ -164,8 +166,8 @@ export function toView(
             };
           })
         : [],
-    // Tools only MCP App views may call (`visibility: ["app"]`) are never offered to the model.
-    tool_count: status === 'ready' ? tools.filter((t) => isToolEnabled(cfg.tools, t.original_name) && !(conn && isAppOnly(conn, t.original_name))).length : 0,
+    // Tools only MCP App views may call (`visibility: ["app"]`) are never offered to the model, nor held-back ones.
+    tool_count: status === 'ready' ? tools.filter((t) => isToolEnabled(cfg.tools, t.original_name) && !(conn && isAppOnly(conn, t.original_name)) && !held(t.original_name)).length : 0,
     resources:
       status === 'ready' && conn
         ? conn.resources.slice(0, 500).map((r) => ({ uri: r.uri, name: r.name, description: r.description ?? '', mime_type: r.mimeType ?? null }))

@@ -162,6 +162,7 @@ describe('pinned tool definitions at the gate (real stdio server)', () => {
     await host.setPinSettings({ hold_unaccepted: true });
     expect(host.tools().map((t) => t.name)).not.toContain('notes__write_note');
     expect(host.tools().map((t) => t.name)).not.toContain('notes__wipe_notes');
+    expect(host.view('notes').tool_count).toBe(0);
     expect((await call('notes__write_note', { text: 'held' })).auth).toMatchObject({ allowed: false, reason: 'held_back' });
     await host.acceptToolDefinitions('notes');
     expect(host.tools().map((t) => t.name)).toEqual(expect.arrayContaining(['notes__write_note', 'notes__wipe_notes']));
