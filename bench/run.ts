@@ -25,6 +25,7 @@
  *    allow", then host.callTool, vs host.callTool alone (permissions off).
  * 11. Sandbox (bench/sandbox.ts): start → ready and 1,000 no-op calls of a stdio server in
  *    bubblewrap vs unsandboxed.
+ * 12. Pins (bench/pins.ts): re-listing 5,000 tools with pin checks (hash + compare, 1% changed).
  * 10. Streaming (bench/streaming.ts): 10,000 markdown tokens at 200 tokens/s into a transcript of
  *    500 messages, in Chromium: renderer long tasks (> 50 ms) and last token → final paint.
  */
@@ -36,6 +37,7 @@ import { benchConversations } from './conversations.js';
 import { benchStreaming } from './streaming.js';
 import { benchApps } from './apps.js';
 import { benchSandbox } from './sandbox.js';
+import { benchPins } from './pins.js';
 import {
   ROOT,
   cpuSnapshot,
@@ -565,6 +567,14 @@ async function main(): Promise<void> {
     ['sleepCalls', benchSleepCalls],
     ['registry', benchRegistry],
     ['http', benchHttp],
+    [
+      'pins',
+      async () => {
+        const r = await benchPins(log);
+        rows.push(...r.rows);
+        report.pins = r.report;
+      },
+    ],
     [
       'sandbox',
       async () => {

@@ -68,7 +68,9 @@ export function buildRunTools(host: McpHost, gate: PermissionGate, tools: readon
             rec.toolEnd(toolCallId, { state: cancelled ? 'cancelled' : 'denied', content: [], error: cancelled ? CANCELLED_RESULT : auth.message, duration_ms: elapsed() }, { allowed: false, via: auth.reason, decision: auth.decision });
             throw new ToolResultError(cancelled ? CANCELLED_RESULT : auth.message);
           }
-          rec.toolRunning(toolCallId, { allowed: true, via: auth.via, decision: auth.decision });
+          // A choice the user made that could not be remembered is recorded with the call, never dropped.
+          const warning = auth.via === 'user' ? auth.warning : null;
+          rec.toolRunning(toolCallId, { allowed: true, via: auth.via, decision: auth.decision, ...(warning ? { warning } : {}) });
           // The duration shown is the call's own, not the time the approval waited for the user.
           started = performance.now();
           let converted;

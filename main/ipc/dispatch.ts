@@ -123,6 +123,9 @@ export function createHandlers(core: AppCore, version = '0.1.0'): Handlers {
     'permissions.setMode': ({ mode }) => core.permissions.setMode(mode),
     'servers.setToolSettings': ({ name, tool, settings }) => h.setToolSettings(name, tool, settings),
     'servers.bulkToolSettings': ({ name, action }) => h.bulkToolSettings(name, action),
+    'servers.acceptToolDefinitions': ({ name, tools }) => h.acceptToolDefinitions(name, tools),
+    'pins.getSettings': () => h.pinSettings(),
+    'pins.setSettings': ({ hold_unaccepted }) => h.setPinSettings({ hold_unaccepted }),
     'approvals.list': () => core.permissions.pending(),
     'approvals.respond': ({ id, decision, reason, args_sha256 }) => {
       core.permissions.broker.answer(id, { decision, ...(reason !== undefined ? { reason } : {}) }, args_sha256);

@@ -12,9 +12,9 @@
 import type { ReadyServer } from './host/ready-server.js';
 import type { SandboxLauncher } from './sandbox/launcher.js';
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import type { ExportResult, ImportPreview, ImportResult, LogEntry, ServerInput, ServerPatch, ServerView, ToolSettingPatch } from '../../preload/contract/index.js';
+import type { ExportResult, ImportPreview, ImportResult, LogEntry, PinSettings, ServerInput, ServerPatch, ServerView, ToolSettingPatch } from '../../preload/contract/index.js';
 import type { RegisteredTool } from './adapter.js';
-import type { ConfigStore, ServerConfig } from './config.js';
+import { serverIdentity, type ConfigStore, type ServerConfig } from './config.js';
 import type { CallOptions, ElicitHandler, McpConnection, SampleHandler } from './connection.js';
 import type { OAuthSignIns } from './oauth/flow.js';
 import type { PersistentOAuthProvider } from './oauth/provider.js';
@@ -24,6 +24,8 @@ import { MemorySecretStore, type SecretStore } from '../secrets/store.js';
 import type { ProcessLedger } from './process-ledger.js';
 import type { HostProtocol } from './protocol/service.js';
 import { META_SERVER, MetaTools } from './protocol/meta-tools.js';
+import { HostToolSettings } from './protocol/meta-tool-settings.js';
+import { PinStore, ToolPins, type CheckedTool } from './pins/index.js';
 import { askRequiredUrls } from './protocol/url-elicitation.js';
 import { boundDepth } from './nesting.js';
 import { capCallResult } from './result-limits.js';
@@ -75,6 +77,8 @@ export interface HostOptions {
   isKnownSecret?: (value: string) => boolean;
   /** Runs stdio servers in the sandbox (main/mcp/sandbox/, docs/ARCHITECTURE.md "Sandbox"). Absent: unsandboxed. */
   sandbox?: SandboxLauncher;
+  /** The pinned tool definitions (main/mcp/pins/). Absent: kept in the config store's state folder. */
+  pins?: ToolPins;
 }
 
 /** The registry of all servers of one profile. */
@@ -110,6 +114,8 @@ export class McpHost {
       protocol: opts.protocol ?? null,
       isKnownSecret: opts.isKnownSecret ?? (() => false),
       sandbox: opts.sandbox ?? null,
+      pins: opts.pins ?? new ToolPins(new PinStore(store.stateDir)),
+      hostTools: new HostToolSettings(store.stateDir),
     });
     this.management = new ServerManagement(this.rt);
     this.protocol = opts.protocol ?? null;
@@ -185,7 +191,78 @@ export class McpHost {
    * config. Undefined = defaults. Used by the permission gate on every call.
    */
   toolSetting(server: string, tool: string): Readonly<ToolSetting> | undefined {
-    return this.rt.store.toolSetting(server, tool);
+    return this.rt.toolSetting(server, tool);
+  }
+
+  /**
+   * Store a per-tool choice wherever that tool's choices live: a configured server's entry in
+   * mcp_servers.json, or host_tools.json for the host's own tools (`@host`; ./protocol/meta-tool-settings.ts).
+   * What the permission gate calls for "Always allow". @throws HostError('not_found' | 'invalid_input'); the fs error
+   */
+  async saveToolSetting(server: string, tool: string, patch: NonNullable<ToolSettingPatch>): Promise<void> {
+    if (server !== META_SERVER) {
+      await this.management.setToolSettings(server, tool, patch);
+      return;
+    }
+    this.rt.assertOpen();
+    await this.rt.hostTools.set(tool, patch);
+    this.rt.tools.refreshOffered();
+  }
+
+  // ---- pinned tool definitions (./pins/) -----------------------------------------------------
+
+  /**
+   * A resolved tool's definition against its pin, checked on the listing of the connection it was
+   * resolved on as that listing is now (the host's own tools: always `pinned`). Null when that
+   * connection no longer lists the tool.
+   */
+  pinCheck(resolved: ResolvedTool): CheckedTool | null {
+    const conn = resolved.connection;
+    if (!conn) return { status: { kind: 'pinned' }, hash: '', definition: { name: resolved.tool.original_name, inputSchema: {} } };
+    return this.rt.pins.check(resolved.tool.server, serverIdentity(conn.config), conn.tools).get(resolved.tool.original_name) ?? null;
+  }
+
+  /**
+   * Accept the definition of a resolved tool as its pin, only if it is still listed with
+   * `hash` (the definition the user was shown) on that same live connection.
+   * @returns whether it was accepted. @throws the fs error of writing the pins
+   */
+  async acceptResolved(resolved: ResolvedTool, hash: string): Promise<boolean> {
+    const conn = resolved.connection;
+    if (!conn) return true;
+    if (!this.isLive(resolved) || this.pinCheck(resolved)?.hash !== hash) return false;
+    const done = await this.rt.pins.accept(resolved.tool.server, serverIdentity(conn.config), [resolved.tool.original_name], hash);
+    this.rt.tools.refreshOffered();
+    this.rt.emitChanged(resolved.tool.server);
+    return done.length === 1;
+  }
+
+  /**
+   * Accept the definitions a ready server lists now as its tools' pins: `tools` by real name, or
+   * every tool that is `new` or `changed`. @throws HostError('not_found' | 'invalid_input') — the latter when the server is not ready
+   */
+  async acceptToolDefinitions(name: string, tools?: readonly string[]): Promise<ServerView> {
+    if (!this.rt.store.has(name)) throw noSuchServer(name);
+    const conn = this.rt.conns.get(name);
+    if (!conn || conn.status !== 'ready') throw new HostError('invalid_input', `Server "${name}" is not ready, so its tools are not known yet.`);
+    const identity = serverIdentity(conn.config);
+    this.rt.pins.check(name, identity, conn.tools);
+    await this.rt.pins.accept(name, identity, tools);
+    this.rt.tools.refreshOffered();
+    return this.rt.view(name);
+  }
+
+  /** The pins' settings (hold unaccepted tools back from the model). */
+  pinSettings(): PinSettings {
+    return { hold_unaccepted: this.rt.pins.holdUnaccepted() };
+  }
+
+  /** Store the pins' settings; the offered tools follow at once. @throws the fs error */
+  async setPinSettings(s: PinSettings): Promise<PinSettings> {
+    const saved = await this.rt.pins.files.setSettings(s);
+    this.rt.tools.refreshOffered();
+    for (const n of this.rt.store.names()) this.rt.emitChanged(n);
+    return saved;
   }
 
   /** The live connection of a server, whatever its state: for tests and benchmarks only (the app uses {@link ready}). */
@@ -281,11 +358,13 @@ export class McpHost {
   }
 
   /**
-   * Remove a server: stop it, unregister its tools, delete it from the config file.
-   * @throws HostError('not_found')
+   * Remove a server: stop it, unregister its tools, delete it from the config file, forget its
+   * pinned tool definitions. @throws HostError('not_found'); the fs error of deleting its pins file
    */
-  remove(name: string): Promise<void> {
-    return this.management.remove(name);
+  async remove(name: string): Promise<void> {
+    await this.management.remove(name);
+    // A server added later under this name is another server: it starts with its own first listing.
+    await this.rt.pins.drop(name);
   }
 
   // ---- OAuth sign-in -----------------------------------------------------------------------------
@@ -403,7 +482,7 @@ export class McpHost {
     const tool = resolved.tool;
     // Nothing deeper than the bound goes out or comes in: encoding it would overflow the stack.
     const args = boundDepth(rawArgs);
-    if (this.rt.store.toolSetting(tool.server, tool.original_name)?.enabled === false) throw new ToolDisabledError(tool.server, tool.original_name);
+    if (this.rt.toolSetting(tool.server, tool.original_name)?.enabled === false) throw new ToolDisabledError(tool.server, tool.original_name);
     // The host's own tools (resources and prompts of ready servers; ./protocol/meta-tools.ts).
     if (tool.server === META_SERVER) return capCallResult(boundDepth(await this.meta.call(tool.original_name, args, opts.signal)));
     const conn = resolved.connection;
@@ -427,5 +506,6 @@ export class McpHost {
   async shutdown(): Promise<void> {
     await this.rt.close();
     await this.startup;
+    await this.rt.pins.files.flush();
   }
 }

@@ -36,6 +36,8 @@ export interface PermissionRecord {
   allowed: boolean;
   via: string;
   decision: ApprovalDecision | null;
+  /** The user's answer was applied to this call, but remembering it failed (e.g. "Always allow" not saved); absent when all went well. */
+  warning?: string;
 }
 
 /** Progress a server reported for a running call (MCP `notifications/progress`). */

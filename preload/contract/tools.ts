@@ -56,6 +56,39 @@ export interface ToolAnnotations {
  */
 export type ToolAudience = 'model_and_app' | 'model' | 'app' | 'none';
 
+/**
+ * One difference between a tool's pinned definition and the one its server lists now
+ * (docs/ARCHITECTURE.md "Pinned tool definitions"). Schema parts are shown as JSON text cut to
+ * 300 characters; `path` names a property by its dotted path inside `properties` (`options.mode`).
+ * - `title` / `description`: the text before and after (null = absent);
+ * - `property_added` / `property_removed` / `property_changed`: one property of the input or output schema;
+ * - `required`: property names that became required (`added`) or stopped being (`removed`);
+ * - `schema`: another part of a schema changed (its type, `additionalProperties`, …), or the whole
+ *   output schema appeared or went away;
+ * - `annotation`: one declared hint changed (`readOnlyHint` true → false …; null = not declared).
+ */
+export type ToolDiffEntry =
+  | { kind: 'title'; before: string | null; after: string | null }
+  | { kind: 'description'; before: string | null; after: string | null }
+  | { kind: 'property_added'; schema: 'input' | 'output'; path: string; after: string }
+  | { kind: 'property_removed'; schema: 'input' | 'output'; path: string; before: string }
+  | { kind: 'property_changed'; schema: 'input' | 'output'; path: string; before: string; after: string }
+  | { kind: 'required'; schema: 'input' | 'output'; path: string; added: string[]; removed: string[] }
+  | { kind: 'schema'; schema: 'input' | 'output'; before: string | null; after: string | null }
+  | { kind: 'annotation'; hint: string; before: string | boolean | null; after: string | boolean | null };
+
+/**
+ * How a listed tool stands against the definition the user last accepted (its pin), rendered as is:
+ * - `pinned`: the same definition, from the same program;
+ * - `new`: first listed after the server's first listing (no accepted pin yet);
+ * - `changed`: the definition differs from the pin (`diff`, may be empty when only the program
+ *   changed), or `program_changed`: the server's command or URL now points at another program
+ *   than the one the pin was accepted for (config identity, docs/ARCHITECTURE.md "Permissions").
+ *   `pinned_at`: when the pin was accepted (ms epoch).
+ * A tool that is not `pinned` never runs on an earlier "Always allow" or conversation grant.
+ */
+export type ToolPinStatus = { kind: 'pinned' } | { kind: 'new' } | { kind: 'changed'; diff: ToolDiffEntry[]; program_changed: boolean; pinned_at: number };
+
 /** A tool as offered to the model: namespaced name plus the server's real name. */
 export interface ToolView {
   /** `{server}__{tool}`, sanitized, ≤ 64 chars, unique across servers. */
@@ -76,6 +109,8 @@ export interface ToolView {
   audience: ToolAudience;
   /** The tool declares an MCP App view (`_meta.ui.resourceUri`, a `ui://` URI): its calls show it in the chat. */
   has_view: boolean;
+  /** Its definition against the pinned one (see {@link ToolPinStatus}). */
+  pin: ToolPinStatus;
 }
 
 /**
@@ -105,10 +140,17 @@ export interface ApprovalView {
   annotations: ToolAnnotations;
   /** The exact arguments the call will run with. */
   args: unknown;
+  /** The tool's definition against its pin: not `pinned` → allowing accepts the definition listed now. */
+  pin: ToolPinStatus;
   /** SHA-256 (hex) of the canonical JSON of `args`; an answer may echo it to bind itself to them. */
   args_sha256: string;
   /** When it was asked (ms epoch). */
   created_at: number;
+}
+
+/** Settings of the pins: `hold_unaccepted` — tools that are `new` or `changed` are not offered to the model until accepted. */
+export interface PinSettings {
+  hold_unaccepted: boolean;
 }
 
 /** Why a pending approval closed. */
@@ -127,6 +169,14 @@ export const toolChannels = {
    * `allow_read_only` (always allow the tools that declare `readOnlyHint: true`).
    */
   'servers.bulkToolSettings': { input: z.strictObject({ name: serverNameSchema, action: z.enum(['enable_all', 'disable_all', 'allow_read_only']) }) },
+  /**
+   * Accept the definitions a server lists now as its tools' pins (docs/ARCHITECTURE.md "Pinned
+   * tool definitions"): the named tools, or every tool that is `new` or `changed` when `tools` is absent.
+   */
+  'servers.acceptToolDefinitions': { input: z.strictObject({ name: serverNameSchema, tools: z.array(toolNameSchema).max(1024).optional() }) },
+  /** Whether changed and new tools are held back from the model until accepted. */
+  'pins.getSettings': { input: empty },
+  'pins.setSettings': { input: z.strictObject({ hold_unaccepted: z.boolean() }) },
   'approvals.list': { input: empty },
   /**
    * Answer a pending approval. `args_sha256`, when given, must equal the pending call's (so the
@@ -148,6 +198,9 @@ export interface ToolChannelOutputs {
   'permissions.setMode': { mode: PermissionMode };
   'servers.setToolSettings': ServerView;
   'servers.bulkToolSettings': ServerView;
+  'servers.acceptToolDefinitions': ServerView;
+  'pins.getSettings': PinSettings;
+  'pins.setSettings': PinSettings;
   'approvals.list': ApprovalView[];
   'approvals.respond': { ok: true };
 }

@@ -70,7 +70,7 @@ const storedEntry = z.discriminatedUnion('kind', [
     duration_ms: z.number().nullable().default(null),
     progress: z.looseObject({ progress: z.number(), total: z.number().nullable(), message: z.string().nullable() }).nullable().default(null),
     permission: z
-      .looseObject({ allowed: z.boolean(), via: z.string(), decision: z.enum(['allow_once', 'allow_conversation', 'always_allow', 'deny']).nullable() })
+      .looseObject({ allowed: z.boolean(), via: z.string(), decision: z.enum(['allow_once', 'allow_conversation', 'always_allow', 'deny']).nullable(), warning: z.string().optional() })
       .nullable()
       .default(null),
     structured_content: bounded.optional(),

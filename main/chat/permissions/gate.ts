@@ -5,9 +5,13 @@
  * table (./policy.ts), asks the user through the approval broker when the table says so, and
  * records "Always allow" and "Allow in this conversation" answers. What it allows is that resolved
  * tool, and the caller runs exactly it (`McpHost.callResolved`; docs/ARCHITECTURE.md "Permissions").
+ * A tool whose definition is not the pinned one (`new`, `changed`) is never allowed by an earlier
+ * answer: the card shows the diff, and allowing accepts the definition shown as the new pin
+ * (docs/ARCHITECTURE.md "Pinned tool definitions").
  */
 import type { ApprovalDecision, ApprovalView, ToolSettingPatch } from '../../../preload/contract/index.js';
 import type { ResolvedTool, ToolRef } from '../../mcp/host/resolved-tools.js';
+import type { CheckedTool } from '../../mcp/pins/index.js';
 import type { ToolSetting } from '../../mcp/tool-settings.js';
 import { argsHash } from './args-hash.js';
 import type { ApprovalBroker } from './broker.js';
@@ -21,10 +25,16 @@ export interface GateHost {
   resolveTool(ref: ToolRef): ResolvedTool | null;
   /** Whether a resolved tool's connection is still its server's live, ready one. */
   isLive(resolved: ResolvedTool): boolean;
-  /** The stored per-tool setting, by server and real tool name. */
+  /** The stored per-tool setting, by server (or `@host`, the host's own tools) and real tool name. */
   toolSetting(server: string, tool: string): Readonly<ToolSetting> | undefined;
-  /** Persist a per-tool setting ("Always allow"). */
-  setToolSettings(server: string, tool: string, patch: NonNullable<ToolSettingPatch>): Promise<unknown>;
+  /** Persist a per-tool setting ("Always allow") where that tool's choices live (a server's entry, or the host tools' file). */
+  saveToolSetting(server: string, tool: string, patch: NonNullable<ToolSettingPatch>): Promise<void>;
+  /** The resolved tool's definition against its pin, on its connection's listing now (null: no longer listed). */
+  pinCheck(resolved: ResolvedTool): CheckedTool | null;
+  /** Accept the definition with `hash` as the tool's pin, if it is still the one listed on the same connection. */
+  acceptResolved(resolved: ResolvedTool, hash: string): Promise<boolean>;
+  /** Whether tools that are not `pinned` are held back from the model until accepted. */
+  pinSettings(): { hold_unaccepted: boolean };
 }
 
 /** One call about to execute. `args` must be the exact arguments that will be sent. */
@@ -45,7 +55,7 @@ export interface AuthorizeRequest {
 }
 
 /** Why a call was not allowed. */
-export type RefusalReason = 'unknown_tool' | 'disabled' | 'denied' | 'cancelled' | 'timed_out' | 'args_changed' | 'server_changed';
+export type RefusalReason = 'unknown_tool' | 'disabled' | 'held_back' | 'denied' | 'cancelled' | 'timed_out' | 'args_changed' | 'server_changed' | 'definition_changed';
 
 /**
  * The gate's answer. Allowed: `via` says why (a policy row, or `user` with the card's decision,
@@ -94,11 +104,15 @@ export class PermissionGate {
     const resolved = this.host.resolveTool(req.tool);
     if (!resolved) return { allowed: false, reason: 'unknown_tool', message: `No tool named "${req.tool.name}": server "${req.tool.server}" does not offer "${req.tool.original_name}" now.`, decision: null };
     const tool = resolved.tool;
+    const pin = this.host.pinCheck(resolved);
+    if (!pin) return { allowed: false, reason: 'unknown_tool', message: `Server "${tool.server}" no longer lists the tool "${tool.original_name}".`, decision: null };
+    if (pin.status.kind !== 'pinned' && this.host.pinSettings().hold_unaccepted)
+      return { allowed: false, reason: 'held_back', message: `The tool "${tool.original_name}" of server "${tool.server}" is ${pin.status.kind === 'new' ? 'new' : 'changed since the user accepted it'}, and is held back until the user accepts its definition.`, decision: null };
     // Grants hold for the server's name with the identity of its configuration (./grants.ts).
     const grantee = { server: tool.server, identity: resolved.identity };
     const mode = this.settings.cachedMode() ?? (await this.settings.mode());
     const setting = this.host.toolSetting(tool.server, tool.original_name);
-    const d = decide({ mode, setting, annotations: tool.annotations, conversationGrant: this.grants.has(req.conversation_id, grantee, tool.original_name) });
+    const d = decide({ mode, setting, annotations: tool.annotations, conversationGrant: this.grants.has(req.conversation_id, grantee, tool.original_name), pin: pin.status.kind });
     if (d.kind === 'refuse') return { allowed: false, reason: 'disabled', message: `The tool "${tool.original_name}" of server "${tool.server}" is disabled by the user.`, decision: null };
     if (d.kind === 'allow') return { allowed: true, via: d.why, decision: null, resolved };
     const asked = argsHash(req.args);
@@ -113,6 +127,7 @@ export class PermissionGate {
         title: tool.title,
         annotations: tool.annotations,
         args: req.args,
+        pin: pin.status,
       },
       req.signal,
     );
@@ -126,16 +141,28 @@ export class PermissionGate {
     // the card was open (another command may run under that name now), nothing is allowed or kept.
     if (!this.host.isLive(resolved))
       return { allowed: false, reason: 'server_changed', message: `Server "${tool.server}" stopped or restarted while the call waited for approval, so the call was not run.`, decision: null };
-    let warning: string | null = null;
+    const warnings: string[] = [];
+    // Allowing a tool that is not pinned accepts the definition the card showed — only if that is
+    // still what the server lists; a definition that changed again while the card was open is not run.
+    if (pin.status.kind !== 'pinned') {
+      try {
+        if (!(await this.host.acceptResolved(resolved, pin.hash)))
+          return { allowed: false, reason: 'definition_changed', message: `The tool "${tool.original_name}" of server "${tool.server}" changed again while the call waited for approval, so the call was not run.`, decision: null };
+      } catch (err) {
+        // The user did accept it for this call; only remembering the pin failed. Say so.
+        warnings.push(`Could not save the accepted definition: ${(err as Error).message}`);
+      }
+    }
     if (decision === 'allow_conversation') this.grants.grant(req.conversation_id, grantee, tool.original_name);
     if (decision === 'always_allow') {
       try {
-        await this.host.setToolSettings(tool.server, tool.original_name, { approval: 'always_allow' });
+        await this.host.saveToolSetting(tool.server, tool.original_name, { approval: 'always_allow' });
       } catch (err) {
         // The user did allow this call; only remembering it failed. Say so.
-        warning = `Could not save "Always allow": ${(err as Error).message}`;
+        warnings.push(`Could not save "Always allow": ${(err as Error).message}`);
       }
     }
+    const warning = warnings.length ? warnings.join(' ') : null;
     return { allowed: true, via: 'user', decision, warning, resolved };
   }
 }

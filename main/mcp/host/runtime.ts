@@ -21,6 +21,10 @@ import { HostError, noSuchServer } from './errors.js';
 import { OAuthProviderRegistry } from './oauth-providers.js';
 import { CrashRecovery } from './recovery.js';
 import { ToolRegistry } from './tool-table.js';
+import type { ToolPins } from '../pins/index.js';
+import { META_SERVER } from '../protocol/meta-tools.js';
+import type { HostToolSettings } from '../protocol/meta-tool-settings.js';
+import type { ToolSetting } from '../tool-settings.js';
 import { toView } from './views.js';
 import { DenialLog } from '../sandbox/denials.js';
 
@@ -52,6 +56,10 @@ export interface RuntimeDeps {
   isKnownSecret: (value: string) => boolean;
   /** Runs stdio servers in the sandbox (main/mcp/sandbox/); null = unsandboxed. */
   sandbox: SandboxLauncher | null;
+  /** The pinned tool definitions every listing is checked against (main/mcp/pins/). */
+  pins: ToolPins;
+  /** The user's choices for the host's own tools (`@host`). */
+  hostTools: HostToolSettings;
 }
 
 /** The running servers of one host. */
@@ -68,6 +76,8 @@ export class ServerRuntime {
   readonly recovery: CrashRecovery;
   readonly tools: ToolRegistry;
   readonly oauth: OAuthProviderRegistry;
+  readonly pins: ToolPins;
+  readonly hostTools: HostToolSettings;
   shuttingDown = false;
   /** Era verdicts per server configuration for this session (main/mcp/negotiation.ts). */
   private readonly eras = new EraMemory();
@@ -75,7 +85,9 @@ export class ServerRuntime {
   constructor(private readonly deps: RuntimeDeps) {
     this.store = deps.store;
     this.events = deps.events;
-    this.tools = new ToolRegistry(deps.store, (tools) => this.events.toolsChanged?.(tools));
+    this.pins = deps.pins;
+    this.hostTools = deps.hostTools;
+    this.tools = new ToolRegistry(deps.store, (server, tool) => this.toolSetting(server, tool), deps.pins, (tools) => this.events.toolsChanged?.(tools));
     this.oauth = new OAuthProviderRegistry({ ...deps.oauth, onStateChange: (name) => this.emitChanged(name) });
     this.recovery = new CrashRecovery((conn) => {
       const name = conn.name;
@@ -94,7 +106,15 @@ export class ServerRuntime {
     const cfg = this.store.get(name);
     if (!cfg) throw noSuchServer(name);
     const conn = this.conns.get(name);
-    return toView(name, cfg, conn, this.tools.ofServer(name), this.tools.warnings(name), this.recovery.view(name), this.oauth.authStatus(name, conn), this.deps.protocol?.defaultRoots() ?? [], this.store.namespaceMates(name), this.deps.isKnownSecret, this.deps.sandbox);
+    return toView(name, cfg, conn, this.tools.ofServer(name), this.tools.warnings(name), this.recovery.view(name), this.oauth.authStatus(name, conn), this.deps.protocol?.defaultRoots() ?? [], this.store.namespaceMates(name), this.deps.isKnownSecret, this.deps.sandbox, (tool) =>
+      this.tools.pinOf(name, tool),
+      (tool) => this.pins.holdUnaccepted() && this.tools.pinOf(name, tool).kind !== 'pinned',
+    );
+  }
+
+  /** A tool's stored per-tool setting: a configured server's (mcp_servers.json) or a host tool's (`@host`, host_tools.json). */
+  toolSetting(server: string, tool: string): Readonly<ToolSetting> | undefined {
+    return server === META_SERVER ? this.hostTools.get(tool) : this.store.toolSetting(server, tool);
   }
 
   /** Whether a value is a stored secret (see `HostOptions.isKnownSecret`). */

@@ -1,13 +1,20 @@
 /**
  * The host's tool table: every ready server's tools under their namespaced names
- * (`{server}__{tool}`, built by ../adapter.ts), and the subset offered to the model — the table
- * minus the tools the user disabled and those only MCP App views may call (docs/ARCHITECTURE.md "Tool names and result content").
+ * (`{server}__{tool}`, built by ../adapter.ts), each checked against its pin (../pins/), and the
+ * subset offered to the model — the table minus the tools the user disabled, those only MCP App
+ * views may call, and, when the user chose to hold them back, those not accepted since they
+ * changed or appeared (docs/ARCHITECTURE.md "Tool names and result content", "Pinned tool definitions").
  */
 import { buildToolTable, type RegisteredTool, type ToolTable } from '../adapter.js';
-import type { ConfigStore } from '../config.js';
+import type { ToolPinStatus } from '../../../preload/contract/index.js';
+import { serverIdentity, type ConfigStore } from '../config.js';
 import type { McpConnection } from '../connection.js';
 import { META_SERVER, metaToolsFor } from '../protocol/meta-tools.js';
 import { visibleToModel } from '../apps/tool-ui.js';
+import type { ToolPins } from '../pins/index.js';
+import type { ToolSetting } from '../tool-settings.js';
+
+const PINNED: ToolPinStatus = { kind: 'pinned' };
 
 /** The registered tools and the offered ones; rebuilt when a server's status or tools change. */
 export class ToolRegistry {
@@ -18,11 +25,15 @@ export class ToolRegistry {
   private appOnly = new Set<string>();
 
   /**
-   * @param store where the per-tool settings are read
+   * @param store the configured servers (file order)
+   * @param settingOf a tool's per-tool setting, by server (or `@host`) and real name
+   * @param pins the pins every listing is checked against
    * @param onChanged called with every registered tool when the set of names changed
    */
   constructor(
     private readonly store: ConfigStore,
+    private readonly settingOf: (server: string, tool: string) => Readonly<ToolSetting> | undefined,
+    private readonly pins: ToolPins,
     private readonly onChanged: (tools: RegisteredTool[]) => void,
   ) {}
 
@@ -63,6 +74,8 @@ export class ToolRegistry {
       for (const name of this.store.names()) {
         const c = conns.get(name);
         if (!c || c.status !== 'ready') continue;
+        // Pins first-seen definitions; remembered while the listing is the same array.
+        this.pins.check(name, serverIdentity(c.config), c.tools);
         for (const t of c.tools) if (!visibleToModel(t)) appOnly.add(`${name}\u0000${t.name}`);
         for (const t of c.tools) all.push({ server: name, name: t.name, description: t.description, inputSchema: t.inputSchema as Record<string, unknown>, title: t.title, annotations: t.annotations });
       }
@@ -77,8 +90,20 @@ export class ToolRegistry {
     if (this.table.tools.map((t) => t.name).join('\n') !== before) this.onChanged(this.table.tools);
   }
 
-  /** Recompute the offered tools after the table or a server's per-tool settings changed. */
+  /**
+   * A registered tool's definition against its pin, as last checked (`pinned` for the host's own
+   * tools, which are the app's, and for a tool not checked).
+   */
+  pinOf(server: string, tool: string): ToolPinStatus {
+    if (server === META_SERVER) return PINNED;
+    return this.pins.current(server, tool)?.status ?? PINNED;
+  }
+
+  /** Recompute the offered tools after the table, a server's per-tool settings or a pin changed. */
   refreshOffered(): void {
-    this.offered = this.table.tools.filter((t) => this.store.toolSetting(t.server, t.original_name)?.enabled !== false && !this.appOnly.has(`${t.server}\u0000${t.original_name}`));
+    const hold = this.pins.holdUnaccepted();
+    this.offered = this.table.tools.filter(
+      (t) => this.settingOf(t.server, t.original_name)?.enabled !== false && !this.appOnly.has(`${t.server}\u0000${t.original_name}`) && !(hold && this.pinOf(t.server, t.original_name).kind !== 'pinned'),
+    );
   }
 }

@@ -7,7 +7,7 @@ import { toolAudience, toolUiResourceUri, visibleToModel } from '../apps/tool-ui
 import type { SandboxLauncher } from '../sandbox/launcher.js';
 import { effectiveSandbox } from '../config/sandbox-settings.js';
 import type { Tool } from '@modelcontextprotocol/client';
-import type { AuthView, ServerState, ServerView, ToolAudience } from '../../../preload/contract/index.js';
+import type { AuthView, ServerState, ServerView, ToolAudience, ToolPinStatus } from '../../../preload/contract/index.js';
 import type { RegisteredTool } from '../adapter.js';
 import type { ServerConfig } from '../config.js';
 import { maskSecret } from '../../secrets/mask.js';
@@ -117,6 +117,8 @@ function sandboxView(cfg: ServerConfig, conn: McpConnection | undefined, launche
  * producer of server objects that leave main (docs/ARCHITECTURE.md "Masked views only").
  * @param isKnownSecret whether a value is a stored secret (masks a command argument equal to one)
  * @param sandbox the app's sandbox launcher (null: local servers run unsandboxed, and their view says so)
+ * @param pinOf a listed tool's definition against its pin, by real name (main/mcp/pins/)
+ * @param held whether a tool is held back from the model until its definition is accepted
  */
 export function toView(
   name: string,
@@ -130,6 +132,8 @@ export function toView(
   namespaceMates: readonly string[] = [],
   isKnownSecret?: (v: string) => boolean,
   sandbox: SandboxLauncher | null = null,
+  pinOf: (tool: string) => ToolPinStatus = () => ({ kind: 'pinned' }),
+  held: (tool: string) => boolean = () => false,
 ): ServerView {
   const state = serverState(cfg.enabled, conn, recovery);
   const status = state.kind;
@@ -158,11 +162,12 @@ export function toView(
               approval: s?.approval ?? null,
               audience: audienceOf(conn, t.original_name),
               has_view: hasView(conn, t.original_name),
+              pin: pinOf(t.original_name),
             };
           })
         : [],
-    // Tools only MCP App views may call (`visibility: ["app"]`) are never offered to the model.
-    tool_count: status === 'ready' ? tools.filter((t) => isToolEnabled(cfg.tools, t.original_name) && !(conn && isAppOnly(conn, t.original_name))).length : 0,
+    // Tools only MCP App views may call (`visibility: ["app"]`) are never offered to the model, nor held-back ones.
+    tool_count: status === 'ready' ? tools.filter((t) => isToolEnabled(cfg.tools, t.original_name) && !(conn && isAppOnly(conn, t.original_name)) && !held(t.original_name)).length : 0,
     resources:
       status === 'ready' && conn
         ? conn.resources.slice(0, 500).map((r) => ({ uri: r.uri, name: r.name, description: r.description ?? '', mime_type: r.mimeType ?? null }))

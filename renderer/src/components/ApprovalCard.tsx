@@ -4,6 +4,7 @@ import { useApp } from '../store';
 import { t as translate, useTranslation } from '../i18n';
 import { Fill } from '../i18n/Fill';
 import { ApprovalIcon } from './ProtocolBadges';
+import { PinBadge, PinDiff } from './PinStatus';
 
 /** Plain-language labels for the MCP tool annotations (hints the server declares itself), in the current language. */
 export function annotationBadges(a: ToolAnnotations): Array<{ key: string; label: string; tone: 'ok' | 'warn' | 'muted' }> {
@@ -40,7 +41,8 @@ export function AnnotationBadges({ annotations }: { annotations: ToolAnnotations
 
 /**
  * An approval card for one tool call main is holding: server, tool title and real name, the
- * server's declared annotations, the full arguments; Allow once · Allow in this conversation ·
+ * server's declared annotations, the full arguments, and — for a tool that is new or changed since
+ * its definition was accepted — what changed (allowing accepts it); Allow once · Allow in this conversation ·
  * Always allow · Deny (with an optional reason). Props-driven so it can be placed in the
  * transcript next to its tool call; `onAnswer` defaults to the store's `answerApproval`.
  */
@@ -73,6 +75,12 @@ export function ApprovalCard({ approval, onAnswer }: { approval: ApprovalView; o
           <Fill k={fromView ? 'approval.viewWantsToRun' : 'approval.wantsToRun'} slots={{ tool: <span className="mono">{approval.tool}</span>, server: <span className="mono">{approval.server}</span> }} />
         </span>
       </div>
+      {approval.pin.kind !== 'pinned' && (
+        <div className="banner warning small" data-testid="approval-pin" data-pin={approval.pin.kind}>
+          <PinBadge pin={approval.pin} /> {t(approval.pin.kind === 'new' ? 'pins.cardNew' : 'pins.cardChanged')}
+          <PinDiff pin={approval.pin} />
+        </div>
+      )}
       <div className="row wrap">
         <AnnotationBadges annotations={approval.annotations} />
         <span className="muted small">{t('approval.hintsNote')}</span>

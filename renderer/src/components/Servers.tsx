@@ -9,6 +9,7 @@ import { EditServerForm } from './EditServer';
 import { ImportExport } from './ImportExport';
 import { emptyAuth } from './AuthFields';
 import { ServerToolsPanel } from './ToolPermissions';
+import { ServerPins } from './ServerPins';
 import { ServerLogs } from './ServerLogs';
 import { Icon, ProtocolBadges, ServerIcon } from './ProtocolBadges';
 import { ServerRoots } from './Roots';
@@ -265,6 +266,7 @@ export function ServerCard({ server }: { server: ServerView }) {
           {server.server_info.protocol_version ? t('servers.protocol', { version: server.server_info.protocol_version }) : ''}
         </div>
       )}
+      <ServerPins server={server} onAct={act} />
       {server.shares_namespace_with.map((other) => (
         <div key={`ns:${other}`} className="banner warning small" data-testid="server-namespace-warning">
           {t('servers.sharesNamespace', { other })}

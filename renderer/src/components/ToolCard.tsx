@@ -61,6 +61,11 @@ export function ToolCard({ call: item }: { call: ToolItem }) {
           {item.duration_ms === null ? stateLabel : t('tool.ms', { n: item.duration_ms })}
         </span>
       </button>
+      {item.permission?.warning && (
+        <div className="banner warning small" data-testid="tool-permission-warning">
+          {item.permission.warning}
+        </div>
+      )}
       {approval && <ApprovalCard approval={approval} />}
       {item.state === 'running' && (
         <button className="link cancel-call" onClick={() => void cancelTool(item.call_id)}>

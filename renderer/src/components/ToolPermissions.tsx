@@ -6,13 +6,15 @@ import { useApp } from '../store';
 import { useTranslation } from '../i18n';
 import { AnnotationBadges } from './ApprovalCard';
 import { Icon } from './ProtocolBadges';
+import { PinBadge, PinDiff } from './PinStatus';
 
 /** Whether the model may be offered this tool at all (its MCP Apps visibility includes the model). */
 const offeredToModel = (tool: ToolView): boolean => tool.audience === 'model' || tool.audience === 'model_and_app';
 
 /**
  * Settings → MCP servers → Tools: per tool an Enabled switch and an approval choice (follow the
- * default mode / ask every time / always allow), a badge for tools the model is never offered
+ * default mode / ask every time / always allow), its pin status (new / changed, with the diff and
+ * an Accept button; docs/ARCHITECTURE.md "Pinned tool definitions"), a badge for tools the model is never offered
  * (MCP Apps visibility: views only, or nobody), the tool's declared annotations and its input
  * schema; bulk actions for the whole server. Every change is saved in main at once. The switch
  * and the approval choice also govern a view's calls of the tool (docs/ARCHITECTURE.md "MCP Apps").
@@ -78,7 +80,14 @@ export function ServerToolsPanel({ server }: { server: ServerView }) {
                 {t(`toolPerms.audience_${tool.audience}`)}
               </span>
             )}
+            <PinBadge pin={tool.pin} />
+            {tool.pin.kind !== 'pinned' && (
+              <button className="small" aria-label={t('pins.acceptFor', { name: tool.original_name })} onClick={() => void act(() => call('servers.acceptToolDefinitions', { name: server.name, tools: [tool.original_name] }))}>
+                {t('pins.accept')}
+              </button>
+            )}
             <AnnotationBadges annotations={tool.annotations} />
+            <PinDiff pin={tool.pin} />
           </div>
           <select
             aria-label={t('toolPerms.approvalFor', { name: tool.original_name })}
@@ -112,14 +121,24 @@ export function ServerToolsPanel({ server }: { server: ServerView }) {
 /** The modes in the order shown (the rule's order); label and detail are `permissions.<mode>` and `permissions.<mode>_detail`. */
 const MODES: readonly PermissionMode[] = PERMISSION_MODES;
 
-/** Settings → Tool permissions: the default approval mode (per-tool choices override it). */
+/** Settings → Tool permissions: the default approval mode (per-tool choices override it) and whether unaccepted tool definitions are held back. */
 export function PermissionSettings() {
   const { t } = useTranslation();
   const [mode, setMode] = useState<PermissionMode | null>(null);
+  const [hold, setHold] = useState<boolean | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     call('permissions.getMode', {}).then((r) => setMode(r.mode), (e: Error) => setError(e.message));
+    call('pins.getSettings', {}).then((r) => setHold(r.hold_unaccepted), (e: Error) => setError(e.message));
   }, []);
+  const chooseHold = async (v: boolean) => {
+    setError(null);
+    try {
+      setHold((await call('pins.setSettings', { hold_unaccepted: v })).hold_unaccepted);
+    } catch (err) {
+      setError((err as Error).message);
+    }
+  };
   const choose = async (m: PermissionMode) => {
     setError(null);
     try {
@@ -145,6 +164,11 @@ export function PermissionSettings() {
         ))}
       </div>
       <div className="hint">{t('toolPerms.hintsNote')}</div>
+      <h3>{t('pins.settingsTitle')}</h3>
+      <p className="muted small">{t('pins.settingsIntro')}</p>
+      <label className="check">
+        <input type="checkbox" aria-label={t('pins.hold')} checked={hold === true} disabled={hold === null} onChange={(e) => void chooseHold(e.target.checked)} /> {t('pins.hold')}
+      </label>
       {error && (
         <div className="field-error" role="alert">
           {error}

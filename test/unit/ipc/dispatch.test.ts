@@ -86,6 +86,10 @@ describe('malformed input', () => {
       ['chat.stop', { conversation_id: 7 }, 'conversation_id'],
       ['conversations.get', { id: '../etc' }, 'id'],
       ['settings.setModel', { provider: 'other', base_url: 'http://x', model: 'm' }, 'provider'],
+      ['servers.acceptToolDefinitions', { name: 'a', tools: 'write_note' }, 'tools'],
+      ['servers.acceptToolDefinitions', { name: 'a', tools: [''] }, 'tools.0'],
+      ['servers.acceptToolDefinitions', { name: '@host' }, 'name'],
+      ['pins.setSettings', { hold_unaccepted: 'yes' }, 'hold_unaccepted'],
     ];
     for (const [channel, input, field] of cases) {
       const e = errorOf(await dispatcher.invoke(channel, input));
@@ -100,6 +104,8 @@ describe('malformed input', () => {
       ['servers.add', { name: 'a' }],
       ['servers.update', { name: 'a' }],
       ['chat.send', { text: 'hi' }],
+      ['servers.acceptToolDefinitions', { tools: ['x'] }],
+      ['pins.setSettings', {}],
     ] as const) {
       expect(errorOf(await dispatcher.invoke(channel, input)).code).toBe('invalid_input');
     }

@@ -340,6 +340,9 @@ describe('no secret ever leaves main (canary)', () => {
         { name: 'local', action: 'enable_all' },
         { name: 'remote', action: 'allow_read_only' }, // not ready
       ],
+      'servers.acceptToolDefinitions': [{ name: 'local' }, { name: 'local', tools: ['env_check'] }, { name: 'remote' }, { name: 'missing' }],
+      'pins.getSettings': [{}],
+      'pins.setSettings': [{ hold_unaccepted: false }, { hold_unaccepted: 'yes' }],
       'approvals.list': [{}],
       'approvals.respond': [
         { id: approvalId, decision: 'deny', reason: 'canary check' },

@@ -19,6 +19,7 @@ function call(over: Partial<ApprovalCall> = {}): ApprovalCall {
     title: 'Write file',
     annotations: { destructiveHint: true },
     args: { path: '/tmp/x', content: 'hi' },
+    pin: { kind: 'pinned' },
     ...over,
   };
 }

@@ -40,7 +40,7 @@ describe('policy table', () => {
       for (const setting of SETTINGS)
         for (const annotations of ANNOTATIONS)
           for (const conversationGrant of [false, true]) {
-            const d = decide({ mode, setting, annotations, conversationGrant });
+            const d = decide({ mode, setting, annotations, conversationGrant, pin: 'pinned' });
             expect(d.kind, JSON.stringify({ mode, setting, annotations, conversationGrant })).toBe(expected(mode, setting, annotations, conversationGrant));
             n++;
           }
@@ -48,7 +48,7 @@ describe('policy table', () => {
   });
 
   it('gives the reason of each row', () => {
-    const base = { annotations: {}, conversationGrant: false };
+    const base = { annotations: {}, conversationGrant: false, pin: 'pinned' as const };
     expect(decide({ ...base, mode: 'never_ask', setting: { enabled: false } })).toEqual({ kind: 'refuse', reason: 'disabled' });
     expect(decide({ ...base, mode: 'ask_all', setting: { approval: 'always_allow' } })).toEqual({ kind: 'allow', why: 'always_allow' });
     expect(decide({ ...base, mode: 'ask_all', setting: undefined, conversationGrant: true })).toEqual({ kind: 'allow', why: 'conversation_grant' });
@@ -60,17 +60,29 @@ describe('policy table', () => {
   });
 
   it('per-tool choices override the mode in both directions', () => {
-    expect(decide({ mode: 'never_ask', setting: { approval: 'ask' }, annotations: { readOnlyHint: true }, conversationGrant: false }).kind).toBe('ask');
-    expect(decide({ mode: 'ask_all', setting: { approval: 'always_allow' }, annotations: { destructiveHint: true }, conversationGrant: false }).kind).toBe('allow');
+    expect(decide({ mode: 'never_ask', setting: { approval: 'ask' }, annotations: { readOnlyHint: true }, conversationGrant: false, pin: 'pinned' }).kind).toBe('ask');
+    expect(decide({ mode: 'ask_all', setting: { approval: 'always_allow' }, annotations: { destructiveHint: true }, conversationGrant: false, pin: 'pinned' }).kind).toBe('allow');
   });
 
   it('nothing — not always-allow, not a grant, not never-ask — runs a disabled tool', () => {
     for (const mode of MODES)
-      expect(decide({ mode, setting: { enabled: false, approval: 'always_allow' }, annotations: { readOnlyHint: true }, conversationGrant: true })).toEqual({ kind: 'refuse', reason: 'disabled' });
+      expect(decide({ mode, setting: { enabled: false, approval: 'always_allow' }, annotations: { readOnlyHint: true }, conversationGrant: true, pin: 'pinned' })).toEqual({ kind: 'refuse', reason: 'disabled' });
   });
 
   it('only readOnlyHint === true counts as read-only (a truthy non-boolean does not)', () => {
     const a = { readOnlyHint: 'yes' } as unknown as ToolAnnotations;
-    expect(decide({ mode: 'ask_unless_read_only', setting: undefined, annotations: a, conversationGrant: false }).kind).toBe('ask');
+    expect(decide({ mode: 'ask_unless_read_only', setting: undefined, annotations: a, conversationGrant: false, pin: 'pinned' }).kind).toBe('ask');
+  });
+
+  it('a changed tool always asks and a new one is never allowed by an earlier allow (docs/ARCHITECTURE.md "Pinned tool definitions")', () => {
+    for (const mode of MODES)
+      for (const conversationGrant of [false, true]) {
+        expect(decide({ mode, setting: { approval: 'always_allow' }, annotations: { readOnlyHint: true }, conversationGrant, pin: 'changed' })).toEqual({ kind: 'ask', why: 'definition_changed' });
+        expect(decide({ mode, setting: { enabled: false }, annotations: {}, conversationGrant, pin: 'changed' })).toEqual({ kind: 'refuse', reason: 'disabled' });
+      }
+    expect(decide({ mode: 'ask_all', setting: { approval: 'always_allow' }, annotations: {}, conversationGrant: true, pin: 'new' })).toEqual({ kind: 'ask', why: 'mode' });
+    expect(decide({ mode: 'ask_unless_read_only', setting: { approval: 'always_allow' }, annotations: {}, conversationGrant: true, pin: 'new' })).toEqual({ kind: 'ask', why: 'mode' });
+    // A new tool otherwise follows the mode, like any tool without a per-tool choice.
+    expect(decide({ mode: 'never_ask', setting: undefined, annotations: {}, conversationGrant: false, pin: 'new' })).toEqual({ kind: 'allow', why: 'mode_never_ask' });
   });
 });
