@@ -11,6 +11,7 @@
  */
 import type { ReadyServer } from './host/ready-server.js';
 import type { SandboxLauncher } from './sandbox/launcher.js';
+import type { TrafficRecorder } from './inspector/recorder.js';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { ExportResult, ImportPreview, ImportResult, LogEntry, ServerInput, ServerPatch, ServerView, ToolSettingPatch } from '../../preload/contract/index.js';
 import type { RegisteredTool } from './adapter.js';
@@ -75,6 +76,8 @@ export interface HostOptions {
   isKnownSecret?: (value: string) => boolean;
   /** Runs stdio servers in the sandbox (main/mcp/sandbox/, docs/ARCHITECTURE.md "Sandbox"). Absent: unsandboxed. */
   sandbox?: SandboxLauncher;
+  /** Records each server's MCP traffic for the protocol inspector (main/mcp/inspector/). Absent: not recorded. */
+  traffic?: TrafficRecorder;
 }
 
 /** The registry of all servers of one profile. */
@@ -110,6 +113,7 @@ export class McpHost {
       protocol: opts.protocol ?? null,
       isKnownSecret: opts.isKnownSecret ?? (() => false),
       sandbox: opts.sandbox ?? null,
+      traffic: opts.traffic ?? null,
     });
     this.management = new ServerManagement(this.rt);
     this.protocol = opts.protocol ?? null;

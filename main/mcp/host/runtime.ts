@@ -16,6 +16,7 @@ import { CommandNotFoundError, type ServerEnvironment } from '../transports/envi
 import type { LaunchWrapper } from '../transports/kind.js';
 import { transportFor } from '../transports/registry.js';
 import { EraMemory } from '../negotiation.js';
+import type { TrafficRecorder } from '../inspector/recorder.js';
 import type { OAuthProviderDeps } from '../oauth/provider-factory.js';
 import { HostError, noSuchServer } from './errors.js';
 import { OAuthProviderRegistry } from './oauth-providers.js';
@@ -51,6 +52,8 @@ export interface RuntimeDeps {
   isKnownSecret: (value: string) => boolean;
   /** Runs stdio servers in the sandbox (main/mcp/sandbox/); null = unsandboxed. */
   sandbox: SandboxLauncher | null;
+  /** Records each server's MCP traffic (main/mcp/inspector/); null = not recorded. */
+  traffic: TrafficRecorder | null;
 }
 
 /** The running servers of one host. */
@@ -147,6 +150,7 @@ export class ServerRuntime {
       launchWrapper: this.deps.launchWrapper,
       protocolHooks: this.deps.protocol,
       sandbox: this.deps.sandbox,
+      traffic: this.deps.traffic?.ring(name) ?? null,
     });
   }
 

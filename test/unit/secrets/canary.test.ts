@@ -365,6 +365,11 @@ describe('no secret ever leaves main (canary)', () => {
         { token: bundleToken, server_name: 'bundle', values: { 'user_config:api_key': CANARIES.env } },
         { token: 'no-such-token', server_name: 'bundle2', values: { 'user_config:api_key': CANARIES.envNew } },
       ],
+      // The recorded traffic of a server whose env and arguments hold canaries, and a replay with one.
+      'inspector.list': [{ server: 'local' }, { server: 'argsec' }, { server: 'missing' }],
+      'inspector.save': [{ server: 'local' }, { server: 'missing' }],
+      'inspector.replay': [{ server: 'local', seq: 1, arguments: { token: CANARIES.env } }, { server: 'missing', seq: 1, arguments: {} }],
+      'inspector.clear': [{ server: 'argsec' }, { server: 'missing' }],
     };
     expect(Object.keys(samples).sort()).toEqual([...channelNames].sort());
     for (const channel of channelNames) {
@@ -411,7 +416,11 @@ describe('no secret ever leaves main (canary)', () => {
     }
     const vault = readFileSync(files.find((f) => f.endsWith('secrets.vault'))!, 'latin1');
     expect(findCanary(vault)).toBeNull(); // encrypted, not merely stored
-    const exportFile = files.find((f) => f.includes(`${path.sep}exports${path.sep}`));
+    // A saved inspector recording is redacted like everything else.
+    const recordings = files.filter((f) => path.basename(f).startsWith('inspector-'));
+    expect(recordings.length).toBeGreaterThan(0);
+    for (const f of recordings) expect(findCanary(readFileSync(f, 'latin1')), `canary in ${path.basename(f)}`).toBeNull();
+    const exportFile = files.find((f) => f.includes(`${path.sep}exports${path.sep}`) && path.basename(f).startsWith('mcp_servers'));
     expect(exportFile && readFileSync(exportFile, 'utf8')).toContain(CANARIES.env); // the explicit export does hold them
     expect(errors).toEqual([]);
   }, 90_000);
