@@ -3,7 +3,7 @@
  * inspector"). Main runs it through the permission gate like any call: when the mode asks, the
  * approval card shows here; the replay's result is shown beside the original one.
  */
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { ApprovalView, InspectorReplayResult, INSPECTOR_RUN_ID } from '../../../../preload/contract/index.js';
 import { call } from '../../api';
 import { useApp } from '../../store';
@@ -26,7 +26,10 @@ export function ReplayPanel({ server, exchange, seq, tool, args, onClose }: { se
   const [running, setRunning] = useState(false);
   const [outcome, setOutcome] = useState<InspectorReplayResult | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const approvals = useApp((s) => s.approvalOrder.map((id) => s.approvals[id]).filter((a): a is ApprovalView => a !== undefined && isReplayApproval(a) && a.server === server && a.tool === tool));
+  // Select the store's own objects (a selector that builds a new array would render forever).
+  const order = useApp((s) => s.approvalOrder);
+  const pending = useApp((s) => s.approvals);
+  const approvals = useMemo(() => order.map((id) => pending[id]).filter((a): a is ApprovalView => a !== undefined && isReplayApproval(a) && a.server === server && a.tool === tool), [order, pending, server, tool]);
 
   const run = async () => {
     setParseError(null);
