@@ -25,6 +25,8 @@
  *    allow", then host.callTool, vs host.callTool alone (permissions off).
  * 11. Sandbox (bench/sandbox.ts): start → ready and 1,000 no-op calls of a stdio server in
  *    bubblewrap vs unsandboxed.
+ * 12. Protocol inspector (bench/inspector.ts): 1,000 no-op calls with the traffic recorder on
+ *    (redacted, kept, batched) vs off.
  * 10. Streaming (bench/streaming.ts): 10,000 markdown tokens at 200 tokens/s into a transcript of
  *    500 messages, in Chromium: renderer long tasks (> 50 ms) and last token → final paint.
  */
@@ -36,6 +38,7 @@ import { benchConversations } from './conversations.js';
 import { benchStreaming } from './streaming.js';
 import { benchApps } from './apps.js';
 import { benchSandbox } from './sandbox.js';
+import { benchInspector } from './inspector.js';
 import {
   ROOT,
   cpuSnapshot,
@@ -565,6 +568,14 @@ async function main(): Promise<void> {
     ['sleepCalls', benchSleepCalls],
     ['registry', benchRegistry],
     ['http', benchHttp],
+    [
+      'inspector',
+      async () => {
+        const r = await benchInspector(log);
+        rows.push(...r.rows);
+        report.inspector = r.report;
+      },
+    ],
     [
       'sandbox',
       async () => {

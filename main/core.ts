@@ -161,7 +161,7 @@ export class AppCore {
     const openUrl = opts.openUrl ?? ((url: URL, server: string) => this.emit('auth.openUrl', { server, url: url.href }));
     // Every recorded message passes the same redactor as events and replies (docs/ARCHITECTURE.md "Protocol inspector").
     this.traffic = new TrafficRecorder(
-      (v) => this.redactor.redactDeep(v),
+      this.redactor,
       (server, messages, dropped) => this.emit('inspector.messages', { server, messages, dropped }),
     );
     this.protocol = new ProtocolService({

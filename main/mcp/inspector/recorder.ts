@@ -9,7 +9,7 @@
  * wait on one event per message. Memory only: nothing is written unless the user saves.
  */
 import type { InspectorLimits, InspectorMessage } from '../../../preload/contract/index.js';
-import { TRAFFIC_LIMITS, TrafficRing, type Redact } from './ring.js';
+import { TRAFFIC_LIMITS, TrafficRing, type Redactor } from './ring.js';
 
 /** How long recorded messages are gathered before they are pushed as one batch (ms). */
 export const TRAFFIC_BATCH_MS = 100;
@@ -26,11 +26,11 @@ export class TrafficRecorder {
   private timer: NodeJS.Timeout | null = null;
 
   /**
-   * @param redact the core's secret redactor (`SecretRedactor.redactDeep`), applied to every message
+   * @param redactor the core's secret redactor, applied to every message
    * @param listener the live batches (null: none, e.g. a benchmark)
    */
   constructor(
-    private readonly redact: Redact,
+    private readonly redactor: Redactor,
     private readonly listener: TrafficListener | null = null,
     readonly limits: InspectorLimits = TRAFFIC_LIMITS,
   ) {}
@@ -38,7 +38,7 @@ export class TrafficRecorder {
   /** The ring of `server` (created empty on first use). */
   ring(server: string): TrafficRing {
     let ring = this.rings.get(server);
-    if (!ring) this.rings.set(server, (ring = new TrafficRing(this.redact, (m) => this.queue(server, m), this.limits)));
+    if (!ring) this.rings.set(server, (ring = new TrafficRing(this.redactor, (m) => this.queue(server, m), this.limits)));
     return ring;
   }
 

@@ -2,14 +2,15 @@
  * One server's traffic ring — this file's one job: keep the JSON-RPC messages that crossed the
  * server's transport, redacted and bounded (docs/ARCHITECTURE.md "Protocol inspector").
  *
- * Each message is redacted by the app's secret redactor (the same `SecretRedactor.redactDeep`
- * that events and replies pass through) before it is kept, encoded once as JSON text, and
+ * Each message is redacted by the app's secret redactor (the same `SecretRedactor` that events
+ * and replies pass through: `redactDeep`) before it is kept, encoded once as JSON text, and
  * dropped oldest first when the ring holds more than `maxMessages` messages or `maxBytes` bytes
  * of JSON. A message larger than `maxMessageBytes` keeps only a preview. Responses are paired
  * with their request (timing), 2026-07-28 `input_required` rounds with the request they retry,
  * and a tool call the app tagged (a chat call, a replay) carries its tag.
  */
 import type { InspectorLimits, InspectorMessage } from '../../../preload/contract/index.js';
+import type { SecretRedactor } from '../../secrets/redact.js';
 
 /** The default bounds of one server's ring. */
 export const TRAFFIC_LIMITS: InspectorLimits = { max_messages: 2000, max_bytes: 8 * 1024 * 1024, max_message_bytes: 256 * 1024 };
@@ -19,8 +20,12 @@ const PREVIEW_CHARS = 4096;
 /** Requests awaiting their response, and open `input_required` rounds, kept at most (oldest forgotten). */
 const MAX_PENDING = 1024;
 
-/** Redacts every stored secret from a value (the core's `SecretRedactor.redactDeep`). */
-export type Redact = <T>(value: T) => T;
+/**
+ * The app's secret redactor, as the ring uses it (the core's `SecretRedactor`): `redactText` tells
+ * whether a message's JSON text holds a stored secret in any form, `redactDeep` redacts the
+ * message itself (values and keys) when it does.
+ */
+export type Redactor = Pick<SecretRedactor, 'redactText' | 'redactDeep'>;
 
 interface PendingRequest {
   seq: number;
@@ -44,6 +49,16 @@ function isObject(v: unknown): v is Json {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** Requests are paired per connection and direction: each side numbers its own requests. */
+function pendingKey(connection: number, dir: 'out' | 'in', id: string | number | null): string {
+  return `${connection}:${dir}:${typeof id}:${String(id)}`;
+}
+
+/** What one kept message counts against the byte bound: its JSON, or its preview. */
+function kept(m: InspectorMessage): number {
+  return m.json === null ? (m.preview?.length ?? 0) : m.bytes;
+}
+
 /** The tool name of a `tools/call` request's params, else null. */
 function toolName(method: string, params: unknown): string | null {
   return method === 'tools/call' && isObject(params) && typeof params.name === 'string' ? params.name : null;
@@ -62,7 +77,9 @@ function callKey(name: string, args: unknown): string {
 
 /** The bounded, redacted message ring of one server; shared by the connections it has across restarts. */
 export class TrafficRing {
-  private messages: InspectorMessage[] = [];
+  /** The kept messages are `buf[head…]`; dropped ones are skipped by `head` and compacted away now and then. */
+  private buf: InspectorMessage[] = [];
+  private head = 0;
   private bytes = 0;
   private lastSeq = 0;
   private lastConnection = 0;
@@ -73,11 +90,11 @@ export class TrafficRing {
   private readonly expected = new Map<string, string[]>();
 
   /**
-   * @param redact the core's redactor (`redactDeep`): applied to every message before it is kept
+   * @param redactor the core's secret redactor: applied to every message before it is kept
    * @param onRecord told of each kept message (the live batches)
    */
   constructor(
-    private readonly redact: Redact,
+    private readonly redactor: Redactor,
     private readonly onRecord: (m: InspectorMessage) => void = () => undefined,
     readonly limits: InspectorLimits = TRAFFIC_LIMITS,
   ) {}
@@ -117,8 +134,6 @@ export class TrafficRing {
     const rpcId = hasId ? (msg.id as string | number) : null;
     const method = typeof msg.method === 'string' ? msg.method : null;
     const kind: InspectorMessage['kind'] = method !== null ? (hasId ? 'request' : 'notification') : 'error' in msg ? 'error' : 'response';
-    // Requests are paired per direction: each side numbers its own requests.
-    const pendingKey = (requestDir: 'out' | 'in') => `${connection}:${requestDir}:${typeof rpcId}:${String(rpcId)}`;
     let entryMethod = method;
     let requestSeq: number | null = null;
     let elapsed: number | null = null;
@@ -138,12 +153,13 @@ export class TrafficRing {
         }
       }
       if (tag === null && dir === 'out' && name !== null) tag = this.takeExpected(name, params.arguments);
-      this.remember(pendingKey(dir), { seq, ts, method: method!, group, tag, name });
+      this.remember(pendingKey(connection, dir, rpcId), { seq, ts, method: method!, group, tag, name });
     } else if (kind === 'response' || kind === 'error') {
       const answered = dir === 'in' ? 'out' : 'in';
-      const req = this.pending.get(pendingKey(answered));
+      const key = pendingKey(connection, answered, rpcId);
+      const req = this.pending.get(key);
       if (req) {
-        this.pending.delete(pendingKey(answered));
+        this.pending.delete(key);
         entryMethod = req.method;
         requestSeq = req.seq;
         elapsed = ts - req.ts;
@@ -179,6 +195,7 @@ export class TrafficRing {
   }
 
   private takeExpected(name: string, args: unknown): string | null {
+    if (this.expected.size === 0) return null;
     const key = callKey(name, args);
     const list = this.expected.get(key);
     if (!list) return null;
@@ -192,11 +209,16 @@ export class TrafficRing {
     if (this.pending.size > MAX_PENDING) this.pending.delete(this.pending.keys().next().value!);
   }
 
-  /** The redacted JSON text of a message (a description when it cannot be encoded). */
+  /**
+   * The redacted JSON text of a message (a description when it cannot be encoded). The text is
+   * checked first (one pass of the redactor's pattern, which knows every JSON-escaped form of each
+   * secret); only a message that holds a secret is redacted value by value and encoded again.
+   */
   private encode(message: unknown): { json: string; bytes: number } {
     let json: string;
     try {
-      json = JSON.stringify(this.redact(message)) ?? 'null';
+      json = JSON.stringify(message) ?? 'null';
+      if (this.redactor.redactText(json) !== json) json = JSON.stringify(this.redactor.redactDeep(message)) ?? 'null';
     } catch {
       json = '"[a message that could not be encoded as JSON]"';
     }
@@ -204,42 +226,42 @@ export class TrafficRing {
   }
 
   private push(entry: InspectorMessage): void {
-    this.messages.push(entry);
-    this.bytes += entry.json === null ? (entry.preview?.length ?? 0) : entry.bytes;
-    let drop = 0;
-    let bytes = this.bytes;
-    while (this.messages.length - drop > this.limits.max_messages || (bytes > this.limits.max_bytes && this.messages.length - drop > 1)) {
-      const old = this.messages[drop]!;
-      bytes -= old.json === null ? (old.preview?.length ?? 0) : old.bytes;
-      drop++;
+    this.buf.push(entry);
+    this.bytes += kept(entry);
+    while (this.buf.length - this.head > this.limits.max_messages || (this.bytes > this.limits.max_bytes && this.buf.length - this.head > 1)) {
+      this.bytes -= kept(this.buf[this.head]!);
+      this.head++;
+      this.dropped++;
     }
-    if (drop > 0) {
-      this.messages.splice(0, drop);
-      this.bytes = bytes;
-      this.dropped += drop;
+    // Compact once as many are dropped as the ring holds: amortized O(1) per message.
+    if (this.head >= this.limits.max_messages) {
+      this.buf = this.buf.slice(this.head);
+      this.head = 0;
     }
     this.onRecord(entry);
   }
 
   /** Every kept message, oldest first (a copy of the list; the entries are never changed). */
   all(): InspectorMessage[] {
-    return this.messages.slice();
+    return this.buf.slice(this.head);
   }
 
   /** One kept message by `seq`, or undefined. */
   get(seq: number): InspectorMessage | undefined {
-    return this.messages.find((m) => m.seq === seq);
+    for (let i = this.buf.length - 1; i >= this.head; i--) if (this.buf[i]!.seq === seq) return this.buf[i];
+    return undefined;
   }
 
   /** The JSON bytes kept now (for tests and the view). */
   get size(): { messages: number; bytes: number } {
-    return { messages: this.messages.length, bytes: this.bytes };
+    return { messages: this.buf.length - this.head, bytes: this.bytes };
   }
 
   /** Forget every kept message. @returns how many there were */
   clear(): number {
-    const n = this.messages.length;
-    this.messages = [];
+    const n = this.buf.length - this.head;
+    this.buf = [];
+    this.head = 0;
     this.bytes = 0;
     this.dropped = 0;
     return n;

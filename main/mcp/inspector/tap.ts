@@ -31,13 +31,19 @@ export function tapTransport<T extends Transport>(transport: T, sink: TapSink): 
     safeSink('out', message);
     return transport.send(message, options);
   };
+  // Methods run on the transport itself (its private fields are not the proxy's), bound once each.
+  const bound = new Map<PropertyKey, { of: unknown; fn: unknown }>();
   return new Proxy(transport, {
     get(target, prop) {
       if (prop === 'send') return send;
       if (prop === 'onmessage') return handler;
       const v: unknown = Reflect.get(target, prop, target);
-      // Methods run on the transport itself (its private fields are not the proxy's).
-      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      if (typeof v !== 'function') return v;
+      const b = bound.get(prop);
+      if (b && b.of === v) return b.fn;
+      const fn = (v as (...a: unknown[]) => unknown).bind(target);
+      bound.set(prop, { of: v, fn });
+      return fn;
     },
     set(target, prop, value: unknown) {
       if (prop !== 'onmessage') return Reflect.set(target, prop, value, target);

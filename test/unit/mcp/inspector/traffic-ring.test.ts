@@ -18,7 +18,7 @@ function redactingRing(limits = { max_messages: 100, max_bytes: 1024 * 1024, max
   const r = new SecretRedactor();
   r.add(SECRET);
   r.add(HEADER_SECRET);
-  return new TrafficRing((v) => r.redactDeep(v), () => undefined, limits);
+  return new TrafficRing(r, () => undefined, limits);
 }
 
 const call = (id: number, args: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'echo', arguments: args, ...extra } });
@@ -49,7 +49,7 @@ describe('TrafficRing bounds', () => {
 
   it('the recorder batches what rings record and drops a removed server’s ring', async () => {
     const batches: Array<{ server: string; messages: InspectorMessage[] }> = [];
-    const rec = new TrafficRecorder((v) => v, (server, messages) => batches.push({ server, messages }));
+    const rec = new TrafficRecorder(new SecretRedactor(), (server, messages) => batches.push({ server, messages }));
     const ring = rec.ring('a');
     for (let i = 0; i < 50; i++) ring.record('out', { jsonrpc: '2.0', method: 'notifications/x', params: { i } }, 1);
     expect(batches).toEqual([]); // nothing per message

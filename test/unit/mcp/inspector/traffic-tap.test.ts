@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { LocalServerConfig, RemoteServerConfig } from '../../../../main/mcp/config.js';
 import { McpConnection } from '../../../../main/mcp/connection.js';
 import { TrafficRing } from '../../../../main/mcp/inspector/ring.js';
+import { SecretRedactor } from '../../../../main/secrets/redact.js';
 import { startModernHttpFixture } from '../../../fixtures/modern-http-server.js';
 import { localServer, ROOT, sdkCommand } from '../../helpers.js';
 
@@ -32,7 +33,7 @@ function connect(config: LocalServerConfig | RemoteServerConfig, ring: TrafficRi
 
 describe('the traffic tap on real connections', () => {
   it('stdio: records the handshake, the listing and a tagged call with its result; the transport keeps its pid', async () => {
-    const ring = new TrafficRing((v) => v);
+    const ring = new TrafficRing(new SecretRedactor());
     const c = connect(localServer(sdkCommand()), ring);
     await c.start();
     expect(c.status).toBe('ready');
@@ -59,7 +60,7 @@ describe('the traffic tap on real connections', () => {
     closers.push(() => f.close());
     const http: RemoteServerConfig = { type: 'http', url: f.url, headers: {}, auth: { kind: 'none' }, enabled: true, timeout_seconds: 10 };
     for (const config of [http, localServer([process.execPath, MODERN_STDIO])]) {
-      const ring = new TrafficRing((v) => v);
+      const ring = new TrafficRing(new SecretRedactor());
       const c = connect(config, ring);
       await c.start();
       expect(c.protocol?.era).toBe('modern');
