@@ -383,6 +383,18 @@ describe('no secret ever leaves main (canary)', () => {
         await Promise.all(running);
         continue;
       }
+      if (channel === 'inspector.replay') {
+        // A real replay of the chat's recorded tool call, with a canary in its arguments: the
+        // recording, its live batches, the reply and the saved file must all be redacted.
+        await core.permissions.setMode('never_ask');
+        await waitFor(() => core.host.view('local').state.kind === 'ready', 15_000);
+        const recorded = core.inspector.list('local').messages.find((m) => m.method === 'tools/call' && m.kind === 'request' && m.dir === 'out');
+        expect(recorded).toBeDefined();
+        const r = await invoke(channel, { server: 'local', seq: recorded!.seq, arguments: { name: 'TOKEN', sha256: CANARIES.env } });
+        expect(r).toMatchObject({ ok: true, value: { kind: 'ok' } });
+        expect(JSON.stringify(core.inspector.list('local').messages)).toContain('[redacted]');
+        await invoke('inspector.save', { server: 'local' });
+      }
       for (const input of samples[channel]) await invoke(channel, input);
       // The chat's run finishes before later samples change modes or disable its tool.
       if (channel === 'chat.send')
