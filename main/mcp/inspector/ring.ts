@@ -4,8 +4,8 @@
  *
  * Each message is redacted by the app's secret redactor (the same `SecretRedactor` that events
  * and replies pass through: `redactDeep`) before it is kept, encoded once as JSON text, and
- * dropped oldest first when the ring holds more than `maxMessages` messages or `maxBytes` bytes
- * of JSON. A message larger than `maxMessageBytes` keeps only a preview. Responses are paired
+ * dropped oldest first when the ring holds more than `max_messages` messages or `max_bytes` bytes
+ * of JSON. A message larger than `max_message_bytes` keeps only a preview. Responses are paired
  * with their request (timing), 2026-07-28 `input_required` rounds with the request they retry,
  * and a tool call the app tagged (a chat call, a replay) carries its tag.
  */

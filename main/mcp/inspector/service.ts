@@ -17,6 +17,7 @@ import type { RegisteredTool } from '../adapter.js';
 import type { CallOptions } from '../connection.js';
 import type { ResolvedTool } from '../host/resolved-tools.js';
 import { HostError, noSuchServer } from '../host/errors.js';
+import { boundDepth } from '../nesting.js';
 import type { TrafficRecorder } from './recorder.js';
 
 /** The conversation id a replay's approval and grants are filed under (no chat conversation has it). */
@@ -81,8 +82,10 @@ export class InspectorService {
    * @throws HostError('not_found') for an unknown server; HostError('invalid_input') when `seq` is
    *   not a recorded `tools/call` request of this server (or was too large to keep)
    */
-  async replay(server: string, seq: number, args: Record<string, unknown>, signal?: AbortSignal): Promise<InspectorReplayResult> {
+  async replay(server: string, seq: number, rawArgs: Record<string, unknown>, signal?: AbortSignal): Promise<InspectorReplayResult> {
     this.checkServer(server);
+    // Bounded before anything walks them: the gate's hash, the approval card, the server.
+    const args = boundDepth(rawArgs);
     const m = this.deps.recorder.existing(server)?.get(seq);
     if (!m || m.dir !== 'out' || m.kind !== 'request' || m.method !== 'tools/call' || m.json === null) throw new HostError('invalid_input', 'That message is not a recorded tools/call request.', 'seq');
     const params = (JSON.parse(m.json) as { params?: { name?: unknown } }).params;
