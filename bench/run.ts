@@ -26,6 +26,8 @@
  * 11. Sandbox (bench/sandbox.ts): start → ready and 1,000 no-op calls of a stdio server in
  *    bubblewrap vs unsandboxed.
  * 12. Pins (bench/pins.ts): re-listing 5,000 tools with pin checks (hash + compare, 1% changed).
+ * 13. Protocol inspector (bench/inspector.ts): 1,000 no-op calls with the traffic recorder on
+ *    (redacted, kept, batched) vs off.
  * 10. Streaming (bench/streaming.ts): 10,000 markdown tokens at 200 tokens/s into a transcript of
  *    500 messages, in Chromium: renderer long tasks (> 50 ms) and last token → final paint.
  */
@@ -38,6 +40,7 @@ import { benchStreaming } from './streaming.js';
 import { benchApps } from './apps.js';
 import { benchSandbox } from './sandbox.js';
 import { benchPins } from './pins.js';
+import { benchInspector } from './inspector.js';
 import {
   ROOT,
   cpuSnapshot,
@@ -573,6 +576,14 @@ async function main(): Promise<void> {
         const r = await benchPins(log);
         rows.push(...r.rows);
         report.pins = r.report;
+      },
+    ],
+    [
+      'inspector',
+      async () => {
+        const r = await benchInspector(log);
+        rows.push(...r.rows);
+        report.inspector = r.report;
       },
     ],
     [

@@ -36,6 +36,8 @@ import { LEDGER_FILE, ProcessLedger } from './mcp/process-ledger.js';
 import { SETTINGS_FILE } from './chat/settings.js';
 import type { SecretStore, SecretStoreInfo } from './secrets/store.js';
 import { observeSecrets, SecretRedactor } from './secrets/redact.js';
+import { TrafficRecorder } from './mcp/inspector/recorder.js';
+import { InspectorService } from './mcp/inspector/service.js';
 
 /** A function that delivers an event to the renderer(s). */
 export type EventSink = <E extends EventName>(event: E, payload: EventPayloads[E]) => void;
@@ -119,6 +121,10 @@ export class AppCore {
   readonly context: ContextService;
   /** MCP Apps: tools' interactive views (main/mcp/apps/). */
   readonly apps: AppsService;
+  /** Each server's recorded MCP traffic, redacted and bounded, in memory (main/mcp/inspector/). */
+  readonly traffic: TrafficRecorder;
+  /** The protocol inspector: recordings, saving them, replays (main/mcp/inspector/). */
+  readonly inspector: InspectorService;
   /**
    * The secret store every part of main uses (may still be opening; see `secretsInfo()`). Every
    * value read or written through it is learnt by {@link redactor}.
@@ -153,6 +159,11 @@ export class AppCore {
       (id) => this.emit('sampling.closed', { id }),
     );
     const openUrl = opts.openUrl ?? ((url: URL, server: string) => this.emit('auth.openUrl', { server, url: url.href }));
+    // Every recorded message passes the same redactor as events and replies (docs/ARCHITECTURE.md "Protocol inspector").
+    this.traffic = new TrafficRecorder(
+      this.redactor,
+      (server, messages, dropped) => this.emit('inspector.messages', { server, messages, dropped }),
+    );
     this.protocol = new ProtocolService({
       stateDir: opts.stateDir,
       config: this.config,
@@ -172,6 +183,7 @@ export class AppCore {
       protocol: this.protocol.hooks(),
       isKnownSecret: (v) => this.redactor.knows(v),
       sandbox: new SandboxLauncher({ stateDir: opts.stateDir, support: new SandboxSupport() }),
+      traffic: this.traffic,
       events: {
         changed: (view) => {
           this.emit('servers.changed', view);
@@ -179,6 +191,7 @@ export class AppCore {
         },
         removed: (name) => {
           this.emit('servers.removed', { name });
+          this.traffic.forget(name);
           this.protocol.onServerRemoved(name);
           // A removed server no longer came from the catalog (a new one of that name did not).
           void this.catalog.store.setInstall(name, null).catch(() => undefined);
@@ -198,6 +211,12 @@ export class AppCore {
     this.permissions = new Permissions(opts.stateDir, this.host, {
       opened: (view) => this.emit('approvals.request', view),
       closed: (id, outcome) => this.emit('approvals.closed', { id, outcome }),
+    });
+    this.inspector = new InspectorService({
+      recorder: this.traffic,
+      host: { has: (name) => this.config.has(name), allTools: () => this.host.allTools(), callResolved: (r, args, o) => this.host.callResolved(r, args, o) },
+      gate: this.permissions.gate,
+      stateDir: opts.stateDir,
     });
     this.conversationsDb = openConversationDatabase(opts.stateDir);
     // A heal while the app runs (docs/ARCHITECTURE.md "Conversations") is told to the window at once.

@@ -76,7 +76,7 @@ export function buildRunTools(host: McpHost, gate: PermissionGate, tools: readon
           let converted;
           let structured: unknown;
           try {
-            const result = await host.callResolved(auth.resolved, args, { signal, onProgress: (p) => rec.toolProgress(toolCallId, p) });
+            const result = await host.callResolved(auth.resolved, args, { signal, onProgress: (p) => rec.toolProgress(toolCallId, p), trace: `chat:${ctx.runId}:${toolCallId}` });
             converted = convertCallResult(result);
             structured = result.structuredContent;
           } catch (err) {

@@ -30,6 +30,8 @@ import { coalescedRelist, listenForChanges } from './connection/list-changes.js'
 import { checkListedTools, listAll, promptsPage, resourcesPage, toolsPage, type ListName, type PageFetcher } from './connection/listing.js';
 import { OAuthRefresher } from './connection/oauth-refresh.js';
 import { ServerRequests } from './connection/requests.js';
+import type { TrafficRing } from './inspector/ring.js';
+import { tapTransport } from './inspector/tap.js';
 
 export { LogRing } from './connection/log-ring.js';
 export { CLIENT_INFO, NotConnectedError, type CallOptions, type ElicitationAnswer, type ElicitationForm, type ElicitHandler, type SampleHandler, type SamplingRequest, type SamplingResult, type ToolProgress } from './connection/types.js';
@@ -50,8 +52,9 @@ export type ConnectionState =
 /**
  * What a connection is built with besides its config (all optional; absent = not declared / not
  * used): the client handlers (elicitation, sampling, roots and URL elicitation hooks), the process
- * ledger, the inherited environment, shared era verdicts, extra SDK client options, and the stdio
- * launch seam — the sandbox launcher (main/mcp/sandbox/), or another wrapper (tests).
+ * ledger, the inherited environment, shared era verdicts, extra SDK client options, the stdio
+ * launch seam — the sandbox launcher (main/mcp/sandbox/), or another wrapper (tests) — and the
+ * server's traffic ring (main/mcp/inspector/; absent = not recorded).
  */
 export interface ConnectionDeps {
   elicit?: ElicitHandler | null;
@@ -65,6 +68,7 @@ export interface ConnectionDeps {
   /** The server's sandbox denials, kept by the host across its connections (a fresh log when absent). */
   denials?: DenialLog;
   launchWrapper?: LaunchWrapper;
+  traffic?: TrafficRing | null;
 }
 
 /**
@@ -119,6 +123,8 @@ export class McpConnection {
     this.eras = deps.eras ?? null;
     this.protocolHooks = deps.protocolHooks ?? null;
     this.clientOptions = deps.clientOptions ?? {};
+    this.traffic = deps.traffic ?? null;
+    this.trafficConnection = this.traffic?.nextConnection() ?? 0;
     this.sandbox =
       deps.sandbox && config.type === 'local'
         ? new ServerSandbox({
@@ -169,6 +175,11 @@ export class McpConnection {
   protocol: NegotiatedProtocol | null = null;
   /** Extra SDK `ClientOptions` (e.g. `versionNegotiation`); capabilities are always this class's own. */
   readonly clientOptions: Omit<ClientOptions, 'capabilities'>;
+
+  /** The server's traffic ring (docs/ARCHITECTURE.md "Protocol inspector"); null = not recorded. */
+  private readonly traffic: TrafficRing | null;
+  /** This connection's tag in {@link traffic}. */
+  private readonly trafficConnection: number;
 
   /** OAuth: the background refresh of a remote server's access token; null without OAuth. */
   private readonly refresher: OAuthRefresher | null;
@@ -347,7 +358,10 @@ export class McpConnection {
       this.note('lifecycle', `command resolved to ${launched.resolvedCommand}`);
     }
     if (sandbox?.state) this.note('lifecycle', sandboxLine(sandbox.state));
-    return launched.transport;
+    // The inspector records at the transport boundary: every message both ways, as the SDK framed it.
+    const traffic = this.traffic;
+    const origin = this.trafficConnection;
+    return traffic ? tapTransport(launched.transport, (dir, message) => traffic.record(dir, message, origin)) : launched.transport;
   }
 
   /**
@@ -484,8 +498,9 @@ export class McpConnection {
     if (!client || this.status !== 'ready') throw new NotConnectedError(`Server "${this.name}" is not ready (${this.status}).`);
     const timeout = opts.timeoutMs ?? this.config.timeout_seconds * 1000;
     const definition = this.tools.find((t) => t.name === name);
-    const call = (c: Client) =>
-      c.callTool({ name, arguments: args }, {
+    const call = (c: Client) => {
+      if (opts.trace) this.traffic?.expectCall(name, args, opts.trace);
+      return c.callTool({ name, arguments: args }, {
         // The listed definition: the SDK validates structured output against its outputSchema
         // (and mirrors Mcp-Param headers on 2026-07-28) without a cached aggregate of its own.
         ...(definition ? { toolDefinition: definition } : {}),
@@ -496,6 +511,7 @@ export class McpConnection {
         // A handler must be present for the SDK to send a progress token; progress also extends the deadline.
         onprogress: progressListener(opts.onProgress),
       });
+    };
     try {
       return (await call(client)) as CallToolResult;
     } catch (err) {

@@ -11,6 +11,7 @@
  */
 import type { ReadyServer } from './host/ready-server.js';
 import type { SandboxLauncher } from './sandbox/launcher.js';
+import type { TrafficRecorder } from './inspector/recorder.js';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { ExportResult, ImportPreview, ImportResult, LogEntry, PinSettings, ServerInput, ServerPatch, ServerView, ToolSettingPatch } from '../../preload/contract/index.js';
 import type { RegisteredTool } from './adapter.js';
@@ -79,6 +80,8 @@ export interface HostOptions {
   sandbox?: SandboxLauncher;
   /** The pinned tool definitions (main/mcp/pins/). Absent: kept in the config store's state folder. */
   pins?: ToolPins;
+  /** Records each server's MCP traffic for the protocol inspector (main/mcp/inspector/). Absent: not recorded. */
+  traffic?: TrafficRecorder;
 }
 
 /** The registry of all servers of one profile. */
@@ -116,6 +119,7 @@ export class McpHost {
       sandbox: opts.sandbox ?? null,
       pins: opts.pins ?? new ToolPins(new PinStore(store.stateDir)),
       hostTools: new HostToolSettings(store.stateDir),
+      traffic: opts.traffic ?? null,
     });
     this.management = new ServerManagement(this.rt);
     this.protocol = opts.protocol ?? null;

@@ -9,6 +9,7 @@ import { appInfoChannels, type AppInfoChannelOutputs } from './app-info.js';
 import { appsChannels, type AppsChannelOutputs } from './apps.js';
 import { catalogChannels, type CatalogChannelOutputs } from './catalog.js';
 import { chatChannels, type ChatChannelOutputs } from './chat.js';
+import { inspectorChannels, type InspectorChannelOutputs } from './inspector.js';
 import { profileChannels, type ProfileChannelOutputs } from './profiles.js';
 import { protocolChannels, type ProtocolChannelOutputs } from './protocol.js';
 import { serverChannels, type ServerChannelOutputs } from './servers.js';
@@ -24,6 +25,7 @@ export const channels = {
   ...catalogChannels,
   ...protocolChannels,
   ...appsChannels,
+  ...inspectorChannels,
 } as const;
 
 /** What every invoke channel returns (type only; the value inside the `ok` envelope). */
@@ -35,7 +37,8 @@ export interface ChannelOutputs
     ChatChannelOutputs,
     CatalogChannelOutputs,
     ProtocolChannelOutputs,
-    AppsChannelOutputs {}
+    AppsChannelOutputs,
+    InspectorChannelOutputs {}
 
 /** `true` when `A` and `B` are the same names; else the names one has and the other lacks. */
 type SameNames<A, B> = [Exclude<A, B>, Exclude<B, A>] extends [never, never] ? true : { channels_without_output: Exclude<A, B>; outputs_without_channel: Exclude<B, A> };

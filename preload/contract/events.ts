@@ -5,12 +5,13 @@
  */
 import { appInfoEventTable, type AppInfoEventPayloads } from './app-info.js';
 import { chatEventTable, type ChatEventPayloads } from './chat.js';
+import { inspectorEventTable, type InspectorEventPayloads } from './inspector.js';
 import { protocolEventTable, type ProtocolEventPayloads } from './protocol.js';
 import { serverEventTable, type ServerEventPayloads } from './servers.js';
 import { toolEventTable, type ToolEventPayloads } from './tools.js';
 
 /** Every event channel (main → renderer) and its payload type. */
-export interface EventPayloads extends ServerEventPayloads, ChatEventPayloads, AppInfoEventPayloads, ToolEventPayloads, ProtocolEventPayloads {}
+export interface EventPayloads extends ServerEventPayloads, ChatEventPayloads, AppInfoEventPayloads, ToolEventPayloads, ProtocolEventPayloads, InspectorEventPayloads {}
 export type EventName = keyof EventPayloads;
 /**
  * One entry per event of {@link EventPayloads}: the type makes a missing name a compile error
@@ -23,6 +24,7 @@ const eventTable: { [E in EventName]: true } = {
   ...appInfoEventTable,
   ...toolEventTable,
   ...protocolEventTable,
+  ...inspectorEventTable,
 };
 /** Every event name, derived from {@link EventPayloads} (see `eventTable`). */
 export const eventNames = Object.keys(eventTable) as EventName[];

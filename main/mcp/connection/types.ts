@@ -59,6 +59,12 @@ export interface CallOptions {
    * also restarts the call's read timeout (bounded by a total deadline).
    */
   onProgress?: (p: ToolProgress) => void;
+  /**
+   * Why the app makes this call, for the protocol inspector (`chat:<run_id>:<call_id>`,
+   * `replay:<id>`): the recorded request and its response carry it (docs/ARCHITECTURE.md
+   * "Protocol inspector").
+   */
+  trace?: string;
 }
 
 /** One progress notification of a running call (MCP `notifications/progress`), as numbers + message. */

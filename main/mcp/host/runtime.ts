@@ -16,6 +16,7 @@ import { CommandNotFoundError, type ServerEnvironment } from '../transports/envi
 import type { LaunchWrapper } from '../transports/kind.js';
 import { transportFor } from '../transports/registry.js';
 import { EraMemory } from '../negotiation.js';
+import type { TrafficRecorder } from '../inspector/recorder.js';
 import type { OAuthProviderDeps } from '../oauth/provider-factory.js';
 import { HostError, noSuchServer } from './errors.js';
 import { OAuthProviderRegistry } from './oauth-providers.js';
@@ -60,6 +61,8 @@ export interface RuntimeDeps {
   pins: ToolPins;
   /** The user's choices for the host's own tools (`@host`). */
   hostTools: HostToolSettings;
+  /** Records each server's MCP traffic (main/mcp/inspector/); null = not recorded. */
+  traffic: TrafficRecorder | null;
 }
 
 /** The running servers of one host. */
@@ -178,6 +181,7 @@ export class ServerRuntime {
       protocolHooks: this.deps.protocol,
       sandbox: this.deps.sandbox,
       denials: this.denialLog(name),
+      traffic: this.deps.traffic?.ring(name) ?? null,
     });
   }
 

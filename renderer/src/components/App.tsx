@@ -1,4 +1,5 @@
 import { ResourceViewer } from './ResourceViewer';
+import { InspectorDialog } from './inspector/Inspector';
 import { useEffect, useRef, useState } from 'react';
 import { isHttpsOrLoopbackHttp } from '../../../preload/contract/rules/index.js';
 import { on, onBridgeState, staleTokenMessage, type BridgeState } from '../api';
@@ -124,6 +125,7 @@ export function App() {
           </button>
         </div>
       ))}
+      <InspectorDialog />
       <ElicitationDialogs />
       <UrlElicitationDialogs />
       <SamplingDialogs />

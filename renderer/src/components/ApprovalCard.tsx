@@ -5,6 +5,7 @@ import { t as translate, useTranslation } from '../i18n';
 import { Fill } from '../i18n/Fill';
 import { ApprovalIcon } from './ProtocolBadges';
 import { PinBadge, PinDiff } from './PinStatus';
+import { isReplayApproval } from './inspector/ReplayPanel';
 
 /** Plain-language labels for the MCP tool annotations (hints the server declares itself), in the current language. */
 export function annotationBadges(a: ToolAnnotations): Array<{ key: string; label: string; tone: 'ok' | 'warn' | 'muted' }> {
@@ -125,7 +126,8 @@ export function PendingApprovals() {
   const current = useApp((s) => s.conversationId);
   const conversations = useApp((s) => s.conversations);
   const open = useApp((s) => s.openConversation);
-  const elsewhere = order.map((id) => approvals[id]).filter((a): a is ApprovalView => a !== undefined && a.conversation_id !== current);
+  // A replay from the protocol inspector shows its card in the inspector.
+  const elsewhere = order.map((id) => approvals[id]).filter((a): a is ApprovalView => a !== undefined && a.conversation_id !== current && !isReplayApproval(a));
   if (elsewhere.length === 0) return null;
   return (
     <div className="approvals-tray" data-testid="pending-approvals">

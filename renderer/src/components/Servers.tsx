@@ -169,6 +169,7 @@ export function ServerCard({ server }: { server: ServerView }) {
   const { t } = useTranslation();
   const upsert = useApp((s) => s.upsertServer);
   const drop = useApp((s) => s.dropServer);
+  const openInspector = useApp((s) => s.openInspector);
   const [panel, setPanel] = useState<'none' | 'tools' | 'logs'>('none');
   // The edit form stays open while Tools or Logs are looked at, so no typed change is lost.
   const [editing, setEditing] = useState(false);
@@ -220,6 +221,7 @@ export function ServerCard({ server }: { server: ServerView }) {
         </button>
         <button onClick={() => setPanel(panel === 'tools' ? 'none' : 'tools')}>{t('servers.tools')}</button>
         <button onClick={() => setPanel(panel === 'logs' ? 'none' : 'logs')}>{t('servers.logs')}</button>
+        <button onClick={() => openInspector(server.name)}>{t('inspector.open')}</button>
         <button
           className="danger"
           onClick={() => {

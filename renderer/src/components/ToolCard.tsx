@@ -6,6 +6,7 @@ import { useState } from 'react';
 import type { TranscriptItem } from '../../../preload/contract/index.js';
 import { useApp } from '../store';
 import type { PreparingTool } from '../store/chat';
+import { chatCallTag } from '../store/inspector';
 import { useTranslation } from '../i18n';
 import { ApprovalCard } from './ApprovalCard';
 import { ToolProgressBar, ToolResult } from './ToolResult';
@@ -26,6 +27,7 @@ export function ToolCard({ call: item }: { call: ToolItem }) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(true);
   const cancelTool = useApp((s) => s.cancelTool);
+  const openInspector = useApp((s) => s.openInspector);
   // The approval main is holding for this very call, if any.
   const approval = useApp((s) => {
     for (const id of s.approvalOrder) {
@@ -79,6 +81,11 @@ export function ToolCard({ call: item }: { call: ToolItem }) {
           <pre className="tool-args" data-testid="tool-args">
             {JSON.stringify(item.args, null, 2)}
           </pre>
+          {item.state !== 'awaiting_approval' && item.state !== 'denied' && (
+            <button className="link" onClick={() => openInspector(item.server, chatCallTag(item.run_id, item.call_id))}>
+              {t('inspector.openFromCard')}
+            </button>
+          )}
           {!pending && (
             <>
               <div className="label">{failed ? t('tool.error') : t('tool.result')}</div>

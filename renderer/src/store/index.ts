@@ -1,6 +1,6 @@
 /**
  * Renderer state: one zustand store built from slices (servers, chat, conversations, settings,
- * approvals, composer, catalog). It holds only
+ * approvals, composer, catalog, inspector). It holds only
  * the masked views main sends.
  */
 import { create } from 'zustand';
@@ -9,10 +9,11 @@ import { createCatalogSlice, type CatalogSlice } from './catalog';
 import { createChatSlice, type ChatSlice } from './chat';
 import { createComposerSlice, type ComposerSlice } from './composer';
 import { createConversationsSlice, type ConversationsSlice } from './conversations';
+import { createInspectorSlice, type InspectorSlice } from './inspector';
 import { createServersSlice, type ServersSlice } from './servers';
 import { createSettingsSlice, type SettingsSlice } from './settings';
 
-export type AppState = ServersSlice & ChatSlice & ConversationsSlice & SettingsSlice & ApprovalsSlice & ComposerSlice & CatalogSlice;
+export type AppState = ServersSlice & ChatSlice & ConversationsSlice & SettingsSlice & ApprovalsSlice & ComposerSlice & CatalogSlice & InspectorSlice;
 
 export const useApp = create<AppState>()((...a) => ({
   ...createServersSlice(...a),
@@ -22,4 +23,5 @@ export const useApp = create<AppState>()((...a) => ({
   ...createApprovalsSlice(...a),
   ...createComposerSlice(...a),
   ...createCatalogSlice(...a),
+  ...createInspectorSlice(...a),
 }));

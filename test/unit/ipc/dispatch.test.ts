@@ -171,6 +171,21 @@ describe('malformed input', () => {
       expect(errorOf(await dispatcher.invoke(channel, input)).code, channel).toBe('forbidden');
   });
 
+  it('inspector channels: bad shapes → invalid_input; an unknown server → not_found; a seq that is not a recorded tools/call → invalid_input', async () => {
+    for (const [channel, input] of [
+      ['inspector.list', { server: '../x' }],
+      ['inspector.list', { server: 'a', extra: 1 }],
+      ['inspector.save', {}],
+      ['inspector.replay', { server: 'a', seq: 0, arguments: {} }],
+      ['inspector.replay', { server: 'a', seq: 1.5, arguments: {} }],
+      ['inspector.replay', { server: 'a', seq: 1, arguments: [] }],
+      ['inspector.replay', { server: 'a', seq: 1, arguments: { big: MB10 } }],
+    ] as const)
+      expect(errorOf(await dispatcher.invoke(channel, input)).code, `${channel} ${JSON.stringify(input).slice(0, 80)}`).toBe('invalid_input');
+    expect(errorOf(await dispatcher.invoke('inspector.list', { server: 'missing' })).code).toBe('not_found');
+    expect(errorOf(await dispatcher.invoke('inspector.replay', { server: 'missing', seq: 1, arguments: {} })).code).toBe('not_found');
+  });
+
   it('deeply nested or cyclic-looking junk → invalid_input', async () => {
     let deep: unknown = 'x';
     for (let i = 0; i < 10_000; i++) deep = { a: deep };

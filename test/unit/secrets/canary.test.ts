@@ -368,6 +368,11 @@ describe('no secret ever leaves main (canary)', () => {
         { token: bundleToken, server_name: 'bundle', values: { 'user_config:api_key': CANARIES.env } },
         { token: 'no-such-token', server_name: 'bundle2', values: { 'user_config:api_key': CANARIES.envNew } },
       ],
+      // The recorded traffic of a server whose env and arguments hold canaries, and a replay with one.
+      'inspector.list': [{ server: 'local' }, { server: 'argsec' }, { server: 'missing' }],
+      'inspector.save': [{ server: 'local' }, { server: 'missing' }],
+      'inspector.replay': [{ server: 'local', seq: 1, arguments: { token: CANARIES.env } }, { server: 'missing', seq: 1, arguments: {} }],
+      'inspector.clear': [{ server: 'argsec' }, { server: 'missing' }],
     };
     expect(Object.keys(samples).sort()).toEqual([...channelNames].sort());
     for (const channel of channelNames) {
@@ -380,6 +385,18 @@ describe('no secret ever leaves main (canary)', () => {
         await invoke('servers.cancelSignIn', { name: 'oauth' });
         await Promise.all(running);
         continue;
+      }
+      if (channel === 'inspector.replay') {
+        // A real replay of the chat's recorded tool call, with a canary in its arguments: the
+        // recording, its live batches, the reply and the saved file must all be redacted.
+        await core.permissions.setMode('never_ask');
+        await waitFor(() => core.host.view('local').state.kind === 'ready', 15_000);
+        const recorded = core.inspector.list('local').messages.find((m) => m.method === 'tools/call' && m.kind === 'request' && m.dir === 'out');
+        expect(recorded).toBeDefined();
+        const r = await invoke(channel, { server: 'local', seq: recorded!.seq, arguments: { name: 'TOKEN', sha256: CANARIES.env } });
+        expect(r).toMatchObject({ ok: true, value: { kind: 'ok' } });
+        expect(JSON.stringify(core.inspector.list('local').messages)).toContain('[redacted]');
+        await invoke('inspector.save', { server: 'local' });
       }
       for (const input of samples[channel]) await invoke(channel, input);
       // The chat's run finishes before later samples change modes or disable its tool.
@@ -414,7 +431,11 @@ describe('no secret ever leaves main (canary)', () => {
     }
     const vault = readFileSync(files.find((f) => f.endsWith('secrets.vault'))!, 'latin1');
     expect(findCanary(vault)).toBeNull(); // encrypted, not merely stored
-    const exportFile = files.find((f) => f.includes(`${path.sep}exports${path.sep}`));
+    // A saved inspector recording is redacted like everything else.
+    const recordings = files.filter((f) => path.basename(f).startsWith('inspector-'));
+    expect(recordings.length).toBeGreaterThan(0);
+    for (const f of recordings) expect(findCanary(readFileSync(f, 'latin1')), `canary in ${path.basename(f)}`).toBeNull();
+    const exportFile = files.find((f) => f.includes(`${path.sep}exports${path.sep}`) && path.basename(f).startsWith('mcp_servers'));
     expect(exportFile && readFileSync(exportFile, 'utf8')).toContain(CANARIES.env); // the explicit export does hold them
     expect(errors).toEqual([]);
   }, 90_000);
