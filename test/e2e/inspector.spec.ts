@@ -130,6 +130,8 @@ test.describe('with a model', () => {
 
       // The same over Streamable HTTP.
       await sendMessage(page, 'call everyhttp__echo {"message":"hello over http"}');
+      // The new call's own card (not the stdio call's, still the last one for a moment).
+      await expect(page.getByTestId('tool-card')).toHaveCount(2);
       dialog = await inspectLastCall(page);
       await expect(dialog).toHaveAccessibleName('Protocol inspector — everyhttp');
       await expectCallAndResult(dialog, 'hello over http');
