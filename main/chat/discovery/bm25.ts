@@ -22,15 +22,20 @@ export interface Hit {
   score: number;
 }
 
+/** English words too common in tool descriptions to tell tools apart. */
+const STOP_WORDS = new Set(['a', 'an', 'the', 'and', 'or', 'of', 'for', 'in', 'on', 'to', 'by', 'with', 'from', 'is', 'are', 'it', 'its', 'this', 'that', 'be', 'as', 'at', 'me', 'my', 'i']);
+
 /**
  * Split text into lower-case search terms: letters and digits of any script, with camelCase and
- * snake_case names split into their words, and a plural `s` dropped (`files` → `file`).
+ * snake_case names split into their words, a plural `s` dropped (`files` → `file`), and common
+ * English words (`a`, `the`, `for` …) left out.
  */
 export function terms(text: string): string[] {
   const out: string[] = [];
   const spaced = text.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2');
   for (const m of spaced.toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)) {
     let w = m[0];
+    if (STOP_WORDS.has(w)) continue;
     if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss')) w = w.slice(0, -1);
     out.push(w);
   }

@@ -18,6 +18,8 @@ export const SEARCH_TOOL = 'search_tools';
 export const SEARCH_TOOL_NAME = `host__${SEARCH_TOOL}`;
 /** Longest description of a found tool in the answer (characters). */
 const MAX_DESCRIPTION = 240;
+/** Most already-offered matches named in the answer. */
+const MAX_ALREADY = 5;
 /** Longest query kept (characters). */
 const MAX_QUERY = 500;
 
@@ -45,7 +47,7 @@ export function searchToolSpec(taken: ReadonlySet<string>): { name: string; toke
 function answer(outcome: ReturnType<ToolOffer['search']>, query: string): string {
   const brief = (t: { name: string; description: string }) => ({ name: t.name, description: t.description.slice(0, MAX_DESCRIPTION) });
   const doc: Record<string, unknown> = { query, found: outcome.found.map(brief) };
-  if (outcome.already.length) doc.already_offered = outcome.already.map((t) => t.name);
+  if (outcome.already.length) doc.already_offered = outcome.already.slice(0, MAX_ALREADY).map((t) => t.name);
   if (outcome.too_large.length) doc.too_large = outcome.too_large.map((t) => t.name);
   doc.note = outcome.found.length
     ? 'The found tools can be called from your next step.'
@@ -71,7 +73,7 @@ export function buildSearchTool(offer: ToolOffer, name: string, rec: RunRecorder
       rec.toolStart({ call_id: toolCallId, tool: name, server: META_SERVER, original_name: SEARCH_TOOL, args: { query, limit } }, 'running');
       const text = answer(offer.search(query, limit), query);
       rec.toolEnd(toolCallId, { state: 'ok', content: [{ type: 'text', text }], error: null, duration_ms: Math.round(performance.now() - started) });
-      return [{ type: 'text', text }];
+      return text;
     },
   });
 }
