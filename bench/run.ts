@@ -25,6 +25,8 @@
  *    allow", then host.callTool, vs host.callTool alone (permissions off).
  * 11. Sandbox (bench/sandbox.ts): start → ready and 1,000 no-op calls of a stdio server in
  *    bubblewrap vs unsandboxed.
+ * 12. Tool discovery (bench/discovery.ts): 500 tools over 20 servers — pick and search per step
+ *    (goal ≤ 5 ms); a 150-tool chat against a provider capped at 128 answers the first message.
  * 10. Streaming (bench/streaming.ts): 10,000 markdown tokens at 200 tokens/s into a transcript of
  *    500 messages, in Chromium: renderer long tasks (> 50 ms) and last token → final paint.
  */
@@ -36,6 +38,7 @@ import { benchConversations } from './conversations.js';
 import { benchStreaming } from './streaming.js';
 import { benchApps } from './apps.js';
 import { benchSandbox } from './sandbox.js';
+import { benchDiscovery } from './discovery.js';
 import {
   ROOT,
   cpuSnapshot,
@@ -571,6 +574,14 @@ async function main(): Promise<void> {
         const r = await benchSandbox(log);
         rows.push(...r.rows);
         report.sandbox = r.report;
+      },
+    ],
+    [
+      'discovery',
+      async () => {
+        const r = await benchDiscovery(log);
+        rows.push(...r.rows);
+        report.discovery = r.report;
       },
     ],
     [

@@ -15,6 +15,7 @@ import { transcriptToMessages } from './conversations/history.js';
 import { newItemId, type ConversationStore } from './conversations/store.js';
 import { describeModelError } from './model-errors.js';
 import { buildSearchTool } from './discovery/search-tool.js';
+import { ToolFacts } from './discovery/tool-offer.js';
 import type { ImagePolicy, ModelImage } from './model-context.js';
 import type { PermissionGate } from './permissions/gate.js';
 import { ProfileNotFoundError, type ModelProfile, type ProfileStore } from './profiles.js';
@@ -74,6 +75,8 @@ interface ActiveRun {
 export class ChatService {
   /** The active run of each conversation, by conversation id. */
   private readonly runs = new Map<string, ActiveRun>();
+  /** Each tool's definition tokens and search terms, shared by the runs (./discovery/tool-offer.ts). */
+  private readonly toolFacts = new ToolFacts();
 
   /**
    * @param profiles the model profiles (a conversation uses its own, else the default)
@@ -260,7 +263,7 @@ export class ChatService {
       const system = [profile.system_prompt, this.extraSystem(rec.conversationId)].filter((s): s is string => !!s).join('\n\n') || undefined;
       // The context budget (./run-budget.ts): room for the answer, the step's tools and the system
       // prompt first; more tools than fit → a subset plus the search tool; too big → not sent.
-      budget = new RunBudget(profile, offered, system, history, (t) => this.host.toolSetting(t.server, t.original_name)?.enabled !== false);
+      budget = new RunBudget(profile, offered, system, history, (t) => this.host.toolSetting(t.server, t.original_name)?.enabled !== false, this.toolFacts);
       const fitted = budget.step(history);
       const offeredNote = budget.offeredNote(fitted.activeTools);
       if (offeredNote) rec.notice('info', runToolsText(offeredNote), { run_tools: offeredNote });

@@ -12,7 +12,7 @@ import type { ModelMessage } from 'ai';
 import type { ContextOverflowNote, RunToolsNote } from '../../preload/contract/index.js';
 import type { RegisteredTool } from '../mcp/adapter.js';
 import { searchToolSpec } from './discovery/search-tool.js';
-import { ToolOffer, type ToolLimitsTokens } from './discovery/tool-offer.js';
+import { ToolFacts, ToolOffer, type ToolLimitsTokens } from './discovery/tool-offer.js';
 import { estimateTextTokens, fitToContextWindow, type ContextNotice } from './model-context.js';
 import type { ModelProfile } from './profiles.js';
 import { DEFAULT_SCHEMA_BYTES, limitsFor } from './tool-budget.js';
@@ -86,6 +86,7 @@ export class RunBudget {
    * @param candidates the conversation's enabled tools (the host's offered tools, picked servers)
    * @param history the run's messages at its start (the user's last message ranks the first picks)
    * @param enabled whether the user still allows a tool (asked at every search and step)
+   * @param facts the tools' tokens and search terms, kept across runs by the chat service
    */
   constructor(
     private readonly profile: Pick<ModelProfile, 'provider' | 'context_window'>,
@@ -93,12 +94,13 @@ export class RunBudget {
     system: string | undefined,
     history: readonly ModelMessage[],
     enabled: (t: RegisteredTool) => boolean,
+    facts: ToolFacts = new ToolFacts(),
   ) {
     this.limits = toolLimitsFor(profile);
     this.systemTokens = system ? estimateTextTokens(system) : 0;
     this.reserve = answerReserveTokens(profile.context_window);
     const spec = searchToolSpec(new Set(candidates.map((t) => t.name)));
-    this.offer = new ToolOffer(candidates, this.limits, lastUserText(history), enabled, spec);
+    this.offer = new ToolOffer(candidates, this.limits, lastUserText(history), enabled, spec, facts);
     this.search = this.offer.discovery ? spec : null;
   }
 

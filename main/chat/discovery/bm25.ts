@@ -42,6 +42,24 @@ export function terms(text: string): string[] {
   return out;
 }
 
+/** One document's weighted term counts and weighted length (see {@link countTerms}). */
+export interface TermCounts {
+  counts: Map<string, number>;
+  length: number;
+}
+
+/** Count a document's terms, each field's with its weight (reusable: see `ToolFacts`). */
+export function countTerms(fields: readonly Field[]): TermCounts {
+  const counts = new Map<string, number>();
+  let length = 0;
+  for (const f of fields)
+    for (const t of terms(f.text)) {
+      counts.set(t, (counts.get(t) ?? 0) + f.weight);
+      length += f.weight;
+    }
+  return { counts, length };
+}
+
 /** An immutable BM25 index over a list of documents. */
 export class Bm25Index {
   /** Per document: weighted term counts. */
@@ -54,19 +72,16 @@ export class Bm25Index {
   private readonly postings = new Map<string, number[]>();
   private readonly avgLen: number;
 
-  /** @param docs each document's fields; a hit's `index` is the position in this list */
-  constructor(docs: ReadonlyArray<readonly Field[]>) {
+  /**
+   * @param docs each document's fields, or its counted terms (shared, not copied); a hit's `index`
+   *   is the position in this list
+   */
+  constructor(docs: ReadonlyArray<readonly Field[] | TermCounts>) {
     this.tf = [];
     this.len = [];
     let total = 0;
-    docs.forEach((fields, i) => {
-      const counts = new Map<string, number>();
-      let n = 0;
-      for (const f of fields)
-        for (const t of terms(f.text)) {
-          counts.set(t, (counts.get(t) ?? 0) + f.weight);
-          n += f.weight;
-        }
+    docs.forEach((doc, i) => {
+      const { counts, length: n } = Array.isArray(doc) ? countTerms(doc) : (doc as TermCounts);
       this.tf.push(counts);
       this.len.push(n);
       total += n;

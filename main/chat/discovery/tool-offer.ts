@@ -9,7 +9,32 @@
  */
 import { toolDefinitionTokens } from '../../../preload/contract/rules/index.js';
 import type { RegisteredTool } from '../../mcp/adapter.js';
-import { Bm25Index, type Field } from './bm25.js';
+import { Bm25Index, countTerms, type TermCounts } from './bm25.js';
+
+/**
+ * What the discovery needs of each tool, computed once per registered tool and kept while the
+ * tool is (a tool-table rebuild makes new tool objects): its definition's estimated tokens and its
+ * counted search terms. One instance per chat service, shared by its runs.
+ */
+export class ToolFacts {
+  private readonly facts = new WeakMap<RegisteredTool, { tokens: number; terms: TermCounts }>();
+
+  /** The facts of one tool. */
+  of(t: RegisteredTool): { tokens: number; terms: TermCounts } {
+    let f = this.facts.get(t);
+    if (!f) {
+      f = {
+        tokens: toolDefinitionTokens(t),
+        terms: countTerms([
+          { text: `${t.server} ${t.original_name} ${t.title ?? ''}`, weight: 2 },
+          { text: t.description, weight: 1 },
+        ]),
+      };
+      this.facts.set(t, f);
+    }
+    return f;
+  }
+}
 
 /** How many tools and how many tokens of tool definitions one request may carry. */
 export interface ToolLimitsTokens {
@@ -54,6 +79,7 @@ export class ToolOffer {
    * @param query what the first picks are ranked against (the user's last message)
    * @param enabled asked at every search and every step: whether the user still allows the tool
    * @param searchTool the search tool's name and estimated definition tokens (counted when offered)
+   * @param facts the tools' tokens and terms, kept across runs (a fresh cache when not given)
    */
   constructor(
     private readonly candidates: readonly RegisteredTool[],
@@ -61,8 +87,9 @@ export class ToolOffer {
     query: string,
     private readonly enabled: (t: RegisteredTool) => boolean,
     private readonly searchTool: { name: string; tokens: number },
+    private readonly facts: ToolFacts = new ToolFacts(),
   ) {
-    this.tokens = new Map(candidates.map((t) => [t.name, toolDefinitionTokens(t)]));
+    this.tokens = new Map(candidates.map((t) => [t.name, facts.of(t).tokens]));
     this.byName = new Map(candidates.map((t) => [t.name, t]));
     const total = candidates.reduce((n, t) => n + this.tokens.get(t.name)!, 0);
     this.discovery = (limits.maxTools !== null && candidates.length > limits.maxTools) || total > limits.maxTokens;
@@ -77,10 +104,7 @@ export class ToolOffer {
   }
 
   private search_index(): Bm25Index {
-    this.index ??= new Bm25Index(this.candidates.map((t): Field[] => [
-      { text: `${t.server} ${t.original_name} ${t.title ?? ''}`, weight: 2 },
-      { text: t.description, weight: 1 },
-    ]));
+    this.index ??= new Bm25Index(this.candidates.map((t) => this.facts.of(t).terms));
     return this.index;
   }
 
