@@ -173,7 +173,7 @@ export const zhCN: Strings = {
   },
   overflow: {
     notSent: '未发送：此请求约需 {{needed}} 个 token，超过了模型 {{window}} 个 token 的上下文窗口。',
-    parts: '工具定义：{{tools}}（{{count}} 个工具）；系统提示：{{system}}；对话（已尽量缩短）：{{conversation}}；为回答保留：{{answer}}。',
+    parts: '工具定义：{{tools}}（{{count}} 个工具）；系统提示词：{{system}}；对话（已尽量缩短）：{{conversation}}；为回答保留：{{answer}}。',
     advice: '请减少工具（消息框旁的“工具”），或为此模型设置更大的上下文窗口（设置 → 模型）。',
   },
   toolPicker: {
@@ -665,8 +665,8 @@ export const zhCN: Strings = {
     contextWindow: '上下文窗口（token）',
     contextWindowHint: '请求会被缩短以适应窗口。留空则根据模型使用默认值。',
     windowFromProvider: '服务商表示此模型的上下文窗口为 {{tokens}} 个 token。',
-    windowGuess: '这是估计值：服务商没有说明此模型的上下文窗口大小。如果您知道，请填写。',
-    windowUser: '由您设置。',
+    windowGuess: '这是估计值：服务商没有说明此模型的上下文窗口大小。如果你知道，请填写。',
+    windowUser: '由你设置。',
     windowUse: '使用 {{tokens}}',
     acceptsImages: '模型接受图片（工具返回的图片作为图片发送，否则作为简短说明）',
     acceptsImagesAuto: '除非你更改，否则根据模型名称设置。',

@@ -102,3 +102,35 @@ describe('150 tools against a provider capped at 128', () => {
     for (const r of model.requests) expect(r.body.tools!.map((t) => t.function.name)).not.toContain('beta__weather_forecast');
   });
 });
+
+describe('a request the app computes as too big', () => {
+  it('is never sent: the run fails with the numbers, first step and mid-run alike', async () => {
+    const profiles = new ProfileStore(dir, new MemorySecretStore());
+    // A small window; the model answers a tool call whose own input is far larger than the window.
+    const small = await profiles.save({ name: 'Small', provider: 'openai-compatible', base_url: model.baseUrl, model: 'tiny', context_window: 4096, make_default: true });
+    await model.close();
+    model = await startFakeModel({
+      chunkDelayMs: 1,
+      script: (req) => (req.messages.at(-1)!.role === 'tool' ? { text: 'never reached' } : { toolCalls: [{ name: req.tools!.find((t) => t.function.name !== 'host__search_tools')!.function.name, arguments: { id: 'x'.repeat(40_000) } }] }),
+    });
+    await profiles.save({ id: small.id, name: 'Small', provider: 'openai-compatible', base_url: model.baseUrl, model: 'tiny', context_window: 4096 });
+    h.close();
+    h = await chatHarness(host, profiles, dir);
+
+    // First step: the message alone is larger than the window — nothing is sent.
+    const first = await h.chat.send('big', 'y'.repeat(20_000));
+    expect(await h.finished(first.run_id)).toBe('failed');
+    expect(model.requests).toHaveLength(0);
+    const note = notices(h.items('big')).at(-1)!;
+    expect(note.tone).toBe('error');
+    expect(note.context_overflow).toMatchObject({ context_window: 4096, answer_reserve: 1024 });
+    expect(note.text).toMatch(/^Not sent: this request needs about \d+ tokens, more than the model's context window of 4096/);
+
+    // Mid-run: the step after the call would carry the call's 40,000-character input — not sent.
+    const mid = await h.chat.send('mid', 'go');
+    expect(await h.finished(mid.run_id)).toBe('failed');
+    expect(model.requests).toHaveLength(1);
+    expect(notices(h.items('mid')).at(-1)!.context_overflow).toMatchObject({ context_window: 4096 });
+  });
+});
+
