@@ -28,6 +28,8 @@
  * 12. Pins (bench/pins.ts): re-listing 5,000 tools with pin checks (hash + compare, 1% changed).
  * 13. Protocol inspector (bench/inspector.ts): 1,000 no-op calls with the traffic recorder on
  *    (redacted, kept, batched) vs off.
+ * 14. Tool discovery (bench/discovery.ts): 500 tools over 20 servers — pick and search per step
+ *    (goal ≤ 5 ms); a 150-tool chat against a provider capped at 128 answers the first message.
  * 10. Streaming (bench/streaming.ts): 10,000 markdown tokens at 200 tokens/s into a transcript of
  *    500 messages, in Chromium: renderer long tasks (> 50 ms) and last token → final paint.
  */
@@ -41,6 +43,7 @@ import { benchApps } from './apps.js';
 import { benchSandbox } from './sandbox.js';
 import { benchPins } from './pins.js';
 import { benchInspector } from './inspector.js';
+import { benchDiscovery } from './discovery.js';
 import {
   ROOT,
   cpuSnapshot,
@@ -592,6 +595,14 @@ async function main(): Promise<void> {
         const r = await benchSandbox(log);
         rows.push(...r.rows);
         report.sandbox = r.report;
+      },
+    ],
+    [
+      'discovery',
+      async () => {
+        const r = await benchDiscovery(log);
+        rows.push(...r.rows);
+        report.discovery = r.report;
       },
     ],
     [

@@ -7,32 +7,28 @@
  */
 import { randomUUID } from 'node:crypto';
 import { stepCountIs, streamText, type LanguageModel, type ModelMessage } from 'ai';
-import type { ChatEvent, ContextEntry, ConversationSummary, TranscriptItem } from '../../preload/contract/index.js';
+import type { ChatEvent, ContextEntry, ContextOverflowNote, ConversationSummary, TranscriptItem } from '../../preload/contract/index.js';
 import type { RegisteredTool } from '../mcp/adapter.js';
 import { toolUiResourceUri } from '../mcp/apps/tool-ui.js';
 import type { McpHost } from '../mcp/host.js';
 import { transcriptToMessages } from './conversations/history.js';
 import { newItemId, type ConversationStore } from './conversations/store.js';
 import { describeModelError } from './model-errors.js';
-import { fitToContextWindow, type ImagePolicy, type ModelImage } from './model-context.js';
+import { buildSearchTool } from './discovery/search-tool.js';
+import { ToolFacts } from './discovery/tool-offer.js';
+import type { ImagePolicy, ModelImage } from './model-context.js';
 import type { PermissionGate } from './permissions/gate.js';
 import { ProfileNotFoundError, type ModelProfile, type ProfileStore } from './profiles.js';
 import { createModel } from './providers.js';
 import { RunRecorder } from './run-recorder.js';
+import { ContextOverflowError, RunBudget, runToolsText } from './run-budget.js';
 import { buildRunTools } from './run-tools.js';
 import { fitFamilyOf, fitToolsFor } from './schemas/index.js';
-import { checkToolBudget, toolBytes } from './tool-budget.js';
 import { ToolInputStream, type ViewToolRef } from './tool-input-stream.js';
 
 export { MODEL_RESULT_LIMIT, UI_RESULT_LIMIT, truncateText } from './limits.js';
 
-/** Tokens kept free in the context window for the answer (at most a quarter of a small window). */
-export const ANSWER_RESERVE_TOKENS = 4096;
-
-/** The answer's reserve in a context window of `contextWindow` tokens. */
-export function answerReserveTokens(contextWindow: number): number {
-  return Math.min(ANSWER_RESERVE_TOKENS, Math.floor(contextWindow / 4));
-}
+export { ANSWER_RESERVE_TOKENS, answerReserveTokens } from './run-budget.js';
 
 /** Most model steps (model turns) in one run. */
 export const MAX_STEPS = 12;
@@ -80,6 +76,8 @@ interface ActiveRun {
 export class ChatService {
   /** The active run of each conversation, by conversation id. */
   private readonly runs = new Map<string, ActiveRun>();
+  /** Each tool's definition tokens and search terms, shared by the runs (./discovery/tool-offer.ts). */
+  private readonly toolFacts = new ToolFacts();
 
   /**
    * @param profiles the model profiles (a conversation uses its own, else the default)
@@ -257,6 +255,8 @@ export class ChatService {
     const { profile } = chosen;
     let outcome: 'done' | 'stopped' | 'failed' = 'done';
     let failure: string | null = null;
+    let overflow: ContextOverflowNote | null = null;
+    let budget: RunBudget | null = null;
     try {
       // The tools the model gets: those the host offers, narrowed to the servers picked for this conversation.
       const picked = this.store.summary(rec.conversationId)?.tool_servers ?? null;
@@ -264,34 +264,34 @@ export class ChatService {
       // Each schema fitted to what this provider accepts; a tool it cannot take is left out (its
       // server's card says so), never the whole request (docs/ARCHITECTURE.md "Schemas every provider accepts").
       const offered = fitToolsFor(listed, fitFamilyOf(profile)).tools;
-      // Too many tools, or schemas too large, for this provider: say so before sending.
-      const budget = checkToolBudget(offered, profile.provider);
-      if (!budget.ok) {
-        const top = budget.by_server.slice(0, 3).map((s) => `${s.server} (${s.count} tools, ${Math.round(s.bytes / 1024)} KB)`).join(', ');
-        const what = budget.over === 'count' ? `${budget.actual} tools; this provider accepts at most ${budget.limit}` : `${Math.round(budget.actual / 1024)} KB of tool definitions; the budget is ${Math.round(budget.limit / 1024)} KB`;
-        throw new ToolBudgetError(`Not sent: your servers offer ${what}. Pick fewer servers with Tools next to the message box, or turn off tools you do not need (Settings → MCP servers → Tools). Largest: ${top}.`);
-      }
-      const toolTokens = Math.ceil(offered.reduce((n, t) => n + toolBytes(t), 0) / 4);
       const system = [profile.system_prompt, this.extraSystem(rec.conversationId)].filter((s): s is string => !!s).join('\n\n') || undefined;
-      const budgetTokens = profile.context_window - answerReserveTokens(profile.context_window) - toolTokens - Math.ceil((system?.length ?? 0) / 4);
-      const contextBudget = Math.max(1024, budgetTokens);
-      const fitted = fitToContextWindow(history, contextBudget);
+      // The context budget (./run-budget.ts): room for the answer, the step's tools and the system
+      // prompt first; more tools than fit → a subset plus the search tool; too big → not sent.
+      budget = new RunBudget(profile, offered, system, history, (t) => this.host.toolSetting(t.server, t.original_name)?.enabled !== false, this.toolFacts);
+      const fitted = budget.step(history);
+      const offeredNote = budget.offeredNote(fitted.activeTools);
+      if (offeredNote) rec.notice('info', runToolsText(offeredNote), { run_tools: offeredNote });
       if (fitted.notice) rec.notice('info', fitted.notice.message);
       let lastFitNotice = fitted.notice?.message ?? null;
+      const stepBudget = budget;
       const followUpImages: ModelImage[] = [];
       const result = streamText({
         model: chosen.model,
         system,
         messages: fitted.messages,
-        tools: buildRunTools(this.host, this.gate, offered, {
-          conversationId: rec.conversationId,
-          runId: run.runId,
-          signal: ctrl.signal,
-          calls: run.calls,
-          recorder: rec,
-          images: imagePolicy(profile),
-          followUpImages,
-        }),
+        tools: {
+          ...buildRunTools(this.host, this.gate, offered, {
+            conversationId: rec.conversationId,
+            runId: run.runId,
+            signal: ctrl.signal,
+            calls: run.calls,
+            recorder: rec,
+            images: imagePolicy(profile),
+            followUpImages,
+          }),
+          ...(budget.search ? { [budget.search.name]: buildSearchTool(budget.offer, budget.search.name, rec) } : {}),
+        },
+        activeTools: fitted.activeTools,
         stopWhen: stepCountIs(MAX_STEPS),
         abortSignal: ctrl.signal,
         maxRetries: 1,
@@ -309,13 +309,13 @@ export class ChatService {
                 { role: 'user', content: [{ type: 'text', text: 'The images returned by the tool calls above:' }, ...images.map((i) => ({ type: 'image' as const, image: i.data, mediaType: i.mediaType }))] },
               ]
             : messages;
-          const step = fitToContextWindow(withImages, contextBudget);
+          // What the model's searches found joins the step's tools (./discovery/tool-offer.ts).
+          const step = stepBudget.step(withImages);
           if (step.notice && step.notice.message !== lastFitNotice) {
             lastFitNotice = step.notice.message;
             rec.notice('info', step.notice.message);
           }
-          if (!images.length && !step.notice) return undefined;
-          return { messages: step.messages };
+          return { messages: step.messages, activeTools: step.activeTools };
         },
       });
       // The input of calls to tools with an MCP App view, while the model writes it.
@@ -335,7 +335,7 @@ export class ChatService {
         else if (part.type === 'tool-input-delta') await inputs.delta(part.id, part.delta);
         else if (part.type === 'tool-input-end') await inputs.end(part.id);
         else if (part.type === 'start-step') rec.endAnswer();
-        else if (part.type === 'error') failure = describeModelError(part.error).message;
+        else if (part.type === 'error') [failure, overflow] = failureOf(part.error);
         else if (part.type === 'abort') break;
       }
       if (ctrl.signal.aborted) outcome = 'stopped';
@@ -344,13 +344,15 @@ export class ChatService {
       if (ctrl.signal.aborted) outcome = 'stopped';
       else {
         outcome = 'failed';
-        failure = err instanceof ToolBudgetError ? err.message : describeModelError(err).message;
+        [failure, overflow] = failureOf(err);
       }
     }
     try {
       rec.finish(outcome);
+      const foundNote = budget?.foundNote();
+      if (foundNote) rec.notice('info', runToolsText(foundNote), { run_tools: foundNote });
       if (outcome === 'stopped') rec.notice('info', 'Stopped.');
-      if (outcome === 'failed') rec.notice('error', failure ?? 'The model request failed.');
+      if (outcome === 'failed') rec.notice('error', failure ?? 'The model request failed.', overflow ? { context_overflow: overflow } : {});
     } catch (err) {
       // The database failed (disk full, file removed): the window still learns how the run ended.
       this.events.chat({ conversation_id: rec.conversationId, run_id: run.runId, type: 'item', item: { kind: 'notice', id: newItemId(), ts: Date.now(), run_id: run.runId, tone: 'error', text: `Could not save this conversation: ${errorMessage(err)}` } });
@@ -359,9 +361,10 @@ export class ChatService {
   }
 }
 
-/** The offered tools exceed what the provider accepts (count or schema bytes). */
-export class ToolBudgetError extends Error {
-  override name = 'ToolBudgetError';
+/** A failed run's message, and the numbers when the request did not fit the context window (not sent). */
+function failureOf(err: unknown): [string, ContextOverflowNote | null] {
+  if (err instanceof ContextOverflowError) return [err.message, err.note];
+  return [describeModelError(err).message, null];
 }
 
 /**

@@ -5,8 +5,9 @@
  *   note. Base64 never goes to a model as text. (No image library is installed, so an image over
  *   the budget is omitted with a note rather than downscaled.)
  * - `fitToContextWindow`: the request fits the profile's context window: the oldest tool results
- *   are shortened first, then removed, then the oldest turns are dropped — with a notice saying
- *   what was left out.
+ *   are shortened first, then removed, then the oldest turns are dropped, the newest tool result
+ *   of the current turn kept whole until nothing else is left to leave out — with a notice saying
+ *   what was left out (docs/ARCHITECTURE.md "Context budget").
  */
 import type { ModelMessage, ToolResultPart } from 'ai';
 import type { ContentView } from '../../preload/contract/index.js';
@@ -190,10 +191,14 @@ function mapToolResults(m: ModelMessage, f: (o: ModelToolOutput) => ModelToolOut
 
 /**
  * Fit messages into `budgetTokens` (the profile's context window minus what the caller reserves
- * for the answer and the tool definitions). Order of what is left out: oldest tool results are
- * shortened to `SHORTENED_RESULT_CHARS`, then replaced by a one-line note, then the oldest messages
- * are dropped — never the system messages and never the last user message and what follows it.
- * A dropped assistant tool call is dropped together with its results, so the history stays valid.
+ * for the answer, the tool definitions and the system prompt). Order of what is left out: older
+ * tool results are shortened to `SHORTENED_RESULT_CHARS` (oldest first), then replaced by a
+ * one-line note, then the oldest messages are dropped — never the system messages and never the
+ * last user message and what follows it. The newest tool result of the current turn (after the
+ * last user message: the one just returned) is kept whole through all of that and shortened only
+ * when everything else is out and it alone is still too big. A dropped assistant tool call is
+ * dropped together with its results, so the history stays valid. `notice.stillTooLong` says the
+ * request does not fit even so (the caller must not send it).
  * @returns the fitted messages (new arrays; inputs untouched) and a notice, or null when nothing had to change
  */
 export function fitToContextWindow(messages: ModelMessage[], budgetTokens: number): { messages: ModelMessage[]; notice: ContextNotice | null } {
@@ -207,14 +212,15 @@ export function fitToContextWindow(messages: ModelMessage[], budgetTokens: numbe
     }
   const protectedFrom = lastUser === -1 ? msgs.length : lastUser;
   const toolIdx = msgs.map((m, i) => (m.role === 'tool' ? i : -1)).filter((i) => i >= 0);
-  // The newest tool results (of the current turn) are shortened last.
-  const order = [...toolIdx.filter((i) => i < protectedFrom), ...toolIdx.filter((i) => i >= protectedFrom)];
+  // The result just returned (the newest tool message of the current turn) is kept whole longest.
+  const newest = toolIdx.length && toolIdx[toolIdx.length - 1]! >= protectedFrom ? toolIdx[toolIdx.length - 1]! : -1;
+  // Older turns' results first, then the current turn's older results.
+  const order = [...toolIdx.filter((i) => i < protectedFrom), ...toolIdx.filter((i) => i >= protectedFrom && i !== newest)];
   let shortened = 0;
   let removed = 0;
   // Whether a result of the current turn (after the last user message) had to be touched too.
   let currentTurn = false;
-  for (const i of order) {
-    if (estimateTokens(msgs) <= budgetTokens) break;
+  const shorten = (i: number): void => {
     const before = estimateTokens([msgs[i]!]);
     const next = mapToolResults(msgs[i]!, (o) => shortenOutput(o, SHORTENED_RESULT_CHARS));
     if (estimateTokens([next]) < before) {
@@ -222,11 +228,16 @@ export function fitToContextWindow(messages: ModelMessage[], budgetTokens: numbe
       shortened++;
       if (i >= protectedFrom) currentTurn = true;
     }
+  };
+  for (const i of order) {
+    if (estimateTokens(msgs) <= budgetTokens) break;
+    shorten(i);
   }
   for (const i of order) {
     if (estimateTokens(msgs) <= budgetTokens) break;
     msgs[i] = mapToolResults(msgs[i]!, () => ({ type: 'text', value: '[tool result removed to fit the context window]' }));
     removed++;
+    if (i >= protectedFrom) currentTurn = true;
   }
   let dropped = 0;
   while (estimateTokens(msgs) > budgetTokens) {
@@ -238,6 +249,8 @@ export function fitToContextWindow(messages: ModelMessage[], budgetTokens: numbe
     msgs = [...msgs.slice(0, i), ...msgs.slice(end)];
     dropped += end - i;
   }
+  // Last resort: the newest result itself is shortened (its index moved by what was dropped).
+  if (newest >= 0 && estimateTokens(msgs) > budgetTokens) shorten(newest - dropped);
   const est = estimateTokens(msgs);
   const still = est > budgetTokens;
   const bits: string[] = [];
@@ -245,7 +258,7 @@ export function fitToContextWindow(messages: ModelMessage[], budgetTokens: numbe
   if (removed) bits.push(`${removed} tool result${removed === 1 ? ' was' : 's were'} left out`);
   if (dropped) bits.push(`the ${dropped} oldest message${dropped === 1 ? ' was' : 's were'} left out`);
   const message = still
-    ? `This conversation is too long for the model's context window (about ${est} of ${budgetTokens} tokens) even after leaving out older parts. Start a new chat, or choose a profile with a larger context window.`
+    ? `This conversation is too long for the model's context window (about ${est} of ${budgetTokens} tokens) even after leaving out older parts. Start a new chat, use fewer tools, or choose a profile with a larger context window.`
     : `To fit the model's context window, ${bits.join(', ')}.`;
   return { messages: msgs, notice: { shortenedToolResults: shortened, removedToolResults: removed, removedMessages: dropped, estimatedTokens: est, budgetTokens, stillTooLong: still, message } };
 }

@@ -1,7 +1,8 @@
 /**
  * Listing a provider's models and "Test connection": one GET of the documented list endpoint
  * (OpenAI-compatible `GET {base}/models` with a bearer key; Anthropic `GET {base}/models` with
- * `x-api-key` + `anthropic-version`), with a deadline, no redirects (a key is never carried to
+ * `x-api-key` + `anthropic-version`), each model with its context window where the provider says it
+ * (./model-windows.ts), with a deadline, no redirects (a key is never carried to
  * another address), and every failure classified by ./model-errors.ts. The AI SDK providers offer
  * no model listing, so this is a plain fetch of those endpoints; chat itself goes through the SDK.
  */
@@ -10,6 +11,7 @@ import type { ConnectionTestResult, ModelInfo, ModelProvider } from '../../prelo
 import { keyWouldTravelInClear } from '../../preload/contract/rules/index.js';
 import { modelAcceptsImages } from './model-capabilities.js';
 import { describeModelError, ModelEndpointError, ModelListShapeError } from './model-errors.js';
+import { learnWindows, windowOf } from './model-windows.js';
 import { trimBaseUrl } from './providers.js';
 
 /** Where and how to list. */
@@ -26,6 +28,8 @@ export interface ListOptions {
   timeoutMs?: number;
   signal?: AbortSignal;
   fetch?: typeof fetch;
+  /** Ask LM Studio's / Ollama's own endpoints for windows the list does not state (default true). */
+  learnWindows?: boolean;
 }
 
 /** Default deadline of a listing (ms). */
@@ -77,14 +81,14 @@ async function getJson(url: string, t: ListTarget, f: typeof fetch, signal: Abor
   }
 }
 
-function idsOf(doc: unknown): string[] {
+function entriesOf(doc: unknown): Array<{ id: string; window: number | null }> {
   // OpenAI / LM Studio / Ollama (/v1/models) and Anthropic: {data: [{id}]}; Ollama's native /api/tags: {models: [{name}]}.
   const d = doc as { data?: unknown; models?: unknown };
   const list = Array.isArray(d?.data) ? d.data : Array.isArray(d?.models) ? d.models : null;
   if (!list) throw new ModelListShapeError('The answer has no model list.');
   return list
-    .map((m: unknown) => (m && typeof m === 'object' ? ((m as { id?: unknown; name?: unknown }).id ?? (m as { name?: unknown }).name) : null))
-    .filter((id): id is string => typeof id === 'string' && id.length > 0 && id.length <= 512);
+    .map((m: unknown) => ({ id: m && typeof m === 'object' ? ((m as { id?: unknown; name?: unknown }).id ?? (m as { name?: unknown }).name) : null, window: windowOf(m) }))
+    .filter((e): e is { id: string; window: number | null } => typeof e.id === 'string' && e.id.length > 0 && e.id.length <= 512);
 }
 
 /**
@@ -105,21 +109,25 @@ export async function listModels(t: ListTarget, opts: ListOptions = {}): Promise
   opts.signal?.addEventListener('abort', onAbort, { once: true });
   try {
     const base = trimBaseUrl(t.base_url);
-    const ids: string[] = [];
+    const ids: Array<{ id: string; window: number | null }> = [];
     if (t.provider === 'anthropic') {
       let after: string | null = null;
       for (let page = 0; page < MAX_PAGES; page++) {
         const url = `${base}/models?limit=1000${after ? `&after_id=${encodeURIComponent(after)}` : ''}`;
         const doc = (await getJson(url, t, f, ctrl.signal)) as { has_more?: unknown; last_id?: unknown };
-        ids.push(...idsOf(doc));
+        ids.push(...entriesOf(doc));
         if (doc.has_more !== true || typeof doc.last_id !== 'string' || doc.last_id === after) break;
         after = doc.last_id;
       }
-    } else ids.push(...idsOf(await getJson(`${base}/models`, t, f, ctrl.signal)));
-    return [...new Set(ids)]
+    } else ids.push(...entriesOf(await getJson(`${base}/models`, t, f, ctrl.signal)));
+    const windows = new Map<string, number | null>();
+    for (const e of ids) if (!windows.has(e.id) || windows.get(e.id) === null) windows.set(e.id, e.window);
+    const models = [...windows.keys()]
       .sort((a, b) => a.localeCompare(b))
       .slice(0, MAX_MODELS)
-      .map((id) => ({ id, accepts_images: modelAcceptsImages(id) }));
+      .map((id) => ({ id, accepts_images: modelAcceptsImages(id), context_window: windows.get(id) ?? null }));
+    // Where the list does not say, LM Studio's or Ollama's own endpoints may (./model-windows.ts).
+    return opts.learnWindows === false || t.provider !== 'openai-compatible' ? models : await learnWindows(t.base_url, models, { fetch: f, signal: ctrl.signal });
   } catch (err) {
     if (timedOut) throw new ModelEndpointError('timeout', `No answer within ${Math.round(timeoutMs / 1000)} s.`);
     throw err;

@@ -79,9 +79,21 @@ function parseProfile(raw: unknown): ModelProfile | null {
     base_url: r.base_url,
     model: r.model,
     system_prompt: typeof r.system_prompt === 'string' && r.system_prompt ? r.system_prompt : null,
-    context_window: typeof r.context_window === 'number' && r.context_window > 0 ? Math.floor(r.context_window) : defaultContextWindow(provider, r.model, r.base_url),
+    ...storedWindow(r, provider),
     accepts_images: typeof r.accepts_images === 'boolean' ? r.accepts_images : modelAcceptsImages(r.model),
   };
+}
+
+/**
+ * A stored profile's context window and its source. Files written before the source was kept:
+ * a window equal to the name-based default reads as that guess (`default`), another as the user's.
+ */
+function storedWindow(r: Record<string, unknown>, provider: ModelProvider): Pick<ModelProfile, 'context_window' | 'context_window_source'> {
+  const guess = defaultContextWindow(provider, String(r.model), String(r.base_url));
+  if (typeof r.context_window !== 'number' || !(r.context_window > 0)) return { context_window: guess, context_window_source: 'default' };
+  const context_window = Math.floor(r.context_window);
+  const source = r.context_window_source === 'provider' || r.context_window_source === 'user' || r.context_window_source === 'default' ? r.context_window_source : context_window === guess ? 'default' : 'user';
+  return { context_window, context_window_source: source };
 }
 
 /** Owns `model_profiles.json` and the profiles' API keys. One instance per app core. */
@@ -179,7 +191,11 @@ export class ProfileStore {
         base_url: input.base_url.trim(),
         model,
         system_prompt: input.system_prompt === undefined ? (prev?.system_prompt ?? null) : input.system_prompt?.trim() || null,
-        context_window: input.context_window ?? (prev && !modelChanged ? prev.context_window : defaultContextWindow(input.provider, model, input.base_url)),
+        ...(input.context_window !== undefined
+          ? { context_window: input.context_window, context_window_source: input.context_window_source ?? 'user' }
+          : prev && !modelChanged
+            ? { context_window: prev.context_window, context_window_source: prev.context_window_source }
+            : { context_window: defaultContextWindow(input.provider, model, input.base_url), context_window_source: 'default' as const }),
         accepts_images: input.accepts_images ?? (prev && !modelChanged ? prev.accepts_images : modelAcceptsImages(model)),
       };
       const movedOrigin = prev !== undefined && originOf(prev.base_url) !== originOf(next.base_url);
@@ -284,6 +300,7 @@ export class ProfileStore {
       model,
       system_prompt: null,
       context_window: defaultContextWindow(provider, model, baseUrl),
+      context_window_source: 'default',
       accepts_images: modelAcceptsImages(model),
     };
     const doc: ProfilesDoc = { default_profile: profile.id, profiles: [profile] };

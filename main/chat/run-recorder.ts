@@ -10,6 +10,7 @@ import { itemForUi, limitContent, MODEL_RESULT_LIMIT, truncateText } from './lim
 
 type AssistantItem = Extract<TranscriptItem, { kind: 'assistant' }>;
 type ToolItem = Extract<TranscriptItem, { kind: 'tool' }>;
+type NoticeItem = Extract<TranscriptItem, { kind: 'notice' }>;
 
 /** Records one run of one conversation. */
 /** Largest `structuredContent` saved with a tool entry (for its MCP App view), as JSON characters. */
@@ -128,9 +129,9 @@ export class RunRecorder {
     this.replace(next);
   }
 
-  /** A notice for the user (not sent to the model). */
-  notice(tone: 'info' | 'error', text: string): void {
-    this.add({ kind: 'notice', id: newItemId(), ts: this.now(), run_id: this.runId, tone, text });
+  /** A notice for the user (not sent to the model), with the structured note the window words, if any. */
+  notice(tone: 'info' | 'error', text: string, note: Pick<NoticeItem, 'run_tools' | 'context_overflow'> = {}): void {
+    this.add({ kind: 'notice', id: newItemId(), ts: this.now(), run_id: this.runId, tone, text, ...note });
   }
 
   /**

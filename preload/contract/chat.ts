@@ -79,7 +79,52 @@ export type TranscriptItem =
        */
       structured_content?: unknown;
     }
-  | { kind: 'notice'; id: string; ts: number; run_id: string | null; tone: 'info' | 'error'; text: string };
+  | {
+      kind: 'notice';
+      id: string;
+      ts: number;
+      run_id: string | null;
+      tone: 'info' | 'error';
+      /** The notice in English (exports, search, windows that do not know the fields below). */
+      text: string;
+      /** A run note about the tools the run offered and found (the window words it). */
+      run_tools?: RunToolsNote;
+      /** Why a run was not sent: the request does not fit the context window (the window words it). */
+      context_overflow?: ContextOverflowNote;
+    };
+
+/**
+ * Which tools a run gave the model when not all of the conversation's enabled tools fit
+ * (docs/ARCHITECTURE.md "Tool discovery"): at the start (`offered`: the names sent first, of
+ * `total`), and at the end (`found`: what the model's searches brought in, in order). `reason`
+ * says which limit applied: the provider's tool cap (`count`, `max_tools`) or the tool share of
+ * the context budget (`tokens`, `max_tokens`, estimated tokens of definitions).
+ */
+export interface RunToolsNote {
+  stage: 'offered' | 'found';
+  total: number;
+  offered: string[];
+  found: string[];
+  reason: 'count' | 'tokens';
+  max_tools: number | null;
+  max_tokens: number;
+}
+
+/**
+ * The numbers of a request the app did not send because it would not fit the model's context
+ * window (estimated tokens; docs/ARCHITECTURE.md "Context budget"): the window, what is kept for
+ * the answer, the tool definitions (and how many tools), the system prompt, and the conversation
+ * as small as it could be made. `needed` is their sum.
+ */
+export interface ContextOverflowNote {
+  context_window: number;
+  answer_reserve: number;
+  tool_tokens: number;
+  tool_count: number;
+  system_tokens: number;
+  conversation_tokens: number;
+  needed: number;
+}
 
 /** A conversation in the list. Times are ms since the Unix epoch. */
 export interface ConversationSummary {

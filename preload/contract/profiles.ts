@@ -42,6 +42,11 @@ export interface ModelProfileView {
   system_prompt: string | null;
   /** The model's context window in tokens (the request is fitted to it). */
   context_window: number;
+  /**
+   * Where `context_window` comes from: the provider's model information (`provider`), the user
+   * (`user`), or a guess from the model's name and address (`default`: the form says so).
+   */
+  context_window_source: ContextWindowSource;
   /** Whether tool images are sent to this model as image parts (else a short text note). */
   accepts_images: boolean;
   api_key: MaskedValue;
@@ -52,6 +57,9 @@ export interface ModelProfileView {
   /** A key is stored for an `http:` endpoint that is not this machine: it travels unencrypted. */
   key_in_clear: boolean;
 }
+
+/** Where a profile's context window comes from (see {@link ModelProfileView}). */
+export type ContextWindowSource = 'provider' | 'user' | 'default';
 
 /** Upper bound of a context window the user may enter (tokens). */
 export const MAX_CONTEXT_WINDOW = 10_000_000;
@@ -70,6 +78,8 @@ export const profileInputSchema = z.strictObject({
   model: z.string().trim().min(1, 'Model is required').max(LIMITS.shortText),
   system_prompt: z.string().max(LIMITS.chatText).nullable().optional(),
   context_window: z.number().int().min(1024).max(MAX_CONTEXT_WINDOW).optional(),
+  /** With `context_window`: whether the provider said it (`provider`) or the user typed it (`user`, the default). */
+  context_window_source: z.enum(['provider', 'user']).optional(),
   accepts_images: z.boolean().optional(),
   api_key: z.string().max(LIMITS.secretValue).optional(),
   /** Make this the default profile. The first profile saved always becomes the default. */
@@ -117,6 +127,12 @@ export interface ModelInfo {
   id: string;
   /** Whether the name is of a model known to accept images. */
   accepts_images: boolean;
+  /**
+   * The context window in tokens where the provider says it (a model list's `context_length` /
+   * `context_window` / `max_context_length` field, LM Studio's `/api/v0/models`, Ollama's
+   * `/api/show`), else null. main/chat/model-windows.ts.
+   */
+  context_window: number | null;
 }
 
 /** The outcome of "Test connection": the provider's models, or why it failed, in plain words. */

@@ -8,3 +8,4 @@ export { SERVER_NAME_MAX_LENGTH, SERVER_NAME_PATTERN, isValidServerName } from '
 export { MAX_RESOURCE_URI_LENGTH, classifyResourceUri, mayReadFromServer, ownSchemes, uriScheme, type ResourceLinkKind } from './resource-link.js';
 export { PERMISSION_MODES, TOOL_APPROVALS, isPermissionMode, isToolApproval, type PermissionMode, type ToolApproval } from './approval-modes.js';
 export { BRIDGE_MESSAGE_BYTES } from './bridge-message.js';
+export { toolDefinitionBytes, toolDefinitionTokens, type ToolDefinitionLike } from './tool-tokens.js';

@@ -10,6 +10,7 @@ import { LocalModelOffers } from './LocalModelOffers';
 import { Markdown } from './Markdown';
 import { ToolPicker } from './ToolPicker';
 import { PreparingCard, ToolCard } from './ToolCard';
+import { NoticeText } from './RunNote';
 import { AppViewSlot } from '../apps/AppView';
 import { EntryBoundary, entryRawText } from './EntryBoundary';
 import { useStickToBottom } from './use-stick-to-bottom';
@@ -168,7 +169,7 @@ const Item = memo(function Item({ item: it, editable, running, hit }: { item: Tr
   else
     body = (
       <div className={`notice ${it.tone}`} data-testid="chat-notice">
-        {it.text}
+        <NoticeText item={it} />
       </div>
     );
   return (

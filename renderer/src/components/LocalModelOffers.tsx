@@ -49,7 +49,7 @@ export function LocalModelOffers({ onAdded }: { onAdded: (p: ModelProfileView) =
               onClick={() => {
                 setBusy(true);
                 setError(null);
-                call('profiles.save', { name: `${o.label} · ${model}`, provider: 'openai-compatible', base_url: o.base_url, model, accepts_images: info?.accepts_images ?? false })
+                call('profiles.save', { name: `${o.label} · ${model}`, provider: 'openai-compatible', base_url: o.base_url, model, accepts_images: info?.accepts_images ?? false, ...(info?.context_window ? { context_window: info.context_window, context_window_source: 'provider' as const } : {}) })
                   .then((p) => {
                     setOffers([]);
                     onAdded(p);

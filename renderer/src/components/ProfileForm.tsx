@@ -6,7 +6,7 @@
  * server address will drop the stored key.
  */
 import { useEffect, useRef, useState } from 'react';
-import type { ConnectionTestResult, ModelInfo, ModelProfileView, ModelProvider } from '../../../preload/contract/index.js';
+import type { ConnectionTestResult, ContextWindowSource, ModelInfo, ModelProfileView, ModelProvider } from '../../../preload/contract/index.js';
 import { keyWouldTravelInClear } from '../../../preload/contract/rules/index.js';
 import { ApiError, call } from '../api';
 import { useTranslation } from '../i18n';
@@ -32,6 +32,8 @@ export function ProfileForm({ profile, onSaved, isFirst, justSaved = false }: { 
   const [clearKey, setClearKey] = useState(false);
   const [systemPrompt, setSystemPrompt] = useState(profile?.system_prompt ?? '');
   const [contextWindow, setContextWindow] = useState(profile ? String(profile.context_window) : '');
+  // Where the window in the field comes from: a guess is not sent, so main keeps guessing for a new model.
+  const [windowSource, setWindowSource] = useState<ContextWindowSource>(profile?.context_window_source ?? 'default');
   const [acceptsImages, setAcceptsImages] = useState<boolean | null>(profile ? profile.accepts_images : null);
   const [makeDefault, setMakeDefault] = useState(false);
   const [models, setModels] = useState<ModelInfo[] | null>(null);
@@ -45,6 +47,13 @@ export function ProfileForm({ profile, onSaved, isFirst, justSaved = false }: { 
   const originChanged = stored && !apiKey && originOf(baseUrl.trim()) !== null && originOf(baseUrl.trim()) !== originOf(profile!.base_url);
   const clearText = keyWouldTravelInClear(baseUrl.trim()) && (apiKey.length > 0 || (stored && !originChanged));
   const knownImages = models?.find((m) => m.id === model.trim())?.accepts_images;
+  // The window the provider states for the model in the field (from "Test connection").
+  const knownWindow = models?.find((m) => m.id === model.trim())?.context_window ?? null;
+  const useKnownWindow = (w: number | null): void => {
+    if (w === null) return;
+    setContextWindow(String(w));
+    setWindowSource('provider');
+  };
 
   const runTest = async () => {
     setTesting(true);
@@ -58,7 +67,11 @@ export function ProfileForm({ profile, onSaved, isFirst, justSaved = false }: { 
       });
       // A failure's text in the current language (main's English message kept as the detail).
       setTest(r.ok ? r : { ...r, message: describeModelError(r.code, r.message) });
-      if (r.ok) setModels(r.models);
+      if (r.ok) {
+        setModels(r.models);
+        // A guessed window gives way to the one the provider states for this model.
+        if (windowSource === 'default') useKnownWindow(r.models.find((m) => m.id === model.trim())?.context_window ?? null);
+      }
     } catch (err) {
       setTest({ ok: false, code: 'bad_request', message: err instanceof ApiError ? err.message : String(err) });
     } finally {
@@ -88,7 +101,7 @@ export function ProfileForm({ profile, onSaved, isFirst, justSaved = false }: { 
         base_url: baseUrl.trim(),
         model: model.trim(),
         system_prompt: systemPrompt.trim() ? systemPrompt : null,
-        ...(cw !== undefined && Number.isFinite(cw) ? { context_window: Math.round(cw) } : {}),
+        ...(cw !== undefined && Number.isFinite(cw) && windowSource !== 'default' ? { context_window: Math.round(cw), context_window_source: windowSource } : {}),
         ...(acceptsImages !== null ? { accepts_images: acceptsImages } : knownImages !== undefined ? { accepts_images: knownImages } : {}),
         ...(clearKey ? { api_key: '' } : apiKey ? { api_key: apiKey } : {}),
         ...(makeDefault ? { make_default: true } : {}),
@@ -191,6 +204,8 @@ export function ProfileForm({ profile, onSaved, isFirst, justSaved = false }: { 
               setModel(e.target.value);
               if (!name.trim() || name === model) setName(e.target.value);
               setAcceptsImages(null);
+              const w = models.find((m) => m.id === e.target.value)?.context_window ?? null;
+              if (w !== null && windowSource !== 'user') useKnownWindow(w);
             }}
           >
             <option value="">{t('profile.modelPickPrompt')}</option>
@@ -208,8 +223,27 @@ export function ProfileForm({ profile, onSaved, isFirst, justSaved = false }: { 
       </label>
       <label className="field narrow">
         <span>{t('profile.contextWindow')}</span>
-        <input aria-label={t('profile.contextWindow')} inputMode="numeric" value={contextWindow} onChange={(e) => setContextWindow(e.target.value.replace(/[^0-9]/g, ''))} />
+        <input
+          aria-label={t('profile.contextWindow')}
+          inputMode="numeric"
+          value={contextWindow}
+          onChange={(e) => {
+            setContextWindow(e.target.value.replace(/[^0-9]/g, ''));
+            setWindowSource(e.target.value.trim() ? 'user' : 'default');
+          }}
+        />
         <span className="hint">{t('profile.contextWindowHint')}</span>
+        <span className="hint" data-testid="context-window-source" data-source={windowSource}>
+          {windowSource === 'provider' ? t('profile.windowFromProvider', { tokens: contextWindow }) : windowSource === 'user' ? t('profile.windowUser') : t('profile.windowGuess')}
+          {knownWindow !== null && String(knownWindow) !== contextWindow && (
+            <>
+              {' '}
+              <button className="link" onClick={() => useKnownWindow(knownWindow)}>
+                {t('profile.windowUse', { tokens: knownWindow })}
+              </button>
+            </>
+          )}
+        </span>
       </label>
       <label className="check">
         <input type="checkbox" aria-label={t('profile.acceptsImages')} checked={acceptsImages ?? knownImages ?? profile?.accepts_images ?? false} onChange={(e) => setAcceptsImages(e.target.checked)} /> {t('profile.acceptsImages')}

@@ -2,12 +2,23 @@ import { useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useApp } from '../store';
 import { useTranslation } from '../i18n';
+import type { ServerView } from '../../../preload/contract/index.js';
+import { toolDefinitionTokens } from '../../../preload/contract/rules/index.js';
 import { ServerIcon } from './ProtocolBadges';
+
+/**
+ * Estimated tokens of the tool definitions a server's enabled, model-visible tools add to every
+ * request (the shared rule main's context budget uses; docs/ARCHITECTURE.md "Context budget").
+ */
+function toolTokens(v: ServerView): number {
+  return v.tools.reduce((n, t) => n + (t.enabled && (t.audience === 'model' || t.audience === 'model_and_app') ? toolDefinitionTokens(t) : 0), 0);
+}
 
 /**
  * The composer's tool picker: which servers' tools the model gets in this conversation (all ready
  * servers by default). Shows how many tools that is, so the user can narrow a set that is too
- * large for the provider. Main applies the choice when it builds each request.
+ * large for the provider, and what each server's tool definitions cost in tokens. Main applies
+ * the choice when it builds each request.
  */
 export function ToolPicker() {
   const { t } = useTranslation();
@@ -40,6 +51,8 @@ export function ToolPicker() {
   const pick = useApp((s) => s.pickToolServers);
   const chosen = (name: string): boolean => picked === null || picked.includes(name);
   const count = servers.reduce((n, v) => n + (chosen(v!.name) ? v!.tool_count : 0), 0);
+  const tokens = new Map(servers.map((v) => [v!.name, toolTokens(v!)]));
+  const totalTokens = servers.reduce((n, v) => n + (chosen(v!.name) ? tokens.get(v!.name)! : 0), 0);
   const toggle = (name: string): void => {
     const now = servers.filter((v) => chosen(v!.name)).map((v) => v!.name);
     const next = now.includes(name) ? now.filter((n) => n !== name) : [...now, name];
@@ -57,9 +70,15 @@ export function ToolPicker() {
             <label key={v!.name} className="check">
               <input type="checkbox" checked={chosen(v!.name)} onChange={() => toggle(v!.name)} aria-label={t('toolPicker.useServer', { server: v!.name })} />
               <ServerIcon server={v!} />
-              <span className="mono">{v!.name}</span> <span className="muted small">{t('toolPicker.toolCount', { count: v!.tool_count })}</span>
+              <span className="mono">{v!.name}</span> <span className="muted small">{t('toolPicker.toolCount', { count: v!.tool_count })}</span>{' '}
+              <span className="muted small" data-testid="tool-picker-tokens" title={t('toolPicker.tokensTitle')}>
+                · {t('toolPicker.tokens', { tokens: tokens.get(v!.name)! })}
+              </span>
             </label>
           ))}
+          <div className="muted small" data-testid="tool-picker-total-tokens">
+            {t('toolPicker.totalTokens', { tokens: totalTokens })}
+          </div>
           <button className="link" onClick={() => void pick(null)}>
             {t('toolPicker.useAll')}
           </button>

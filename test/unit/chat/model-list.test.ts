@@ -36,9 +36,9 @@ describe('testConnection', () => {
       ok: true,
       warning: null,
       models: [
-        { id: 'gpt-4o-mini', accepts_images: true },
-        { id: 'llama3.1:8b', accepts_images: false },
-        { id: 'llava:7b', accepts_images: true },
+        { id: 'gpt-4o-mini', accepts_images: true, context_window: null },
+        { id: 'llama3.1:8b', accepts_images: false, context_window: null },
+        { id: 'llava:7b', accepts_images: true, context_window: null },
       ],
     });
     expect(openai.listRequests.at(-1)).toEqual({ authorization: 'Bearer sk-openai-right-000000' });
@@ -139,7 +139,7 @@ describe('local model servers (first launch)', () => {
         { kind: 'lmstudio', base_url: emptyLm.baseUrl }, // answers, but has no model: nothing to offer
         { kind: 'lmstudio', base_url: `http://127.0.0.1:${closedPort}/v1` }, // nothing there
       ]);
-      expect(offers).toEqual([{ kind: 'ollama', label: 'Ollama', base_url: ollama.baseUrl, models: [{ id: 'llama3.2:3b', accepts_images: false }, { id: 'qwen2.5:7b', accepts_images: false }] }]);
+      expect(offers).toEqual([{ kind: 'ollama', label: 'Ollama', base_url: ollama.baseUrl, models: [{ id: 'llama3.2:3b', accepts_images: false, context_window: null }, { id: 'qwen2.5:7b', accepts_images: false, context_window: null }] }]);
       // Probes carry no key.
       expect(ollama.listRequests).toEqual([{ authorization: undefined }]);
     } finally {

@@ -1,0 +1,44 @@
+/**
+ * The text of a notice in the transcript: main's English text, or — for the notes main sends with
+ * their numbers — the words of the window's language: which tools a run offered and found (tool
+ * discovery), and why a request was not sent (it does not fit the context window).
+ * docs/ARCHITECTURE.md "Tool discovery", "Context budget".
+ */
+import type { TranscriptItem } from '../../../preload/contract/index.js';
+import { useTranslation } from '../i18n';
+
+type NoticeItem = Extract<TranscriptItem, { kind: 'notice' }>;
+
+/** A notice's body. */
+export function NoticeText({ item }: { item: NoticeItem }) {
+  const { t } = useTranslation();
+  const tools = item.run_tools;
+  if (tools?.stage === 'offered') {
+    const why = tools.reason === 'count' ? t('runNote.whyCount', { max: tools.max_tools ?? 0 }) : t('runNote.whyTokens', { max: tools.max_tokens });
+    return (
+      <span data-testid="run-tools-note" data-stage="offered">
+        {t('runNote.offered', { offered: tools.offered.length, total: tools.total, why })}{' '}
+        <details className="run-note-list">
+          <summary>{t('runNote.showOffered')}</summary>
+          <span className="mono small">{tools.offered.join(', ')}</span>
+        </details>
+      </span>
+    );
+  }
+  if (tools?.stage === 'found')
+    return (
+      <span data-testid="run-tools-note" data-stage="found">
+        {t('runNote.found', { count: tools.found.length })} <span className="mono">{tools.found.join(', ')}</span>
+      </span>
+    );
+  const o = item.context_overflow;
+  if (o)
+    return (
+      <span data-testid="context-overflow-note">
+        {t('overflow.notSent', { needed: o.needed, window: o.context_window })}{' '}
+        {t('overflow.parts', { tools: o.tool_tokens, count: o.tool_count, system: o.system_tokens, conversation: o.conversation_tokens, answer: o.answer_reserve })}{' '}
+        {t('overflow.advice')}
+      </span>
+    );
+  return <>{item.text}</>;
+}
