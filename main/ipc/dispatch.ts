@@ -4,7 +4,7 @@
  * `IpcError` value; no handler throws across the boundary.
  */
 import { z } from 'zod';
-import { catalogReasonSchema, channels, type CatalogReason, type ChannelName, type ChannelOutput, type Envelope, type IpcError } from '../../preload/contract/index.js';
+import { catalogReasonSchema, channels, type CatalogReason, type ChannelName, type ChannelOutput, type Envelope, type IpcError, type ValidationIssue, type ValidationRule } from '../../preload/contract/index.js';
 import type { AppCore } from '../core.js';
 import { ConversationBusyError, NotConfiguredError, NotEditableError } from '../chat/agent.js';
 import { ExportWriteError } from '../chat/conversations/service.js';
@@ -165,6 +165,37 @@ function checkedReason(r: CatalogReason | undefined): { reason?: CatalogReason }
   return parsed.success ? { reason: parsed.data } : {};
 }
 
+const ISSUE_CODES: ReadonlySet<string> = new Set(['too_big', 'too_small', 'invalid_format', 'invalid_type', 'invalid_value', 'unrecognized_keys', 'custom']);
+const RULES: ReadonlySet<string> = new Set<ValidationRule>(['required', 'control_char', 'http_scheme', 'https_or_loopback', 'too_many', 'reserved_name']);
+
+/** A finite number from a zod bound (numbers or bigints), else nothing. */
+function bound(v: unknown): number | undefined {
+  const n = typeof v === 'bigint' ? Number(v) : v;
+  return typeof n === 'number' && Number.isFinite(n) ? n : undefined;
+}
+
+/**
+ * One zod issue as the contract's {@link ValidationIssue}: its code, a short path and the bounds
+ * the window words it with — never its message (docs/ARCHITECTURE.md "The IPC contract").
+ */
+export function validationIssue(i: z.core.$ZodIssue): ValidationIssue {
+  const raw = i as unknown as Record<string, unknown>;
+  const code = ISSUE_CODES.has(i.code) ? (i.code as ValidationIssue['code']) : 'other';
+  const path = i.path.slice(0, 8).map((p) => clip(String(p), 64));
+  const maximum = bound(raw.maximum);
+  const minimum = bound(raw.minimum);
+  const rule = (raw.params as { rule?: unknown } | undefined)?.rule;
+  return {
+    code,
+    path,
+    ...(typeof raw.origin === 'string' ? { origin: clip(raw.origin, 32) } : {}),
+    ...(maximum !== undefined ? { maximum } : {}),
+    ...(minimum !== undefined ? { minimum } : {}),
+    ...(typeof raw.format === 'string' ? { format: clip(raw.format, 32) } : {}),
+    ...(typeof rule === 'string' && RULES.has(rule) ? { rule: rule as ValidationRule } : {}),
+  };
+}
+
 /** Map any thrown value to a typed, secret-free error. */
 export function toIpcError(err: unknown): IpcError {
   if (err instanceof HostError) return { code: err.code, message: err.message, ...(err.field ? { field: err.field } : {}) };
@@ -196,7 +227,12 @@ export function toIpcError(err: unknown): IpcError {
     // Paths and messages may echo input (e.g. an unknown key's name): keep them short.
     const first = err.issues[0];
     const field = clip(first?.path.map(String).join('.') ?? '', 200) || undefined;
-    return { code: 'invalid_input', message: first ? clip(`${field ? `${field}: ` : ''}${first.message}`, 500) : 'Invalid input', ...(field ? { field } : {}) };
+    return {
+      code: 'invalid_input',
+      message: first ? clip(`${field ? `${field}: ` : ''}${first.message}`, 500) : 'Invalid input',
+      ...(field ? { field } : {}),
+      ...(first ? { issue: validationIssue(first) } : {}),
+    };
   }
   return { code: 'internal', message: 'Internal error. See the app log for details.' };
 }

@@ -279,7 +279,7 @@ export const registryUrlSchema = z
   .string()
   .max(2048)
   .url()
-  .refine(isRegistryUrl, 'The registry URL must use https (or http to this computer)');
+  .refine(isRegistryUrl, { message: 'The registry URL must use https (or http to this computer)', params: { rule: 'https_or_loopback' } });
 
 const empty = z.strictObject({});
 

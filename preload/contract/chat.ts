@@ -254,7 +254,7 @@ export const chatChannels = {
       tool_servers: z.array(serverNameSchema).max(256).optional(),
       /** Prompts and resources attached to the message (resolved by main). */
       context: z.array(contextRefSchema).max(MAX_CONTEXT_REFS).optional(),
-    }).refine((v) => v.text.trim().length > 0 || (v.context?.length ?? 0) > 0, { message: 'Type a message or attach something', path: ['text'] }),
+    }).refine((v) => v.text.trim().length > 0 || (v.context?.length ?? 0) > 0, { message: 'Type a message or attach something', path: ['text'], params: { rule: 'required' } }),
   },
   /** Choose which servers' tools the model gets in a conversation (`null`: every ready server). */
   'conversations.setToolServers': { input: z.strictObject({ id: conversationIdSchema, servers: z.array(serverNameSchema).max(256).nullable() }) },

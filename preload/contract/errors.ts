@@ -44,6 +44,35 @@ export interface IpcError {
   message: string;
   field?: string;
   reason?: CatalogReason;
+  /** Why the input schema refused the request (`invalid_input` from validation), for the window to word. */
+  issue?: ValidationIssue;
+}
+
+/**
+ * The rule a schema's own check (a zod `custom` issue) names in its `params.rule`, so the window
+ * can word it: `required` (an empty value where one is needed), `control_char` (a control
+ * character, see limits.ts `controlCharIn`), `http_scheme` (an address without `http://` or
+ * `https://`), `https_or_loopback` (`https:`, or `http:` to this computer only), `too_many` (more
+ * entries than allowed), `reserved_name` (`__proto__`).
+ */
+export type ValidationRule = 'required' | 'control_char' | 'http_scheme' | 'https_or_loopback' | 'too_many' | 'reserved_name';
+
+/**
+ * One refusal of a channel's input schema, by zod's issue code — never its message text
+ * (main/ipc/dispatch.ts builds it from the first issue; renderer/src/i18n/validation.ts words it
+ * by `code` and `path`). `path` is the offending input path (numbers as strings); `origin` is
+ * what was measured (`string` length, `number` value, `array` entries) for `too_big`/`too_small`,
+ * with `maximum`/`minimum`; `format` the expected format of `invalid_format` (`url`, `regex`, …);
+ * `rule` a schema check's own rule for `custom`.
+ */
+export interface ValidationIssue {
+  code: 'too_big' | 'too_small' | 'invalid_format' | 'invalid_type' | 'invalid_value' | 'unrecognized_keys' | 'custom' | 'other';
+  path: string[];
+  origin?: string;
+  maximum?: number;
+  minimum?: number;
+  format?: string;
+  rule?: ValidationRule;
 }
 
 /** What every invoke resolves to (errors are values, so they survive Electron's IPC intact). */

@@ -68,6 +68,6 @@ export function controlCharIn(v: string, allowWhitespace = false): string | null
 export function noControl(schema: z.ZodString, allowWhitespace = false): z.ZodType<string> {
   return schema.superRefine((v, ctx) => {
     const c = controlCharIn(v, allowWhitespace);
-    if (c) ctx.addIssue({ code: 'custom', message: `Contains a control character (${c}); remove it` });
+    if (c) ctx.addIssue({ code: 'custom', message: `Contains a control character (${c}); remove it`, params: { rule: 'control_char' } });
   });
 }

@@ -29,7 +29,7 @@ export const envNameSchema = z
   .string()
   .max(256)
   .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'Environment variable names must be identifiers (letters, digits, "_", not starting with a digit)')
-  .refine(isPlainKey, '"__proto__" cannot be used as a name');
+  .refine(isPlainKey, { message: '"__proto__" cannot be used as a name', params: { rule: 'reserved_name' } });
 
 /**
  * A name → secret map. zod strips an own `__proto__` key from records without a word, so it is
@@ -39,11 +39,11 @@ function secretMapSchema(names: z.ZodType<string>, values: z.ZodType<string>) {
   return z.preprocess(
     (v, ctx) => {
       if (typeof v === 'object' && v !== null && Object.prototype.hasOwnProperty.call(v, '__proto__')) {
-        ctx.addIssue({ code: 'custom', message: '"__proto__" cannot be used as a name', path: ['__proto__'], input: v });
+        ctx.addIssue({ code: 'custom', message: '"__proto__" cannot be used as a name', path: ['__proto__'], input: v, params: { rule: 'reserved_name' } });
       }
       return v;
     },
-    z.record(names, values).refine((m) => Object.keys(m).length <= LIMITS.envEntries, `At most ${LIMITS.envEntries} entries`),
+    z.record(names, values).refine((m) => Object.keys(m).length <= LIMITS.envEntries, { message: `At most ${LIMITS.envEntries} entries`, params: { rule: 'too_many' } }),
   );
 }
 
@@ -55,26 +55,26 @@ export const headerNameSchema = z
   .min(1)
   .max(256)
   .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'Header names must be HTTP tokens')
-  .refine(isPlainKey, '"__proto__" cannot be used as a name');
+  .refine(isPlainKey, { message: '"__proto__" cannot be used as a name', params: { rule: 'reserved_name' } });
 
 /** A remote server's URL: absolute, `http:` or `https:` only. */
 export const serverUrlSchema = noControl(z.string().max(LIMITS.shortText))
   .pipe(z.string().url())
-  .refine((u) => /^https?:\/\//i.test(u), 'The URL must start with http:// or https://');
+  .refine((u) => /^https?:\/\//i.test(u), { message: 'The URL must start with http:// or https://', params: { rule: 'http_scheme' } });
 const headerMapSchema = secretMapSchema(headerNameSchema, headerValueSchema);
 
 const commandSchema = z
   .array(commandPartSchema)
   .min(1, 'Command is required')
   .max(LIMITS.commandParts)
-  .refine((c) => typeof c[0] === 'string' && c[0].trim().length > 0, 'Command is required');
+  .refine((c) => typeof c[0] === 'string' && c[0].trim().length > 0, { message: 'Command is required', params: { rule: 'required' } });
 
 const timeoutSchema = z.number().int().min(1).max(3600);
 
 /** Remote-server authorization input: none, a bearer token, or OAuth 2.1 (optionally pre-registered client). */
 export const authInputSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('none') }),
-  z.strictObject({ kind: z.literal('bearer'), token: headerValueSchema.refine((t) => t.length > 0, 'Enter the token') }),
+  z.strictObject({ kind: z.literal('bearer'), token: headerValueSchema.refine((t) => t.length > 0, { message: 'Enter the token', params: { rule: 'required' } }) }),
   z.strictObject({
     kind: z.literal('oauth'),
     client_id: noControl(z.string().max(512)).optional(),
@@ -149,7 +149,7 @@ export const serverPatchSchema = z.strictObject({
   /** The URL's secret parts by name, PATCH rules: absent → keep, `""` → delete, a value (as written in a URL) → replace. */
   url_secrets: z
     .record(urlPartNameSchema, headerValueSchema)
-    .refine((m) => Object.keys(m).length <= LIMITS.envEntries, `At most ${LIMITS.envEntries} entries`)
+    .refine((m) => Object.keys(m).length <= LIMITS.envEntries, { message: `At most ${LIMITS.envEntries} entries`, params: { rule: 'too_many' } })
     .optional(),
   env: envMapSchema.optional(),
   headers: headerMapSchema.optional(),

@@ -11,6 +11,7 @@ import { useApp } from '../store';
 import { useTranslation } from '../i18n';
 import { expandUriTemplate } from '../uri-template';
 import { ArgumentForm } from './ArgumentForm';
+import { matchesFilter as matches, menuFor, menuStays, type Menu } from './composer-menu';
 
 type PromptInfo = ServerView['prompts'][number];
 type ResourceInfo = ServerView['resources'][number];
@@ -21,28 +22,15 @@ type Entry =
   | { kind: 'resource'; key: string; server: string; resource: ResourceInfo }
   | { kind: 'template'; key: string; template: ResourceTemplateView };
 
-/** What the menu lists now: prompts after `/`, resources after `@` (at `start` in the text). */
-type Menu = { kind: 'prompts'; filter: string } | { kind: 'resources'; filter: string; start: number } | null;
-
 /** The open argument form. */
 type Form = { kind: 'prompt'; server: string; prompt: PromptInfo } | { kind: 'template'; template: ResourceTemplateView } | null;
 
 /** Most entries listed at once. */
 const MENU_MAX = 50;
 
-/** The menu the text asks for, with the caret at `caret`. */
-function menuFor(text: string, caret: number): Menu {
-  const slash = /^\/(\S*)$/.exec(text);
-  if (slash) return { kind: 'prompts', filter: slash[1]! };
-  const before = text.slice(0, caret);
-  const at = /(^|\s)@([^\s@]*)$/.exec(before);
-  if (at) return { kind: 'resources', filter: at[2]!, start: before.length - at[2]!.length - 1 };
-  return null;
-}
-
-function matches(filter: string, ...texts: Array<string | null | undefined>): boolean {
-  const f = filter.toLowerCase();
-  return !f || texts.some((t) => t?.toLowerCase().includes(f));
+/** Which trigger a menu belongs to (an Escape closes it until that trigger is gone). */
+function menuKey(m: Menu): string | null {
+  return m ? (m.kind === 'prompts' ? 'prompts' : `resources:${m.start}`) : null;
 }
 
 /** The composer: chips, the menu, the argument form, the text box, Attach and Send/Stop. */
@@ -64,9 +52,12 @@ export function Composer({ composerRef, running }: { composerRef: RefObject<HTML
   const [active, setActive] = useState(0);
   const [form, setForm] = useState<Form>(null);
 
-  const menu = dismissed === text ? null : menuFor(text, caret);
+  // The trigger typed before the caret; closed by Escape until that trigger is gone.
+  const asked = menuFor(text, caret);
+  const candidate = dismissed !== null && dismissed === menuKey(asked) ? null : asked;
   const ready = useMemo(() => serverOrder.map((n) => servers[n]).filter((s): s is ServerView => s?.state.kind === 'ready'), [servers, serverOrder]);
   const entries = useMemo<Entry[]>(() => {
+    const menu = candidate;
     if (!menu) return [];
     if (menu.kind === 'prompts')
       return ready.flatMap((s) => s.prompts.filter((p) => matches(menu.filter, `${s.name}/${p.name}`, p.description)).map((p) => ({ kind: 'prompt' as const, key: `p:${s.name}/${p.name}`, server: s.name, prompt: p })));
@@ -78,7 +69,9 @@ export function Composer({ composerRef, running }: { composerRef: RefObject<HTML
         ? templates.templates.filter((x) => ready.some((s) => s.name === x.server) && matches(menu.filter, `${x.server}/${x.name}`, x.uri_template, x.description)).map((x) => ({ kind: 'template' as const, key: `t:${x.server}:${x.uri_template}`, template: x }))
         : [];
     return [...res, ...tpl];
-  }, [menu?.kind, menu?.filter, ready, templates]);
+  }, [candidate?.kind, candidate?.filter, ready, templates]);
+  // Open while something matches, or while the filter is still one word (docs: composer-menu.ts).
+  const menu = candidate && menuStays(candidate.filter, entries.length) ? candidate : null;
   const shown = entries.slice(0, MENU_MAX);
   const activeIndex = Math.min(active, Math.max(0, shown.length - 1));
 
@@ -87,6 +80,7 @@ export function Composer({ composerRef, running }: { composerRef: RefObject<HTML
     setCaret(at);
     setActive(0);
     const m = menuFor(value, at);
+    if (dismissed !== null && menuKey(m) !== dismissed) setDismissed(null);
     if (m?.kind === 'resources') void loadTemplates();
   };
 
@@ -243,7 +237,6 @@ export function Composer({ composerRef, running }: { composerRef: RefObject<HTML
           value={text}
           aria-activedescendant={menu && shown.length ? `composer-option-${activeIndex}` : undefined}
           onChange={(e) => {
-            setDismissed(null);
             update(e.target.value, e.target.selectionStart);
           }}
           onSelect={(e) => setCaret(e.currentTarget.selectionStart)}
@@ -266,7 +259,7 @@ export function Composer({ composerRef, running }: { composerRef: RefObject<HTML
               }
               if (e.key === 'Escape') {
                 e.preventDefault();
-                setDismissed(text);
+                setDismissed(menuKey(menu));
                 return;
               }
             }

@@ -5,6 +5,7 @@
  */
 import type { CatalogReason, ErrorCode, IpcError, ModelErrorCode, REASON_TEXT_MAX } from '../../../preload/contract/index.js';
 import { currentLanguage, t } from './index.js';
+import { describeIssue } from './validation.js';
 
 /** An error this window makes itself (lost bridge, stale token): its message is already translated. */
 export type LocalError = IpcError & { said_here?: true };
@@ -23,7 +24,8 @@ const GENERIC_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['unknown_chann
  * English message as the detail (`lead：detail`). Unknown codes fall back to main's message.
  * A catalog error with a `reason` (`not_installable`, `missing_runtime`, and `registry_unavailable`,
  * `not_found`, `bundle_invalid` from the registry or a download) is its reason's sentence in every
- * language ({@link describeReason}).
+ * language ({@link describeReason}); a schema refusal (`invalid_input` with an `issue`) its
+ * issue's sentence ({@link describeIssue}).
  */
 export function describeError(e: IpcError): string {
   if ((e as LocalError).said_here) return e.message;
@@ -31,6 +33,8 @@ export function describeError(e: IpcError): string {
   // schema): rendered by code in every language.
   const why = e.reason ? describeReason(e.reason) : '';
   if (why) return why;
+  // A schema refusal: worded by its issue code and path in every language (./validation.ts).
+  if (e.code === 'invalid_input' && e.issue) return describeIssue(e.issue);
   if (currentLanguage() === 'en') return e.message;
   const lead = (t as (key: string, o: { defaultValue: string }) => string)(`errors.${e.code}`, { defaultValue: '' });
   if (!lead) return e.message;
