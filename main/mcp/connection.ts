@@ -261,7 +261,8 @@ export class McpConnection {
             // legacy server that exits on a request before `initialize` fails the probe. Once, on
             // a fresh process, with the 2025 handshake.
             await this.closeTransport();
-            this.note('lifecycle', `the server did not survive the protocol probe (${(err as Error).message}); starting it again with the 2025 initialize handshake`);
+            // The SDK's own wording of this failure names its internals; the log says what happened.
+            this.note('lifecycle', 'the server closed the connection when asked which protocol version it speaks (an older server); starting it again with the 2025 initialize handshake');
             this.eras?.remember(this.config, 'legacy');
             await attempt('legacy');
           } else if (isLegacyHandshakeRefused(err)) {

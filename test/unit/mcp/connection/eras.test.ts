@@ -81,18 +81,19 @@ describe('protocol eras', () => {
     expect(first.state).toEqual({ kind: 'ready' });
     expect(first.status).toBe('ready');
     expect(first.protocol?.era).toBe('legacy');
-    expect(first.log.all().some((e) => /did not survive the protocol probe/.test(e.text))).toBe(true);
+    expect(first.log.all().some((e) => /closed the connection when asked which protocol version it speaks/.test(e.text))).toBe(true);
+    expect(first.log.all().some((e) => /sibling|probed in place|StdioClientTransport/.test(e.text)), "the SDK's internal wording reaches the log").toBe(false);
     expect(eras.prior(config)).toEqual({ kind: 'legacy' });
     // The next start of the same configuration goes straight to initialize: no second process.
     const second = connect(config, eras);
     await second.start();
     expect(second.status).toBe('ready');
-    expect(second.log.all().some((e) => /did not survive the protocol probe/.test(e.text))).toBe(false);
+    expect(second.log.all().some((e) => /closed the connection when asked which protocol version it speaks/.test(e.text))).toBe(false);
     // Without the remembered verdict the probe (and the restart) happens again.
     const third = connect(config, null);
     await third.start();
     expect(third.status).toBe('ready');
-    expect(third.log.all().some((e) => /did not survive the protocol probe/.test(e.text))).toBe(true);
+    expect(third.log.all().some((e) => /closed the connection when asked which protocol version it speaks/.test(e.text))).toBe(true);
   });
 
   it('a server that ignores the probe counts as legacy once the probe times out', async () => {
