@@ -199,9 +199,14 @@ export interface ImportPreviewItem extends Pick<ServerView, 'name' | 'type' | 'c
   unmapped_keys: string[];
 }
 
-/** What an import would do. */
+/**
+ * What an import would do. `servers` and `unreadable` both empty: the text lists no servers
+ * (`{}`, `[]`, an empty `mcpServers`) — nothing to import.
+ */
 export interface ImportPreview {
   servers: ImportPreviewItem[];
+  /** Entries of the text that cannot be read (a bad name, a bad field), with why: they are skipped. */
+  unreadable: { name: string; reason: string }[];
   warning: string | null;
 }
 

@@ -185,6 +185,8 @@ export interface ParsedDocument extends LoadResult {
   refs: Map<string, RefCollector>;
   /** Entries that were skipped, by name (invalid names are not kept). */
   skipped: Map<string, SkippedEntry>;
+  /** Every entry that was skipped, in order, invalid names included (cut to 64 characters), with why. */
+  unreadable: Array<{ name: string; reason: string }>;
 }
 
 /**
@@ -202,10 +204,12 @@ export function parseConfigDocument(doc: unknown, opts: { allowRefs?: boolean } 
   const refs = new Map<string, RefCollector>();
   const skipped = new Map<string, SkippedEntry>();
   const problems: string[] = [];
+  const unreadable: Array<{ name: string; reason: string }> = [];
   const folded = new Map<string, string>();
   for (const [name, raw] of Object.entries(table)) {
     if (!serverNameSchema.safeParse(name).success) {
       problems.push(`"${name.slice(0, 64)}": invalid server name`);
+      unreadable.push({ name: name.slice(0, 64), reason: 'invalid server name' });
       continue;
     }
     const first = folded.get(name.toLowerCase());
@@ -213,6 +217,7 @@ export function parseConfigDocument(doc: unknown, opts: { allowRefs?: boolean } 
       const reason = `a server named "${first}" comes earlier (names that differ only in case are duplicates)`;
       problems.push(`"${name}": ${reason}`);
       skipped.set(name, { raw, reason });
+      unreadable.push({ name, reason });
       continue;
     }
     folded.set(name.toLowerCase(), name);
@@ -225,7 +230,8 @@ export function parseConfigDocument(doc: unknown, opts: { allowRefs?: boolean } 
     } catch (err) {
       problems.push(`"${name}": ${(err as Error).message}`);
       skipped.set(name, { raw, reason: (err as Error).message });
+      unreadable.push({ name, reason: (err as Error).message });
     }
   }
-  return { servers, refs, skipped, warning: problems.length ? `Some servers in the config were skipped: ${problems.join('; ')}` : null };
+  return { servers, refs, skipped, unreadable, warning: problems.length ? `Some servers in the config were skipped: ${problems.join('; ')}` : null };
 }

@@ -7,11 +7,12 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { ExportResult, ImportPreview, ImportResult } from '../../../preload/contract/index.js';
-import { assertNoPlaceholders, ConfigError, parseConfigDocument, toolNamespace, type ServerConfig } from '../config.js';
+import { assertNoPlaceholders, parseConfigDocument, toolNamespace, type ServerConfig } from '../config.js';
 import { transportFor } from '../transports/registry.js';
 import { maskedTarget } from './views.js';
 import { mapForeignToolKeys } from '../tool-settings.js';
 import { writeFileAtomic } from '../../util/atomic-write.js';
+import { duplicateKeys } from '../config/duplicate-keys.js';
 import { HostError } from './errors.js';
 import type { ServerManagement } from './management.js';
 import type { ServerRuntime } from './runtime.js';
@@ -35,6 +36,21 @@ export function sameSecretDestination(next: ServerConfig, stored: ServerConfig):
  */
 export function storedSecretsKept(next: ServerConfig, stored: ServerConfig | undefined, apply: boolean): string[] {
   return stored ? transportFor(next).keptSecrets(next, stored, apply) : [];
+}
+
+/**
+ * Take out of `servers` every entry of the pasted `json` that gives one environment variable or
+ * header twice (JSON.parse would keep the last value unseen); returns them with why.
+ */
+function withoutDuplicateNames(json: string, servers: Map<string, ServerConfig>): Array<{ name: string; reason: string }> {
+  const out: Array<{ name: string; reason: string }> = [];
+  for (const d of duplicateKeys(json)) {
+    const [table, name, map] = d.path;
+    if (d.path.length !== 3 || (table !== 'servers' && table !== 'mcpServers') || (map !== 'env' && map !== 'headers') || !servers.has(name!)) continue;
+    servers.delete(name!);
+    out.push({ name: name!, reason: `${map === 'env' ? 'the environment variable' : 'the header'} "${d.key.slice(0, 256)}" is given twice` });
+  }
+  return out;
 }
 
 /** Import and export for one host. */
@@ -64,17 +80,21 @@ export class ServerTransfer {
     };
   }
 
-  private parseImport(json: string): { servers: Map<string, ServerConfig>; warning: string | null } {
+  /**
+   * The pasted document's servers and the entries it skips. An empty array reads as an empty
+   * document (nothing to import, not an error).
+   */
+  private parseImport(json: string): { servers: Map<string, ServerConfig>; unreadable: Array<{ name: string; reason: string }>; warning: string | null } {
     let doc: unknown;
     try {
       doc = JSON.parse(json);
     } catch {
       throw new HostError('invalid_input', 'The text is not valid JSON.', 'json');
     }
+    if (Array.isArray(doc) && doc.length === 0) return { servers: new Map(), unreadable: [], warning: null };
     try {
       const parsed = parseConfigDocument(doc, { allowRefs: false });
-      if (parsed.servers.size === 0 && !parsed.warning) throw new ConfigError('it contains no servers ({"servers": …} or {"mcpServers": …})');
-      return parsed;
+      return { ...parsed, unreadable: [...parsed.unreadable, ...withoutDuplicateNames(json, parsed.servers)] };
     } catch (err) {
       if (err instanceof HostError) throw err;
       throw new HostError('invalid_input', `Cannot import: ${(err as Error).message}`, 'json');
@@ -82,14 +102,14 @@ export class ServerTransfer {
   }
 
   /**
-   * What importing `json` would add (masked). An entry whose tools would share the namespace of a
+   * What importing `json` would add (masked), and the entries it cannot read (`unreadable`). An entry whose tools would share the namespace of a
    * server already there, or of an earlier entry of the document, names it in `collides_with`
    * (it will not be imported). @throws HostError('invalid_input')
    */
   importPreview(json: string): ImportPreview {
-    const { servers, warning } = this.parseImport(json);
+    const { servers, unreadable, warning } = this.parseImport(json);
     const doc = JSON.parse(json) as Record<string, unknown>;
-    const table = (typeof doc.servers === 'object' && doc.servers !== null ? doc.servers : doc.mcpServers) as Record<string, Record<string, unknown>>;
+    const table = ((typeof doc.servers === 'object' && doc.servers !== null ? doc.servers : doc.mcpServers) ?? {}) as Record<string, Record<string, unknown>>;
     // The new entries the import would add, in order: a later one may collide with them too.
     const added: string[] = [];
     const collision = (name: string): string | null => {
@@ -118,6 +138,7 @@ export class ServerTransfer {
           unmapped_keys: mapForeignToolKeys(table[name] ?? {}).unmapped,
         };
       }),
+      unreadable,
       warning,
     };
   }
@@ -129,8 +150,8 @@ export class ServerTransfer {
    * @throws HostError('invalid_input') for a document that cannot be read.
    */
   async importServers(json: string, replaceExisting: boolean): Promise<ImportResult> {
-    const { servers } = this.parseImport(json);
-    const result: ImportResult = { added: [], replaced: [], skipped: [] };
+    const { servers, unreadable } = this.parseImport(json);
+    const result: ImportResult = { added: [], replaced: [], skipped: [...unreadable] };
     for (const [name, cfg] of servers) {
       const taken = this.mgmt.nameTakenBy(name);
       if (taken?.kind === 'namespace') {

@@ -3,24 +3,17 @@ import type { ExportResult, ImportPreview, ImportResult } from '../../../preload
 import { call } from '../api';
 import { useApp } from '../store';
 import { t as translate, useTranslation } from '../i18n';
+import { importCounts } from './import-count';
 
-/** "Import 2 servers (1 new, 1 replaced)" — what the button will really do (current language). */
+/** "Import 2 servers (1 new, 1 replaced, 3 skipped)" — what the button will really do (current language). */
 function importLabel(preview: ImportPreview, replace: boolean): string {
-  const existing = preview.servers.filter((s) => s.exists).length;
-  const refused = preview.servers.filter((s) => !s.exists && s.collides_with !== null).length;
-  const fresh = preview.servers.length - existing - refused;
-  const n = importCount(preview, replace);
-  if (n === 0) return translate('importExport.nothingNew');
-  const parts = [translate('importExport.fresh', { count: fresh })];
-  if (replace && existing) parts.push(translate('importExport.replaced', { count: existing }));
-  else if (existing) parts.push(translate('importExport.skipped', { count: existing }));
-  if (refused) parts.push(translate('importExport.refused', { count: refused }));
-  return translate('importExport.import', { count: n, parts: parts.join(translate('importExport.listSep')) });
-}
-
-/** How many entries the import would add or replace (entries main refuses are not counted). */
-function importCount(preview: ImportPreview, replace: boolean): number {
-  return preview.servers.filter((s) => (s.exists ? replace : s.collides_with === null)).length;
+  const c = importCounts(preview, replace);
+  if (c.imported === 0) return translate('importExport.nothingNew');
+  const parts = [translate('importExport.fresh', { count: c.fresh })];
+  if (c.replaced) parts.push(translate('importExport.replaced', { count: c.replaced }));
+  if (c.skipped) parts.push(translate('importExport.skipped', { count: c.skipped }));
+  if (c.refused) parts.push(translate('importExport.refused', { count: c.refused }));
+  return translate('importExport.import', { count: c.imported, parts: parts.join(translate('importExport.listSep')) });
 }
 
 /**
@@ -71,14 +64,19 @@ export function ImportExport({ onClose }: { onClose: () => void }) {
         <button disabled={!json.trim()} onClick={() => void run(() => call('servers.importPreview', { json }), setPreview)}>
           {t('importExport.preview')}
         </button>
-        {preview && (
+        {preview && importCounts(preview, replace).nothing && (
+          <span className="field-error" role="status" data-testid="import-nothing">
+            {t('importExport.nothing')}
+          </span>
+        )}
+        {preview && !importCounts(preview, replace).nothing && (
           <>
             <label className="check">
               <input type="checkbox" checked={replace} onChange={(e) => setReplace(e.target.checked)} /> {t('importExport.replace')}
             </label>
             <button
               className="primary"
-              disabled={importCount(preview, replace) === 0}
+              disabled={importCounts(preview, replace).imported === 0}
               onClick={() =>
                 void run(
                   () => call('servers.import', { json, replace_existing: replace }),
@@ -137,7 +135,11 @@ export function ImportExport({ onClose }: { onClose: () => void }) {
               )}
             </li>
           ))}
-          {preview.warning && <li className="error-text">{preview.warning}</li>}
+          {preview.unreadable.map((u) => (
+            <li key={`unreadable:${u.name}`} className="error-text" data-testid="import-unreadable">
+              {t('importExport.skippedOne', { name: u.name, reason: u.reason })}
+            </li>
+          ))}
         </ul>
       )}
       {result && (

@@ -7,6 +7,7 @@ import { formatTime, Trans, useTranslation } from '../i18n';
 import { ServerStateNotes } from '../i18n/server-state';
 import { EditServerForm } from './EditServer';
 import { ImportExport } from './ImportExport';
+import { duplicateRows } from './env-rows';
 import { emptyAuth } from './AuthFields';
 import { ServerToolsPanel } from './ToolPermissions';
 import { ServerPins } from './ServerPins';
@@ -50,6 +51,8 @@ export function AddServerForm({ onDone }: { onDone: () => void }) {
   const sandbox = useSandboxForm(null);
   const [errors, setErrors] = useState<Errors>({});
   const [busy, setBusy] = useState(false);
+  // Rows that repeat an earlier row's name (shown beside the row as the user types).
+  const duplicates = duplicateRows(rows.map((r) => r.key), type !== 'local');
 
   const validate = (): Errors => {
     const e: Errors = {};
@@ -60,6 +63,7 @@ export function AddServerForm({ onDone }: { onDone: () => void }) {
     Object.assign(e, ui.checkTarget(draft));
     const bad = rows.filter((r) => r.key.trim() && !values.nameRule.test(r.key.trim()));
     if (bad.length) e.env = values.badNames(bad.map((r) => r.key).join(', '));
+    else if (duplicates.size) e.env = t('addServer.errDuplicateRows');
     const secs = Number(timeout);
     if (!Number.isInteger(secs) || secs < 1 || secs > 3600) e.timeout = t('addServer.errTimeout');
     return e;
@@ -125,6 +129,7 @@ export function AddServerForm({ onDone }: { onDone: () => void }) {
               className="mono"
               placeholder={values.placeholder}
               value={r.key}
+              aria-invalid={duplicates.has(i)}
               onChange={(e) => setRows(rows.map((x, j) => (j === i ? { ...x, key: e.target.value } : x)))}
             />
             <input
@@ -138,6 +143,11 @@ export function AddServerForm({ onDone }: { onDone: () => void }) {
             <button type="button" className="link" onClick={() => setRows(rows.filter((_, j) => j !== i))} aria-label={t('addServer.removeRow', { n: i + 1 })}>
               {t('common.remove')}
             </button>
+            {duplicates.has(i) && (
+              <span className="field-error" role="alert" data-testid="duplicate-row">
+                {t('addServer.errDuplicateName', { name: r.key.trim() })}
+              </span>
+            )}
           </div>
         ))}
         <button type="button" onClick={() => setRows([...rows, { key: '', value: '' }])}>

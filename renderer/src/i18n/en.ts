@@ -546,6 +546,8 @@ export const en = {
     stderr: 'Its last lines on stderr:',
   },
   addServer: {
+    errDuplicateName: '“{{name}}” is already given in a row above: give each name once.',
+    errDuplicateRows: 'Two rows give the same name: remove or rename one.',
     form: 'Add server',
     title: 'Add an MCP server',
     name: 'Name',
@@ -768,6 +770,7 @@ export const en = {
     importJson: 'Import JSON',
     preview: 'Preview',
     replace: 'replace servers that exist',
+    nothing: 'Nothing to import: the text lists no servers ({"servers": …} or {"mcpServers": …}).',
     nothingNew: 'Nothing new to import',
     fresh: '{{count}} new',
     replaced: '{{count}} replaced',

@@ -546,6 +546,8 @@ export const zhCN: Strings = {
     stderr: '它最后输出到 stderr 的几行：',
   },
   addServer: {
+    errDuplicateName: '上面的行已经填写了“{{name}}”：每个名称只能填写一次。',
+    errDuplicateRows: '有两行填写了相同的名称：请删除或重命名其中一行。',
     form: '添加服务器',
     title: '添加 MCP 服务器',
     name: '名称',
@@ -768,6 +770,7 @@ export const zhCN: Strings = {
     importJson: '导入 JSON',
     preview: '预览',
     replace: '替换已存在的服务器',
+    nothing: '没有可导入的内容：文本中没有列出任何服务器（{"servers": …} 或 {"mcpServers": …}）。',
     nothingNew: '没有可导入的新内容',
     fresh: '{{count}} 个新的',
     replaced: '{{count}} 个替换',
