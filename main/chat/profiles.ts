@@ -40,6 +40,12 @@ export class ProfileInputError extends Error {
   }
 }
 
+/** Another profile already has this name (reported as `conflict` on `name`): names pick a profile, so each is used once. */
+export class DuplicateProfileNameError extends Error {
+  override name = 'DuplicateProfileNameError';
+  readonly field = 'name';
+}
+
 /** The secret-store key of the single API key of earlier versions (migrated into the first profile). */
 export const LEGACY_MODEL_KEY_SECRET = 'model:api_key';
 
@@ -174,7 +180,8 @@ export class ProfileStore {
    * `""` → delete, value → replace). When an update moves the base URL to another origin and no
    * new key is given, the stored key is deleted: a key typed for one server is never sent to
    * another. The first profile becomes the default; `make_default` makes any profile the default.
-   * @throws ProfileNotFoundError for an unknown id.
+   * @throws ProfileNotFoundError for an unknown id; DuplicateProfileNameError when another profile
+   * has the name (case and surrounding spaces ignored).
    */
   save(input: ProfileInput): Promise<ModelProfileView> {
     return this.mutex.run(async () => {
@@ -182,6 +189,8 @@ export class ProfileStore {
       const prev = input.id ? doc.profiles.find((p) => p.id === input.id) : undefined;
       if (input.id && !prev) throw new ProfileNotFoundError('No such model profile.');
       const id = prev?.id ?? randomUUID();
+      const wanted = input.name.trim().toLowerCase();
+      if (doc.profiles.some((p) => p.id !== id && p.name.trim().toLowerCase() === wanted)) throw new DuplicateProfileNameError(`A model profile named "${input.name.trim()}" exists already.`);
       const model = input.model.trim();
       const modelChanged = !prev || prev.model !== model;
       const next: ModelProfile = {

@@ -9,7 +9,7 @@ import type { AppCore } from '../core.js';
 import { ConversationBusyError, NotConfiguredError, NotEditableError } from '../chat/agent.js';
 import { ExportWriteError } from '../chat/conversations/service.js';
 import { ConversationInputError, ConversationNotFoundError } from '../chat/conversations/store.js';
-import { ProfileInputError, ProfileNotFoundError } from '../chat/profiles.js';
+import { DuplicateProfileNameError, ProfileInputError, ProfileNotFoundError } from '../chat/profiles.js';
 import { testConnection } from '../chat/model-list.js';
 import { HostError } from '../mcp/host.js';
 import { UnknownElicitationError } from '../mcp/elicitation.js';
@@ -206,6 +206,7 @@ export function toIpcError(err: unknown): IpcError {
   if (err instanceof ConversationInputError) return { code: 'invalid_input', message: err.message, field: err.field };
   if (err instanceof ExportWriteError) return { code: 'write_failed', message: bounded(err.message) };
   if (err instanceof ProfileNotFoundError) return { code: 'not_found', message: err.message };
+  if (err instanceof DuplicateProfileNameError) return { code: 'conflict', message: err.message, field: err.field };
   if (err instanceof ProfileInputError) return { code: 'invalid_input', message: err.message, field: err.field };
   if (err instanceof UnknownElicitationError) return { code: 'gone', message: err.message };
   if (err instanceof ApprovalError) return { code: err.code, message: err.message };

@@ -6,7 +6,7 @@
  * and are sent with the message as references that main resolves.
  */
 import { useMemo, useState, type RefObject } from 'react';
-import type { ResourceTemplateView, ServerView } from '../../../preload/contract/index.js';
+import type { LIMITS, ResourceTemplateView, ServerView } from '../../../preload/contract/index.js';
 import { useApp } from '../store';
 import { useTranslation } from '../i18n';
 import { expandUriTemplate } from '../uri-template';
@@ -27,6 +27,11 @@ type Form = { kind: 'prompt'; server: string; prompt: PromptInfo } | { kind: 'te
 
 /** Most entries listed at once. */
 const MENU_MAX = 50;
+
+/** The contract's `LIMITS.chatText`: the most characters one message may have (the type checks the value). */
+const TEXT_MAX: (typeof LIMITS)['chatText'] = 200_000;
+/** From this many characters on, the composer shows how many it has. */
+const COUNTER_FROM = Math.round(TEXT_MAX * 0.9);
 
 /** Which trigger a menu belongs to (an Escape closes it until that trigger is gone). */
 function menuKey(m: Menu): string | null {
@@ -99,9 +104,10 @@ export function Composer({ composerRef, running }: { composerRef: RefObject<HTML
     }
   };
 
+  const tooLong = text.length > TEXT_MAX;
   const submit = (): void => {
     const body = text.trim();
-    if (!body && attachments.length === 0) return;
+    if ((!body && attachments.length === 0) || tooLong) return;
     const refs = attachments.map((a) => a.ref);
     void send(body, refs).then((ok) => {
       if (!ok) return;
@@ -270,6 +276,11 @@ export function Composer({ composerRef, running }: { composerRef: RefObject<HTML
           }}
         />
       </div>
+      {text.length >= COUNTER_FROM && (
+        <div className={tooLong ? 'composer-count field-error' : 'composer-count muted small'} data-testid="composer-count" role={tooLong ? 'alert' : undefined}>
+          {tooLong ? t('composer.tooLong', { count: text.length.toLocaleString(t('validation.locale')), max: TEXT_MAX.toLocaleString(t('validation.locale')) }) : t('composer.count', { count: text.length.toLocaleString(t('validation.locale')), max: TEXT_MAX.toLocaleString(t('validation.locale')) })}
+        </div>
+      )}
       <button onClick={openAttach} title={t('composer.attachTitle')}>
         {t('composer.attach')}
       </button>
@@ -278,7 +289,7 @@ export function Composer({ composerRef, running }: { composerRef: RefObject<HTML
           {t('chat.stop')}
         </button>
       ) : (
-        <button className="primary" onClick={submit} disabled={!text.trim() && attachments.length === 0}>
+        <button className="primary" onClick={submit} disabled={(!text.trim() && attachments.length === 0) || tooLong}>
           {t('chat.send')}
         </button>
       )}

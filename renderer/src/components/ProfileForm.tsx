@@ -12,6 +12,14 @@ import { ApiError, call } from '../api';
 import { useTranslation } from '../i18n';
 import { describeModelError } from '../i18n/errors';
 
+/** The fields a refusal can be shown beside. */
+type ProfileField = 'name' | 'base_url' | 'model';
+
+/** Whether a base URL starts with `http://` or `https://` (what the profile's requests need). */
+function hasHttpScheme(url: string): boolean {
+  return /^https?:\/\/\S/i.test(url.trim());
+}
+
 function originOf(url: string): string | null {
   try {
     return new URL(url).origin;
@@ -42,6 +50,15 @@ export function ProfileForm({ profile, onSaved, isFirst, justSaved = false }: { 
   // A new profile's form is replaced by the saved profile's form: it starts by saying "Saved.".
   const [status, setStatus] = useState<{ tone: 'ok' | 'error'; text: string } | null>(justSaved ? { tone: 'ok', text: t('profile.saved') } : null);
   const [busy, setBusy] = useState(false);
+  // Refusals shown beside their field (the form's own checks, or main's by `field`).
+  const [fieldErrors, setFieldErrors] = useState<Partial<Record<ProfileField, string>>>({});
+  const schemeError = (): string | null => (hasHttpScheme(baseUrl) ? null : t('profile.errScheme'));
+
+  /** A changed address or key: the last failed test and the address refusal no longer apply. */
+  const staleAfterEdit = (): void => {
+    setTest((cur) => (cur && !cur.ok ? null : cur));
+    setFieldErrors((f) => (f.base_url ? { ...f, base_url: undefined } : f));
+  };
 
   const stored = profile?.api_key.has_value === true && !clearKey;
   const originChanged = stored && !apiKey && originOf(baseUrl.trim()) !== null && originOf(baseUrl.trim()) !== originOf(profile!.base_url);
@@ -56,6 +73,9 @@ export function ProfileForm({ profile, onSaved, isFirst, justSaved = false }: { 
   };
 
   const runTest = async () => {
+    const bad = schemeError();
+    setFieldErrors((f) => ({ ...f, base_url: bad ?? undefined }));
+    if (bad) return;
     setTesting(true);
     setTest(null);
     try {
@@ -69,6 +89,8 @@ export function ProfileForm({ profile, onSaved, isFirst, justSaved = false }: { 
       setTest(r.ok ? r : { ...r, message: describeModelError(r.code, r.message) });
       if (r.ok) {
         setModels(r.models);
+        // The one model the endpoint serves goes into an empty model field.
+        if (r.models.length === 1 && !model.trim()) setModel(r.models[0]!.id);
         // A guessed window gives way to the one the provider states for this model.
         if (windowSource === 'default') useKnownWindow(r.models.find((m) => m.id === model.trim())?.context_window ?? null);
       }
@@ -90,6 +112,9 @@ export function ProfileForm({ profile, onSaved, isFirst, justSaved = false }: { 
   }, []);
 
   const save = async () => {
+    const bad = schemeError();
+    setFieldErrors(bad ? { base_url: bad } : {});
+    if (bad) return;
     setBusy(true);
     setStatus(null);
     try {
@@ -113,7 +138,10 @@ export function ProfileForm({ profile, onSaved, isFirst, justSaved = false }: { 
       // A saved profile keeps this form (no remount): check its connection now.
       if (profile) void runTest();
     } catch (err) {
-      setStatus({ tone: 'error', text: (err as Error).message });
+      const field = err instanceof ApiError && (err.field === 'name' || err.field === 'base_url' || err.field === 'model') ? err.field : null;
+      const text = err instanceof ApiError && err.code === 'conflict' && field === 'name' ? t('profile.errDuplicateName') : (err as Error).message;
+      if (field) setFieldErrors({ [field]: text });
+      else setStatus({ tone: 'error', text });
     } finally {
       setBusy(false);
     }
@@ -123,7 +151,8 @@ export function ProfileForm({ profile, onSaved, isFirst, justSaved = false }: { 
     <div className="profile-form" data-testid="profile-form">
       <label className="field">
         <span>{t('profile.name')}</span>
-        <input aria-label={t('profile.name')} placeholder={t('profile.namePlaceholder')} value={name} onChange={(e) => setName(e.target.value)} />
+        <input aria-label={t('profile.name')} placeholder={t('profile.namePlaceholder')} value={name} aria-invalid={!!fieldErrors.name} onChange={(e) => setName(e.target.value)} />
+        {fieldErrors.name && <span className="field-error" role="alert">{fieldErrors.name}</span>}
       </label>
       <label className="field">
         <span>{t('profile.provider')}</span>
@@ -144,7 +173,17 @@ export function ProfileForm({ profile, onSaved, isFirst, justSaved = false }: { 
       </label>
       <label className="field">
         <span>{t('profile.baseUrl')}</span>
-        <input aria-label={t('profile.baseUrl')} placeholder="https://api.openai.com/v1" value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} />
+        <input
+          aria-label={t('profile.baseUrl')}
+          placeholder="https://api.openai.com/v1"
+          value={baseUrl}
+          aria-invalid={!!fieldErrors.base_url}
+          onChange={(e) => {
+            setBaseUrl(e.target.value);
+            staleAfterEdit();
+          }}
+        />
+        {fieldErrors.base_url && <span className="field-error" role="alert">{fieldErrors.base_url}</span>}
       </label>
       <label className="field">
         <span>
@@ -157,7 +196,10 @@ export function ProfileForm({ profile, onSaved, isFirst, justSaved = false }: { 
           placeholder={stored ? t('profile.keyKeep') : t('profile.keyOptional')}
           value={apiKey}
           disabled={clearKey}
-          onChange={(e) => setApiKey(e.target.value)}
+          onChange={(e) => {
+            setApiKey(e.target.value);
+            staleAfterEdit();
+          }}
         />
       </label>
       {profile?.api_key.has_value && (
@@ -192,7 +234,8 @@ export function ProfileForm({ profile, onSaved, isFirst, justSaved = false }: { 
       )}
       <label className="field">
         <span>{t('profile.model')}</span>
-        <input aria-label={t('profile.model')} placeholder="gpt-4o-mini" value={model} onChange={(e) => setModel(e.target.value)} />
+        <input aria-label={t('profile.model')} placeholder="gpt-4o-mini" value={model} aria-invalid={!!fieldErrors.model} onChange={(e) => setModel(e.target.value)} />
+        {fieldErrors.model && <span className="field-error" role="alert">{fieldErrors.model}</span>}
       </label>
       {models && models.length > 0 && (
         <label className="field">

@@ -722,6 +722,8 @@ export const en = {
     keyInClear: 'key sent unencrypted',
   },
   profile: {
+    errScheme: 'Start the base URL with https:// (or http:// for a server on this computer or network), e.g. https://api.openai.com/v1.',
+    errDuplicateName: 'Another profile has this name: choose another.',
     name: 'Profile name',
     namePlaceholder: 'e.g. Work GPT-4o, Local Llama',
     provider: 'Provider',
@@ -812,6 +814,8 @@ export const en = {
     unknown: 'The model endpoint failed',
   },
   composer: {
+    count: '{{count}} of {{max}} characters',
+    tooLong: '{{count}} characters: a message holds at most {{max}}. Shorten it, or attach the text as a file.',
     attach: 'Attach',
     attachTitle: 'Attach a resource from a server',
     menuPrompts: 'Prompts',

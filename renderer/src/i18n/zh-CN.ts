@@ -722,6 +722,8 @@ export const zhCN: Strings = {
     keyInClear: '密钥未加密传输',
   },
   profile: {
+    errScheme: '基础 URL 需以 https:// 开头（本机或局域网中的服务器可用 http://），例如 https://api.openai.com/v1。',
+    errDuplicateName: '已有其他配置使用此名称：请换一个。',
     name: '配置名称',
     namePlaceholder: '例如 工作用 GPT-4o、本地 Llama',
     provider: '提供方',
@@ -812,6 +814,8 @@ export const zhCN: Strings = {
     unknown: '模型接口出错',
   },
   composer: {
+    count: '{{count}} / {{max}} 个字符',
+    tooLong: '{{count}} 个字符：一条消息最多 {{max}} 个字符。请缩短，或将文本作为文件附加。',
     attach: '附加',
     attachTitle: '附加服务器上的资源',
     menuPrompts: '提示词',

@@ -7,7 +7,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LEGACY_MODEL_KEY_SECRET, ProfileNotFoundError, ProfileStore, profileKeySecret } from '../../../main/chat/profiles.js';
+import { DuplicateProfileNameError, LEGACY_MODEL_KEY_SECRET, ProfileNotFoundError, ProfileStore, profileKeySecret } from '../../../main/chat/profiles.js';
 import { SettingsStore } from '../../../main/chat/settings.js';
 import { FileSecretStore, MemorySecretStore, type SecretStore } from '../../../main/secrets/store.js';
 import { makeTempDir, removeDir } from '../helpers.js';
@@ -128,6 +128,16 @@ describe('profiles and their own keys', () => {
     expect(await store.save({ id: vision.id, name: 'V2', provider: 'openai-compatible', base_url: 'http://127.0.0.1:11434/v1', model: 'llava:13b' })).toMatchObject({ accepts_images: false, context_window: 4096, system_prompt: 'Be brief.' });
     // A key for http:// to another machine is flagged.
     expect(await store.save({ name: 'C', provider: 'openai-compatible', base_url: 'http://10.0.0.5:8000/v1', model: 'm', api_key: 'sk-clear-000000000000' })).toMatchObject({ key_in_clear: true });
+  });
+
+  it('a name another profile has is refused (case and spaces ignored); a profile keeps its own name', async () => {
+    const store = new ProfileStore(dir, secrets);
+    const a = await store.save({ name: 'Work', ...base });
+    await expect(store.save({ name: ' work ', ...base })).rejects.toBeInstanceOf(DuplicateProfileNameError);
+    const b = await store.save({ name: 'Home', ...base });
+    await expect(store.save({ id: b.id, name: 'WORK', ...base })).rejects.toBeInstanceOf(DuplicateProfileNameError);
+    expect((await store.save({ id: a.id, name: 'Work', ...base, model: 'other' })).name).toBe('Work');
+    expect((await store.list()).map((p) => p.name)).toEqual(['Work', 'Home']);
   });
 
   it('setDefault, unknown ids, and an unreadable file that is kept', async () => {
