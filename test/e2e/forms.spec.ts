@@ -1,0 +1,179 @@
+/**
+ * What a new user tripped over in the forms (issue 27), in real Chromium through the browser
+ * shell against the real app core:
+ * - `@` and `/` find resources and prompts whose names have spaces; Escape closes the menu for
+ *   good; a spaced filter that matches nothing closes it;
+ * - a message over the limit gets a counter and cannot be sent; schema refusals read as sentences
+ *   beside their field, never as raw validator text;
+ * - the model profile form: a base URL without http(s)://, duplicate names, the one model a test
+ *   finds, a stale connection error;
+ * - Import: nothing to import, several skipped entries counted, an env variable given twice; the
+ *   Add form refuses two rows of one name beside the row.
+ */
+import path from 'node:path';
+import { startFakeModel, type FakeModel } from '../fixtures/fake-model.js';
+import { addLocalServer, commandLine, expect, expectStatus, openAddServerForm, openApp, openChat, openSettings, ROOT, saveProfile, SCREENSHOTS, serverCard, test } from './helpers.js';
+
+process.env.OPENPROGRAM_LOCAL_MODEL_PROBES = 'none';
+
+const RESOURCE_SERVER = path.join(ROOT, 'test/fixtures/resource-server.mjs');
+
+let model: FakeModel;
+let oneModel: FakeModel;
+test.beforeAll(async () => {
+  model = await startFakeModel({ chunkDelayMs: 1 });
+  oneModel = await startFakeModel({ models: ['solo-model'] });
+});
+test.afterAll(async () => {
+  await model?.close();
+  await oneModel?.close();
+});
+
+test('mentions: resources and prompts with spaces in their names are found and inserted; Escape and a spaced non-match close the menu', async ({ page, shell }) => {
+  test.setTimeout(90_000);
+  await openApp(page, shell.current);
+  await saveProfile(page, { name: 'Fake', baseUrl: model.baseUrl, model: 'fake-forms' });
+  await addLocalServer(page, { name: 'notes', command: commandLine(['node', RESOURCE_SERVER]) });
+  await expectStatus(serverCard(page, 'notes'), 'ready');
+  await openChat(page);
+  const box = page.getByRole('textbox', { name: 'Message' });
+  const menu = page.getByTestId('composer-menu');
+
+  await box.pressSequentially('Read @my res');
+  await expect(menu.getByRole('option')).toHaveCount(1);
+  await expect(menu.getByRole('option', { name: /@notes\/my research notes/ })).toBeVisible();
+  await box.pressSequentially('earch no');
+  await expect(menu.getByRole('option', { name: /@notes\/my research notes/ })).toBeVisible();
+  await box.press('Enter');
+  await expect(box).toHaveValue('Read ');
+  await expect(page.getByTestId('attachment-chip')).toHaveText(/notes\/my research notes/);
+
+  // A spaced filter that matches nothing: the @ was ordinary text, the menu closes.
+  await box.pressSequentially('@my cat');
+  await expect(menu).toHaveCount(0);
+  await box.fill('');
+  // Escape closes the menu, and typing on in the same mention keeps it closed.
+  await box.pressSequentially('@my');
+  await expect(menu).toBeVisible();
+  await box.press('Escape');
+  await expect(menu).toHaveCount(0);
+  await box.pressSequentially(' res');
+  await expect(menu).toHaveCount(0);
+
+  // A prompt whose name has a space.
+  await box.fill('');
+  await box.pressSequentially('/notes/weekly s');
+  await expect(menu.getByRole('option', { name: /\/notes\/weekly summary/ })).toBeVisible();
+  await box.press('Enter');
+  await expect(page.getByRole('form', { name: 'Prompt notes/weekly summary' })).toBeVisible();
+});
+
+test('a message over the limit gets a counter and is not sent; the counter shows near the limit', async ({ page, shell }) => {
+  await openApp(page, shell.current);
+  await saveProfile(page, { name: 'Fake', baseUrl: model.baseUrl, model: 'fake-forms' });
+  await openChat(page);
+  const box = page.getByRole('textbox', { name: 'Message' });
+  await box.fill('x'.repeat(1000));
+  await expect(page.getByTestId('composer-count')).toHaveCount(0);
+  await box.fill('x'.repeat(190_000));
+  await expect(page.getByTestId('composer-count')).toHaveText('190,000 of 200,000 characters');
+  const before = model.requests.length;
+  await box.fill('x'.repeat(200_001));
+  await expect(page.getByTestId('composer-count')).toHaveText('200,001 characters: a message holds at most 200,000. Shorten it, or attach the text as a file.');
+  await expect(page.getByRole('button', { name: 'Send', exact: true })).toBeDisabled();
+  await box.press('Enter');
+  await expect(box).toHaveValue(/^x{200001}$/);
+  expect(model.requests.length).toBe(before);
+});
+
+test('model profile form: scheme, raw validator text, duplicate names, the one model, a stale connection error', async ({ page, shell }) => {
+  test.setTimeout(90_000);
+  await openApp(page, shell.current);
+  await openSettings(page, 'Model');
+  const form = page.getByTestId('profile-form');
+  const alertBeside = (label: string) => form.locator('label.field', { has: page.getByLabel(label, { exact: true }) }).getByRole('alert');
+
+  // No scheme: refused beside the base URL, nothing saved.
+  await page.getByLabel('Base URL').fill('api.example.com/v1');
+  await page.getByLabel('Model name').fill('m');
+  await page.getByRole('button', { name: 'Save model' }).click();
+  await expect(alertBeside('Base URL')).toHaveText('Start the base URL with https:// (or http:// for a server on this computer or network), e.g. https://api.openai.com/v1.');
+  await expect(page.getByRole('list', { name: 'Profiles' })).toHaveCount(0);
+  // Editing the address clears that refusal.
+  await page.getByLabel('Base URL').fill('http://127.0.0.1:1/v1');
+  await expect(alertBeside('Base URL')).toHaveCount(0);
+
+  // A stale connection error goes when the address changes.
+  await page.getByRole('button', { name: 'Test connection' }).click();
+  await expect(page.getByTestId('connection-result')).toHaveClass(/error-text/, { timeout: 20_000 });
+  await page.getByLabel('Base URL').fill(oneModel.baseUrl);
+  await expect(page.getByTestId('connection-result')).toHaveCount(0);
+
+  // Main's schema refusal (empty model) reads as a sentence beside the model field.
+  await page.getByLabel('Model name').fill('');
+  await page.getByLabel('Profile name').fill('Work');
+  await page.getByRole('button', { name: 'Save model' }).click();
+  await expect(alertBeside('Model name')).toHaveText('The model name is required.');
+  await expect(form).not.toContainText('Model is required');
+
+  // The one model the endpoint lists fills the empty model field.
+  await page.getByRole('button', { name: 'Test connection' }).click();
+  await expect(page.getByTestId('connection-result')).toHaveClass(/ok-text/, { timeout: 20_000 });
+  await expect(page.getByLabel('Model name')).toHaveValue('solo-model');
+  await page.getByRole('button', { name: 'Save model' }).click();
+  await expect(page.getByRole('status')).toHaveText('Saved.');
+  await expect(page.getByTestId('profile-Work')).toBeVisible();
+
+  // A second profile with the same name (other case): refused beside the name.
+  await page.getByRole('button', { name: '+ New profile' }).click();
+  await page.getByLabel('Profile name').fill(' work ');
+  await page.getByLabel('Base URL').fill(oneModel.baseUrl);
+  await page.getByLabel('Model name').fill('solo-model');
+  await page.getByRole('button', { name: 'Save model' }).click();
+  await expect(alertBeside('Profile name')).toHaveText('Another profile has this name: choose another.');
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'forms-profile-duplicate.png') });
+  await expect(page.getByRole('listitem').filter({ hasText: 'solo-model' })).toHaveCount(1);
+});
+
+test('import: nothing to import, several skipped entries counted, a variable given twice; the Add form refuses a repeated row', async ({ page, shell }) => {
+  test.setTimeout(90_000);
+  await openApp(page, shell.current);
+  await openSettings(page, 'MCP servers');
+  await page.getByRole('button', { name: 'Import / export' }).click();
+  const box = page.getByTestId('import-export');
+  for (const text of ['{}', '[]', '{"mcpServers": {}}', '{"servers": {}}']) {
+    await box.getByLabel('Import JSON').fill(text);
+    await box.getByRole('button', { name: 'Preview' }).click();
+    await expect(box.getByTestId('import-nothing'), text).toHaveText('Nothing to import: the text lists no servers ({"servers": …} or {"mcpServers": …}).');
+    await expect(box.getByRole('button', { name: /^Import \d/ })).toHaveCount(0);
+  }
+
+  // One good entry, three that cannot be read (a bad name, an empty command, an env variable given twice).
+  const doc = '{"mcpServers": {"good": {"command": "node", "args": ["-e", "1"]}, "bad name": {"command": "x"}, "empty": {"command": ""}, "twice": {"command": "node", "env": {"API_KEY": "a", "API_KEY": "b"}}}}';
+  await box.getByLabel('Import JSON').fill(doc);
+  await box.getByRole('button', { name: 'Preview' }).click();
+  await expect(box.getByRole('button', { name: 'Import 1 server (1 new, 3 skipped)' })).toBeVisible();
+  await expect(box.getByTestId('import-unreadable')).toHaveCount(3);
+  await expect(box.getByTestId('import-unreadable').filter({ hasText: 'twice' })).toHaveText('Skipped twice: the environment variable "API_KEY" is given twice');
+  await expect(box.getByTestId('import-preview').locator('strong')).toHaveText(['good']);
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'forms-import-skipped.png') });
+  await box.getByRole('button', { name: 'Close' }).click();
+
+  // The Add form: a second row of the same name is refused beside that row.
+  const form = await openAddServerForm(page);
+  await form.getByLabel('Server name').fill('envs');
+  await form.getByLabel('Command').fill('node -e 1');
+  for (const [i, v] of ['API_KEY', 'API_KEY'].entries()) {
+    await form.getByRole('button', { name: '+ Add variable' }).click();
+    await form.getByLabel(`Variable name ${i + 1}`).fill(v);
+    await form.getByLabel(`Variable value ${i + 1}`).fill(`v${i}`);
+  }
+  const dup = form.getByTestId('duplicate-row');
+  await expect(dup).toHaveCount(1);
+  await expect(form.locator('.kv').nth(1).getByTestId('duplicate-row')).toHaveText('“API_KEY” is already given in a row above: give each name once.');
+  await form.getByRole('button', { name: 'Add server' }).click();
+  await expect(form).toBeVisible();
+  await expect(serverCard(page, 'envs')).toHaveCount(0);
+  await form.getByLabel('Variable name 2').fill('OTHER_KEY');
+  await expect(dup).toHaveCount(0);
+});
