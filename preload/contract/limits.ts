@@ -16,6 +16,8 @@ export const LIMITS = {
   envEntries: 256,
   importJson: 1024 * 1024,
   conversationList: 1000,
+  /** Characters of a text the user attaches as a file (the composer's "Attach as a file"). */
+  attachedText: 1_000_000,
   /** Characters of one MCP Apps view's model context (`apps.updateModelContext`). */
   viewContext: 16_384,
 } as const;

@@ -75,6 +75,8 @@ const argumentMapSchema = z
 export const contextRefSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('prompt'), server: serverNameSchema, name: z.string().min(1).max(256), arguments: argumentMapSchema }),
   z.strictObject({ kind: z.literal('resource'), server: serverNameSchema, uri: resourceUriSchema }),
+  /** A text the user pasted, attached as a file (no server): main fits it to the budget like a resource's text. */
+  z.strictObject({ kind: z.literal('text'), name: z.string().min(1).max(200), text: z.string().min(1).max(LIMITS.attachedText) }),
 ]);
 export type ContextRef = z.infer<typeof contextRefSchema>;
 /** Most attachments on one message. */
@@ -93,7 +95,8 @@ export interface PromptMessageView {
  */
 export type ContextEntry =
   | { kind: 'prompt'; server: string; name: string; title: string; arguments: Record<string, string>; messages: PromptMessageView[]; notice: string | null }
-  | { kind: 'resource'; server: string; uri: string; title: string; mime_type: string | null; content: ContentView[]; notice: string | null };
+  | { kind: 'resource'; server: string; uri: string; title: string; mime_type: string | null; content: ContentView[]; notice: string | null }
+  | { kind: 'text'; title: string; content: ContentView[]; notice: string | null };
 
 /** A resource template of a ready server (MCP "Resource Templates"). */
 export interface ResourceTemplateView {

@@ -68,9 +68,10 @@ test('mentions: resources and prompts with spaces in their names are found and i
   await expect(page.getByRole('form', { name: 'Prompt notes/weekly summary' })).toBeVisible();
 });
 
-test('a message over the limit gets a counter and is not sent; the counter shows near the limit', async ({ page, shell }) => {
+test('a message over the limit gets a counter and is not sent; "Attach as a file" sends it as an attachment', async ({ page, shell }) => {
+  test.setTimeout(90_000);
   await openApp(page, shell.current);
-  await saveProfile(page, { name: 'Fake', baseUrl: model.baseUrl, model: 'fake-forms' });
+  await saveProfile(page, { name: 'Fake', baseUrl: model.baseUrl, model: 'fake-forms', contextWindow: 200_000 });
   await openChat(page);
   const box = page.getByRole('textbox', { name: 'Message' });
   await box.fill('x'.repeat(1000));
@@ -84,6 +85,20 @@ test('a message over the limit gets a counter and is not sent; the counter shows
   await box.press('Enter');
   await expect(box).toHaveValue(/^x{200001}$/);
   expect(model.requests.length).toBe(before);
+
+  // "Attach as a file": the text becomes an attachment, the box empties, and the model gets it (fitted to the budget).
+  await page.getByRole('button', { name: 'Attach as a file' }).click();
+  await expect(box).toHaveValue('');
+  await expect(page.getByTestId('attachment-chip')).toHaveText(/pasted text \(200,001 characters\)/);
+  await box.fill('see the file');
+  await box.press('Enter');
+  await expect.poll(() => model.requests.length > before, { timeout: 15_000 }).toBe(true);
+  const body = JSON.stringify(model.requests[before]!.body);
+  expect(body.includes('[attached text: pasted text.txt]')).toBe(true);
+  expect(body.includes('[… cut: 80001 more characters not included]')).toBe(true);
+  expect(body.includes('see the file')).toBe(true);
+  await expect(page.getByTestId('msg-context')).toContainText('pasted text.txt');
+  await expect(page.getByTestId('msg-context')).toContainText('80001 characters were cut');
 });
 
 test('model profile form: scheme, raw validator text, duplicate names, the one model, a stale connection error', async ({ page, shell }) => {

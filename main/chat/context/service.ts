@@ -19,7 +19,7 @@ import { NotConnectedError } from '../../mcp/connection.js';
 import { HostError } from '../../mcp/host/errors.js';
 import type { ChooseSavePath } from '../conversations/service.js';
 import { ExportWriteError } from '../conversations/service.js';
-import { ContextBudget, fitPromptMessages, fitResourceContents, noticeFrom, partsForViewer, shortLabel } from './budget.js';
+import { ContextBudget, fitPromptMessages, fitResourceContents, MESSAGE_CONTEXT_CHARS, noticeFrom, partsForViewer, shortLabel } from './budget.js';
 import { mayReadFromServer, ownSchemes } from '../../../preload/contract/rules/index.js';
 import { base64Bytes } from '../model-context.js';
 
@@ -156,8 +156,16 @@ export class ContextService {
     const budget = new ContextBudget();
     const out: ContextEntry[] = [];
     for (const ref of refs) {
-      const conn = this.ready(ref.server);
       const from = budget.notes.length;
+      if (ref.kind === 'text') {
+        // Pasted text attached as a file: no server; fitted like a resource's text, with a larger share.
+        const title = shortLabel(ref.name, 200);
+        const r = budget.text(ref.text, MESSAGE_CONTEXT_CHARS);
+        if (r.cut) budget.notes.push(`${title}: ${r.cut} characters were cut`);
+        out.push({ kind: 'text', title, content: [{ type: 'text', text: r.text }], notice: noticeFrom(budget.notes, from) });
+        continue;
+      }
+      const conn = this.ready(ref.server);
       if (ref.kind === 'prompt') {
         const listed = conn.prompts.find((p) => p.name === ref.name);
         if (!listed) throw new HostError('not_found', `Server "${ref.server}" has no prompt named "${shortLabel(ref.name, 100)}".`);

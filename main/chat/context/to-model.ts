@@ -22,7 +22,7 @@ function parts(content: ContentView[], acceptsImages: boolean): Array<TextPart |
 }
 
 function header(e: ContextEntry): string {
-  return e.kind === 'prompt' ? `[prompt ${e.server}/${e.name}]` : `[attached resource ${e.server}: ${e.uri}]`;
+  return e.kind === 'prompt' ? `[prompt ${e.server}/${e.name}]` : e.kind === 'text' ? `[attached text: ${e.title}]` : `[attached resource ${e.server}: ${e.uri}]`;
 }
 
 /**

@@ -39,6 +39,7 @@ const contextEntry = z.discriminatedUnion('kind', [
     content: z.array(contentView),
     notice: z.string().nullable().default(null),
   }),
+  z.looseObject({ kind: z.literal('text'), title: z.string(), content: z.array(contentView), notice: z.string().nullable().default(null) }),
 ]);
 
 const bounded = z.unknown().transform((v) => boundDepth(v));

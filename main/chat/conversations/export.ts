@@ -29,7 +29,7 @@ function describeContent(c: ContentView): string {
 
 /** A prompt or resource sent with a message (main/chat/context/): its source and its content. */
 function contextToMarkdown(c: NonNullable<Extract<TranscriptItem, { kind: 'user' }>['context']>[number]): string {
-  const head = c.kind === 'prompt' ? `Prompt \`${c.server}/${c.name}\`:` : `Resource \`${c.uri}\` from \`${c.server}\`:`;
+  const head = c.kind === 'prompt' ? `Prompt \`${c.server}/${c.name}\`:` : c.kind === 'text' ? `Attached text \`${c.title}\`:` : `Resource \`${c.uri}\` from \`${c.server}\`:`;
   const body = c.kind === 'prompt' ? c.messages.map((m) => `${m.role}:\n\n${m.content.map(describeContent).join('\n\n')}`) : c.content.map(describeContent);
   return [head, ...body, ...(c.notice ? [`*(${c.notice})*`] : [])].join('\n\n');
 }

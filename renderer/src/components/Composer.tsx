@@ -30,6 +30,8 @@ const MENU_MAX = 50;
 
 /** The contract's `LIMITS.chatText`: the most characters one message may have (the type checks the value). */
 const TEXT_MAX: (typeof LIMITS)['chatText'] = 200_000;
+/** The contract's `LIMITS.attachedText`: the most characters of a text attached as a file. */
+const ATTACH_MAX: (typeof LIMITS)['attachedText'] = 1_000_000;
 /** From this many characters on, the composer shows how many it has. */
 const COUNTER_FROM = Math.round(TEXT_MAX * 0.9);
 
@@ -116,6 +118,13 @@ export function Composer({ composerRef, running }: { composerRef: RefObject<HTML
     });
   };
 
+  /** The text typed so far becomes an attached text file; the box empties (nothing is lost). */
+  const attachText = (): void => {
+    attach({ ref: { kind: 'text', name: t('composer.pastedName'), text }, label: t('composer.pastedLabel', { count: text.length.toLocaleString(t('validation.locale')) }) });
+    update('', 0);
+    composerRef.current?.focus();
+  };
+
   const openAttach = (): void => {
     const box = composerRef.current;
     const at = box ? box.selectionStart : text.length;
@@ -183,8 +192,8 @@ export function Composer({ composerRef, running }: { composerRef: RefObject<HTML
       {attachments.length > 0 && (
         <ul className="chips" aria-label={t('composer.attachments')}>
           {attachments.map((a, i) => (
-            <li key={`${a.ref.server}:${a.ref.uri}`} className="chip" data-testid="attachment-chip" title={a.ref.uri}>
-              <span className="chip-kind">{t('composer.resourceChip')}</span> {a.label}
+            <li key={a.ref.kind === 'resource' ? `${a.ref.server}:${a.ref.uri}` : `text:${i}`} className="chip" data-testid="attachment-chip" title={a.ref.kind === 'resource' ? a.ref.uri : a.label}>
+              <span className="chip-kind">{a.ref.kind === 'resource' ? t('composer.resourceChip') : t('composer.textChip')}</span> {a.label}
               <button className="chip-remove" aria-label={t('composer.removeAttachment', { name: a.label })} onClick={() => detach(i)}>
                 ×
               </button>
@@ -278,7 +287,14 @@ export function Composer({ composerRef, running }: { composerRef: RefObject<HTML
       </div>
       {text.length >= COUNTER_FROM && (
         <div className={tooLong ? 'composer-count field-error' : 'composer-count muted small'} data-testid="composer-count" role={tooLong ? 'alert' : undefined}>
-          {tooLong ? t('composer.tooLong', { count: text.length.toLocaleString(t('validation.locale')), max: TEXT_MAX.toLocaleString(t('validation.locale')) }) : t('composer.count', { count: text.length.toLocaleString(t('validation.locale')), max: TEXT_MAX.toLocaleString(t('validation.locale')) })}
+          {tooLong ? t('composer.tooLong', { count: text.length.toLocaleString(t('validation.locale')), max: TEXT_MAX.toLocaleString(t('validation.locale')) }) : t('composer.count', { count: text.length.toLocaleString(t('validation.locale')), max: TEXT_MAX.toLocaleString(t('validation.locale')) })}{' '}
+          {text.length <= ATTACH_MAX ? (
+            <button className="link" onClick={attachText}>
+              {t('composer.attachAsFile')}
+            </button>
+          ) : (
+            t('composer.tooLongToAttach', { max: ATTACH_MAX.toLocaleString(t('validation.locale')) })
+          )}
         </div>
       )}
       <button onClick={openAttach} title={t('composer.attachTitle')}>

@@ -14,9 +14,14 @@ export function ContextChips({ context }: { context: ContextEntry[] }) {
   return (
     <ul className="chips sent" aria-label={t('composer.attachments')} data-testid="msg-context">
       {context.map((c, i) => (
-        <li key={i} className="chip" title={c.kind === 'resource' ? c.uri : `${c.server}/${c.name}`}>
-          <span className="chip-kind">{c.kind === 'prompt' ? t('composer.promptChip') : t('composer.resourceChip')}</span>{' '}
-          {c.kind === 'resource' ? (
+        <li key={i} className="chip" title={c.kind === 'resource' ? c.uri : c.kind === 'text' ? c.title : `${c.server}/${c.name}`}>
+          <span className="chip-kind">{c.kind === 'prompt' ? t('composer.promptChip') : c.kind === 'text' ? t('composer.textChip') : t('composer.resourceChip')}</span>{' '}
+          {c.kind === 'text' ? (
+            <details className="prompt-messages">
+              <summary>{c.title}</summary>
+              {c.content.map((b, k) => (b.type === 'text' ? <pre key={k} className="tool-text">{b.text.slice(0, 2000)}{b.text.length > 2000 ? '…' : ''}</pre> : null))}
+            </details>
+          ) : c.kind === 'resource' ? (
             <button className="link" onClick={() => void openResource(c.server, c.uri)}>
               {c.server}/{c.title}
             </button>

@@ -814,6 +814,11 @@ export const en = {
     unknown: 'The model endpoint failed',
   },
   composer: {
+    attachAsFile: 'Attach as a file',
+    tooLongToAttach: 'Too long to attach as well (at most {{max}} characters).',
+    textChip: 'Text',
+    pastedName: 'pasted text.txt',
+    pastedLabel: 'pasted text ({{count}} characters)',
     count: '{{count}} of {{max}} characters',
     tooLong: '{{count}} characters: a message holds at most {{max}}. Shorten it, or attach the text as a file.',
     attach: 'Attach',

@@ -814,6 +814,11 @@ export const zhCN: Strings = {
     unknown: '模型接口出错',
   },
   composer: {
+    attachAsFile: '作为文件附加',
+    tooLongToAttach: '也太长，无法附加（最多 {{max}} 个字符）。',
+    textChip: '文本',
+    pastedName: '粘贴的文本.txt',
+    pastedLabel: '粘贴的文本（{{count}} 个字符）',
     count: '{{count}} / {{max}} 个字符',
     tooLong: '{{count}} 个字符：一条消息最多 {{max}} 个字符。请缩短，或将文本作为文件附加。',
     attach: '附加',

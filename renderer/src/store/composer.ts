@@ -10,8 +10,15 @@ import type { AppState } from './index';
 
 /** One attachment on the message being written. */
 export interface AttachmentChip {
-  ref: Extract<ContextRef, { kind: 'resource' }>;
+  /** A server's resource, or a pasted text attached as a file. */
+  ref: Extract<ContextRef, { kind: 'resource' | 'text' }>;
   label: string;
+}
+
+/** Whether two chips attach the same thing (a resource once per server and URI; every text its own). */
+function sameChip(a: AttachmentChip, b: AttachmentChip): boolean {
+  if (a.ref.kind === 'resource' && b.ref.kind === 'resource') return a.ref.server === b.ref.server && a.ref.uri === b.ref.uri;
+  return a === b;
 }
 
 /** The resource viewer, as the UI renders it. */
@@ -58,7 +65,7 @@ export const createComposerSlice: StateCreator<AppState, [], [], ComposerSlice> 
   return {
     attachments: [],
     attach(chip) {
-      set((s) => (s.attachments.some((a) => a.ref.server === chip.ref.server && a.ref.uri === chip.ref.uri) ? s : { attachments: [...s.attachments, chip] }));
+      set((s) => (s.attachments.some((a) => sameChip(a, chip)) ? s : { attachments: [...s.attachments, chip] }));
     },
     detach(index) {
       set((s) => ({ attachments: s.attachments.filter((_, i) => i !== index) }));
