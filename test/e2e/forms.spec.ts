@@ -8,7 +8,8 @@
  * - the model profile form: a base URL without http(s)://, duplicate names, the one model a test
  *   finds, a stale connection error;
  * - Import: nothing to import, several skipped entries counted, an env variable given twice; the
- *   Add form refuses two rows of one name beside the row.
+ *   Add form refuses two rows of one name beside the row;
+ * - in 简体中文 the same refusals are Chinese sentences.
  */
 import path from 'node:path';
 import { startFakeModel, type FakeModel } from '../fixtures/fake-model.js';
@@ -192,4 +193,21 @@ test('import: nothing to import, several skipped entries counted, a variable giv
   await expect(serverCard(page, 'envs')).toHaveCount(0);
   await form.getByLabel('Variable name 2').fill('OTHER_KEY');
   await expect(dup).toHaveCount(0);
+});
+
+test('in 简体中文 the refusals are Chinese sentences beside their field', async ({ page, shell }) => {
+  await openApp(page, shell.current);
+  await page.getByRole('tab', { name: 'Settings' }).click();
+  await page.locator('.settings-nav').getByRole('button', { name: 'Language', exact: true }).click();
+  await page.getByLabel('Language').selectOption('zh-CN');
+  await page.getByRole('tab', { name: '设置' }).click();
+  await page.locator('.settings-nav').getByRole('button', { name: '模型', exact: true }).click();
+  const form = page.getByTestId('profile-form');
+  await page.getByLabel('基础 URL').fill('api.example.com/v1');
+  await page.getByRole('button', { name: '保存模型' }).click();
+  await expect(form.getByRole('alert')).toHaveText('基础 URL 需以 https:// 开头（本机或局域网中的服务器可用 http://），例如 https://api.openai.com/v1。');
+  // Main's schema refusal of an empty model, in Chinese.
+  await page.getByLabel('基础 URL').fill(model.baseUrl);
+  await page.getByRole('button', { name: '保存模型' }).click();
+  await expect(form.getByRole('alert')).toHaveText('模型名称为必填项。');
 });
