@@ -188,6 +188,22 @@ describe('model context', () => {
   });
 });
 
+describe('a pasted text attached as a file', () => {
+  it('needs no server, is fitted to the message share with a notice, reaches the model with its header, and is exported and searchable', async () => {
+    const svc = new ContextService({ ready: () => null, names: () => [] }, () => undefined);
+    const [e] = await svc.resolve([{ kind: 'text', name: 'pasted text.txt', text: 'p'.repeat(MESSAGE_CONTEXT_CHARS + 5) }]);
+    expect(e).toMatchObject({ kind: 'text', title: 'pasted text.txt', notice: 'pasted text.txt: 5 characters were cut' });
+    const body = (e!.content[0] as { text: string }).text;
+    expect(body.startsWith('p'.repeat(MESSAGE_CONTEXT_CHARS))).toBe(true);
+    expect(body).toContain('[… cut: 5 more characters not included]');
+    const item: Extract<TranscriptItem, { kind: 'user' }> = { kind: 'user', id: 'u', ts: 1, text: 'read it', context: [e!] };
+    const m = userItemToMessages(item, false);
+    expect((m[0]!.content as Array<{ text: string }>).map((x) => x.text.slice(0, 40))).toEqual(['[attached text: pasted text.txt]', 'p'.repeat(40), 'note: pasted text.txt: 5 characters were', 'read it']);
+    expect(conversationToMarkdown({ summary: { id: 'c', title: 't', created_at: 1, updated_at: 1, message_count: 1, profile_id: null, tool_servers: null }, items: [item] })).toContain('Attached text `pasted text.txt`:');
+    expect(searchableText(item)).toContain('pasted text.txt');
+  });
+});
+
 describe('ContextService with server-everything', () => {
   let conn: McpConnection | null = null;
   afterEach(async () => {
