@@ -37,6 +37,7 @@ import { SETTINGS_FILE } from './chat/settings.js';
 import type { SecretStore, SecretStoreInfo } from './secrets/store.js';
 import { observeSecrets, SecretRedactor } from './secrets/redact.js';
 import { TrafficRecorder } from './mcp/inspector/recorder.js';
+import { RecorderSwitches } from './mcp/inspector/switches.js';
 import { InspectorService } from './mcp/inspector/service.js';
 
 /** A function that delivers an event to the renderer(s). */
@@ -163,6 +164,8 @@ export class AppCore {
     this.traffic = new TrafficRecorder(
       this.redactor,
       (server, messages, dropped) => this.emit('inspector.messages', { server, messages, dropped }),
+      undefined,
+      new RecorderSwitches(opts.stateDir),
     );
     this.protocol = new ProtocolService({
       stateDir: opts.stateDir,

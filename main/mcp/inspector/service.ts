@@ -1,7 +1,7 @@
 /**
  * The protocol inspector's service — this file's one job: what the window asks of the recorder
  * (docs/ARCHITECTURE.md "Protocol inspector"): a server's recording, clearing it, saving it as a
- * `.jsonl` file, and replaying a recorded `tools/call` with edited arguments.
+ * `.jsonl` file, switching its recording on or off, and replaying a recorded `tools/call` with edited arguments.
  *
  * A replay is a tool call like any other: the permission gate decides (an approval card when the
  * mode asks; its `run_id` is `INSPECTOR_RUN_ID`), and the call runs on exactly the connection the
@@ -54,7 +54,17 @@ export class InspectorService {
   list(server: string): InspectorSnapshot {
     this.checkServer(server);
     const ring = this.deps.recorder.existing(server);
-    return { server, messages: ring?.all() ?? [], dropped: ring?.dropped ?? 0, limits: this.deps.recorder.limits };
+    return { server, recording: this.deps.recorder.recording(server), messages: ring?.all() ?? [], dropped: ring?.dropped ?? 0, limits: this.deps.recorder.limits };
+  }
+
+  /**
+   * Switch recording of one server on or off (kept across restarts).
+   * @throws HostError('not_found'); the file system's error when the choice cannot be stored
+   */
+  async setRecording(server: string, on: boolean): Promise<{ server: string; recording: boolean }> {
+    this.checkServer(server);
+    await this.deps.recorder.setRecording(server, on);
+    return { server, recording: this.deps.recorder.recording(server) };
   }
 
   /** Forget one server's recording. @throws HostError('not_found') */
