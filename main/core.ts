@@ -219,6 +219,7 @@ export class AppCore {
       recorder: this.traffic,
       host: { has: (name) => this.config.has(name), allTools: () => this.host.allTools(), callResolved: (r, args, o) => this.host.callResolved(r, args, o) },
       gate: this.permissions.gate,
+      grants: this.permissions.grants,
       stateDir: opts.stateDir,
     });
     this.conversationsDb = openConversationDatabase(opts.stateDir);
