@@ -37,6 +37,7 @@ import { SETTINGS_FILE } from './chat/settings.js';
 import type { SecretStore, SecretStoreInfo } from './secrets/store.js';
 import { observeSecrets, SecretRedactor } from './secrets/redact.js';
 import { TrafficRecorder } from './mcp/inspector/recorder.js';
+import { RecorderSwitches } from './mcp/inspector/switches.js';
 import { InspectorService } from './mcp/inspector/service.js';
 
 /** A function that delivers an event to the renderer(s). */
@@ -163,6 +164,8 @@ export class AppCore {
     this.traffic = new TrafficRecorder(
       this.redactor,
       (server, messages, dropped) => this.emit('inspector.messages', { server, messages, dropped }),
+      undefined,
+      new RecorderSwitches(opts.stateDir),
     );
     this.protocol = new ProtocolService({
       stateDir: opts.stateDir,
@@ -216,6 +219,7 @@ export class AppCore {
       recorder: this.traffic,
       host: { has: (name) => this.config.has(name), allTools: () => this.host.allTools(), callResolved: (r, args, o) => this.host.callResolved(r, args, o) },
       gate: this.permissions.gate,
+      grants: this.permissions.grants,
       stateDir: opts.stateDir,
     });
     this.conversationsDb = openConversationDatabase(opts.stateDir);

@@ -23,7 +23,8 @@ import { createModel } from './providers.js';
 import { RunRecorder } from './run-recorder.js';
 import { ContextOverflowError, RunBudget, runToolsText } from './run-budget.js';
 import { buildRunTools } from './run-tools.js';
-import { fitFamilyOf, fitToolsFor } from './schemas/index.js';
+import { fitFamilyOf } from './schemas/index.js';
+import { ToolFitCache } from './schemas/fit-cache.js';
 import { ToolInputStream, type ViewToolRef } from './tool-input-stream.js';
 
 export { MODEL_RESULT_LIMIT, UI_RESULT_LIMIT, truncateText } from './limits.js';
@@ -84,6 +85,8 @@ export class ChatService {
    * @param gate the permission gate every tool call passes at execution time
    * @param extraSystem extra system text for a conversation's runs (MCP Apps: what its views put
    *   in the model's context, main/mcp/apps/service.ts `modelContext`); null = none
+   * @param fits the fitted tools remembered by listing and provider family (./schemas/fit-cache.ts),
+   *   so the runs' tools stay the same objects and `toolFacts` finds them
    */
   constructor(
     private readonly host: McpHost,
@@ -92,6 +95,7 @@ export class ChatService {
     private readonly gate: PermissionGate,
     private readonly events: ChatEvents,
     private readonly extraSystem: (conversationId: string) => string | null = () => null,
+    private readonly fits: ToolFitCache = new ToolFitCache(),
   ) {}
 
   /**
@@ -263,7 +267,7 @@ export class ChatService {
       const listed = picked === null ? this.host.tools() : this.host.tools().filter((t) => picked.includes(t.server));
       // Each schema fitted to what this provider accepts; a tool it cannot take is left out (its
       // server's card says so), never the whole request (docs/ARCHITECTURE.md "Schemas every provider accepts").
-      const offered = fitToolsFor(listed, fitFamilyOf(profile)).tools;
+      const offered = this.fits.fit(listed, fitFamilyOf(profile)).tools;
       const system = [profile.system_prompt, this.extraSystem(rec.conversationId)].filter((s): s is string => !!s).join('\n\n') || undefined;
       // The context budget (./run-budget.ts): room for the answer, the step's tools and the system
       // prompt first; more tools than fit → a subset plus the search tool; too big → not sent.

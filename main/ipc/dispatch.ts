@@ -98,6 +98,7 @@ export function createHandlers(core: AppCore, version = '0.1.0'): Handlers {
     'apps.releaseView': ({ view_instance }) => core.apps.releaseView(view_instance),
     'inspector.list': ({ server }) => core.inspector.list(server),
     'inspector.clear': ({ server }) => core.inspector.clear(server),
+    'inspector.setRecording': ({ server, on }) => core.inspector.setRecording(server, on),
     'inspector.save': ({ server }) => core.inspector.save(server),
     'inspector.replay': ({ server, seq, arguments: args }, caller) => core.inspector.replay(server, seq, args, caller.signal),
     'conversations.setToolServers': ({ id, servers }) => core.conversations.setToolServers(id, servers),

@@ -49,9 +49,13 @@ export interface InspectorLimits {
   max_message_bytes: number;
 }
 
-/** One server's recording: its messages oldest first, the limits, and how many were dropped for room. */
+/**
+ * One server's recording: its messages oldest first, the limits, how many were dropped for room,
+ * and whether the server is being recorded (the user's per-server switch, kept across restarts).
+ */
 export interface InspectorSnapshot {
   server: string;
+  recording: boolean;
   messages: InspectorMessage[];
   dropped: number;
   limits: InspectorLimits;
@@ -83,6 +87,8 @@ export const inspectorChannels = {
   'inspector.list': { input: server },
   'inspector.clear': { input: server },
   'inspector.save': { input: server },
+  /** Switch the recorder on or off for one server, at once and across restarts (what was kept stays). */
+  'inspector.setRecording': { input: z.strictObject({ server: serverNameSchema, on: z.boolean() }) },
   'inspector.replay': {
     input: z.strictObject({
       server: serverNameSchema,
@@ -97,6 +103,7 @@ export interface InspectorChannelOutputs {
   'inspector.list': InspectorSnapshot;
   'inspector.clear': { cleared: number };
   'inspector.save': InspectorSaveResult;
+  'inspector.setRecording': { server: string; recording: boolean };
   'inspector.replay': InspectorReplayResult;
 }
 

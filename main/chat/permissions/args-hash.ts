@@ -10,12 +10,27 @@ import { createHash } from 'node:crypto';
  */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : canonicalJson(v))).join(',')}]`;
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) out += ',';
+      const v: unknown = value[i];
+      out += v === undefined ? 'null' : canonicalJson(v);
+    }
+    return `${out}]`;
+  }
   const obj = value as Record<string, unknown>;
-  const keys = Object.keys(obj)
-    .filter((k) => obj[k] !== undefined)
-    .sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(obj[k])}`).join(',')}}`;
+  const keys = Object.keys(obj).sort();
+  let out = '{';
+  let first = true;
+  for (const k of keys) {
+    const v = obj[k];
+    if (v === undefined) continue;
+    if (!first) out += ',';
+    first = false;
+    out += `${JSON.stringify(k)}:${canonicalJson(v)}`;
+  }
+  return `${out}}`;
 }
 
 /** SHA-256 (hex) of the canonical JSON of `args`. */

@@ -6,10 +6,12 @@
  * removed. What is recorded is pushed to `listener` in batches, at most every
  * {@link TRAFFIC_BATCH_MS} ms and at most {@link MAX_BATCH_BYTES} of JSON per batch (the rest is
  * counted as `dropped`, and the window reloads the ring), so a busy server never makes the window
- * wait on one event per message. Memory only: nothing is written unless the user saves.
+ * wait on one event per message. Memory only: nothing is written unless the user saves. The
+ * user can switch recording off per server ({@link RecorderSwitches}, kept across restarts).
  */
 import type { InspectorLimits, InspectorMessage } from '../../../preload/contract/index.js';
 import { TRAFFIC_LIMITS, TrafficRing, type Redactor } from './ring.js';
+import { RecorderSwitches } from './switches.js';
 
 /** How long recorded messages are gathered before they are pushed as one batch (ms). */
 export const TRAFFIC_BATCH_MS = 100;
@@ -28,18 +30,41 @@ export class TrafficRecorder {
   /**
    * @param redactor the core's secret redactor, applied to every message
    * @param listener the live batches (null: none, e.g. a benchmark)
+   * @param switches which servers are recorded (default: all, nothing stored)
    */
   constructor(
     private readonly redactor: Redactor,
     private readonly listener: TrafficListener | null = null,
     readonly limits: InspectorLimits = TRAFFIC_LIMITS,
+    private readonly switches: RecorderSwitches = new RecorderSwitches(null),
   ) {}
 
-  /** The ring of `server` (created empty on first use). */
+  /** The ring of `server` (created empty on first use, on or off as the user last chose). */
   ring(server: string): TrafficRing {
     let ring = this.rings.get(server);
-    if (!ring) this.rings.set(server, (ring = new TrafficRing(this.redactor, (m) => this.queue(server, m), this.limits)));
+    if (!ring) {
+      this.rings.set(server, (ring = new TrafficRing(this.redactor, (m) => this.queue(server, m), this.limits)));
+      ring.enabled = this.switches.recording(server);
+    }
     return ring;
+  }
+
+  /** Whether `server`'s traffic is recorded. */
+  recording(server: string): boolean {
+    return this.switches.recording(server);
+  }
+
+  /**
+   * Switch recording of `server` on or off, at once and across restarts (what was kept stays).
+   * @throws the fs error of storing the choice (it holds until the app quits)
+   */
+  async setRecording(server: string, on: boolean): Promise<void> {
+    const ring = this.rings.get(server);
+    if (ring) {
+      ring.drain();
+      ring.enabled = on;
+    }
+    await this.switches.set(server, on);
   }
 
   /** The ring of `server` if it has one. */
@@ -51,6 +76,7 @@ export class TrafficRecorder {
   forget(server: string): void {
     this.rings.delete(server);
     this.pending.delete(server);
+    void this.switches.forget(server).catch(() => undefined);
   }
 
   private queue(server: string, m: InspectorMessage): void {
@@ -71,6 +97,7 @@ export class TrafficRecorder {
 
   /** Push every gathered batch now. */
   flush(): void {
+    for (const ring of this.rings.values()) ring.drain();
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     const batches = [...this.pending];

@@ -2,6 +2,12 @@
  * One server's traffic ring — this file's one job: keep the JSON-RPC messages that crossed the
  * server's transport, redacted and bounded (docs/ARCHITECTURE.md "Protocol inspector").
  *
+ * Recording is split in two so it stays off a call's path: {@link TrafficRing.record} only stamps
+ * the message (sequence number, time, direction) and queues it; the queue is worked through in
+ * order on the next turn of the event loop (`setImmediate`, while the server works on the request)
+ * and before every read, so a reader always sees everything recorded so far. A ring can be
+ * switched off ({@link TrafficRing.enabled}): then nothing is stamped or kept.
+ *
  * Each message is redacted by the app's secret redactor (the same `SecretRedactor` that events
  * and replies pass through: `redactDeep`) before it is kept, encoded once as JSON text, and
  * dropped oldest first when the ring holds more than `max_messages` messages or `max_bytes` bytes
@@ -44,6 +50,15 @@ interface OpenRound {
 }
 
 type Json = Record<string, unknown>;
+
+/** A message stamped as it crossed, not yet encoded, redacted or kept. */
+interface Stamped {
+  dir: 'out' | 'in';
+  message: unknown;
+  connection: number;
+  seq: number;
+  ts: number;
+}
 
 function isObject(v: unknown): v is Json {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -88,6 +103,11 @@ export class TrafficRing {
   private readonly pending = new Map<string, PendingRequest>();
   private rounds: OpenRound[] = [];
   private readonly expected = new Map<string, string[]>();
+  /** Stamped messages waiting to be encoded and kept, oldest first. */
+  private queued: Stamped[] = [];
+  private drainScheduled = false;
+  /** Whether messages are recorded (the user's per-server switch; off: nothing is stamped or kept). */
+  enabled = true;
 
   /**
    * @param redactor the core's secret redactor: applied to every message before it is kept
@@ -119,16 +139,41 @@ export class TrafficRing {
   }
 
   /**
-   * Record one message as it crossed the transport (`out`: sent to the server, `in`: received).
-   * Never throws: a message that cannot be encoded is kept as a preview of its description.
+   * Record one message as it crossed the transport (`out`: sent to the server, `in`: received):
+   * stamped now, encoded, redacted and kept on the next turn of the event loop or at the next read,
+   * whichever is first. Nothing when the ring is switched off. Never throws: a message that cannot
+   * be encoded is kept as a preview of its description.
    */
   record(dir: 'out' | 'in', message: unknown, connection: number): void {
+    if (!this.enabled) return;
     if (Array.isArray(message)) {
       for (const m of message) this.record(dir, m, connection);
       return;
     }
-    const ts = Date.now();
-    const seq = ++this.lastSeq;
+    this.queued.push({ dir, message, connection, seq: ++this.lastSeq, ts: Date.now() });
+    if (!this.drainScheduled) {
+      this.drainScheduled = true;
+      setImmediate(() => this.drain());
+    }
+  }
+
+  /** Encode, redact and keep every queued message now, in order. */
+  drain(): void {
+    this.drainScheduled = false;
+    if (this.queued.length === 0) return;
+    const queued = this.queued;
+    this.queued = [];
+    for (const q of queued) {
+      try {
+        this.keep(q);
+      } catch {
+        // One odd message never stops the others being kept.
+      }
+    }
+  }
+
+  private keep({ dir, message, connection, seq, ts }: Stamped): void {
+
     const msg = isObject(message) ? message : {};
     const hasId = 'id' in msg && (typeof msg.id === 'string' || typeof msg.id === 'number');
     const rpcId = hasId ? (msg.id as string | number) : null;
@@ -243,22 +288,26 @@ export class TrafficRing {
 
   /** Every kept message, oldest first (a copy of the list; the entries are never changed). */
   all(): InspectorMessage[] {
+    this.drain();
     return this.buf.slice(this.head);
   }
 
   /** One kept message by `seq`, or undefined. */
   get(seq: number): InspectorMessage | undefined {
+    this.drain();
     for (let i = this.buf.length - 1; i >= this.head; i--) if (this.buf[i]!.seq === seq) return this.buf[i];
     return undefined;
   }
 
   /** The JSON bytes kept now (for tests and the view). */
   get size(): { messages: number; bytes: number } {
+    this.drain();
     return { messages: this.buf.length - this.head, bytes: this.bytes };
   }
 
   /** Forget every kept message. @returns how many there were */
   clear(): number {
+    this.drain();
     const n = this.buf.length - this.head;
     this.buf = [];
     this.head = 0;

@@ -14,8 +14,9 @@ import type { Transport } from '@modelcontextprotocol/client';
 export type TapSink = (dir: 'out' | 'in', message: unknown) => void;
 
 /**
- * `transport` with every message it sends or delivers also given to `sink` (first, and a sink
- * that throws changes nothing). The handler the SDK sets as `onmessage` is read back as it was
+ * `transport` with every message it sends or delivers also given to `sink` (a sent one right after
+ * the transport's `send` was called, a received one before the SDK's handler sees it; a sink that
+ * throws changes nothing). The handler the SDK sets as `onmessage` is read back as it was
  * set, so a client that chains an earlier handler does not record a message twice.
  */
 export function tapTransport<T extends Transport>(transport: T, sink: TapSink): T {
@@ -27,9 +28,15 @@ export function tapTransport<T extends Transport>(transport: T, sink: TapSink): 
     }
   };
   let handler: Transport['onmessage'];
+  // What goes out is recorded just after the transport took it (its write is under way), so the
+  // server's work overlaps the recording instead of waiting for it. Nothing can come back in
+  // between: an answer arrives in a later turn of the event loop.
   const send: Transport['send'] = (message, options) => {
-    safeSink('out', message);
-    return transport.send(message, options);
+    try {
+      return transport.send(message, options);
+    } finally {
+      safeSink('out', message);
+    }
   };
   // Methods run on the transport itself (its private fields are not the proxy's), bound once each.
   const bound = new Map<PropertyKey, { of: unknown; fn: unknown }>();

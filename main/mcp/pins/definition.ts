@@ -4,7 +4,9 @@
  * schema and annotations (MCP spec 2025-11-25 "Tools: Tool"). `_meta`, icons and `execution` are
  * not part of it. The hash is the SHA-256 of the definition's canonical JSON (object keys sorted
  * at every depth, array order kept, absent and `undefined` members dropped), so the same
- * definition always hashes alike whatever order the server wrote its keys in. Pure functions.
+ * definition always hashes alike whatever order the server wrote its keys in. {@link sameJson}
+ * says whether two definitions are equal as JSON without serialising either, so a re-listed
+ * definition equal to the last one reuses its hash. Pure functions.
  */
 import { createHash } from 'node:crypto';
 import type { Tool } from '@modelcontextprotocol/client';
@@ -33,4 +35,39 @@ export function definitionOf(tool: Pick<Tool, 'name' | 'title' | 'description' |
 /** SHA-256 (hex) of the canonical JSON of a definition: equal for equal definitions, whatever their key order. */
 export function definitionHash(def: ToolDefinition): string {
   return createHash('sha256').update(canonicalJson(def)).digest('hex');
+}
+
+/** Deepest nesting {@link sameJson} walks; deeper values are reported unequal (the caller hashes). */
+const SAME_JSON_DEPTH = 64;
+
+/**
+ * Whether `a` and `b` are the same JSON value: equal primitives, arrays equal item by item, objects
+ * with the same keys (in any order) holding equal values. Conservative: a member set to
+ * `undefined`, a non-finite number, a non-plain value or nesting past {@link SAME_JSON_DEPTH}
+ * counts as unequal, so `true` always means an equal {@link canonicalJson} (and hash), and
+ * `false` only means "hash again". No strings are built, so it costs far less than serialising.
+ */
+export function sameJson(a: unknown, b: unknown, depth = 0): boolean {
+  if (a === b) return typeof a !== 'number' || Number.isFinite(a);
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || depth >= SAME_JSON_DEPTH) return false;
+  const arr = Array.isArray(a);
+  if (arr !== Array.isArray(b)) return false;
+  if (arr) {
+    const x = a as unknown[];
+    const y = b as unknown[];
+    if (x.length !== y.length) return false;
+    for (let i = 0; i < x.length; i++) if (x[i] === undefined || !sameJson(x[i], y[i], depth + 1)) return false;
+    return true;
+  }
+  if (Object.getPrototypeOf(a) !== Object.prototype && Object.getPrototypeOf(a) !== null) return false;
+  if (Object.getPrototypeOf(b) !== Object.prototype && Object.getPrototypeOf(b) !== null) return false;
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  const keys = Object.keys(x);
+  if (keys.length !== Object.keys(y).length) return false;
+  for (const k of keys) {
+    const v = x[k];
+    if (v === undefined || !Object.prototype.hasOwnProperty.call(y, k) || !sameJson(v, y[k], depth + 1)) return false;
+  }
+  return true;
 }

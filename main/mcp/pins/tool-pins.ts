@@ -7,13 +7,14 @@
  * definition hash or configuration identity differs from its pin is `changed`, until the user
  * accepts it ({@link ToolPins.accept}: a button, or allowing a call on the approval card). The
  * check of one listing is remembered (by the listing's array and the pins' generation), so a table
- * rebuild that did not re-list costs nothing; and each tool's plain JSON is remembered with its
- * canonical hash, so a re-list that sends a definition exactly as before (same text, same key
- * order) is not canonicalised again — equal plain JSON means an equal canonical hash.
+ * rebuild that did not re-list costs nothing; and each tool's last listed definition is remembered
+ * with its canonical hash, so a re-list that sends a definition equal as JSON to the last one
+ * (compared by walking both, {@link sameJson}, no serialising) is not canonicalised or hashed again.
+ * The pin file is written at most once per listing (only when something was newly pinned).
  */
 import type { Tool } from '@modelcontextprotocol/client';
 import type { ToolPinStatus } from '../../../preload/contract/index.js';
-import { definitionHash, definitionOf, type ToolDefinition } from './definition.js';
+import { definitionHash, definitionOf, sameJson, type ToolDefinition } from './definition.js';
 import { diffDefinitions } from './diff.js';
 import type { PinStore, ToolPin } from './store.js';
 
@@ -38,8 +39,8 @@ interface Checked {
 /** The pins of one app core's servers. */
 export class ToolPins {
   private readonly checked = new Map<string, Checked>();
-  /** Per server, per tool: the plain JSON of the definition last listed and its canonical hash. */
-  private readonly hashes = new Map<string, Map<string, { raw: string; hash: string }>>();
+  /** Per server, per tool: the definition last listed and its canonical hash. */
+  private readonly hashes = new Map<string, Map<string, { definition: ToolDefinition; hash: string }>>();
   /** Bumped whenever a pin is accepted, so remembered checks are made again. */
   private generation = 0;
 
@@ -64,10 +65,10 @@ export class ToolPins {
     if (!known) this.hashes.set(server, (known = new Map()));
     for (const t of listing) {
       const definition = definitionOf(t);
-      const raw = JSON.stringify(definition);
       const seen = known.get(t.name);
-      const hash = seen && seen.raw === raw ? seen.hash : definitionHash(definition);
-      if (!seen || seen.raw !== raw) known.set(t.name, { raw, hash });
+      const same = seen !== undefined && sameJson(seen.definition, definition);
+      const hash = same ? seen.hash : definitionHash(definition);
+      if (!same) known.set(t.name, { definition, hash });
       const pin = pins.tools.get(t.name);
       if (!pin) {
         pins.tools.set(t.name, { hash, definition, identity, accepted: first, pinned_at: this.now() });

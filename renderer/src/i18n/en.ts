@@ -988,6 +988,8 @@ export const en = {
     note: 'Every MCP message to and from this server, with stored secrets redacted. Kept in memory only (the newest 2,000 messages or 8 MB per server) until you save it.',
     save: 'Save as .jsonl',
     clear: 'Clear',
+    record: 'Record this server',
+    off: 'Recording is off for this server: its messages are not kept (what was kept before stays until you clear it). The choice holds after a restart.',
     saved_one: 'Saved {{count}} message to {{path}}',
     saved_other: 'Saved {{count}} messages to {{path}}',
     method: 'Method',

@@ -988,6 +988,8 @@ export const zhCN: Strings = {
     note: '与此服务器往来的每条 MCP 消息，已隐去存储的密钥。仅保存在内存中（每个服务器最新的 2,000 条消息或 8 MB），除非你将其保存。',
     save: '保存为 .jsonl',
     clear: '清空',
+    record: '记录此服务器',
+    off: '已关闭此服务器的记录：其消息不会被保留（之前保留的消息在你清空前仍在）。重启后仍保持此选择。',
     saved_one: '已将 {{count}} 条消息保存到 {{path}}',
     saved_other: '已将 {{count}} 条消息保存到 {{path}}',
     method: '方法',

@@ -180,10 +180,14 @@ describe('malformed input', () => {
       ['inspector.replay', { server: 'a', seq: 1.5, arguments: {} }],
       ['inspector.replay', { server: 'a', seq: 1, arguments: [] }],
       ['inspector.replay', { server: 'a', seq: 1, arguments: { big: MB10 } }],
+      ['inspector.setRecording', { server: 'a' }],
+      ['inspector.setRecording', { server: 'a', on: 'no' }],
+      ['inspector.setRecording', { server: 'a', on: false, extra: 1 }],
     ] as const)
       expect(errorOf(await dispatcher.invoke(channel, input)).code, `${channel} ${JSON.stringify(input).slice(0, 80)}`).toBe('invalid_input');
     expect(errorOf(await dispatcher.invoke('inspector.list', { server: 'missing' })).code).toBe('not_found');
     expect(errorOf(await dispatcher.invoke('inspector.replay', { server: 'missing', seq: 1, arguments: {} })).code).toBe('not_found');
+    expect(errorOf(await dispatcher.invoke('inspector.setRecording', { server: 'missing', on: false })).code).toBe('not_found');
   });
 
   it('deeply nested or cyclic-looking junk → invalid_input', async () => {

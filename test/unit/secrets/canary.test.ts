@@ -373,6 +373,7 @@ describe('no secret ever leaves main (canary)', () => {
       'inspector.save': [{ server: 'local' }, { server: 'missing' }],
       'inspector.replay': [{ server: 'local', seq: 1, arguments: { token: CANARIES.env } }, { server: 'missing', seq: 1, arguments: {} }],
       'inspector.clear': [{ server: 'argsec' }, { server: 'missing' }],
+      'inspector.setRecording': [{ server: 'argsec', on: true }, { server: 'missing', on: false }],
     };
     expect(Object.keys(samples).sort()).toEqual([...channelNames].sort());
     for (const channel of channelNames) {

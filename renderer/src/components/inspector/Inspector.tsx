@@ -2,7 +2,8 @@
  * The protocol inspector of one server (docs/ARCHITECTURE.md "Protocol inspector"): the MCP
  * traffic main recorded for it — loaded once, then every batch main pushes
  * (`inspector.messages`) — grouped into exchanges, filtered by method and text, bounded in what
- * it keeps and renders; save to a `.jsonl` file, clear, copy a message, replay a `tools/call`.
+ * it keeps and renders; save to a `.jsonl` file, clear, copy a message, replay a `tools/call`;
+ * switch recording of this server on or off (main keeps the choice across restarts).
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { InspectorMessage, InspectorSaveResult } from '../../../../preload/contract/index.js';
@@ -28,6 +29,8 @@ function Inspector({ server, focus, onClose }: { server: string; focus: string |
   const [text, setText] = useState('');
   const [saved, setSaved] = useState<InspectorSaveResult | null>(null);
   const [reloads, setReloads] = useState(0);
+  /** Whether main records this server (null until the snapshot said). */
+  const [recording, setRecording] = useState<boolean | null>(null);
   const focusRef = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
@@ -47,6 +50,7 @@ function Inspector({ server, focus, onClose }: { server: string; focus: string |
         const merged = appendMessages(snap.messages, early ?? []);
         early = null;
         setMessages(merged);
+        setRecording(snap.recording);
       },
       (err: Error) => {
         early = null;
@@ -89,6 +93,18 @@ function Inspector({ server, focus, onClose }: { server: string; focus: string |
     }
   };
 
+  const switchRecording = async (on: boolean) => {
+    setError(null);
+    // Shown at once; main's answer (or the state before, when it failed) follows.
+    setRecording(on);
+    try {
+      setRecording((await call('inspector.setRecording', { server, on })).recording);
+    } catch (err) {
+      setRecording(!on);
+      setError((err as Error).message);
+    }
+  };
+
   let focusAssigned = false;
   return (
     <div className="modal-backdrop" onClick={onClose}>
@@ -104,6 +120,16 @@ function Inspector({ server, focus, onClose }: { server: string; focus: string |
         <div className="row">
           <strong>{t('inspector.label', { server })}</strong>
           <span className="spacer" />
+          <label className="check">
+            <input
+              type="checkbox"
+              data-testid="inspector-recording"
+              checked={recording ?? false}
+              disabled={recording === null}
+              onChange={(e) => void switchRecording(e.target.checked)}
+            />{' '}
+            {t('inspector.record')}
+          </label>
           <button onClick={() => void save()}>{t('inspector.save')}</button>
           <button onClick={() => void clear()}>{t('inspector.clear')}</button>
           <button onClick={onClose} autoFocus>
@@ -111,6 +137,11 @@ function Inspector({ server, focus, onClose }: { server: string; focus: string |
           </button>
         </div>
         <p className="muted small">{t('inspector.note')}</p>
+        {recording === false && (
+          <div className="notice info" role="status" data-testid="inspector-off">
+            {t('inspector.off')}
+          </div>
+        )}
         <div className="row inspector-filters">
           <label className="check">
             {t('inspector.method')}{' '}

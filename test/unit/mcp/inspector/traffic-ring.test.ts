@@ -10,6 +10,10 @@ import { SecretRedactor } from '../../../../main/secrets/redact.js';
 import { TrafficRing } from '../../../../main/mcp/inspector/ring.js';
 import { TrafficRecorder } from '../../../../main/mcp/inspector/recorder.js';
 import type { InspectorMessage } from '../../../../preload/contract/index.js';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { INSPECTOR_SETTINGS_FILE, RecorderSwitches } from '../../../../main/mcp/inspector/switches.js';
+import { makeTempDir, removeDir } from '../../helpers.js';
 
 const SECRET = 'sk-live-4f9a8b7c6d5e';
 const HEADER_SECRET = 'hdr-token-0123456789';
@@ -124,5 +128,61 @@ describe('TrafficRing pairing, rounds and tags', () => {
     ring.record('out', call(2, { text: 'a' }), 1);
     ring.record('out', call(3, { text: 'a' }), 1);
     expect(ring.all().map((m) => m.tag)).toEqual([null, 't1', 't2']);
+  });
+});
+
+describe('Recording off the call path, and the per-server switch', () => {
+  it('a recorded message is kept on the next turn (or at the next read), and what the listener gets is redacted', async () => {
+    const r = new SecretRedactor();
+    r.add(SECRET);
+    const batches: InspectorMessage[][] = [];
+    const rec = new TrafficRecorder(r, (_server, messages) => batches.push(messages));
+    const ring = rec.ring('a');
+    ring.record('out', call(1, { key: SECRET }), 1);
+    ring.record('in', result(1, { content: [{ type: 'text', text: `got ${SECRET}` }] }), 1);
+    // The reader sees both at once, in order, paired, redacted.
+    const kept = ring.all();
+    expect(kept.map((m) => [m.seq, m.dir, m.method, m.request_seq])).toEqual([
+      [1, 'out', 'tools/call', null],
+      [2, 'in', 'tools/call', 1],
+    ]);
+    ring.record('in', { jsonrpc: '2.0', method: 'notifications/message', params: { data: SECRET } }, 1);
+    await new Promise((res) => setImmediate(res));
+    expect(ring.size.messages).toBe(3);
+    rec.flush();
+    const sent = JSON.stringify(batches);
+    expect(batches.flat()).toHaveLength(3);
+    expect(sent).not.toContain(SECRET);
+    expect(sent).toContain('[redacted]');
+  });
+
+  it('switched off, a server records nothing (what was kept stays); the choice holds for a new core on the same folder', async () => {
+    const dir = makeTempDir('op-insp-');
+    try {
+      const rec = new TrafficRecorder(new SecretRedactor(), null, undefined, new RecorderSwitches(dir));
+      const ring = rec.ring('a');
+      ring.record('out', call(1, {}), 1);
+      await rec.setRecording('a', false);
+      expect(rec.recording('a')).toBe(false);
+      ring.record('out', call(2, {}), 1);
+      ring.record('in', result(2, {}), 1);
+      expect(ring.all().map((m) => m.rpc_id)).toEqual([1]);
+      expect(rec.recording('b')).toBe(true);
+      // A restart: a fresh recorder on the same state folder keeps `a` off and `b` on.
+      const again = new TrafficRecorder(new SecretRedactor(), null, undefined, new RecorderSwitches(dir));
+      again.ring('a').record('out', call(3, {}), 1);
+      again.ring('b').record('out', call(4, {}), 1);
+      expect(again.ring('a').all()).toEqual([]);
+      expect(again.ring('b').all()).toHaveLength(1);
+      await again.setRecording('a', true);
+      again.ring('a').record('out', call(5, {}), 1);
+      expect(again.ring('a').all().map((m) => m.rpc_id)).toEqual([5]);
+      expect(new RecorderSwitches(dir).recording('a')).toBe(true);
+      // An unreadable file means every server is recorded.
+      writeFileSync(path.join(dir, INSPECTOR_SETTINGS_FILE), '{nope');
+      expect(new RecorderSwitches(dir).recording('a')).toBe(true);
+    } finally {
+      await removeDir(dir);
+    }
   });
 });

@@ -6,6 +6,8 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import type { Tool } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { definitionHash, definitionOf, diffDefinitions, PinStore, ToolPins } from '../../../../main/mcp/pins/index.js';
+import { canonicalJson } from '../../../../main/chat/permissions/args-hash.js';
+import { sameJson } from '../../../../main/mcp/pins/definition.js';
 import { makeTempDir, removeDir } from '../../helpers.js';
 
 const dirs: string[] = [];
@@ -43,6 +45,37 @@ describe('definition hash', () => {
     expect(definitionHash(definitionOf({ ...write, description: 'Append a note.' }))).not.toBe(definitionHash(definitionOf(write)));
     expect(definitionHash(definitionOf({ ...write, outputSchema: { type: 'object' } }))).not.toBe(definitionHash(definitionOf(write)));
     expect(definitionHash(definitionOf(write))).toMatch(/^[0-9a-f]{64}$/);
+  });
+});
+
+describe('sameJson (the re-list shortcut)', () => {
+  it('is true only for values with equal canonical JSON, whatever the key order', () => {
+    const a = { type: 'object', properties: { x: { type: 'string', enum: ['a', 'b'] } }, required: ['x'] };
+    const b = JSON.parse('{"required":["x"],"properties":{"x":{"enum":["a","b"],"type":"string"}},"type":"object"}') as unknown;
+    expect(sameJson(a, b)).toBe(true);
+    expect(canonicalJson(a)).toBe(canonicalJson(b));
+    const unequal: [unknown, unknown][] = [
+      [{ x: ['a', 'b'] }, { x: ['b', 'a'] }], // array order counts
+      [{ x: 1 }, { x: '1' }],
+      [{ x: 1 }, { x: 1, y: null }],
+      [{ x: {} }, { x: [] }],
+      [{ x: null }, { x: {} }],
+      [[1, 2], [1, 2, 3]],
+      [{ a: { b: { c: 1 } } }, { a: { b: { c: 2 } } }],
+      [{ y: 1 }, { x: 1 }],
+    ];
+    for (const [x, y] of unequal) {
+      expect(sameJson(x, y)).toBe(false);
+      expect(sameJson(y, x)).toBe(false);
+      expect(canonicalJson(x)).not.toBe(canonicalJson(y));
+    }
+  });
+
+  it('says "hash again" (false) for what JSON would blur: undefined members, NaN, non-plain objects', () => {
+    expect(sameJson({ x: undefined }, { y: undefined })).toBe(false);
+    expect(sameJson({ x: Number.NaN }, { x: Number.NaN })).toBe(false);
+    expect(sameJson({ d: new Date(0) }, { d: new Date(0) })).toBe(false);
+    expect(sameJson([undefined], [undefined])).toBe(false);
   });
 });
 
@@ -128,6 +161,33 @@ describe('pin store and check', () => {
     expect(again.check('notes', ID_A, listing).get('write_note')!.status).toEqual({ kind: 'pinned' });
     const fourth = new ToolPins(storeIn(dir)).check('notes', ID_A, [structuredClone(changed), structuredClone(extra)]);
     expect([...fourth.values()].map((c) => c.status.kind)).toEqual(['pinned', 'pinned']);
+  });
+
+  it('a re-list with fresh objects equal as JSON keeps its status; a change deep inside a schema is caught; one write per listing', async () => {
+    const store = storeIn(stateDir());
+    let saves = 0;
+    const save = store.save.bind(store);
+    store.save = (server: string) => {
+      saves++;
+      return save(server);
+    };
+    const pins = new ToolPins(store);
+    const many = Array.from({ length: 20 }, (_, i): Tool => ({ ...structuredClone(write), name: `t${i}` }));
+    pins.check('notes', ID_A, many);
+    expect(saves).toBe(1); // the first listing pins 20 tools with one write
+    await store.flush();
+    const again = pins.check('notes', ID_A, structuredClone(many));
+    expect([...again.values()].every((c) => c.status.kind === 'pinned')).toBe(true);
+    expect(saves).toBe(1); // nothing new: no write
+    const deep = structuredClone(many);
+    (deep[3]!.inputSchema.properties!.options as { properties: { mode: { enum: string[] } } }).properties.mode.enum.push('wipe');
+    const third = pins.check('notes', ID_A, deep);
+    expect(third.get('t3')!.status).toMatchObject({ kind: 'changed', diff: [{ kind: 'property_changed', path: 'options.mode' }] });
+    expect(third.get('t3')!.hash).toBe(definitionHash(definitionOf(deep[3]!)));
+    expect(third.get('t4')!.status.kind).toBe('pinned');
+    // Back to the pinned definition (new objects, reordered keys): pinned again, same hash as the pin.
+    const back = structuredClone(many).map((t) => JSON.parse(JSON.stringify({ annotations: t.annotations, inputSchema: t.inputSchema, name: t.name, description: t.description, title: t.title })) as Tool);
+    expect(pins.check('notes', ID_A, back).get('t3')!.status.kind).toBe('pinned');
   });
 
   it('a tool listed with the same definition by another program (config identity) is changed, with an empty diff', () => {
