@@ -37,19 +37,19 @@ import { ServerTransfer } from './host/import-export.js';
 import { ServerManagement } from './host/management.js';
 import type { RecoveryPolicy } from './host/recovery.js';
 import { ServerRuntime, type HostEvents } from './host/runtime.js';
-import { defaultStartConcurrency, queueEnabledServers, runStartupQueue } from './host/startup.js';
+import { queueEnabledServers, runStartupQueue } from './host/startup.js';
+import { CpuAwareAdmission, FixedAdmission, type StartAdmission } from './host/start-admission.js';
 
 export { HostError, NameCollisionError, ServerChangedError, ToolDisabledError } from './host/errors.js';
 export type { ResolvedTool, ToolRef } from './host/resolved-tools.js';
 export { sameSecretDestination, storedSecretsKept } from './host/import-export.js';
 export { backoffDelay, RECOVERY } from './host/recovery.js';
 export type { HostEvents } from './host/runtime.js';
-export { defaultStartConcurrency } from './host/startup.js';
 export { isToolEnabled, toView, type AuthStatus } from './host/views.js';
 
 /** Host options. */
 export interface HostOptions {
-  /** How many servers start at once. Default {@link defaultStartConcurrency}. */
+  /** A fixed bound on servers starting at once. Default: CPU-aware admission (./host/start-admission.ts). */
   concurrency?: number;
   events?: Partial<HostEvents>;
   /** Where OAuth state (tokens, registrations, PKCE verifiers) is kept. Default: memory. */
@@ -94,10 +94,10 @@ export class McpHost {
   /** Roots and URL elicitation hooks (./protocol/service.ts), or null. */
   private readonly protocol: HostProtocol | null;
   private startup: Promise<void> | null = null;
-  private readonly concurrency: number;
+  private readonly admission: StartAdmission;
 
   constructor(store: ConfigStore, opts: HostOptions = {}) {
-    this.concurrency = Math.max(1, opts.concurrency ?? defaultStartConcurrency());
+    this.admission = opts.concurrency === undefined ? new CpuAwareAdmission() : new FixedAdmission(opts.concurrency);
     this.rt = new ServerRuntime({
       store,
       events: opts.events ?? {},
@@ -286,7 +286,9 @@ export class McpHost {
   // ---- startup -------------------------------------------------------------------------------
 
   /**
-   * Start every enabled server in the background, at most `concurrency` at once. Returns at once;
+   * Start every enabled server in the background, begun as the start admission lets each
+   * (./host/start-admission.ts: as many as the cores, more while the machine has spare CPU, or a
+   * fixed `concurrency`). Returns at once;
    * `whenStarted()` resolves when the startup task is done. Every enabled server is visible as
    * `starting` immediately. At each server's turn the *current* persisted config is read: a server
    * deleted or disabled meanwhile is skipped, and a client created by add/restart meanwhile wins.
@@ -296,7 +298,7 @@ export class McpHost {
     const queue = queueEnabledServers(this.rt);
     // Spawning is left to the next turn of the event loop, so whoever called startAll (the window,
     // the browser shell) is serving before the first process is forked.
-    this.startup = new Promise<void>((r) => setImmediate(r)).then(() => runStartupQueue(this.rt, queue, this.concurrency));
+    this.startup = new Promise<void>((r) => setImmediate(r)).then(() => runStartupQueue(this.rt, queue, this.admission));
   }
 
   /** Resolves when the background startup task has finished (immediately if none ran). */
