@@ -6,7 +6,9 @@ import { call } from '../api';
 import { Trans, useTranslation } from '../i18n';
 import { Composer } from './Composer';
 import { ContextChips } from './ContextChips';
+import { FirstRun, type GuideTarget } from './FirstRun';
 import { LocalModelOffers } from './LocalModelOffers';
+import { Glyph, type IconName } from './icons';
 import { Markdown } from './Markdown';
 import { ToolPicker } from './ToolPicker';
 import { PreparingCard, ToolCard } from './ToolCard';
@@ -15,13 +17,23 @@ import { AppViewSlot } from '../apps/AppView';
 import { EntryBoundary, entryRawText } from './EntryBoundary';
 import { useStickToBottom } from './use-stick-to-bottom';
 
-/** Copy text to the clipboard, and say so for a moment. */
-function CopyButton({ text, label }: { text: string; label?: string }) {
+/** An icon button of a message: its name is the accessible name and the tooltip. */
+function ActionButton({ icon, label, onClick, disabled, onBlur }: { icon: IconName; label: string; onClick: () => void; disabled?: boolean; onBlur?: () => void }) {
+  return (
+    <button className="msg-action" aria-label={label} title={label} onClick={onClick} disabled={disabled} onBlur={onBlur}>
+      <Glyph name={icon} />
+    </button>
+  );
+}
+
+/** Copy text to the clipboard, and say so for a moment (the name and icon change). */
+function CopyButton({ text }: { text: string }) {
   const { t } = useTranslation();
   const [done, setDone] = useState<'copied' | 'failed' | null>(null);
   return (
-    <button
-      className="msg-action"
+    <ActionButton
+      icon={done === 'copied' ? 'check' : done === 'failed' ? 'alert' : 'copy'}
+      label={done === 'copied' ? t('chat.copied') : done === 'failed' ? t('chat.copyFailed') : t('chat.copy')}
       onClick={() =>
         void navigator.clipboard.writeText(text).then(
           () => setDone('copied'),
@@ -29,15 +41,15 @@ function CopyButton({ text, label }: { text: string; label?: string }) {
         )
       }
       onBlur={() => setDone(null)}
-    >
-      {done === 'copied' ? t('chat.copied') : done === 'failed' ? t('chat.copyFailed') : (label ?? t('chat.copy'))}
-    </button>
+    />
   );
 }
 
-/** The i18n key of the note under an answer that did not finish normally. */
-const ANSWER_NOTE: Partial<Record<Extract<TranscriptItem, { kind: 'assistant' }>['state'], 'chat.answerStopped' | 'chat.answerFailed' | 'chat.answerInterrupted'>> = {
-  stopped: 'chat.answerStopped',
+/**
+ * The i18n key of the note under an answer that did not finish normally. A stopped answer has
+ * none: the run's own "Stopped." notice follows it, and saying it twice reads like two events.
+ */
+const ANSWER_NOTE: Partial<Record<Extract<TranscriptItem, { kind: 'assistant' }>['state'], 'chat.answerFailed' | 'chat.answerInterrupted'>> = {
   failed: 'chat.answerFailed',
   interrupted: 'chat.answerInterrupted',
 };
@@ -75,16 +87,15 @@ function UserMessage({ item, editable, running }: { item: Extract<TranscriptItem
       <div className="msg-actions">
         <CopyButton text={item.text} />
         {editable && (
-          <button
-            className="msg-action"
+          <ActionButton
+            icon="edit"
+            label={t('common.edit')}
             disabled={running}
             onClick={() => {
               setText(item.text);
               setEditing(true);
             }}
-          >
-            {t('common.edit')}
-          </button>
+          />
         )}
       </div>
     </div>
@@ -185,6 +196,26 @@ const Item = memo(function Item({ item: it, editable, running, hit }: { item: Tr
   );
 });
 
+/** The empty chat when the guide is off: what to do next, as a sentence and an action. */
+function EmptyChat({ onOpenSettings }: { onOpenSettings: (target: GuideTarget) => void }) {
+  const { t } = useTranslation();
+  const model = useApp((s) => s.model);
+  if (model?.configured)
+    return (
+      <div className="empty" data-testid="chat-empty">
+        <p>{t('chat.emptyReady')}</p>
+      </div>
+    );
+  return (
+    <div className="empty" data-testid="chat-empty">
+      <p>
+        <Trans i18nKey="chat.setupModel" components={{ action: <button className="link" onClick={() => onOpenSettings('model')} /> }} />
+      </p>
+      <LocalModelOffers onAdded={() => void useApp.getState().loadSettings()} />
+    </div>
+  );
+}
+
 /** Rows with their keys; a key already taken (a provider that repeats call ids) falls back to the entry id. */
 function uniqueKeys(rows: Array<TranscriptItem | PreparingTool>): Array<[TranscriptItem | PreparingTool, string]> {
   const taken = new Set<string>();
@@ -197,7 +228,7 @@ function uniqueKeys(rows: Array<TranscriptItem | PreparingTool>): Array<[Transcr
 }
 
 /** The chat: the open conversation's transcript, message actions, export, and the composer. */
-export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: () => void; composerRef: React.RefObject<HTMLTextAreaElement | null> }) {
+export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: (target: GuideTarget) => void; composerRef: React.RefObject<HTMLTextAreaElement | null> }) {
   const { t } = useTranslation();
   const items = useApp((s) => s.items);
   const preparingTools = useApp((s) => s.preparingTools);
@@ -214,6 +245,8 @@ export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: () =
     return s.serverOrder.reduce((n, k) => n + (picked === null || picked.includes(k) ? (s.servers[k]?.tool_count ?? 0) : 0), 0);
   });
   const regenerate = useApp((s) => s.regenerate);
+  // The first-run guide, while it is on and nothing was said yet (store/onboarding.ts).
+  const guide = useApp((s) => s.firstRun.kind === 'shown' && s.conversations.length === 0);
   const running = summary?.running ?? false;
   // The profile this conversation uses: its own, the draft's pick, or the default.
   const active = useApp((s) => {
@@ -298,20 +331,7 @@ export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: () =
         </div>
       )}
       <div className="transcript" data-testid="transcript" ref={transcript} aria-busy={loading} onScroll={onTranscriptScroll}>
-        {items.length === 0 && !loading && (
-          <div className="empty">
-            {model?.configured ? (
-              <p>{t('chat.emptyReady')}</p>
-            ) : (
-              <>
-                <p>
-                  <Trans i18nKey="chat.setupModel" components={{ action: <button className="link" onClick={onOpenSettings} /> }} />
-                </p>
-                <LocalModelOffers onAdded={() => void useApp.getState().loadSettings()} />
-              </>
-            )}
-          </div>
-        )}
+        {items.length === 0 && !loading && (guide ? <FirstRun onOpen={onOpenSettings} /> : <EmptyChat onOpenSettings={onOpenSettings} />)}
         {from > 0 && (
           <button className="link earlier" onClick={showEarlier}>
             {t('chat.showEarlier', { count: Math.min(SHOWN_AT_FIRST, from), hidden: from })}
@@ -323,9 +343,7 @@ export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: () =
         ))}
         {hasAnswer && !running && (
           <div className="item regen">
-            <button className="msg-action" onClick={() => void regenerate()}>
-              {t('chat.regenerate')}
-            </button>
+            <ActionButton icon="regenerate" label={t('chat.regenerate')} onClick={() => void regenerate()} />
           </div>
         )}
         {localNotices.map((n) => (
@@ -339,11 +357,12 @@ export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: () =
         <div ref={end} />
       </div>
       <div className="composer">
+        <Composer composerRef={composerRef} running={running} />
+        {/* One toolbar row under the message box: the model and tools pickers, then Attach and Send. */}
         <div className="composer-pickers">
           <ProfilePicker />
           <ToolPicker />
         </div>
-        <Composer composerRef={composerRef} running={running} />
       </div>
     </div>
   );
