@@ -147,8 +147,9 @@ function rowKey(row: TranscriptItem | PreparingTool): string {
  * message, tool card and app view is contained (./EntryBoundary.tsx): one that cannot be
  * displayed shows a notice with its raw text, and the rest of the window goes on.
  */
-const Item = memo(function Item({ item: it, editable, running, hit }: { item: TranscriptItem | PreparingTool; editable: boolean; running: boolean; hit: boolean }) {
+const Item = memo(function Item({ item: it, editable, running, hit, regen }: { item: TranscriptItem | PreparingTool; editable: boolean; running: boolean; hit: boolean; regen: boolean }) {
   const { t } = useTranslation();
+  const regenerate = useApp((s) => s.regenerate);
   const raw = () => entryRawText(it);
   const label = it.kind === 'preparing-tool' ? it.call_id : it.id;
   let body;
@@ -160,8 +161,9 @@ const Item = memo(function Item({ item: it, editable, running, hit }: { item: Tr
           <Markdown text={it.text} streaming={it.state === 'streaming'} />
         </div>
         <div className="msg-actions">
-          {ANSWER_NOTE[it.state] && <span className="muted small">{t(ANSWER_NOTE[it.state]!)}</span>}
           <CopyButton text={it.text} />
+          {regen && <ActionButton icon="regenerate" label={t('chat.regenerate')} onClick={() => void regenerate()} />}
+          {ANSWER_NOTE[it.state] && <span className="muted small">{t(ANSWER_NOTE[it.state]!)}</span>}
         </div>
       </div>
     );
@@ -266,9 +268,14 @@ export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: (tar
   // scrollIntoView() return a Promise, which React would call as a cleanup on unmount (crash).
   const scrollFrame = useRef<number | null>(null);
   // Growth that is not a new entry (an app view sizing itself) keeps the bottom in view too.
-  const onTranscriptScroll = useStickToBottom(transcript, !!focusItemId);
+  // An empty chat (the first-run guide, the empty state) is read from its top.
+  const onTranscriptScroll = useStickToBottom(transcript, !!focusItemId || items.length === 0);
   useEffect(() => {
     if (focusItemId || scrollFrame.current !== null) return;
+    if (items.length === 0) {
+      if (transcript.current) transcript.current.scrollTop = 0;
+      return;
+    }
     scrollFrame.current = requestAnimationFrame(() => {
       scrollFrame.current = null;
       end.current?.scrollIntoView({ block: 'end' });
@@ -307,6 +314,8 @@ export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: (tar
   const preparing = preparingTools.filter((p) => !items.some((it) => it.kind === 'tool' && it.run_id === p.run_id && it.call_id === p.call_id));
   const lastUser = items.reduce((at, it, i) => (it.kind === 'user' ? i : at), -1);
   const hasAnswer = lastUser >= 0 && lastUser < items.length - 1;
+  // Regenerate sits with the last answer's own actions when the run ended on it; else on a row of its own.
+  const regenInline = hasAnswer && !running && items[items.length - 1]?.kind === 'assistant';
 
   return (
     <div className="chat">
@@ -320,8 +329,15 @@ export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: (tar
         <span className="spacer" />
         {summary && (
           <span className="row export-buttons">
-            <button onClick={() => void doExport('markdown')}>{t('chat.exportMarkdown')}</button>
-            <button onClick={() => void doExport('json')}>{t('chat.exportJson')}</button>
+            {/* Narrow windows show the short label; the name stays the whole one. */}
+            <button aria-label={t('chat.exportMarkdown')} title={t('chat.exportMarkdown')} onClick={() => void doExport('markdown')}>
+              <span className="label-long">{t('chat.exportMarkdown')}</span>
+              <span className="label-short" aria-hidden="true">{t('chat.exportMarkdownShort')}</span>
+            </button>
+            <button aria-label={t('chat.exportJson')} title={t('chat.exportJson')} onClick={() => void doExport('json')}>
+              <span className="label-long">{t('chat.exportJson')}</span>
+              <span className="label-short" aria-hidden="true">{t('chat.exportJsonShort')}</span>
+            </button>
           </span>
         )}
       </div>
@@ -339,9 +355,9 @@ export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: (tar
         )}
         {/* One list: a provisional row comes last, where its call's entry will be appended. */}
         {uniqueKeys([...items.slice(from), ...preparing]).map(([it, key], j) => (
-          <Item key={key} item={it} editable={from + j === lastUser} running={running} hit={it.kind !== 'preparing-tool' && it.id === focusItemId} />
+          <Item key={key} item={it} editable={from + j === lastUser} running={running} hit={it.kind !== 'preparing-tool' && it.id === focusItemId} regen={regenInline && from + j === items.length - 1} />
         ))}
-        {hasAnswer && !running && (
+        {hasAnswer && !running && !regenInline && (
           <div className="item regen">
             <ActionButton icon="regenerate" label={t('chat.regenerate')} onClick={() => void regenerate()} />
           </div>

@@ -152,6 +152,7 @@ export function ConversationList({ searchRef, composerRef }: { searchRef: React.
         type="search"
         aria-label={t('sidebar.search')}
         placeholder={t('sidebar.searchPlaceholder')}
+        title={t('sidebar.searchTitle')}
         value={text}
         onChange={(e) => onSearch(e.target.value)}
         onKeyDown={(e) => {
