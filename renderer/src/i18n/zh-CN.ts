@@ -56,7 +56,7 @@ export const zhCN: Strings = {
     noMatches: '没有消息匹配“{{query}}”。',
     clearSearch: '清除搜索',
     saved: '已保存的对话',
-    emptyList: '还没有对话。聊天时会自动保存在这里。',
+    emptyList: '还没有对话。对话会自动保存在这里。',
     startFirst: '写第一条消息',
     answering: '正在回答',
     messages_one: '{{count}} 条消息',
