@@ -15,7 +15,7 @@ import type { TrafficRecorder } from './inspector/recorder.js';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { ExportResult, ImportPreview, ImportResult, LogEntry, PinSettings, ServerInput, ServerPatch, ServerView, ToolSettingPatch } from '../../preload/contract/index.js';
 import type { RegisteredTool } from './adapter.js';
-import { serverIdentity, type ConfigStore, type ServerConfig } from './config.js';
+import { programIdentity, type ConfigStore, type ServerConfig } from './config.js';
 import type { CallOptions, ElicitHandler, McpConnection, SampleHandler } from './connection.js';
 import type { OAuthSignIns } from './oauth/flow.js';
 import type { PersistentOAuthProvider } from './oauth/provider.js';
@@ -223,7 +223,7 @@ export class McpHost {
   pinCheck(resolved: ResolvedTool): CheckedTool | null {
     const conn = resolved.connection;
     if (!conn) return { status: { kind: 'pinned' }, hash: '', definition: { name: resolved.tool.original_name, inputSchema: {} } };
-    return this.rt.pins.check(resolved.tool.server, serverIdentity(conn.config), conn.tools).get(resolved.tool.original_name) ?? null;
+    return this.rt.pins.check(resolved.tool.server, programIdentity(conn.config), conn.tools).get(resolved.tool.original_name) ?? null;
   }
 
   /**
@@ -235,7 +235,7 @@ export class McpHost {
     const conn = resolved.connection;
     if (!conn) return true;
     if (!this.isLive(resolved) || this.pinCheck(resolved)?.hash !== hash) return false;
-    const done = await this.rt.pins.accept(resolved.tool.server, serverIdentity(conn.config), [resolved.tool.original_name], hash);
+    const done = await this.rt.pins.accept(resolved.tool.server, programIdentity(conn.config), [resolved.tool.original_name], hash);
     this.rt.tools.refreshOffered();
     this.rt.emitChanged(resolved.tool.server);
     return done.length === 1;
@@ -249,7 +249,7 @@ export class McpHost {
     if (!this.rt.store.has(name)) throw noSuchServer(name);
     const conn = this.rt.conns.get(name);
     if (!conn || conn.status !== 'ready') throw new HostError('invalid_input', `Server "${name}" is not ready, so its tools are not known yet.`);
-    const identity = serverIdentity(conn.config);
+    const identity = programIdentity(conn.config);
     this.rt.pins.check(name, identity, conn.tools);
     await this.rt.pins.accept(name, identity, tools);
     this.rt.tools.refreshOffered();

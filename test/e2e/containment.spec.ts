@@ -10,7 +10,7 @@
  */
 import path from 'node:path';
 import { defaultScript, startFakeModel, textOf, type FakeModel, type Turn, type WireRequest } from '../fixtures/fake-model.js';
-import { ROOT, SCREENSHOTS, addLocalServer, commandLine, configureModel, expect, expectStatus, openApp, openChat, sendMessage, setApprovalMode, test, type ShellHandle } from './helpers.js';
+import { ROOT, SCREENSHOTS, addLocalServer, commandLine, expect, expectStatus, openApp, openChat, saveProfile, sendMessage, setApprovalMode, test, type ShellHandle } from './helpers.js';
 import type { Page } from '@playwright/test';
 
 // Never depend on a model server that happens to run on this machine.
@@ -42,7 +42,8 @@ test.afterAll(async () => {
 /** A model, the sdk fixture server as `fx`, and tools that run without asking. */
 async function setUp(page: Page, shell: ShellHandle): Promise<void> {
   await openApp(page, shell.current);
-  await configureModel(page, { baseUrl: model.baseUrl, model: 'fake-1' });
+  // A window large enough for the 50,000-character result: what is tested is how it shows, not the budget.
+  await saveProfile(page, { name: 'Default', baseUrl: model.baseUrl, model: 'fake-1', contextWindow: 128_000 });
   await setApprovalMode(page, 'Never ask');
   await expectStatus(await addLocalServer(page, { name: 'fx', command: commandLine([process.execPath, SDK_SERVER]) }), 'ready');
   await openChat(page);

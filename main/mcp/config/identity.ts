@@ -8,6 +8,9 @@
  * - {@link serverIdentity}: the destination narrowed to the URL path, with the transport type and
  *   the names (never the values) of the env variables or headers. Approvals and "Allow in this
  *   conversation" grants hold only for the identity they were given to.
+ * - {@link programIdentity}: the program alone — the transport type and the command line or URL
+ *   origin + path, without the env or header names. Pinned tool definitions (main/mcp/pins) hold
+ *   for it: editing which variables a server gets is not "another program".
  * - {@link toolNamespace}: the prefix a server's tools are offered under (`{server}__{tool}`),
  *   compared ignoring case; two servers of one namespace would share tool names.
  */
@@ -43,6 +46,17 @@ export function serverIdentity(cfg: ServerConfig): string {
   return createHash('sha256')
     .update(JSON.stringify([cfg.type, target, [...names].sort()]))
     .digest('hex');
+}
+
+/**
+ * The identity of the program a configuration runs, as a SHA-256 hex digest of the transport type
+ * and the command line (stdio; secret arguments as `***`) or the URL's origin and path (remote).
+ * Unlike {@link serverIdentity} it leaves out the env or header names: a pin is about which program
+ * answers, and adding or removing a variable does not change that.
+ */
+export function programIdentity(cfg: ServerConfig): string {
+  const { target } = transportFor(cfg).identity(cfg);
+  return createHash('sha256').update(JSON.stringify([cfg.type, target])).digest('hex');
 }
 
 /**

@@ -7,7 +7,7 @@
  */
 import { buildToolTable, type RegisteredTool, type ToolTable } from '../adapter.js';
 import type { ToolPinStatus } from '../../../preload/contract/index.js';
-import { serverIdentity, type ConfigStore } from '../config.js';
+import { programIdentity, type ConfigStore } from '../config.js';
 import type { McpConnection } from '../connection.js';
 import { META_SERVER, metaToolsFor } from '../protocol/meta-tools.js';
 import { visibleToModel } from '../apps/tool-ui.js';
@@ -75,7 +75,7 @@ export class ToolRegistry {
         const c = conns.get(name);
         if (!c || c.status !== 'ready') continue;
         // Pins first-seen definitions; remembered while the listing is the same array.
-        this.pins.check(name, serverIdentity(c.config), c.tools);
+        this.pins.check(name, programIdentity(c.config), c.tools);
         for (const t of c.tools) if (!visibleToModel(t)) appOnly.add(`${name}\u0000${t.name}`);
         for (const t of c.tools) all.push({ server: name, name: t.name, description: t.description, inputSchema: t.inputSchema as Record<string, unknown>, title: t.title, annotations: t.annotations });
       }

@@ -26,7 +26,7 @@ export interface ToolPin {
   hash: string;
   /** The definition as it was seen (accepted, or first seen when `accepted` is false). */
   definition: ToolDefinition;
-  /** `serverIdentity` of the configuration it was seen with (../config/identity.ts). */
+  /** `programIdentity` of the configuration it was seen with (../config/identity.ts). */
   identity: string;
   /** Whether the user accepted it (explicitly, by allowing a call, or as the server's first listing). */
   accepted: boolean;

@@ -51,7 +51,7 @@ export class ToolPins {
   /**
    * Check one ready server's listing against its pins; pins what is seen for the first time (and
    * writes the server's file when anything was pinned). Equal arguments give the remembered answer.
-   * @param identity `serverIdentity` of the configuration the listing came from
+   * @param identity `programIdentity` of the configuration the listing came from
    */
   check(server: string, identity: string, listing: readonly Tool[]): Map<string, CheckedTool> {
     const prior = this.checked.get(server);

@@ -190,6 +190,17 @@ describe('pinned tool definitions at the gate (real stdio server)', () => {
     await removeDir(otherWork);
   });
 
+  it('editing only the variables a server gets keeps its pins: the same program, no new question', async () => {
+    await host.setToolSettings('notes', 'write_note', { approval: 'always_allow' });
+    expect((await call('notes__write_note', { text: 'before' })).ran).toBe(true);
+    await host.update('notes', { env: { EXTRA_SETTING: 'on' } });
+    expect(await waitFor(() => host.view('notes').state.kind === 'ready', 20_000)).toBe(true);
+    expect(pinOf('write_note')).toEqual({ kind: 'pinned' });
+    const before = opened.length;
+    expect((await call('notes__write_note', { text: 'after' })).ran).toBe(true);
+    expect(opened.length).toBe(before);
+  });
+
   it('"Always allow" on a host__* tool is saved in host_tools.json and holds after a restart (it used to be dropped)', async () => {
     await perms.setMode('ask_all');
     const before = opened.length;

@@ -5,7 +5,7 @@
  * never with a secret value (env or header values, secret arguments, URL user info or query).
  */
 import { describe, expect, it } from 'vitest';
-import { serverIdentity, sameDestination } from '../../../../main/mcp/config/identity.js';
+import { programIdentity, serverIdentity, sameDestination } from '../../../../main/mcp/config/identity.js';
 import type { LocalServerConfig, RemoteServerConfig } from '../../../../main/mcp/config.js';
 
 const local = (over: Partial<LocalServerConfig> = {}): LocalServerConfig => ({ type: 'local', command: ['node', 'server.js', '--token', 'sk-first-secret-value'], env: { API_KEY: 'one' }, enabled: true, timeout_seconds: 30, secret_args: [3], ...over });
@@ -36,6 +36,21 @@ describe('serverIdentity', () => {
     const id = serverIdentity(local());
     expect(id).toMatch(/^[0-9a-f]{64}$/);
     expect(id).not.toContain('sk-first');
+  });
+});
+
+describe('programIdentity', () => {
+  it('changes with the program, its arguments, the transport, the host or the path, not with the variable names or secret values', () => {
+    const id = programIdentity(local());
+    expect(programIdentity(local({ env: {} }))).toBe(id);
+    expect(programIdentity(local({ env: { OTHER: 'x', API_KEY: 'two' } }))).toBe(id);
+    expect(programIdentity(local({ command: ['node', 'server.js', '--token', 'sk-other-secret-value'] }))).toBe(id);
+    expect(programIdentity(local({ command: ['node', 'other.js', '--token', 'sk-first-secret-value'] }))).not.toBe(id);
+    const rid = programIdentity(remote());
+    expect(programIdentity(remote({ headers: { 'X-Other': 'one' } }))).toBe(rid);
+    expect(programIdentity(remote({ url: 'https://api.example.com/other?key=one' }))).not.toBe(rid);
+    expect(programIdentity(remote({ type: 'sse' }))).not.toBe(rid);
+    expect(programIdentity(local())).not.toBe(serverIdentity(local()));
   });
 });
 
