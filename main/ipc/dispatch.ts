@@ -3,7 +3,9 @@
  * Every input is validated with the channel's zod schema; every failure becomes a typed
  * `IpcError` value; no handler throws across the boundary.
  */
+import os from 'node:os';
 import { z } from 'zod';
+import { checkFolder } from '../mcp/protocol/folder-check.js';
 import { catalogReasonSchema, channels, type CatalogReason, type ChannelName, type ChannelOutput, type Envelope, type IpcError, type ValidationIssue, type ValidationRule } from '../../preload/contract/index.js';
 import type { AppCore } from '../core.js';
 import { ConversationBusyError, NotConfiguredError, NotEditableError } from '../chat/agent.js';
@@ -152,6 +154,7 @@ export function createHandlers(core: AppCore, version = '0.1.0'): Handlers {
     'roots.getDefault': () => core.protocol.defaultRoots(),
     'roots.setDefault': ({ roots }) => core.protocol.setDefaultRoots(roots),
     'roots.pickFolder': () => core.protocol.pickFolder(),
+    'roots.checkFolder': ({ path }) => checkFolder(path, os.homedir()),
   };
 }
 

@@ -192,6 +192,8 @@ export const protocolChannels = {
   'roots.setDefault': { input: z.strictObject({ roots: z.array(rootPathSchema).max(64) }) },
   /** Ask the user for a folder (Electron's folder picker); `path: null` when cancelled. */
   'roots.pickFolder': { input: z.strictObject({}) },
+  /** Check a typed folder (`~` allowed) before a server works in it: its absolute path and whether it is a readable folder. */
+  'roots.checkFolder': { input: z.strictObject({ path: rootPathSchema }) },
 } as const;
 
 /** What each of {@link protocolChannels} returns (part of `ChannelOutputs`, channels.ts). */
@@ -209,6 +211,16 @@ export interface ProtocolChannelOutputs {
   'roots.getDefault': { roots: string[]; can_pick: boolean };
   'roots.setDefault': { roots: string[] };
   'roots.pickFolder': { path: string | null };
+  'roots.checkFolder': FolderCheckView;
+}
+
+/**
+ * A typed folder, checked by main: `path` absolute (`~` expanded) unless `not_absolute`; `state`
+ * says whether it is a folder the user can read (the window words each state).
+ */
+export interface FolderCheckView {
+  path: string;
+  state: 'folder' | 'missing' | 'not_folder' | 'unreadable' | 'not_absolute';
 }
 
 /** The protocol-feature and composer events (part of `EventPayloads`, events.ts). */

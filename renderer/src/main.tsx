@@ -4,6 +4,7 @@ import { App } from './components/App';
 import './styles.css';
 import './conversations.css';
 import './protocol.css';
+import './design.css';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -13,7 +13,7 @@ import { hostname } from 'node:os';
 import path from 'node:path';
 import type { FrameLocator, Page } from '@playwright/test';
 import { startFakeModel, type FakeModel } from '../fixtures/fake-model.js';
-import { ROOT, SCREENSHOTS, addLocalServer, commandLine, configureModel, expect, expectStatus, openApp, openChat, openSettings, sendMessage, serverCard, setApprovalMode, test, type ShellHandle } from './helpers.js';
+import { ROOT, SCREENSHOTS, addLocalServer, commandLine, configureModel, expect, expectStatus, openApp, openChat, openSettings, sendMessage, serverCard, setApprovalMode, test, type ShellHandle, cardAction } from './helpers.js';
 
 const appServer = (name: string): string => commandLine(['node', path.join(ROOT, `node_modules/@modelcontextprotocol/${name}/dist/index.js`), '--stdio']);
 const HOSTILE = commandLine(['node', path.join(ROOT, 'test/fixtures/hostile-app-server.mjs')]);
@@ -581,7 +581,7 @@ test("a view's call waiting for approval goes with the view: a reload or Close v
   await view(page).locator('input[type=text]').fill('log line from the view');
   await view(page).getByRole('button', { name: 'Send Log' }).click();
   await openSettings(page, 'MCP servers');
-  await serverCard(page, 'clock').getByRole('button', { name: 'Logs', exact: true }).click();
+  await (await cardAction(serverCard(page, 'clock'), 'Logs', { exact: true })).click();
   await expect(serverCard(page, 'clock').getByTestId('server-logs')).toContainText('[view] info: log line from the view');
 });
 

@@ -94,7 +94,7 @@ test('a conversation with a tool call survives reload and restart, is found by a
   await expect(page.getByTestId('msg-user').first()).toHaveText(ask);
   // Input that would break an FTS5 query is plain text.
   await search.fill('"unbalanced AND (NEAR');
-  await expect(sidebar.getByText('No message matches.')).toBeVisible();
+  await expect(sidebar.getByTestId('search-empty')).toContainText('No message matches “"unbalanced AND (NEAR”.');
   await search.fill('');
 
   // Rename (kept after a reload).
@@ -133,7 +133,7 @@ test('a conversation with a tool call survives reload and restart, is found by a
   await page.reload();
   await expect(sidebar.getByTestId('conversation')).toHaveCount(0);
   await search.fill('xylophone');
-  await expect(sidebar.getByText('No message matches.')).toBeVisible();
+  await expect(sidebar.getByTestId('search-empty')).toContainText('No message matches “xylophone”.');
 });
 
 test('edit-and-resend and regenerate replace what they should', async ({ page, shell }) => {

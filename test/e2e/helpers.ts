@@ -367,3 +367,14 @@ export async function saveProfile(
   await expect(page.getByRole('status')).toHaveText('Saved.');
   await expect(page.getByTestId(`profile-${opts.name}`)).toBeVisible();
 }
+
+/**
+ * A server card's action button by its accessible name. Only the primary action (Tools, or Sign
+ * in) is in view; the others are behind the card's "more" button, which is opened first when the
+ * action is not visible (any language: found by its `aria-haspopup`).
+ */
+export async function cardAction(card: Locator, name: string, opts: { exact?: boolean } = {}): Promise<Locator> {
+  const button = card.getByRole('button', { name, ...opts });
+  if (!(await button.isVisible())) await card.locator('.server-actions > button[aria-haspopup]').click();
+  return button;
+}

@@ -15,7 +15,7 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { startFakeModel, type FakeModel } from '../fixtures/fake-model.js';
 import { startRegistryFixture } from '../fixtures/registry-server.js';
-import { FS_SERVER, ROOT, SCREENSHOTS, addLocalServer, commandLine, configureModel, expect, expectStatus, openApp, openChat, openSettings, sendMessage, serverCard, tempDir, test } from './helpers.js';
+import { FS_SERVER, ROOT, SCREENSHOTS, addLocalServer, commandLine, configureModel, expect, expectStatus, openApp, openChat, openSettings, sendMessage, serverCard, tempDir, test, cardAction } from './helpers.js';
 
 /**
  * Elements whose content is data, not UI text: messages, tool arguments/results, names and
@@ -188,7 +188,7 @@ test('switching to 简体中文 translates every visible string of the chat and 
     // Every tool of the server: the names the model sees and the server's titles are data.
     const names = await files.locator('[data-testid^="tool-"] .tool-row-name').allTextContents();
     data.push(...names.flatMap((n) => n.split(/[\s—]+/)).filter((w) => w.length > 1));
-    await files.getByRole('button', { name: '编辑', exact: true }).click();
+    await (await cardAction(files, '编辑', { exact: true })).click();
     await expect(page.getByRole('form', { name: '编辑 files' })).toBeVisible();
     await page.getByRole('button', { name: '添加服务器' }).click();
     const add = page.getByRole('form', { name: '添加服务器' });

@@ -11,7 +11,7 @@ import net from 'node:net';
 import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { startFakeModel, type FakeModel } from '../fixtures/fake-model.js';
-import { ROOT, SCREENSHOTS, addLocalServer, commandLine, configureModel, expect, expectStatus, openAddServerForm, openApp, openChat, openSettings, sendMessage, serverCard, setApprovalMode, test } from './helpers.js';
+import { ROOT, SCREENSHOTS, addLocalServer, commandLine, configureModel, expect, expectStatus, openAddServerForm, openApp, openChat, openSettings, sendMessage, serverCard, setApprovalMode, test, cardAction } from './helpers.js';
 
 const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const MODERN = path.join(ROOT, 'test/fixtures/modern-stdio-server.mjs');
@@ -179,7 +179,7 @@ test.describe('with a model', () => {
     // Every call asks from now on; open the inspector from the server card.
     await setApprovalMode(page, 'Ask for every tool call');
     await openSettings(page, 'MCP servers');
-    await serverCard(page, 'every').getByRole('button', { name: 'Inspector' }).click();
+    await (await cardAction(serverCard(page, 'every'), 'Inspector')).click();
     const dialog = inspector(page);
     await expect(dialog).toHaveAccessibleName('Protocol inspector — every');
     await dialog.getByLabel('Method').selectOption('tools/call');

@@ -21,21 +21,7 @@ import path from 'node:path';
 import type { BrowserContext, Locator, Page } from '@playwright/test';
 import { startFakeModel, type FakeModel } from '../fixtures/fake-model.js';
 import { startWorld, type World } from '../fixtures/oauth/world.js';
-import {
-  SCREENSHOTS,
-  configureModel,
-  setApprovalMode,
-  expect,
-  expectStatus,
-  openAddServerForm,
-  openApp,
-  openChat,
-  openSettings,
-  sendMessage,
-  serverCard,
-  test,
-  type ShellHandle,
-} from './helpers.js';
+import { SCREENSHOTS, configureModel, setApprovalMode, expect, expectStatus, openAddServerForm, openApp, openChat, openSettings, sendMessage, serverCard, test, type ShellHandle, cardAction } from './helpers.js';
 
 /** Access-token lifetime at the AS, seconds. */
 const TTL_S = 3;
@@ -204,7 +190,8 @@ test('OAuth sign-in in the browser, tool call, silent refresh, restart without b
   await expectStatus(c, 'ready');
   await expect(c).toContainText('2 tools');
   await expect(c.getByTestId('server-auth')).toContainText('OAuth: signed in');
-  await expect(c.getByRole('button', { name: 'Sign out' })).toBeVisible();
+  await expect(await cardAction(c, 'Sign out')).toBeVisible();
+  await page.keyboard.press('Escape');
   await expect(c.getByRole('button', { name: 'Sign in' })).toHaveCount(0);
   await c.getByRole('button', { name: 'Tools' }).click();
   await expect(c.getByTestId('tools-list')).toContainText(`${NAME}__echo`);
@@ -265,7 +252,9 @@ test('OAuth sign-in in the browser, tool call, silent refresh, restart without b
   await expect(c.getByTestId('server-auth')).toContainText('OAuth: sign in again');
   await expect(c.getByTestId('server-error')).toContainText('sign in again');
   await expect(c.getByRole('button', { name: 'Sign in' })).toBeVisible();
+  await (await cardAction(c, 'Restart')).focus();
   await expect(c.getByRole('button', { name: 'Sign out' })).toHaveCount(0);
+  await page.keyboard.press('Escape');
   await expect(c).not.toContainText('2 tools');
   expect(world.stats.refreshErrors).toBeGreaterThan(refreshErrors);
   expect(storedTokens(shell), 'the rejected tokens are dropped').toBeUndefined();
@@ -306,7 +295,7 @@ test('OAuth sign-in in the browser, tool call, silent refresh, restart without b
   expect(storedTokens(shell)).toBeUndefined();
   expect(world.stats.codeGrants).toBe(codeGrants);
   // The server's log tells the story without a secret in it.
-  await c.getByRole('button', { name: 'Logs' }).click();
+  await (await cardAction(c, 'Logs')).click();
   // Refreshed in the background, or — when the app started after the token expired — while connecting.
   await expect(c.getByTestId('server-logs')).toContainText(/access token refreshed (in the background|while connecting)/);
   await expect(c.getByTestId('server-logs')).toContainText('background refresh rejected; sign in again');

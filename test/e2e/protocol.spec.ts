@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { startFakeModel, type FakeModel } from '../fixtures/fake-model.js';
 import { startHttpFixture } from '../fixtures/http-server.js';
-import { ROOT, SCREENSHOTS, addLocalServer, openAddServerForm, commandLine, configureModel, expect, expectStatus, openApp, openChat, openSettings, sendMessage, serverCard, setApprovalMode, test } from './helpers.js';
+import { ROOT, SCREENSHOTS, addLocalServer, openAddServerForm, commandLine, configureModel, expect, expectStatus, openApp, openChat, openSettings, sendMessage, serverCard, setApprovalMode, test, cardAction } from './helpers.js';
 
 const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const FIXTURE = path.join(ROOT, 'test/fixtures/protocol-server.mjs');
@@ -31,7 +31,7 @@ test("server-everything's simulated logging appears in Logs without a refresh; t
   await sendMessage(page, 'call ev__toggle-simulated-logging {}');
   await expect(page.getByTestId('tool-card').last().getByTestId('tool-result')).toContainText('Started simulated', { timeout: 15_000 });
   await openSettings(page, 'MCP servers');
-  await serverCard(page, 'ev').getByRole('button', { name: 'Logs', exact: true }).click();
+  await (await cardAction(serverCard(page, 'ev'), 'Logs', { exact: true })).click();
   const logs = serverCard(page, 'ev').getByTestId('server-logs');
   await expect(logs).toContainText('[server]', { timeout: 15_000 });
   const level = serverCard(page, 'ev').getByLabel('Server log level');

@@ -8,7 +8,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startFakeModel, type FakeModel } from '../fixtures/fake-model.js';
-import { ROOT, SCREENSHOTS, addLocalServer, commandLine, configureModel, expect, expectStatus, openChat, openApp, openSettings, sendMessage, serverCard, setApprovalMode, tempDir, test } from './helpers.js';
+import { ROOT, SCREENSHOTS, addLocalServer, commandLine, configureModel, expect, expectStatus, openChat, openApp, openSettings, sendMessage, serverCard, setApprovalMode, tempDir, test, cardAction } from './helpers.js';
 
 const PROBE = path.join(ROOT, 'test/fixtures/sandbox-probe-server.mjs');
 
@@ -81,7 +81,7 @@ test.describe('Sandbox', () => {
 
     // Turning the sandbox off asks first, in the page; "Keep it sandboxed" keeps it on.
     await openSettings(page, 'MCP servers');
-    await card.getByRole('button', { name: 'Edit' }).click();
+    await (await cardAction(card, 'Edit')).click();
     const form = page.getByRole('form', { name: 'Edit probe' });
     await expect(form.getByLabel('Extra read folders')).toHaveValue(secret);
     const toggle = form.getByRole('switch', { name: 'Run in the sandbox' });

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { startFakeModel, type FakeModel } from '../fixtures/fake-model.js';
-import { ROOT, addLocalServer, commandLine, configureModel, setApprovalMode, expect, expectStatus, openApp, openChat, openSettings, sendMessage, serverCard, test } from './helpers.js';
+import { ROOT, addLocalServer, commandLine, configureModel, setApprovalMode, expect, expectStatus, openApp, openChat, openSettings, sendMessage, serverCard, test, cardAction } from './helpers.js';
 
 const SDK_SERVER = path.join(ROOT, 'test/fixtures/sdk-server.mjs');
 const SECRET = 'ghp_e2eCanary_5d1f0a9b8c7e6d5c';
@@ -53,7 +53,7 @@ test('a secret env value survives reloads and edits, is only ever shown masked, 
   expect(readFileSync(path.join(shell.stateDir, 'mcp_servers.json'), 'utf8')).not.toContain(SECRET);
 
   // Edit another field only: the secret input starts empty and is not sent.
-  await again.getByRole('button', { name: 'Edit' }).click();
+  await (await cardAction(again, 'Edit')).click();
   const form = page.getByRole('form', { name: 'Edit sec' });
   await expect(form.getByLabel('New value for GITHUB_TOKEN')).toHaveValue('');
   await form.getByLabel('Edit timeout seconds').fill('45');
@@ -90,7 +90,7 @@ test('changing a secret through the Edit form replaces it; removing it unsets it
   const card = await addLocalServer(page, { name: 'rot', command: commandLine([process.execPath, SDK_SERVER]), env: [['API_TOKEN', 'old-value-1234567890']] });
   await expectStatus(card, 'ready');
 
-  await card.getByRole('button', { name: 'Edit' }).click();
+  await (await cardAction(card, 'Edit')).click();
   let form = page.getByRole('form', { name: 'Edit rot' });
   await form.getByLabel('New value for API_TOKEN').fill('new-value-0987654321');
   await form.getByRole('button', { name: 'Save and restart' }).click();
@@ -100,7 +100,7 @@ test('changing a secret through the Edit form replaces it; removing it unsets it
   await expect(page.getByTestId('tool-card').last().getByTestId('tool-result')).toHaveText('match', { timeout: 30_000 });
 
   await openSettings(page, 'MCP servers');
-  await card.getByRole('button', { name: 'Edit' }).click();
+  await (await cardAction(card, 'Edit')).click();
   form = page.getByRole('form', { name: 'Edit rot' });
   await form.getByLabel('Remove API_TOKEN').check();
   await form.getByRole('button', { name: 'Save and restart' }).click();

@@ -8,25 +8,7 @@ import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { splitCommandLine } from '../../renderer/src/commandLine.js';
 import { startFakeModel, type FakeModel } from '../fixtures/fake-model.js';
-import {
-  BASH_SERVER,
-  FS_SERVER,
-  addLocalServer,
-  commandLine,
-  configureModel,
-  setApprovalMode,
-  expect,
-  expectStatus,
-  openAddServerForm,
-  openApp,
-  openChat,
-  openSettings,
-  sendMessage,
-  serverCard,
-  submitLocalServer,
-  tempDir,
-  test,
-} from './helpers.js';
+import { BASH_SERVER, FS_SERVER, addLocalServer, commandLine, configureModel, setApprovalMode, expect, expectStatus, openAddServerForm, openApp, openChat, openSettings, sendMessage, serverCard, submitLocalServer, tempDir, test, cardAction } from './helpers.js';
 
 /** Names in the persisted config file (empty when there is none yet). */
 function storedNames(stateDir: string): string[] {
@@ -152,7 +134,7 @@ test.describe('Server lifecycle', () => {
     await expect(error).toContainText(/exited|closed/i);
     await expect(card).not.toContainText(/\d+ tools/);
     // The log shows the stderr line too.
-    await card.getByRole('button', { name: 'Logs' }).click();
+    await (await cardAction(card, 'Logs')).click();
     await expect(card.getByTestId('server-logs')).toContainText('[stderr] boom-stderr');
     // Persisted even though it failed (it is the user's config); after an app restart it is tried
     // again in the background and fails the same visible way.
@@ -178,7 +160,8 @@ test.describe('Server lifecycle', () => {
     await toggle.click();
     await expectStatus(card, 'disabled');
     await expect(toggle).not.toBeChecked();
-    await expect(card.getByRole('button', { name: 'Restart' })).toBeDisabled();
+    await expect(await cardAction(card, 'Restart')).toBeDisabled();
+    await page.keyboard.press('Escape');
     await card.getByRole('button', { name: 'Tools' }).click();
     await expect(card.getByTestId('tools-list')).toContainText('Enable the server to see its tools.');
     await openChat(page);
@@ -197,7 +180,7 @@ test.describe('Server lifecycle', () => {
 
     // Restart: a new session (starting again), then ready.
     const restarts = await recordStatuses(page, 'echoer');
-    await serverCard(page, 'echoer').getByRole('button', { name: 'Restart' }).click();
+    await (await cardAction(serverCard(page, 'echoer'), 'Restart')).click();
     await expect.poll(restarts).toEqual(['ready', 'starting', 'ready']);
     await expectStatus(serverCard(page, 'echoer'), 'ready');
     await expect(serverCard(page, 'echoer')).toContainText('3 tools');
@@ -208,13 +191,13 @@ test.describe('Server lifecycle', () => {
       expect(d.message()).toBe('Remove server "echoer"?');
       void d.dismiss();
     });
-    await serverCard(page, 'echoer').getByRole('button', { name: 'Remove' }).click();
+    await (await cardAction(serverCard(page, 'echoer'), 'Remove')).click();
     await expect(serverCard(page, 'echoer')).toBeVisible();
     expect(storedNames(shell.stateDir)).toEqual(['echoer']);
 
     // Remove, accepting: gone from the list, the file, and after a reload.
     page.once('dialog', (d) => void d.accept());
-    await serverCard(page, 'echoer').getByRole('button', { name: 'Remove' }).click();
+    await (await cardAction(serverCard(page, 'echoer'), 'Remove')).click();
     await expect(serverCard(page, 'echoer')).toHaveCount(0);
     await expect(page.getByText('No servers yet')).toBeVisible();
     expect(storedNames(shell.stateDir)).toEqual([]);

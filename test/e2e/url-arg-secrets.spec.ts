@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { startHttpFixture, type HttpFixture } from '../fixtures/http-server.js';
-import { ROOT, commandLine, expect, expectStatus, openAddServerForm, openApp, openSettings, serverCard, test } from './helpers.js';
+import { ROOT, commandLine, expect, expectStatus, openAddServerForm, openApp, openSettings, serverCard, test, cardAction } from './helpers.js';
 
 const SDK_SERVER = path.join(ROOT, 'test/fixtures/sdk-server.mjs');
 const QUERY = 'q-e2eCanary-7c3a9e1f5b2d';
@@ -51,7 +51,7 @@ test('a secret query value and a secret argument are shown masked and kept by an
   expect(await page.content()).not.toContain(ARG);
 
   // Edit the remote one: the URL field and its secrets are masked; change only the timeout.
-  await web.getByRole('button', { name: 'Edit' }).click();
+  await (await cardAction(web, 'Edit')).click();
   let edit = page.getByRole('form', { name: 'Edit web' });
   await expect(edit.getByLabel('Edit URL')).toHaveValue(`${http.url}?token=***`);
   await expect(edit.getByText('query token')).toBeVisible();
@@ -62,7 +62,7 @@ test('a secret query value and a secret argument are shown masked and kept by an
   await expectStatus(web, 'ready');
 
   // Edit the local one: the command shows *** for the secret; add an argument, keep the ***.
-  await argv.getByRole('button', { name: 'Edit' }).click();
+  await (await cardAction(argv, 'Edit')).click();
   edit = page.getByRole('form', { name: 'Edit argv' });
   const line = await edit.getByLabel('Edit command').inputValue();
   expect(line).toContain(' *** ');

@@ -78,9 +78,14 @@ export function App() {
     ];
     const load = (first: boolean) => {
       const st = useApp.getState();
-      st.loadServers().catch((e: Error) => st.addWarning(e.message));
-      st.loadSettings().catch((e: Error) => st.addWarning(e.message));
-      st.loadConversations(first).catch((e: Error) => st.addWarning(e.message));
+      const loaded = (p: Promise<void>): Promise<boolean> =>
+        p.then(
+          () => true,
+          (e: Error) => (st.addWarning(e.message), false),
+        );
+      const lists = [loaded(st.loadServers()), loaded(st.loadSettings()), loaded(st.loadConversations(first))] as const;
+      // The first-run guide: decided once, when the first lists are in (store/onboarding.ts).
+      if (first) void Promise.all(lists).then(([servers, profiles, conversations]) => useApp.getState().checkFirstRun({ servers, profiles, conversations }));
       // After a reconnect the open conversation may have moved on: take main's copy again.
       if (!first && st.conversations.some((c) => c.id === st.conversationId)) void st.openConversation(st.conversationId);
     };
@@ -139,11 +144,11 @@ export function App() {
           <p className="muted">{t('app.staleNothing')}</p>
         ) : tab === 'chat' ? (
           <>
-            <ConversationList searchRef={searchRef} />
+            <ConversationList searchRef={searchRef} composerRef={composerRef} />
             <ChatView
               composerRef={composerRef}
-              onOpenSettings={() => {
-                setSettingsSection('model');
+              onOpenSettings={(target) => {
+                setSettingsSection(target);
                 setTab('settings');
               }}
             />

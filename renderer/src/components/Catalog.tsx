@@ -294,7 +294,7 @@ export function CatalogPanel() {
   const [urlError, setUrlError] = useState('');
   const [query, setQuery] = useState(() => {
     const r = useApp.getState().catalogResults;
-    return r.kind === 'shown' ? r.query : '';
+    return r.kind === 'shown' || r.kind === 'loading' ? r.query : '';
   });
 
   useEffect(() => {

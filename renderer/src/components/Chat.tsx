@@ -6,7 +6,9 @@ import { call } from '../api';
 import { Trans, useTranslation } from '../i18n';
 import { Composer } from './Composer';
 import { ContextChips } from './ContextChips';
+import { FirstRun, type GuideTarget } from './FirstRun';
 import { LocalModelOffers } from './LocalModelOffers';
+import { Glyph, type IconName } from './icons';
 import { Markdown } from './Markdown';
 import { ToolPicker } from './ToolPicker';
 import { PreparingCard, ToolCard } from './ToolCard';
@@ -15,13 +17,23 @@ import { AppViewSlot } from '../apps/AppView';
 import { EntryBoundary, entryRawText } from './EntryBoundary';
 import { useStickToBottom } from './use-stick-to-bottom';
 
-/** Copy text to the clipboard, and say so for a moment. */
-function CopyButton({ text, label }: { text: string; label?: string }) {
+/** An icon button of a message: its name is the accessible name and the tooltip. */
+function ActionButton({ icon, label, onClick, disabled, onBlur }: { icon: IconName; label: string; onClick: () => void; disabled?: boolean; onBlur?: () => void }) {
+  return (
+    <button className="msg-action" aria-label={label} title={label} onClick={onClick} disabled={disabled} onBlur={onBlur}>
+      <Glyph name={icon} />
+    </button>
+  );
+}
+
+/** Copy text to the clipboard, and say so for a moment (the name and icon change). */
+function CopyButton({ text }: { text: string }) {
   const { t } = useTranslation();
   const [done, setDone] = useState<'copied' | 'failed' | null>(null);
   return (
-    <button
-      className="msg-action"
+    <ActionButton
+      icon={done === 'copied' ? 'check' : done === 'failed' ? 'alert' : 'copy'}
+      label={done === 'copied' ? t('chat.copied') : done === 'failed' ? t('chat.copyFailed') : t('chat.copy')}
       onClick={() =>
         void navigator.clipboard.writeText(text).then(
           () => setDone('copied'),
@@ -29,15 +41,15 @@ function CopyButton({ text, label }: { text: string; label?: string }) {
         )
       }
       onBlur={() => setDone(null)}
-    >
-      {done === 'copied' ? t('chat.copied') : done === 'failed' ? t('chat.copyFailed') : (label ?? t('chat.copy'))}
-    </button>
+    />
   );
 }
 
-/** The i18n key of the note under an answer that did not finish normally. */
-const ANSWER_NOTE: Partial<Record<Extract<TranscriptItem, { kind: 'assistant' }>['state'], 'chat.answerStopped' | 'chat.answerFailed' | 'chat.answerInterrupted'>> = {
-  stopped: 'chat.answerStopped',
+/**
+ * The i18n key of the note under an answer that did not finish normally. A stopped answer has
+ * none: the run's own "Stopped." notice follows it, and saying it twice reads like two events.
+ */
+const ANSWER_NOTE: Partial<Record<Extract<TranscriptItem, { kind: 'assistant' }>['state'], 'chat.answerFailed' | 'chat.answerInterrupted'>> = {
   failed: 'chat.answerFailed',
   interrupted: 'chat.answerInterrupted',
 };
@@ -75,16 +87,15 @@ function UserMessage({ item, editable, running }: { item: Extract<TranscriptItem
       <div className="msg-actions">
         <CopyButton text={item.text} />
         {editable && (
-          <button
-            className="msg-action"
+          <ActionButton
+            icon="edit"
+            label={t('common.edit')}
             disabled={running}
             onClick={() => {
               setText(item.text);
               setEditing(true);
             }}
-          >
-            {t('common.edit')}
-          </button>
+          />
         )}
       </div>
     </div>
@@ -136,8 +147,9 @@ function rowKey(row: TranscriptItem | PreparingTool): string {
  * message, tool card and app view is contained (./EntryBoundary.tsx): one that cannot be
  * displayed shows a notice with its raw text, and the rest of the window goes on.
  */
-const Item = memo(function Item({ item: it, editable, running, hit }: { item: TranscriptItem | PreparingTool; editable: boolean; running: boolean; hit: boolean }) {
+const Item = memo(function Item({ item: it, editable, running, hit, regen }: { item: TranscriptItem | PreparingTool; editable: boolean; running: boolean; hit: boolean; regen: boolean }) {
   const { t } = useTranslation();
+  const regenerate = useApp((s) => s.regenerate);
   const raw = () => entryRawText(it);
   const label = it.kind === 'preparing-tool' ? it.call_id : it.id;
   let body;
@@ -149,8 +161,9 @@ const Item = memo(function Item({ item: it, editable, running, hit }: { item: Tr
           <Markdown text={it.text} streaming={it.state === 'streaming'} />
         </div>
         <div className="msg-actions">
-          {ANSWER_NOTE[it.state] && <span className="muted small">{t(ANSWER_NOTE[it.state]!)}</span>}
           <CopyButton text={it.text} />
+          {regen && <ActionButton icon="regenerate" label={t('chat.regenerate')} onClick={() => void regenerate()} />}
+          {ANSWER_NOTE[it.state] && <span className="muted small">{t(ANSWER_NOTE[it.state]!)}</span>}
         </div>
       </div>
     );
@@ -185,6 +198,26 @@ const Item = memo(function Item({ item: it, editable, running, hit }: { item: Tr
   );
 });
 
+/** The empty chat when the guide is off: what to do next, as a sentence and an action. */
+function EmptyChat({ onOpenSettings }: { onOpenSettings: (target: GuideTarget) => void }) {
+  const { t } = useTranslation();
+  const model = useApp((s) => s.model);
+  if (model?.configured)
+    return (
+      <div className="empty" data-testid="chat-empty">
+        <p>{t('chat.emptyReady')}</p>
+      </div>
+    );
+  return (
+    <div className="empty" data-testid="chat-empty">
+      <p>
+        <Trans i18nKey="chat.setupModel" components={{ action: <button className="link" onClick={() => onOpenSettings('model')} /> }} />
+      </p>
+      <LocalModelOffers onAdded={() => void useApp.getState().loadSettings()} />
+    </div>
+  );
+}
+
 /** Rows with their keys; a key already taken (a provider that repeats call ids) falls back to the entry id. */
 function uniqueKeys(rows: Array<TranscriptItem | PreparingTool>): Array<[TranscriptItem | PreparingTool, string]> {
   const taken = new Set<string>();
@@ -197,7 +230,7 @@ function uniqueKeys(rows: Array<TranscriptItem | PreparingTool>): Array<[Transcr
 }
 
 /** The chat: the open conversation's transcript, message actions, export, and the composer. */
-export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: () => void; composerRef: React.RefObject<HTMLTextAreaElement | null> }) {
+export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: (target: GuideTarget) => void; composerRef: React.RefObject<HTMLTextAreaElement | null> }) {
   const { t } = useTranslation();
   const items = useApp((s) => s.items);
   const preparingTools = useApp((s) => s.preparingTools);
@@ -214,6 +247,8 @@ export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: () =
     return s.serverOrder.reduce((n, k) => n + (picked === null || picked.includes(k) ? (s.servers[k]?.tool_count ?? 0) : 0), 0);
   });
   const regenerate = useApp((s) => s.regenerate);
+  // The first-run guide, while it is on and nothing was said yet (store/onboarding.ts).
+  const guide = useApp((s) => s.firstRun.kind === 'shown' && s.conversations.length === 0);
   const running = summary?.running ?? false;
   // The profile this conversation uses: its own, the draft's pick, or the default.
   const active = useApp((s) => {
@@ -233,9 +268,14 @@ export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: () =
   // scrollIntoView() return a Promise, which React would call as a cleanup on unmount (crash).
   const scrollFrame = useRef<number | null>(null);
   // Growth that is not a new entry (an app view sizing itself) keeps the bottom in view too.
-  const onTranscriptScroll = useStickToBottom(transcript, !!focusItemId);
+  // An empty chat (the first-run guide, the empty state) is read from its top.
+  const onTranscriptScroll = useStickToBottom(transcript, !!focusItemId || items.length === 0);
   useEffect(() => {
     if (focusItemId || scrollFrame.current !== null) return;
+    if (items.length === 0) {
+      if (transcript.current) transcript.current.scrollTop = 0;
+      return;
+    }
     scrollFrame.current = requestAnimationFrame(() => {
       scrollFrame.current = null;
       end.current?.scrollIntoView({ block: 'end' });
@@ -274,6 +314,8 @@ export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: () =
   const preparing = preparingTools.filter((p) => !items.some((it) => it.kind === 'tool' && it.run_id === p.run_id && it.call_id === p.call_id));
   const lastUser = items.reduce((at, it, i) => (it.kind === 'user' ? i : at), -1);
   const hasAnswer = lastUser >= 0 && lastUser < items.length - 1;
+  // Regenerate sits with the last answer's own actions when the run ended on it; else on a row of its own.
+  const regenInline = hasAnswer && !running && items[items.length - 1]?.kind === 'assistant';
 
   return (
     <div className="chat">
@@ -287,8 +329,15 @@ export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: () =
         <span className="spacer" />
         {summary && (
           <span className="row export-buttons">
-            <button onClick={() => void doExport('markdown')}>{t('chat.exportMarkdown')}</button>
-            <button onClick={() => void doExport('json')}>{t('chat.exportJson')}</button>
+            {/* Narrow windows show the short label; the name stays the whole one. */}
+            <button aria-label={t('chat.exportMarkdown')} title={t('chat.exportMarkdown')} onClick={() => void doExport('markdown')}>
+              <span className="label-long">{t('chat.exportMarkdown')}</span>
+              <span className="label-short" aria-hidden="true">{t('chat.exportMarkdownShort')}</span>
+            </button>
+            <button aria-label={t('chat.exportJson')} title={t('chat.exportJson')} onClick={() => void doExport('json')}>
+              <span className="label-long">{t('chat.exportJson')}</span>
+              <span className="label-short" aria-hidden="true">{t('chat.exportJsonShort')}</span>
+            </button>
           </span>
         )}
       </div>
@@ -298,20 +347,7 @@ export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: () =
         </div>
       )}
       <div className="transcript" data-testid="transcript" ref={transcript} aria-busy={loading} onScroll={onTranscriptScroll}>
-        {items.length === 0 && !loading && (
-          <div className="empty">
-            {model?.configured ? (
-              <p>{t('chat.emptyReady')}</p>
-            ) : (
-              <>
-                <p>
-                  <Trans i18nKey="chat.setupModel" components={{ action: <button className="link" onClick={onOpenSettings} /> }} />
-                </p>
-                <LocalModelOffers onAdded={() => void useApp.getState().loadSettings()} />
-              </>
-            )}
-          </div>
-        )}
+        {items.length === 0 && !loading && (guide ? <FirstRun onOpen={onOpenSettings} /> : <EmptyChat onOpenSettings={onOpenSettings} />)}
         {from > 0 && (
           <button className="link earlier" onClick={showEarlier}>
             {t('chat.showEarlier', { count: Math.min(SHOWN_AT_FIRST, from), hidden: from })}
@@ -319,13 +355,11 @@ export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: () =
         )}
         {/* One list: a provisional row comes last, where its call's entry will be appended. */}
         {uniqueKeys([...items.slice(from), ...preparing]).map(([it, key], j) => (
-          <Item key={key} item={it} editable={from + j === lastUser} running={running} hit={it.kind !== 'preparing-tool' && it.id === focusItemId} />
+          <Item key={key} item={it} editable={from + j === lastUser} running={running} hit={it.kind !== 'preparing-tool' && it.id === focusItemId} regen={regenInline && from + j === items.length - 1} />
         ))}
-        {hasAnswer && !running && (
+        {hasAnswer && !running && !regenInline && (
           <div className="item regen">
-            <button className="msg-action" onClick={() => void regenerate()}>
-              {t('chat.regenerate')}
-            </button>
+            <ActionButton icon="regenerate" label={t('chat.regenerate')} onClick={() => void regenerate()} />
           </div>
         )}
         {localNotices.map((n) => (
@@ -339,11 +373,12 @@ export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: () =
         <div ref={end} />
       </div>
       <div className="composer">
+        <Composer composerRef={composerRef} running={running} />
+        {/* One toolbar row under the message box: the model and tools pickers, then Attach and Send. */}
         <div className="composer-pickers">
           <ProfilePicker />
           <ToolPicker />
         </div>
-        <Composer composerRef={composerRef} running={running} />
       </div>
     </div>
   );

@@ -5,7 +5,7 @@
  * or template opens a small argument form (./ArgumentForm.tsx); attached resources show as chips
  * and are sent with the message as references that main resolves.
  */
-import { useMemo, useState, type RefObject } from 'react';
+import { useEffect, useMemo, useState, type RefObject } from 'react';
 import type { LIMITS, ResourceTemplateView, ServerView } from '../../../preload/contract/index.js';
 import { useApp } from '../store';
 import { useTranslation } from '../i18n';
@@ -58,6 +58,17 @@ export function Composer({ composerRef, running }: { composerRef: RefObject<HTML
   const [dismissed, setDismissed] = useState<string | null>(null);
   const [active, setActive] = useState(0);
   const [form, setForm] = useState<Form>(null);
+  // Text the app asks to put here (an example prompt of the first-run guide): replace and focus.
+  const fill = useApp((s) => s.composerFill);
+  useEffect(() => {
+    if (!fill) return;
+    setText(fill.text);
+    setCaret(fill.text.length);
+    requestAnimationFrame(() => {
+      composerRef.current?.focus();
+      composerRef.current?.setSelectionRange(fill.text.length, fill.text.length);
+    });
+  }, [fill, composerRef]);
 
   // The trigger typed before the caret; closed by Escape until that trigger is gone.
   const asked = menuFor(text, caret);

@@ -118,7 +118,7 @@ function Hit({ hit }: { hit: SearchHit }) {
 }
 
 /** The sidebar: new chat, search over every message, and the saved conversations. */
-export function ConversationList({ searchRef }: { searchRef: React.RefObject<HTMLInputElement | null> }) {
+export function ConversationList({ searchRef, composerRef }: { searchRef: React.RefObject<HTMLInputElement | null>; composerRef: React.RefObject<HTMLTextAreaElement | null> }) {
   const { t } = useTranslation();
   const conversations = useApp((s) => s.conversations);
   const current = useApp((s) => s.conversationId);
@@ -152,6 +152,7 @@ export function ConversationList({ searchRef }: { searchRef: React.RefObject<HTM
         type="search"
         aria-label={t('sidebar.search')}
         placeholder={t('sidebar.searchPlaceholder')}
+        title={t('sidebar.searchTitle')}
         value={text}
         onChange={(e) => onSearch(e.target.value)}
         onKeyDown={(e) => {
@@ -161,14 +162,34 @@ export function ConversationList({ searchRef }: { searchRef: React.RefObject<HTM
       {error && <div className="field-error">{error}</div>}
       {query.trim() ? (
         <ul className="conv-list" aria-label={t('sidebar.searchResults')}>
-          {hits.length === 0 && <li className="muted small conv-empty">{t('sidebar.noMatches')}</li>}
+          {hits.length === 0 && (
+            <li className="conv-empty" data-testid="search-empty">
+              <p className="muted small">{t('sidebar.noMatches', { query: query.trim() })}</p>
+              <button
+                className="link small"
+                onClick={() => {
+                  onSearch('');
+                  searchRef.current?.focus();
+                }}
+              >
+                {t('sidebar.clearSearch')}
+              </button>
+            </li>
+          )}
           {hits.map((h) => (
             <Hit key={h.item_id} hit={h} />
           ))}
         </ul>
       ) : (
         <ul className="conv-list" aria-label={t('sidebar.saved')}>
-          {conversations.length === 0 && <li className="muted small conv-empty">{t('sidebar.emptyList')}</li>}
+          {conversations.length === 0 && (
+            <li className="conv-empty" data-testid="conversations-empty">
+              <p className="muted small">{t('sidebar.emptyList')}</p>
+              <button className="link small" onClick={() => composerRef.current?.focus()}>
+                {t('sidebar.startFirst')}
+              </button>
+            </li>
+          )}
           {conversations.map((c) => (
             <Row key={c.id} c={c} active={c.id === current} />
           ))}

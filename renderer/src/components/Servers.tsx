@@ -12,6 +12,7 @@ import { emptyAuth } from './AuthFields';
 import { ServerToolsPanel } from './ToolPermissions';
 import { ServerPins } from './ServerPins';
 import { ServerLogs } from './ServerLogs';
+import { ServerActions, type CardPanel } from './ServerActions';
 import { Icon, ProtocolBadges, ServerIcon } from './ProtocolBadges';
 import { ServerRoots } from './Roots';
 import { TRANSPORT_UI, transportUi, type AddDraft, type TransportType } from '../transports';
@@ -178,9 +179,7 @@ export function AddServerForm({ onDone }: { onDone: () => void }) {
 export function ServerCard({ server }: { server: ServerView }) {
   const { t } = useTranslation();
   const upsert = useApp((s) => s.upsertServer);
-  const drop = useApp((s) => s.dropServer);
-  const openInspector = useApp((s) => s.openInspector);
-  const [panel, setPanel] = useState<'none' | 'tools' | 'logs'>('none');
+  const [panel, setPanel] = useState<CardPanel>('none');
   // The edit form stays open while Tools or Logs are looked at, so no typed change is lost.
   const [editing, setEditing] = useState(false);
   const pendingUrl = useApp((s) => s.signInUrls[server.name]);
@@ -214,36 +213,7 @@ export function ServerCard({ server }: { server: ServerView }) {
           />{' '}
           {t('servers.enabled')}
         </label>
-        {server.auth.kind === 'oauth' && server.auth.state !== 'signing_in' && server.auth.state !== 'authorized' && (
-          <button className="primary" onClick={() => void act(async () => void (await call('servers.signIn', { name: server.name })))} disabled={!server.enabled}>
-            {t('servers.signIn')}
-          </button>
-        )}
-        {server.auth.state === 'signing_in' && <button onClick={() => void act(async () => void (await call('servers.cancelSignIn', { name: server.name })))}>{t('servers.cancelSignIn')}</button>}
-        {server.auth.kind === 'oauth' && server.auth.state === 'authorized' && (
-          <button onClick={() => void act(() => call('servers.signOut', { name: server.name }))}>{t('servers.signOut')}</button>
-        )}
-        <button onClick={() => void act(() => call('servers.restart', { name: server.name }))} disabled={!server.enabled}>
-          {t('servers.restart')}
-        </button>
-        <button onClick={() => setEditing(!editing)} aria-pressed={editing}>
-          {t('common.edit')}
-        </button>
-        <button onClick={() => setPanel(panel === 'tools' ? 'none' : 'tools')}>{t('servers.tools')}</button>
-        <button onClick={() => setPanel(panel === 'logs' ? 'none' : 'logs')}>{t('servers.logs')}</button>
-        <button onClick={() => openInspector(server.name)}>{t('inspector.open')}</button>
-        <button
-          className="danger"
-          onClick={() => {
-            if (confirm(t('servers.confirmRemove', { name: server.name })))
-              void act(async () => {
-                await call('servers.remove', { name: server.name });
-                drop(server.name);
-              });
-          }}
-        >
-          {t('common.remove')}
-        </button>
+        <ServerActions server={server} panel={panel} setPanel={setPanel} editing={editing} setEditing={setEditing} act={act} />
       </div>
       <div className="server-meta mono">{transportUi(server.type).target(server)}</div>
       <ProtocolBadges server={server} />
@@ -344,8 +314,8 @@ export function ServerCard({ server }: { server: ServerView }) {
   );
 }
 
-/** Settings → MCP servers. */
-export function ServersPanel() {
+/** Settings → MCP servers. `onBrowseCatalog` opens Settings → Catalog (the empty list's action). */
+export function ServersPanel({ onBrowseCatalog }: { onBrowseCatalog?: () => void }) {
   const { t } = useTranslation();
   const order = useApp((s) => s.serverOrder);
   const servers = useApp((s) => s.servers);
@@ -365,7 +335,12 @@ export function ServersPanel() {
       </div>
       {porting && <ImportExport onClose={() => setPorting(false)} />}
       {adding && <AddServerForm onDone={() => setAdding(false)} />}
-      {order.length === 0 && !adding && <p className="muted">{t('servers.empty')}</p>}
+      {order.length === 0 && !adding && (
+        <div className="empty-state" data-testid="servers-empty">
+          <p className="muted">{t('servers.empty')}</p>
+          {onBrowseCatalog && <button onClick={onBrowseCatalog}>{t('servers.emptyCatalog')}</button>}
+        </div>
+      )}
       {order.map((n) => servers[n] && <ServerCard key={n} server={servers[n]} />)}
     </div>
   );

@@ -47,7 +47,7 @@ export function SettingsView({ section, onSection: setSection }: { section: Sett
       </aside>
       <section className="settings-body">{section === 'servers' ? (
           <>
-            <ServersPanel />
+            <ServersPanel onBrowseCatalog={() => setSection('catalog')} />
             <DefaultRoots />
           </>
         ) : section === 'catalog' ? <CatalogPanel /> : section === 'model' ? <ModelSettings /> : section === 'language' ? <LanguageSettings /> : <PermissionSettings />}</section>

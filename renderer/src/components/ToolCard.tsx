@@ -44,23 +44,27 @@ export function ToolCard({ call: item }: { call: ToolItem }) {
     <div className={`tool-card ${failed ? 'error' : item.state}`} data-testid="tool-card" data-state={item.state}>
       <button className="tool-head" onClick={() => setOpen(!open)} aria-expanded={open}>
         <span className={`tool-icon ${failed ? 'error' : item.state}`} aria-label={stateLabel} />
-        <span className="tool-name" data-testid="tool-name">
-          {item.tool}
+        {/* Two blocks that each stay on one line: what was called, and how it went. */}
+        <span className="tool-title">
+          <span className="tool-name" data-testid="tool-name">
+            {item.tool}
+          </span>{' '}
+          <span className="muted">{item.server}</span>
         </span>
-        <span className="muted">{item.server}</span>
-        <span className="spacer" />
-        {how && (
-          <span className="muted small" data-testid="tool-permission">
-            {how} ·
+        <span className="tool-meta">
+          {how && (
+            <span className="muted small" data-testid="tool-permission">
+              {how} ·
+            </span>
+          )}
+          {!pending && (
+            <span className="muted" data-testid="tool-state">
+              {stateLabel} ·
+            </span>
+          )}
+          <span className="muted" data-testid="tool-duration">
+            {item.duration_ms === null ? stateLabel : t('tool.ms', { n: item.duration_ms })}
           </span>
-        )}
-        {!pending && (
-          <span className="muted" data-testid="tool-state">
-            {stateLabel} ·
-          </span>
-        )}
-        <span className="muted" data-testid="tool-duration">
-          {item.duration_ms === null ? stateLabel : t('tool.ms', { n: item.duration_ms })}
         </span>
       </button>
       {item.permission?.warning && (

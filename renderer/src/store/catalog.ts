@@ -9,7 +9,7 @@ import type { AppState } from './index';
  */
 export type CatalogResults =
   | { kind: 'idle' }
-  | { kind: 'loading' }
+  | { kind: 'loading'; query: string }
   | { kind: 'shown'; page: CatalogPage; query: string; loadingMore: boolean }
   | { kind: 'failed'; message: string };
 
@@ -47,7 +47,7 @@ export const createCatalogSlice: StateCreator<AppState, [], [], CatalogSlice> = 
     set({ includeDeprecated: v });
   },
   async searchCatalog(query) {
-    set({ catalogResults: { kind: 'loading' } });
+    set({ catalogResults: { kind: 'loading', query } });
     try {
       const page = await call('catalog.search', { query, include_deprecated: get().includeDeprecated });
       set({ catalogResults: { kind: 'shown', page, query, loadingMore: false } });

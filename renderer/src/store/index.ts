@@ -1,6 +1,6 @@
 /**
  * Renderer state: one zustand store built from slices (servers, chat, conversations, settings,
- * approvals, composer, catalog, inspector). It holds only
+ * approvals, composer, catalog, inspector, onboarding). It holds only
  * the masked views main sends.
  */
 import { create } from 'zustand';
@@ -10,10 +10,11 @@ import { createChatSlice, type ChatSlice } from './chat';
 import { createComposerSlice, type ComposerSlice } from './composer';
 import { createConversationsSlice, type ConversationsSlice } from './conversations';
 import { createInspectorSlice, type InspectorSlice } from './inspector';
+import { createOnboardingSlice, type OnboardingSlice } from './onboarding';
 import { createServersSlice, type ServersSlice } from './servers';
 import { createSettingsSlice, type SettingsSlice } from './settings';
 
-export type AppState = ServersSlice & ChatSlice & ConversationsSlice & SettingsSlice & ApprovalsSlice & ComposerSlice & CatalogSlice & InspectorSlice;
+export type AppState = ServersSlice & ChatSlice & ConversationsSlice & SettingsSlice & ApprovalsSlice & ComposerSlice & CatalogSlice & InspectorSlice & OnboardingSlice;
 
 export const useApp = create<AppState>()((...a) => ({
   ...createServersSlice(...a),
@@ -24,4 +25,5 @@ export const useApp = create<AppState>()((...a) => ({
   ...createComposerSlice(...a),
   ...createCatalogSlice(...a),
   ...createInspectorSlice(...a),
+  ...createOnboardingSlice(...a),
 }));

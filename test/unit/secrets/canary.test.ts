@@ -330,6 +330,7 @@ describe('no secret ever leaves main (canary)', () => {
       'roots.getDefault': [{}],
       'roots.setDefault': [{ roots: ['/tmp'] }, { roots: ['relative/x'] }, { roots: [] }],
       'roots.pickFolder': [{}],
+      'roots.checkFolder': [{ path: '/tmp' }, { path: '~/nope-x' }, { path: 'relative' }],
       'servers.setToolSettings': [
         { name: 'local', tool: 'env_check', settings: { approval: 'always_allow' } },
         { name: 'local', tool: 'env_check', settings: { approval: null, enabled: 'no' } }, // invalid

@@ -193,7 +193,7 @@ describe('a pasted text attached as a file', () => {
     const svc = new ContextService({ ready: () => null, names: () => [] }, () => undefined);
     const [e] = await svc.resolve([{ kind: 'text', name: 'pasted text.txt', text: 'p'.repeat(MESSAGE_CONTEXT_CHARS + 5) }]);
     expect(e).toMatchObject({ kind: 'text', title: 'pasted text.txt', notice: 'pasted text.txt: 5 characters were cut' });
-    const body = (e!.content[0] as { text: string }).text;
+    const body = ((e as Extract<typeof e, { kind: 'text' }>)!.content[0] as { text: string }).text;
     expect(body.startsWith('p'.repeat(MESSAGE_CONTEXT_CHARS))).toBe(true);
     expect(body).toContain('[… cut: 5 more characters not included]');
     const item: Extract<TranscriptItem, { kind: 'user' }> = { kind: 'user', id: 'u', ts: 1, text: 'read it', context: [e!] };

@@ -1,0 +1,141 @@
+/**
+ * The first-run "Let the model read a folder" step (docs/ARCHITECTURE.md "First run"): one folder
+ * — from the system folder picker where there is one (Electron), else a path field — becomes a
+ * local server running `@modelcontextprotocol/server-filesystem` on it, sandboxed like any local
+ * server (the folder named in its arguments is the one it may use). Main checks the folder first
+ * (`roots.checkFolder`); a bad one is said beside the field and nothing is added.
+ */
+import { useEffect, useState } from 'react';
+import type { FolderCheckView, ServerView } from '../../../preload/contract/index.js';
+import { call } from '../api';
+import { useTranslation } from '../i18n';
+import { useApp } from '../store';
+
+/** The npm package the step runs (the reference filesystem server). */
+export const FILESYSTEM_PACKAGE = '@modelcontextprotocol/server-filesystem';
+
+/** The command of a filesystem server on one folder (`npx` fetches the package the first time). */
+export function folderServerCommand(folder: string): string[] {
+  return ['npx', '-y', FILESYSTEM_PACKAGE, folder];
+}
+
+/** A free server name: `files`, else `files-2`, `files-3`, … */
+export function folderServerName(taken: readonly string[]): string {
+  let name = 'files';
+  for (let i = 2; taken.includes(name); i++) name = `files-${i}`;
+  return name;
+}
+
+/** The i18n key that says what is wrong with a checked folder (null: it is fine). */
+const FOLDER_PROBLEM: Record<FolderCheckView['state'], 'firstRun.folderMissing' | 'firstRun.folderNotFolder' | 'firstRun.folderUnreadable' | 'firstRun.folderNotAbsolute' | null> = {
+  folder: null,
+  missing: 'firstRun.folderMissing',
+  not_folder: 'firstRun.folderNotFolder',
+  unreadable: 'firstRun.folderUnreadable',
+  not_absolute: 'firstRun.folderNotAbsolute',
+};
+
+/** How the added server is doing, in a line. */
+function ServerLine({ server }: { server: ServerView }) {
+  const { t } = useTranslation();
+  const state = server.state;
+  return (
+    <p className="guide-server" data-testid="first-run-server-state" data-status={state.kind} role="status">
+      <span className={`status-dot ${state.kind}`} aria-hidden="true" /> <span className="mono">{server.name}</span>{' '}
+      {state.kind === 'ready'
+        ? t('firstRun.serverReady', { count: server.tool_count })
+        : state.kind === 'error' || state.kind === 'needs_auth'
+          ? t('firstRun.serverFailed')
+          : t('firstRun.serverStarting')}
+    </p>
+  );
+}
+
+/** The folder form, or — once a server exists — how the first server is doing. */
+export function FolderStep() {
+  const { t } = useTranslation();
+  const names = useApp((s) => s.serverOrder);
+  const first = useApp((s) => (s.serverOrder[0] ? s.servers[s.serverOrder[0]] : undefined));
+  const upsert = useApp((s) => s.upsertServer);
+  const [folder, setFolder] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [canPick, setCanPick] = useState(false);
+  useEffect(() => {
+    let live = true;
+    call('roots.getDefault', {}).then(
+      (r) => live && setCanPick(r.can_pick),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  if (first) return <ServerLine server={first} />;
+
+  const add = async (typed: string): Promise<void> => {
+    const value = typed.trim();
+    if (!value) return setError(t('firstRun.folderRequired'));
+    setBusy(true);
+    setError(null);
+    try {
+      const checked = await call('roots.checkFolder', { path: value });
+      const problem = FOLDER_PROBLEM[checked.state];
+      if (problem) return setError(t(problem, { path: checked.path }));
+      const view = await call('servers.add', { name: folderServerName(names), config: { type: 'local', command: folderServerCommand(checked.path) } });
+      upsert(view);
+    } catch (err) {
+      setError((err as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const pick = async (): Promise<void> => {
+    const r = await call('roots.pickFolder', {}).catch(() => ({ path: null }));
+    if (r.path) {
+      setFolder(r.path);
+      await add(r.path);
+    }
+  };
+
+  return (
+    <form
+      className="guide-folder"
+      aria-label={t('firstRun.folderForm')}
+      onSubmit={(e) => {
+        e.preventDefault();
+        void add(folder);
+      }}
+    >
+      <p className="muted">{t('firstRun.folderIntro')}</p>
+      <div className="guide-folder-row">
+        {canPick && (
+          <button type="button" disabled={busy} onClick={() => void pick()}>
+            {t('firstRun.folderChoose')}
+          </button>
+        )}
+        <input
+          aria-label={t('firstRun.folderLabel')}
+          className="mono"
+          placeholder={t('firstRun.folderPlaceholder')}
+          value={folder}
+          aria-invalid={!!error}
+          aria-describedby={error ? 'first-run-folder-error' : undefined}
+          onChange={(e) => {
+            setFolder(e.target.value);
+            setError(null);
+          }}
+        />
+        <button type="submit" className="primary" disabled={busy}>
+          {busy ? t('firstRun.folderAdding') : t('firstRun.folderSubmit')}
+        </button>
+      </div>
+      {error && (
+        <span className="field-error" role="alert" id="first-run-folder-error">
+          {error}
+        </span>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,126 @@
+/**
+ * The first run end to end (docs/ARCHITECTURE.md "First run"): a fresh state shows the guide in
+ * the empty chat; its folder step adds a real `@modelcontextprotocol/server-filesystem` (through
+ * `npx`, which runs the copy installed with the app's packages) whose tool lists the folder; an
+ * example prompt fills the composer; the empty states say what to do; Skip hides the guide for
+ * good. Real core, real Chromium, a fake Ollama on loopback found by the local-model probe.
+ */
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { startFakeModel, type FakeModel } from '../fixtures/fake-model.js';
+import { expect, openApp, openSettings, sendMessage, tempDir, test } from './helpers.js';
+
+let ollama: FakeModel;
+let work: string;
+test.beforeAll(async () => {
+  ollama = await startFakeModel({ models: ['llama3.2:3b'] });
+  // The shell of each test starts after this and probes the fake instead of 127.0.0.1:11434.
+  process.env.OPENPROGRAM_LOCAL_MODEL_PROBES = `ollama=${ollama.baseUrl},lmstudio=http://127.0.0.1:9/v1`;
+  work = tempDir('first-run');
+  mkdirSync(path.join(work, 'notes'));
+  writeFileSync(path.join(work, 'notes', 'hello-first-run.txt'), 'hello\n');
+  writeFileSync(path.join(work, 'notes', 'plan.md'), '# plan\n');
+  writeFileSync(path.join(work, 'a-file.txt'), 'not a folder\n');
+});
+test.afterAll(async () => {
+  process.env.OPENPROGRAM_LOCAL_MODEL_PROBES = 'none';
+  await ollama?.close();
+  rmSync(work, { recursive: true, force: true });
+});
+
+test('a fresh state leads through model, folder server and an example prompt; empty states say what to do', async ({ page, shell }) => {
+  test.setTimeout(150_000);
+  await openApp(page, shell.current);
+  const guide = page.getByTestId('first-run');
+  await expect(guide).toBeVisible();
+  await expect(guide.getByRole('heading', { name: 'Welcome to OpenProgram' })).toBeVisible();
+  await expect(page.getByTestId('first-run-model')).toHaveAttribute('data-done', 'false');
+  await expect(page.getByTestId('first-run-server')).toHaveAttribute('data-done', 'false');
+  await expect(page.getByTestId('first-run-suggestions').getByRole('button', { name: 'Find Memory in the catalog' })).toBeVisible();
+
+  // Empty states: the sidebar, a search without hits (with a way back), the server list.
+  const noConversations = page.getByTestId('conversations-empty');
+  await expect(noConversations).toContainText('No conversations yet.');
+  await noConversations.getByRole('button', { name: 'Write the first message' }).click();
+  await expect(page.getByRole('textbox', { name: 'Message' })).toBeFocused();
+  await page.getByLabel('Search conversations').fill('zebra');
+  const noHits = page.getByTestId('search-empty');
+  await expect(noHits).toContainText('No message matches “zebra”.');
+  await noHits.getByRole('button', { name: 'Clear search' }).click();
+  await expect(page.getByLabel('Search conversations')).toHaveValue('');
+  await expect(noConversations).toBeVisible();
+  await openSettings(page, 'MCP servers');
+  const noServers = page.getByTestId('servers-empty');
+  await expect(noServers).toContainText('No servers yet. A server gives the model tools');
+  await noServers.getByRole('button', { name: 'Browse the catalog' }).click();
+  await expect(page.getByRole('heading', { name: 'Catalog', exact: true })).toBeVisible();
+  await page.getByRole('tab', { name: 'Chat' }).click();
+
+  // Step 2, bad input: each kind is said beside the field, and nothing is added.
+  const form = page.getByRole('form', { name: 'Let the model read a folder' });
+  const field = form.getByLabel('Folder path');
+  const submit = form.getByRole('button', { name: 'Let the model read it' });
+  const error = form.getByRole('alert');
+  await submit.click();
+  await expect(error).toHaveText('Enter the path of a folder.');
+  await field.fill('notes');
+  await submit.click();
+  await expect(error).toHaveText('Give the full path, starting with / (or ~/ for your home folder).');
+  await expect(field).toHaveAttribute('aria-invalid', 'true');
+  await field.fill(path.join(work, 'missing'));
+  await submit.click();
+  await expect(error).toHaveText(`There is no folder at ${path.join(work, 'missing')}.`);
+  await field.fill(path.join(work, 'a-file.txt'));
+  await submit.click();
+  await expect(error).toHaveText(`${path.join(work, 'a-file.txt')} is a file, not a folder.`);
+  await expect(field).toHaveValue(path.join(work, 'a-file.txt'));
+  await expect(page.getByTestId('first-run-server')).toHaveAttribute('data-done', 'false');
+
+  // A real folder (typed with a trailing slash): a filesystem server on it, ready with its tools.
+  await field.fill(`${path.join(work, 'notes')}/`);
+  await submit.click();
+  const state = page.getByTestId('first-run-server-state');
+  await expect(state).toHaveAttribute('data-status', 'ready', { timeout: 90_000 });
+  await expect(state).toContainText(/files is ready with \d+ tools\./);
+  await expect(page.getByTestId('first-run-server')).toHaveAttribute('data-done', 'true');
+
+  // Step 1: the running (fake) Ollama, one click.
+  await page.getByTestId('local-offer-ollama').getByRole('button', { name: 'Use Ollama' }).click();
+  await expect(page.getByTestId('first-run-model')).toHaveAttribute('data-done', 'true');
+  await expect(page.getByTestId('first-run-model')).toContainText('Ready: Ollama · llama3.2:3b.');
+
+  // Step 3: an example fills the composer (and puts the caret there).
+  const example = 'List the files in my folder and say in one line what each one is for.';
+  await page.getByRole('button', { name: example }).click();
+  const box = page.getByRole('textbox', { name: 'Message' });
+  await expect(box).toHaveValue(example);
+  await expect(box).toBeFocused();
+
+  // The server works: the model's call lists the folder. The first message ends the guide.
+  await sendMessage(page, `call list_directory ${JSON.stringify({ path: path.join(work, 'notes') })}`);
+  const allow = page.getByRole('button', { name: 'Allow once' });
+  const answer = page.getByTestId('msg-assistant').last();
+  await expect(allow.or(answer)).toBeVisible({ timeout: 30_000 });
+  if (await allow.isVisible()) await allow.click();
+  await expect(answer).toContainText('hello-first-run.txt');
+  await expect(answer).toContainText('plan.md');
+  await expect(guide).toHaveCount(0);
+  await expect(noConversations).toHaveCount(0);
+  await expect(page.getByTestId('conversation')).toHaveCount(1);
+
+  // The config holds the server as the step made it.
+  await openSettings(page, 'MCP servers');
+  await expect(page.getByTestId('server-files').locator('.server-meta.mono')).toHaveText(`npx -y @modelcontextprotocol/server-filesystem ${path.join(work, 'notes')}`);
+});
+
+test('Skip hides the guide for good; the plain empty chat is left', async ({ page, shell }) => {
+  await openApp(page, shell.current);
+  await expect(page.getByTestId('first-run')).toBeVisible();
+  await page.getByRole('button', { name: 'Skip setup' }).click();
+  await expect(page.getByTestId('first-run')).toHaveCount(0);
+  await expect(page.getByTestId('chat-empty')).toContainText('Set up a model first in Settings → Model.');
+  await page.reload();
+  await expect(page.getByRole('textbox', { name: 'Message' })).toBeVisible();
+  await expect(page.getByTestId('chat-empty')).toBeVisible();
+  await expect(page.getByTestId('first-run')).toHaveCount(0);
+});
