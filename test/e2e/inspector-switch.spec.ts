@@ -6,12 +6,12 @@
  */
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { BASH_SERVER, SCREENSHOTS, addLocalServer, commandLine, expect, expectStatus, openApp, openSettings, serverCard, test } from './helpers.js';
+import { BASH_SERVER, SCREENSHOTS, addLocalServer, cardAction, commandLine, expect, expectStatus, openApp, openSettings, serverCard, test } from './helpers.js';
 
 const inspector = (page: Page) => page.getByRole('dialog', { name: 'Protocol inspector — bash' });
 
 async function openInspector(page: Page) {
-  await serverCard(page, 'bash').getByRole('button', { name: 'Inspector', exact: true }).click();
+  await (await cardAction(serverCard(page, 'bash'), 'Inspector', { exact: true })).click();
   const dialog = inspector(page);
   await expect(dialog).toBeVisible();
   return dialog;
@@ -19,7 +19,7 @@ async function openInspector(page: Page) {
 
 async function restartServer(page: Page) {
   const card = serverCard(page, 'bash');
-  await card.getByRole('button', { name: 'Restart', exact: true }).click();
+  await (await cardAction(card, 'Restart', { exact: true })).click();
   await expectStatus(card, 'ready');
 }
 

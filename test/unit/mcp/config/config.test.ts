@@ -178,8 +178,8 @@ describe('import shape {"mcpServers": {…}}', () => {
   });
 
   it('an empty document → empty list, no warning', () => {
-    expect(parseConfigDocument({})).toEqual({ servers: new Map(), refs: new Map(), skipped: new Map(), warning: null });
-    expect(parseConfigDocument({ mcpServers: {} })).toEqual({ servers: new Map(), refs: new Map(), skipped: new Map(), warning: null });
+    expect(parseConfigDocument({})).toEqual({ servers: new Map(), refs: new Map(), skipped: new Map(), unreadable: [], warning: null });
+    expect(parseConfigDocument({ mcpServers: {} })).toEqual({ servers: new Map(), refs: new Map(), skipped: new Map(), unreadable: [], warning: null });
   });
 });
 
