@@ -189,10 +189,17 @@ export class McpConnection {
     return this.refresher?.expiresAt ?? null;
   }
 
-  /** Last stderr lines of this connection's own process (not of an earlier one of the server). */
+  /**
+   * Last stderr lines of this connection's latest process — not of an earlier process of the
+   * server, nor of the first process of an era retry (a crashing server prints the same lines on
+   * each attempt; the card shows them once).
+   */
   stderrTail(): string[] {
-    return this.log.tail('stderr', STDERR_TAIL, this.id);
+    return this.log.tail('stderr', STDERR_TAIL, this.processOrigin);
   }
+
+  /** The log origin tag of the latest process's stderr lines (a fresh one per launch). */
+  private processOrigin = -1;
 
   /** Identifies this connection's lines in a log shared across restarts. */
   readonly id: number;
@@ -342,10 +349,13 @@ export class McpConnection {
     const ledger = this.processes;
     const sandbox = this.sandbox;
     await sandbox?.prepare();
+    // Each process's stderr gets its own tag, so the card's tail shows only the latest process.
+    const stderrOrigin = this.log.nextOrigin();
+    this.processOrigin = stderrOrigin;
     const launched = this.launching().launch(this.config, {
       name: this.name,
       onStderr: (line) => {
-        this.note('stderr', line);
+        this.log.push('stderr', line, stderrOrigin);
         sandbox?.stderr(line);
       },
       onNoise: (line) => this.note('stdout', line),

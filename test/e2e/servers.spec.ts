@@ -132,6 +132,10 @@ test.describe('Server lifecycle', () => {
     const error = card.getByTestId('server-error');
     await expect(error).toContainText('boom-stderr');
     await expect(error).toContainText(/exited|closed/i);
+    // The server exits on the protocol probe and again on the older-handshake retry; its stderr
+    // line is shown once (the latest process's), not once per attempt.
+    const stderrShown = (await card.locator('pre[data-testid="server-stderr"]').textContent()) ?? '';
+    expect(stderrShown.split('boom-stderr').length - 1).toBe(1);
     await expect(card).not.toContainText(/\d+ tools/);
     // The log shows the stderr line too.
     await (await cardAction(card, 'Logs')).click();
