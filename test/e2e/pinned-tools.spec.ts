@@ -48,6 +48,22 @@ test('a tool changed after "Always allow" asks with the diff, runs nothing befor
     await expect(row.getByTestId('tool-pin')).toHaveText('changed');
     await expect(row.getByTestId('pin-diff')).toContainText('Append a note, or wipe the notebook.');
     await expect(card.getByTestId('tool-wipe_notes').getByTestId('tool-pin')).toHaveText('new');
+    // The count of offered tools follows the setting that holds changed and new tools back.
+    const perms = card.getByTestId('tool-permissions');
+    await expect(perms).toContainText('2 of 2 tools offered to the model.');
+    const hold = async (on: boolean): Promise<void> => {
+      await page.locator('.settings-nav').getByRole('button', { name: 'Tool permissions', exact: true }).click();
+      const box = page.getByLabel('Hold changed and new tools back from the model until I accept them');
+      await expect(box).toBeEnabled();
+      if ((await box.isChecked()) !== on) await box.click();
+      await (on ? expect(box).toBeChecked() : expect(box).not.toBeChecked());
+      await openSettings(page, 'MCP servers');
+      if (!(await perms.isVisible())) await card.getByRole('button', { name: 'Tools' }).click();
+    };
+    await hold(true);
+    await expect(perms).toContainText('0 of 2 tools offered to the model.');
+    await hold(false);
+    await expect(perms).toContainText('2 of 2 tools offered to the model.');
 
     // ---- The next call asks, with the diff; nothing runs before the answer ------------------------------
     await openChat(page);

@@ -32,8 +32,9 @@ export function ServerToolsPanel({ server }: { server: ServerView }) {
     }
   };
   const bulk = (action: 'enable_all' | 'disable_all' | 'allow_read_only') => void act(() => call('servers.bulkToolSettings', { name: server.name, action }));
-  // Tools only MCP App views may call (or nobody) are never offered to the model, enabled or not.
-  const offeredCount = server.tools.filter((t) => t.enabled && offeredToModel(t)).length;
+  // Main counts what the model is offered: enabled tools the model may call, less those held back
+  // until accepted (the pins' hold setting) — the same count the chat's tool table uses.
+  const offeredCount = server.tool_count;
   return (
     <div className="tool-permissions" data-testid="tool-permissions">
       <div className="bulk-row">
