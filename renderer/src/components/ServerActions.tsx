@@ -10,6 +10,7 @@ import { call } from '../api';
 import { useTranslation } from '../i18n';
 import { useApp } from '../store';
 import { Glyph } from './icons';
+import { useDismiss } from './use-dismiss';
 
 /** The card's open panel. */
 export type CardPanel = 'none' | 'tools' | 'logs';
@@ -35,25 +36,9 @@ export function ServerActions({ server, panel, setPanel, editing, setEditing, ac
   const toggle = useRef<HTMLButtonElement>(null);
   const menuId = `server-menu-${server.name}`;
 
+  useDismiss(open, () => setOpen(false), box, () => toggle.current?.focus());
   useEffect(() => {
-    if (!open) return;
-    const onKey = (e: KeyboardEvent): void => {
-      if (e.key === 'Escape') {
-        e.stopPropagation();
-        setOpen(false);
-        toggle.current?.focus();
-      }
-    };
-    const onDown = (e: MouseEvent): void => {
-      if (box.current && !box.current.contains(e.target as Node)) setOpen(false);
-    };
-    window.addEventListener('keydown', onKey, true);
-    window.addEventListener('mousedown', onDown);
-    box.current?.querySelector<HTMLButtonElement>('.server-menu button:not(:disabled)')?.focus();
-    return () => {
-      window.removeEventListener('keydown', onKey, true);
-      window.removeEventListener('mousedown', onDown);
-    };
+    if (open) box.current?.querySelector<HTMLButtonElement>('.server-menu button:not(:disabled)')?.focus();
   }, [open]);
 
   /** A menu entry: runs its action and closes the menu. */

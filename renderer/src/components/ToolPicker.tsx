@@ -1,10 +1,11 @@
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useApp } from '../store';
 import { useTranslation } from '../i18n';
 import type { ServerView } from '../../../preload/contract/index.js';
 import { toolDefinitionTokens } from '../../../preload/contract/rules/index.js';
 import { ServerIcon } from './ProtocolBadges';
+import { useDismiss } from './use-dismiss';
 
 /**
  * Estimated tokens of the tool definitions a server's enabled, model-visible tools add to every
@@ -25,24 +26,7 @@ export function ToolPicker() {
   const [open, setOpen] = useState(false);
   const box = useRef<HTMLDivElement>(null);
   // The menu closes on Esc and on a click outside it.
-  useEffect(() => {
-    if (!open) return;
-    const onKey = (e: KeyboardEvent): void => {
-      if (e.key === 'Escape') {
-        e.stopPropagation();
-        setOpen(false);
-      }
-    };
-    const onDown = (e: MouseEvent): void => {
-      if (box.current && !box.current.contains(e.target as Node)) setOpen(false);
-    };
-    window.addEventListener('keydown', onKey, true);
-    window.addEventListener('mousedown', onDown);
-    return () => {
-      window.removeEventListener('keydown', onKey, true);
-      window.removeEventListener('mousedown', onDown);
-    };
-  }, [open]);
+  useDismiss(open, () => setOpen(false), box);
   const servers = useApp(useShallow((s) => s.serverOrder.map((n) => s.servers[n]).filter((v) => v !== undefined && v.state.kind === 'ready' && v.tool_count > 0)));
   const picked = useApp((s) => {
     const conv = s.conversations.find((c) => c.id === s.conversationId);

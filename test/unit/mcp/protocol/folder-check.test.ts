@@ -26,7 +26,7 @@ describe('checkFolder', () => {
     expect((await checkFolder(path.join(root, 'file.txt'), '/home/x')).state).toBe('not_folder');
     expect(await checkFolder('notes', root)).toEqual({ path: 'notes', state: 'not_absolute' });
   });
-  it.skipIf(process.getuid?.() === 0)('says when the folder cannot be read', async () => {
+  it.skipIf(process.getuid?.() === 0)('says when the folder cannot be read (skipped when run as root: root may read every folder, so no unreadable one can be made)', async () => {
     const locked = path.join(root, 'locked');
     mkdirSync(locked);
     chmodSync(locked, 0o000);
