@@ -355,7 +355,7 @@ export class ChatService {
       rec.finish(outcome);
       const foundNote = budget?.foundNote();
       if (foundNote) rec.notice('info', runToolsText(foundNote), { run_tools: foundNote });
-      if (outcome === 'stopped') rec.notice('info', 'Stopped.');
+      if (outcome === 'stopped') rec.notice('info', 'Stopped.', { run_end: 'stopped' });
       if (outcome === 'failed') rec.notice('error', failure ?? 'The model request failed.', overflow ? { context_overflow: overflow } : {});
     } catch (err) {
       // The database failed (disk full, file removed): the window still learns how the run ended.

@@ -91,6 +91,8 @@ export type TranscriptItem =
       run_tools?: RunToolsNote;
       /** Why a run was not sent: the request does not fit the context window (the window words it). */
       context_overflow?: ContextOverflowNote;
+      /** How the run ended, when the notice says only that (the window words it): `stopped` by the user. */
+      run_end?: 'stopped';
     };
 
 /**

@@ -283,5 +283,12 @@ test.describe('Chat', () => {
     await expect(page.getByTestId('msg-assistant').last()).toContainText('word0');
     await page.getByRole('button', { name: 'Stop' }).click();
     await expect(page.getByTestId('chat-notice')).toHaveCount(2);
+
+    // The notice is the window's words: in 简体中文 it reads in Chinese (main stores the kind).
+    await page.getByRole('tab', { name: 'Settings' }).click();
+    await page.locator('.settings-nav').getByRole('button', { name: 'Language', exact: true }).click();
+    await page.getByLabel('Language').selectOption('zh-CN');
+    await page.getByRole('tab', { name: '对话' }).click();
+    await expect(page.getByTestId('chat-notice').first()).toHaveText('已停止。');
   });
 });

@@ -1,7 +1,8 @@
 /**
  * The text of a notice in the transcript: main's English text, or — for the notes main sends with
  * their numbers — the words of the window's language: which tools a run offered and found (tool
- * discovery), and why a request was not sent (it does not fit the context window).
+ * discovery), why a request was not sent (it does not fit the context window), and that the user
+ * stopped the run.
  * docs/ARCHITECTURE.md "Tool discovery", "Context budget".
  */
 import type { TranscriptItem } from '../../../preload/contract/index.js';
@@ -40,5 +41,6 @@ export function NoticeText({ item }: { item: NoticeItem }) {
         {t('overflow.advice')}
       </span>
     );
+  if (item.run_end === 'stopped') return <span data-testid="run-stopped-note">{t('runNote.stopped')}</span>;
   return <>{item.text}</>;
 }

@@ -214,6 +214,7 @@ export const en = {
     showOffered: 'Offered tools',
     found_one: 'The model found and used 1 more tool in this run:',
     found_other: 'The model found and used {{count}} more tools in this run:',
+    stopped: 'Stopped.',
   },
   overflow: {
     notSent: 'Not sent: this request needs about {{needed}} tokens, more than the model’s context window of {{window}} tokens.',

@@ -214,6 +214,7 @@ export const zhCN: Strings = {
     showOffered: '已提供的工具',
     found_one: '模型在本次运行中又找到并使用了 1 个工具：',
     found_other: '模型在本次运行中又找到并使用了 {{count}} 个工具：',
+    stopped: '已停止。',
   },
   overflow: {
     notSent: '未发送：此请求约需 {{needed}} 个 token，超过了模型 {{window}} 个 token 的上下文窗口。',
