@@ -5,7 +5,7 @@
  */
 import { createContext } from 'react';
 import type { CodeHighlighterPlugin } from 'streamdown';
-import { WorkerHighlighter } from './worker-highlighter';
+import { WorkerHighlighter } from './worker-highlighter.js';
 
 /** Light and dark themes of highlighted code (shiki's bundled themes). */
 export const CODE_THEMES: [string, string] = ['github-light', 'github-dark'];

@@ -9,7 +9,7 @@
  */
 import { bundledLanguagesInfo, bundledThemes, createHighlighter, type BundledLanguage, type BundledTheme, type GrammarState, type Highlighter, type ThemedToken } from 'shiki';
 import { createJavaScriptRegexEngine } from 'shiki/engine/javascript';
-import type { HighlightReply, HighlightRequest, WireToken, WireTokens } from './protocol';
+import type { HighlightReply, HighlightRequest, WireToken, WireTokens } from './protocol.js';
 
 /** Each language name and alias → the grammar's id. */
 const LANGUAGE_IDS: ReadonlyMap<string, BundledLanguage> = new Map(

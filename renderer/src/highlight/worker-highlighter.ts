@@ -10,7 +10,7 @@
  * changes.
  */
 import type { CodeHighlighterPlugin, HighlightOptions, HighlightResult } from 'streamdown';
-import type { HighlightReply, HighlightRequest, WireTokens } from './protocol';
+import type { HighlightReply, HighlightRequest, WireTokens } from './protocol.js';
 
 /** The worker as the window uses it: a `Worker`, or one end of a `MessageChannel` (tests). */
 export interface HighlightWorker {
