@@ -23,6 +23,9 @@ export default defineConfig({
   renderer: {
     root: resolve(__dirname, 'renderer'),
     plugins: [react()],
+    // The code highlighter's worker (docs/ARCHITECTURE.md "Code highlighting off the main thread")
+    // loads grammars on demand, so it is built as a module with its own chunks.
+    worker: { format: 'es' },
     build: {
       outDir: resolve(__dirname, 'out/renderer'),
       rollupOptions: { input: { index: resolve(__dirname, 'renderer/index.html') } },

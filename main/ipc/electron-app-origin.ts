@@ -10,6 +10,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { CustomScheme, Protocol } from 'electron';
+import { WORKER_CSP } from '../csp.js';
 
 /** The scheme the renderer is served on. */
 export const APP_SCHEME = 'op-app';
@@ -89,7 +90,7 @@ export interface AppOriginResponse {
 /**
  * Answer one request of the app origin from the disk: the file {@link rendererAsset} names (the
  * folder is the app's own build output, inside its asar archive when packaged; plain `readFile`
- * is what reads from there); pages carry `csp`. Never throws: a missing or unreadable file is a 404.
+ * is what reads from there); pages carry `csp`, scripts the worker policy (main/csp.ts `WORKER_CSP`). Never throws: a missing or unreadable file is a 404.
  */
 export async function appOriginResponse(rendererDir: string, url: string, method: string, csp: string): Promise<AppOriginResponse> {
   const asset = rendererAsset(rendererDir, url, method);
@@ -99,6 +100,8 @@ export async function appOriginResponse(rendererDir: string, url: string, method
     const body = await readFile(asset.path);
     const headers: Record<string, string> = { 'content-type': asset.contentType, 'x-content-type-options': 'nosniff', 'cache-control': 'no-cache' };
     if (asset.contentType.startsWith('text/html')) headers['content-security-policy'] = csp;
+    // A script file carries the worker's policy: it governs the script only when a worker runs it.
+    else if (asset.contentType.startsWith('text/javascript')) headers['content-security-policy'] = WORKER_CSP;
     return { status: 200, headers, body: method === 'HEAD' ? '' : body };
   } catch {
     return refusal(404);

@@ -23,7 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { AppCore, resolveStateDir } from '../core.js';
 import { createDispatcher } from '../ipc/dispatch.js';
-import { RENDERER_CSP, rendererCspWithViews } from '../csp.js';
+import { RENDERER_CSP, WORKER_CSP, rendererCspWithViews } from '../csp.js';
 import { startViewOrigin, type ViewOrigin } from './view-origin.js';
 import { redactConsole } from '../secrets/redact.js';
 import { checkUpgrade, encodeEvent, encodeReply, isInside, oversizedMessageId, resolveStaticPath } from './guards.js';
@@ -107,7 +107,8 @@ export async function startBrowserShell(opts: {
       const body = await fs.readFile(real);
       res.writeHead(200, {
         'content-type': MIME[path.extname(file)] ?? 'application/octet-stream',
-        'content-security-policy': viewOrigin ? rendererCspWithViews(viewOrigin.frameSource) : RENDERER_CSP,
+        // Script files carry the worker's policy (a page's scripts are governed by the page's).
+        'content-security-policy': path.extname(file) === '.js' ? WORKER_CSP : viewOrigin ? rendererCspWithViews(viewOrigin.frameSource) : RENDERER_CSP,
         'x-content-type-options': 'nosniff',
         'cache-control': 'no-store',
       });

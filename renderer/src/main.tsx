@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './components/App';
+import { CodeHighlighterContext, windowHighlighter } from './highlight/context';
 import './styles.css';
 import './conversations.css';
 import './protocol.css';
@@ -8,6 +9,8 @@ import './design.css';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <App />
+    <CodeHighlighterContext.Provider value={windowHighlighter()}>
+      <App />
+    </CodeHighlighterContext.Provider>
   </StrictMode>,
 );

@@ -91,6 +91,16 @@ test.describe('markdown answers', () => {
     const block = answer.locator('[data-streamdown="code-block"]').first();
     await expect(block).toContainText('def greet(name: str)');
     await expect.poll(async () => block.locator('code span span[style*="--sdm-c"]').count(), { timeout: 20_000 }).toBeGreaterThan(3);
+    // … by a worker of the app's own origin: the grammar was loaded there, never in the page
+    // (compiling it on the page's thread froze the window while an answer streamed). The worker
+    // may load only the app's own modules: a fetch from it is refused (main/csp.ts WORKER_CSP).
+    const worker = page.workers().find((w) => w.url().includes('highlight.worker'));
+    expect(worker, 'the code-highlighting worker').toBeTruthy();
+    expect(new URL(worker!.url()).origin).toBe(shell.current.origin);
+    const scripts = (w: { evaluate: (f: () => string[]) => Promise<string[]> }) => w.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name));
+    expect((await scripts(worker!)).some((u) => /\/python-[^/]*\.js$/.test(u))).toBe(true);
+    expect((await scripts(page)).some((u) => /\/python-[^/]*\.js$/.test(u))).toBe(false);
+    expect(await worker!.evaluate(() => fetch('/index.html').then(() => 'fetched', () => 'refused'))).toBe('refused');
     await expect(page.getByRole('button', { name: 'Stop' })).toBeHidden();
     // Copy puts exactly the code on the clipboard.
     await block.getByRole('button', { name: 'Copy code' }).click();

@@ -5,6 +5,9 @@
 import type Database from 'better-sqlite3';
 import type { TranscriptItem } from '../../../preload/contract/index.js';
 
+/** Most search hits returned (a constant in the query's SQL, see `search` below). */
+export const SEARCH_LIMIT = 50;
+
 /** A conversation's row as the summary query returns it. */
 export interface SummaryRow {
   id: string;
@@ -86,13 +89,18 @@ export function storeQueries(db: Database.Database) {
     ),
     getMeta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
     setMeta: db.prepare('INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)'),
-    // The FTS query runs first and alone (best matches, limited); only its hits are joined. The
-    // snippet's markers are the caller's (fresh per query, so no stored text can contain them).
-    search: db.prepare<{ open: string; close: string; match: string; limit: number }, SearchRow>(
-      `SELECT i.id AS item_id, i.conversation_id, i.kind, i.ts, c.title, f.snippet
-       FROM (SELECT rowid, rank, snippet(items_fts, 0, @open, @close, '…', 16) AS snippet FROM items_fts WHERE items_fts MATCH @match ORDER BY rank LIMIT @limit) f
-       JOIN items i ON i.rowid = f.rowid JOIN conversations c ON c.id = i.conversation_id
-       ORDER BY f.rank`,
+    // One pass in the order FTS5 ranks its matches: `ORDER BY rank` is consumed by the FTS5 scan
+    // (no sort step), so LIMIT stops it after the best hits and snippet() runs for those only.
+    // CROSS JOIN keeps the FTS scan as the outer loop; each hit then looks up its entry (by rowid)
+    // and conversation (by id). Two things cost more than both joins (docs/ARCHITECTURE.md
+    // "Conversations", search): selecting `rank` (as a column FTS5 computes it again per row, a
+    // phrase's positions read once more) and a bound LIMIT (a constant one is what FTS5 is best
+    // at), so neither is done. The snippet's markers are the caller's (fresh per query, so no
+    // stored text can contain them).
+    search: db.prepare<{ open: string; close: string; match: string }, SearchRow>(
+      `SELECT i.id AS item_id, i.conversation_id, i.kind, i.ts, c.title, snippet(items_fts, 0, @open, @close, '…', 16) AS snippet
+       FROM items_fts CROSS JOIN items i ON i.rowid = items_fts.rowid CROSS JOIN conversations c ON c.id = i.conversation_id
+       WHERE items_fts MATCH @match ORDER BY items_fts.rank LIMIT ${SEARCH_LIMIT}`,
     ),
     // An entry written again after a heal: updated where it survived, else appended at the end.
     upsert: db.prepare<{ id: string; conversation: string; kind: string; ts: number; data: string; full: string | null; search: string }>(

@@ -21,8 +21,7 @@ import { indexText } from './cjk-search.js';
 
 /** How far (ms) the saved text of a streaming answer may lag behind what was shown. */
 export const FLUSH_MS = 200;
-/** Most search hits returned. */
-export const SEARCH_LIMIT = 50;
+export { SEARCH_LIMIT } from './store-queries.js';
 
 /** What a call that waited for approval when the app stopped is told as. */
 export const NOT_RUN_APP_STOPPED = 'Not run: the app stopped while this call waited for the user\'s approval.';
@@ -325,7 +324,7 @@ export class ConversationStore {
     const nonce = randomUUID();
     const open = `\u0001${nonce}<`;
     const close = `>${nonce}\u0002`;
-    const rows = this.run(() => this.q.search.all({ open, close, match, limit: SEARCH_LIMIT }));
+    const rows = this.run(() => this.q.search.all({ open, close, match }));
     return rows.map((r) => ({ ...r, snippet: snippetSegments(r.snippet, open, close) }));
   }
 

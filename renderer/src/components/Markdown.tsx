@@ -9,18 +9,19 @@
  * (main/ipc/electron.ts) — and anything else renders as inert text. Images from markdown are not
  * loaded (the CSP forbids remote images anyway); they show as a link.
  *
- * Code blocks are highlighted by shiki through @streamdown/code, which uses shiki's JavaScript
- * regex engine: no WebAssembly and no eval, so the renderer's CSP stays as it is.
+ * Code blocks are highlighted by the window's highlighter (../highlight/: shiki in a Web Worker,
+ * with shiki's JavaScript regex engine — no WebAssembly, no eval), so compiling a grammar never
+ * blocks the window; a block shows as plain text until its colours arrive.
  *
  * Huge or pathologically nested text is cut (../markdown-limits.ts); the rest is shown as plain
  * text, so the window never freezes.
  */
-import { memo, useDeferredValue, useMemo, useState, type AnchorHTMLAttributes, type ImgHTMLAttributes } from 'react';
+import { memo, useContext, useDeferredValue, useMemo, useState, type AnchorHTMLAttributes, type ImgHTMLAttributes } from 'react';
 import { Streamdown } from 'streamdown';
-import { code } from '@streamdown/code';
 import { splitForRendering } from '../markdown-limits';
 import { safeExternalUrl } from '../safe-url';
 import { useTranslation } from '../i18n';
+import { CODE_THEMES, CodeHighlighterContext } from '../highlight/context';
 import '../markdown.css';
 
 
@@ -62,10 +63,8 @@ function SafeImage({ src, alt }: ImgHTMLAttributes<HTMLImageElement> & { node?: 
 }
 
 const components = { a: SafeLink, img: SafeImage };
-const plugins = { code };
 const controls = { code: { copy: true, download: false }, table: false, mermaid: false, image: false } as const;
 const linkSafety = { enabled: false };
-const themes: [string, string] = ['github-light', 'github-dark'];
 
 /**
  * Markdown text, sanitized, with highlighted code blocks and copy buttons.
@@ -77,6 +76,8 @@ export const Markdown = memo(function Markdown({ text, streaming = false }: { te
   const { t, i18n } = useTranslation();
   // Streamdown's own button texts, in the current language (a new object only when it changes).
   const translations = useMemo(() => ({ copyCode: t('markdown.copyCode'), copied: t('markdown.copied') }), [t, i18n.language]);
+  const code = useContext(CodeHighlighterContext);
+  const plugins = useMemo(() => (code ? { code } : {}), [code]);
   const deferred = useDeferredValue(text);
   const split = useMemo(() => splitForRendering(deferred), [deferred]);
   // Text that streamed here stays in streamdown's block mode when it ends: switching to 'static'
@@ -98,7 +99,7 @@ export const Markdown = memo(function Markdown({ text, streaming = false }: { te
           controls={controls}
           translations={translations}
           linkSafety={linkSafety}
-          shikiTheme={themes}
+          shikiTheme={CODE_THEMES}
           lineNumbers={false}
           codeBlockMaxHeight={0}
           tableMaxHeight={0}

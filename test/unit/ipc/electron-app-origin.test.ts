@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { APP_INDEX_URL, APP_ORIGIN, appOriginResponse, rendererAsset, serveAppOrigin } from '../../../main/ipc/electron-app-origin.js';
-import { rendererCspWithViews } from '../../../main/csp.js';
+import { rendererCspWithViews, WORKER_CSP } from '../../../main/csp.js';
 import { serveViewOrigin, viewOriginFor, VIEW_FRAME_SOURCE } from '../../../main/ipc/electron-views.js';
 import { ROOT } from '../helpers.js';
 
@@ -35,7 +35,8 @@ describe('app origin', () => {
     const js = await appOriginResponse(dir, `${APP_ORIGIN}/assets/main.js?v=1#x`, 'GET', CSP);
     expect(js.status).toBe(200);
     expect(js.headers['content-type']).toMatch(/^text\/javascript/);
-    expect(js.headers['content-security-policy']).toBeUndefined();
+    // A script carries the worker policy (it governs a script only when a worker runs it).
+    expect(js.headers['content-security-policy']).toBe(WORKER_CSP);
     const head = await appOriginResponse(dir, APP_INDEX_URL, 'HEAD', CSP);
     expect(head.status).toBe(200);
     expect(head.body).toBe('');

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { checkUpgrade, encodeReply, isInside, resolveStaticPath, UNENCODABLE_REPLY } from '../../../main/shell/guards.js';
 import { startBrowserShell, type BrowserShell } from '../../../main/shell/browser-shell.js';
-import { RENDERER_CSP } from '../../../main/csp.js';
+import { RENDERER_CSP, WORKER_CSP } from '../../../main/csp.js';
 import { makeTempDir, removeDir, ROOT, waitFor } from '../helpers.js';
 
 const RAW = path.join(ROOT, 'test', 'fixtures', 'raw-server.mjs');
@@ -106,6 +106,7 @@ describe('static files', () => {
     const renderer = path.join(dir, 'renderer');
     mkdirSync(renderer);
     writeFileSync(path.join(renderer, 'index.html'), '<!doctype html><title>ok</title>');
+    writeFileSync(path.join(renderer, 'worker.js'), 'postMessage(1)');
     writeFileSync(path.join(dir, 'outside.txt'), 'OUTSIDE-SECRET');
     symlinkSync(path.join(dir, 'outside.txt'), path.join(renderer, 'link.txt'));
     mkdirSync(path.join(dir, 'state'));
@@ -131,6 +132,14 @@ describe('static files', () => {
     expect(r.body).toContain('<title>ok</title>');
     expect(r.head).toContain(`content-security-policy: ${RENDERER_CSP}`);
     expect(r.head).toContain('x-content-type-options: nosniff');
+  });
+
+  it('serves script files with the worker policy: own modules only, no connections, no eval', async () => {
+    const r = await get('/worker.js');
+    expect(r.status).toBe(200);
+    expect(r.head).toContain('content-type: text/javascript');
+    expect(r.head).toContain(`content-security-policy: ${WORKER_CSP}`.toLowerCase());
+    expect(WORKER_CSP).toBe("default-src 'none'; script-src 'self'");
   });
 
   it('does not follow a symlink out of the renderer folder', async () => {

@@ -136,6 +136,23 @@ describe('ConversationStore on a real SQLite file', () => {
     expect(s.has('a')).toBe(true);
   });
 
+  it('search returns the best matches first, at most 50, each with its conversation, also for a CJK word', () => {
+    const s = open();
+    // Entries of the same length whose word count of "quokka" (and of 发布) is 1…60: the more
+    // often, the better the match. Spread over three conversations, written in a shuffled order.
+    const order = Array.from({ length: 60 }, (_, i) => i + 1).sort((a, b) => ((a * 37) % 61) - ((b * 37) % 61));
+    for (const c of ['a', 'b', 'c']) s.ensure(c, `title ${c}`);
+    for (const k of order) {
+      const conv = ['a', 'b', 'c'][k % 3]!;
+      s.append(conv, user(`q${k}`, [...Array(k).fill('quokka'), ...Array(60 - k).fill('wombat')].join(' ')));
+      s.append(conv, user(`z${k}`, `${'发布'.repeat(k)}${'计划'.repeat(60 - k)}`));
+    }
+    const hits = s.search('quokka');
+    expect(hits.map((h) => h.item_id)).toEqual(Array.from({ length: 50 }, (_, i) => `q${60 - i}`));
+    for (const h of hits) expect(h).toMatchObject({ conversation_id: ['a', 'b', 'c'][Number(h.item_id.slice(1)) % 3], title: `title ${['a', 'b', 'c'][Number(h.item_id.slice(1)) % 3]}`, kind: 'user' });
+    expect(s.search('发布').map((h) => h.item_id)).toEqual(Array.from({ length: 50 }, (_, i) => `z${60 - i}`));
+  });
+
   it('search highlights come from the search engine, never from characters stored in a message', () => {
     const s = open();
     s.ensure('a', 'fake marks');
