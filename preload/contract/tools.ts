@@ -154,7 +154,7 @@ export interface PinSettings {
 }
 
 /** Why a pending approval closed. */
-export type ApprovalClosedOutcome = 'answered' | 'cancelled' | 'timed_out';
+export type ApprovalClosedOutcome = 'answered' | 'cancelled' | 'timed_out' | 'interrupted';
 
 const empty = z.strictObject({});
 

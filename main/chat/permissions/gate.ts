@@ -13,6 +13,7 @@ import type { ApprovalDecision, ApprovalView, ToolSettingPatch } from '../../../
 import type { ResolvedTool, ToolRef } from '../../mcp/host/resolved-tools.js';
 import type { CheckedTool } from '../../mcp/pins/index.js';
 import type { ToolSetting } from '../../mcp/tool-settings.js';
+import { APPROVAL_INTERRUPTED_RESULT } from '../interruption.js';
 import { argsHash } from './args-hash.js';
 import type { ApprovalBroker } from './broker.js';
 import type { ConversationGrants } from './grants.js';
@@ -55,7 +56,18 @@ export interface AuthorizeRequest {
 }
 
 /** Why a call was not allowed. */
-export type RefusalReason = 'unknown_tool' | 'disabled' | 'held_back' | 'denied' | 'cancelled' | 'timed_out' | 'args_changed' | 'server_changed' | 'definition_changed';
+export type RefusalReason =
+  | 'unknown_tool'
+  | 'disabled'
+  | 'held_back'
+  | 'denied'
+  | 'cancelled'
+  | 'timed_out'
+  | 'args_changed'
+  | 'server_changed'
+  | 'definition_changed'
+  /** The app stopped or restarted while the card waited: nobody answered (not the user's cancel). */
+  | 'interrupted';
 
 /**
  * The gate's answer. Allowed: `via` says why (a policy row, or `user` with the card's decision,
@@ -132,6 +144,7 @@ export class PermissionGate {
       req.signal,
     );
     if (r.outcome === 'cancelled') return { allowed: false, reason: 'cancelled', message: 'Cancelled by the user.', decision: null };
+    if (r.outcome === 'interrupted') return { allowed: false, reason: 'interrupted', message: APPROVAL_INTERRUPTED_RESULT, decision: null };
     if (r.outcome === 'timed_out') return { allowed: false, reason: 'timed_out', message: 'The user did not answer the approval request in time; the call was not run.', decision: null };
     // The answer binds to the arguments shown; refuse if they changed while the card was open.
     if (r.args_sha256 !== asked || argsHash(req.args) !== asked) return { allowed: false, reason: 'args_changed', message: 'The arguments changed after the user was asked; the call was not run.', decision: null };

@@ -177,6 +177,7 @@ export const zhCN: Strings = {
       denied: '已拒绝',
       cancelled: '已取消',
       interrupted: '已中断',
+      approval_interrupted: '因重启而中断',
     },
     via: {
       always_allow: '始终允许',
@@ -195,6 +196,7 @@ export const zhCN: Strings = {
     error: '错误',
     result: '结果',
     interruptedNote: '这次调用返回之前应用已停止。它可能已经生效，也可能没有。',
+    approvalInterruptedNote: '已中断：在你作答之前应用已重启。这次调用没有运行。',
     progress: '进度',
     imageAlt: '工具返回的图片',
     unsupportedImageType: '一张不予显示类型的图片（{{type}}）',
