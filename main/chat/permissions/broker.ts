@@ -29,9 +29,10 @@ export interface ApprovalAnswer {
 
 /**
  * How a request ended: answered; cancelled by the user (Stop, or the asking page went away);
- * timed out; or interrupted by the app (shutdown or restart) before anyone answered.
+ * timed out; interrupted by the app (shutdown or restart) before anyone answered; or covered (an
+ * answer the user gave on another card now decides this call too: the gate decides it again).
  */
-export type ApprovalResult = { outcome: 'answered'; answer: ApprovalAnswer; args_sha256: string } | { outcome: 'cancelled' } | { outcome: 'timed_out' } | { outcome: 'interrupted' };
+export type ApprovalResult = { outcome: 'answered'; answer: ApprovalAnswer; args_sha256: string } | { outcome: 'cancelled' } | { outcome: 'timed_out' } | { outcome: 'interrupted' } | { outcome: 'covered' };
 
 /** What exactly was wrong with an answer. */
 export type ApprovalErrorKind = 'unknown_id' | 'already_answered' | 'withdrawn' | 'args_mismatch';
@@ -60,7 +61,12 @@ interface Pending {
 }
 
 /** How a closed, unanswered approval is described to a late answer. */
-const WITHDRAWN: Record<Exclude<ApprovalClosedOutcome, 'answered'>, string> = { cancelled: 'it was cancelled', timed_out: 'it timed out', interrupted: 'the app stopped before it was answered' };
+const WITHDRAWN: Record<Exclude<ApprovalClosedOutcome, 'answered'>, string> = {
+  cancelled: 'it was cancelled',
+  timed_out: 'it timed out',
+  interrupted: 'the app stopped before it was answered',
+  covered: 'your answer on another card already decided it',
+};
 
 /** Pending approvals of one app core. */
 export class ApprovalBroker {
@@ -76,10 +82,11 @@ export class ApprovalBroker {
   /**
    * Ask the user about one call. Resolves when they answer, or with `cancelled` when `signal`
    * aborts (Stop) or `cancelRun` runs, with `interrupted` when `signal` aborts with an
-   * `AppInterruption` (../interruption.ts) or `cancelAll` runs (shutdown), or `timed_out` after the
-   * timeout. Never rejects.
+   * `AppInterruption` (../interruption.ts) or `cancelAll` runs (shutdown), with `covered` when
+   * `covered` aborts (the gate's grant given on another card decides this call), or `timed_out`
+   * after the timeout. Never rejects.
    */
-  request(call: ApprovalCall, signal?: AbortSignal): Promise<ApprovalResult> {
+  request(call: ApprovalCall, signal?: AbortSignal, covered?: AbortSignal): Promise<ApprovalResult> {
     const id = randomBytes(24).toString('base64url');
     const view: ApprovalView = { id, ...call, args_sha256: argsHash(call.args), created_at: Date.now() };
     return new Promise((resolve) => {
@@ -87,17 +94,21 @@ export class ApprovalBroker {
         if (!this.open.delete(id)) return;
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
+        covered?.removeEventListener('abort', onCovered);
         const outcome: ApprovalClosedOutcome = r.outcome;
         this.remember(id, outcome);
         this.events.closed?.(id, outcome);
         resolve(r);
       };
       const onAbort = (): void => finish({ outcome: interruptedByApp(signal) ? 'interrupted' : 'cancelled' });
+      const onCovered = (): void => finish({ outcome: 'covered' });
       const timer = setTimeout(() => finish({ outcome: 'timed_out' }), this.timeoutMs);
       timer.unref?.();
       this.open.set(id, { view, finish });
       if (signal?.aborted) return onAbort();
+      if (covered?.aborted) return onCovered();
       signal?.addEventListener('abort', onAbort, { once: true });
+      covered?.addEventListener('abort', onCovered, { once: true });
       this.events.opened?.(view);
     });
   }
