@@ -639,3 +639,39 @@ test('a view starts while the model still writes its input: it gets the partial 
     await slow.close();
   }
 });
+
+test("Allow in this conversation on the model's call also answers the same tool's call its view made meanwhile; a new chat asks again", async ({ page, shell }) => {
+  // A model that writes the call's input in pieces: the view starts before the call asks.
+  const slow = await startFakeModel({ slowChunks: 4, slowDelayMs: 300 });
+  try {
+    await openApp(page, shell.current);
+    await configureModel(page, { baseUrl: slow.baseUrl, model: 'fake-apps' });
+    await expectStatus(await addLocalServer(page, { name: 'clock', command: appServer('server-basic-react') }), 'ready');
+    await openChat(page);
+    await sendMessage(page, 'call get-time');
+    const modelCard = page.getByTestId('tool-card').getByTestId('approval-card');
+    await expect(modelCard).toBeVisible();
+    // While the model's call waits, its view (already shown) calls get-time itself: a second card.
+    const viewCard = page.getByTestId('app-view').getByTestId('approval-card');
+    await view(page).getByRole('button', { name: 'Get Server Time' }).click();
+    await expect(viewCard).toContainText('the app view asks to run');
+    await expect(page.getByTestId('approval-card')).toHaveCount(2);
+    // One answer on the model's card decides both: no card is left, and the view gets its time.
+    await modelCard.getByRole('button', { name: 'Allow in this conversation' }).click();
+    await expect(page.getByTestId('approval-card')).toHaveCount(0);
+    await expect(view(page).locator('code')).toHaveText(/^\d{4}-/, { timeout: 20_000 });
+    await expect(page.getByTestId('tool-card')).toHaveAttribute('data-state', 'ok');
+    // The view's next calls run without a card.
+    const shown = await view(page).locator('code').textContent();
+    await page.waitForTimeout(1100);
+    await view(page).getByRole('button', { name: 'Get Server Time' }).click();
+    await expect(view(page).locator('code')).not.toHaveText(shown!, { timeout: 10_000 });
+    await expect(page.getByTestId('approval-card')).toHaveCount(0);
+    // Another conversation is not covered: the model's call there asks again.
+    await page.getByRole('button', { name: '+ New chat' }).click();
+    await sendMessage(page, 'call get-time');
+    await expect(page.getByTestId('tool-card').getByTestId('approval-card')).toBeVisible();
+  } finally {
+    await slow.close();
+  }
+});
