@@ -183,6 +183,13 @@ test('a card left unanswered by a core restart reads "interrupted by a restart",
     // The next turn's model learns the call never ran because of the restart.
     await sendMessage(page, 'what happened?');
     await expect.poll(() => lastToolMessage(model)).toContain('the app restarted before the user answered');
+    // In Simplified Chinese it reads as its own outcome too.
+    await page.getByRole('tab', { name: 'Settings' }).click();
+    await page.locator('.settings-nav').getByRole('button', { name: 'Language', exact: true }).click();
+    await page.getByLabel('Language').selectOption('zh-CN');
+    await page.getByRole('tab', { name: '对话' }).click();
+    await expect(tool.getByTestId('tool-state')).toHaveText('因重启而中断 ·');
+    await expect(tool.getByTestId('tool-error')).toHaveText('已中断：在你作答之前应用已重启。这次调用没有运行。');
   } finally {
     await model.close();
   }
