@@ -968,6 +968,7 @@ export const en = {
     sendMessageSend: 'Send',
     openLinkAsk: 'The view wants to open {{url}} in your browser.',
     openLinkOpen: 'Open',
+    openLinkLate: 'The view was told the link is not open yet, so that it does not wait; Open still opens it.',
     fullscreen: 'Full screen',
     exitFullscreen: 'Exit full screen',
     close: 'Close view',

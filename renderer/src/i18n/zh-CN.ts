@@ -968,6 +968,7 @@ export const zhCN: Strings = {
     sendMessageSend: '发送',
     openLinkAsk: '该视图想在浏览器中打开 {{url}}。',
     openLinkOpen: '打开',
+    openLinkLate: '为了不让视图一直等待，已告诉它链接尚未打开；点“打开”仍会打开它。',
     fullscreen: '全屏',
     exitFullscreen: '退出全屏',
     close: '关闭视图',
