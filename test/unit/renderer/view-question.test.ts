@@ -13,7 +13,7 @@ it('answers the view "not done" before its request would time out, once; the lat
   expect(VIEW_ANSWER_BY_MS).toBeLessThan(VIEW_REQUEST_TIMEOUT_MS);
   const sent: boolean[] = [];
   let late = 0;
-  const q = viewQuestion((v: boolean) => sent.push(v), false, () => late++);
+  const q = viewQuestion<boolean>((v) => sent.push(v), false, () => late++);
   vi.advanceTimersByTime(VIEW_ANSWER_BY_MS - 1);
   expect(sent).toEqual([]);
   vi.advanceTimersByTime(1);
@@ -26,7 +26,7 @@ it('answers the view "not done" before its request would time out, once; the lat
 it("the user's answer in time is the view's reply, and the clock stops", () => {
   const sent: boolean[] = [];
   let late = 0;
-  const q = viewQuestion((v: boolean) => sent.push(v), false, () => late++);
+  const q = viewQuestion<boolean>((v) => sent.push(v), false, () => late++);
   expect(q.reply(true)).toBe(true);
   vi.advanceTimersByTime(VIEW_REQUEST_TIMEOUT_MS);
   expect(sent).toEqual([true]);
@@ -35,7 +35,7 @@ it("the user's answer in time is the view's reply, and the clock stops", () => {
 
 it('a disposed question (the view went away) sends nothing', () => {
   const sent: boolean[] = [];
-  const q = viewQuestion((v: boolean) => sent.push(v), false, () => undefined);
+  const q = viewQuestion<boolean>((v) => sent.push(v), false, () => undefined);
   q.dispose();
   vi.advanceTimersByTime(VIEW_REQUEST_TIMEOUT_MS);
   expect(q.reply(true)).toBe(false);
