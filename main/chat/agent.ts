@@ -26,6 +26,7 @@ import { buildRunTools } from './run-tools.js';
 import { fitFamilyOf } from './schemas/index.js';
 import { ToolFitCache } from './schemas/fit-cache.js';
 import { ToolInputStream, type ViewToolRef } from './tool-input-stream.js';
+import { AppInterruption, interruptedByApp } from './interruption.js';
 
 export { MODEL_RESULT_LIMIT, UI_RESULT_LIMIT, truncateText } from './limits.js';
 
@@ -247,17 +248,21 @@ export class ChatService {
     await run.done;
   }
 
-  /** Stop every run and wait until each has recorded its end (shutdown). */
+  /**
+   * End every run as interrupted by the app (shutdown, restart: not the user's Stop) and wait until
+   * each has recorded its end. Calls waiting for approval end `approval_interrupted`, running ones
+   * `interrupted` (./interruption.ts).
+   */
   async stopAll(): Promise<void> {
     const runs = [...this.runs.values()];
-    for (const r of runs) r.ctrl.abort();
+    for (const r of runs) r.ctrl.abort(new AppInterruption());
     await Promise.all(runs.map((r) => r.done));
   }
 
   private async run(run: ActiveRun, rec: RunRecorder, chosen: { model: LanguageModel; profile: ModelProfile }, history: ModelMessage[]): Promise<void> {
     const { ctrl } = run;
     const { profile } = chosen;
-    let outcome: 'done' | 'stopped' | 'failed' = 'done';
+    let outcome: 'done' | 'stopped' | 'failed' | 'interrupted' = 'done';
     let failure: string | null = null;
     let overflow: ContextOverflowNote | null = null;
     let budget: RunBudget | null = null;
@@ -342,10 +347,10 @@ export class ChatService {
         else if (part.type === 'error') [failure, overflow] = failureOf(part.error);
         else if (part.type === 'abort') break;
       }
-      if (ctrl.signal.aborted) outcome = 'stopped';
+      if (ctrl.signal.aborted) outcome = stoppedBy(ctrl.signal);
       else if (failure) outcome = 'failed';
     } catch (err) {
-      if (ctrl.signal.aborted) outcome = 'stopped';
+      if (ctrl.signal.aborted) outcome = stoppedBy(ctrl.signal);
       else {
         outcome = 'failed';
         [failure, overflow] = failureOf(err);
@@ -363,6 +368,11 @@ export class ChatService {
     }
     this.events.chat({ conversation_id: rec.conversationId, run_id: run.runId, type: 'run-end', outcome });
   }
+}
+
+/** How an aborted run ended: `interrupted` when the app ended it (shutdown), else `stopped` (the user's Stop). */
+function stoppedBy(signal: AbortSignal): 'stopped' | 'interrupted' {
+  return interruptedByApp(signal) ? 'interrupted' : 'stopped';
 }
 
 /** A failed run's message, and the numbers when the request did not fit the context window (not sent). */

@@ -109,7 +109,7 @@ export class RunRecorder {
    */
   toolEnd(
     callId: string,
-    outcome: { state: 'ok' | 'error' | 'denied' | 'cancelled'; content: ContentView[]; error: string | null; duration_ms: number; structured_content?: unknown },
+    outcome: { state: 'ok' | 'error' | 'denied' | 'cancelled' | 'interrupted' | 'approval_interrupted'; content: ContentView[]; error: string | null; duration_ms: number; structured_content?: unknown },
     permission?: PermissionRecord,
   ): void {
     const item = this.tools.get(callId);
@@ -136,14 +136,18 @@ export class RunRecorder {
 
   /**
    * The run ended: the open answer gets its final state; calls still running are cancelled when
-   * the run was stopped (their own cancellation normally gets there first).
+   * the run was stopped (their own cancellation normally gets there first). When the app ended the
+   * run (`interrupted`: shutdown or restart), a running call is `interrupted` (it may have taken
+   * effect) and one waiting for approval `approval_interrupted` (it never ran).
    */
-  finish(outcome: 'done' | 'stopped' | 'failed'): void {
+  finish(outcome: 'done' | 'stopped' | 'failed' | 'interrupted'): void {
     this.endAnswer(outcome === 'done' ? 'done' : outcome);
-    if (outcome !== 'done') {
-      for (const item of this.tools.values()) {
-        if (item.state === 'running' || item.state === 'awaiting_approval') this.toolEnd(item.call_id, { state: 'cancelled', content: [], error: 'Cancelled: the run was stopped.', duration_ms: Math.max(0, this.now() - item.ts) });
-      }
+    if (outcome === 'done') return;
+    for (const item of this.tools.values()) {
+      const duration_ms = Math.max(0, this.now() - item.ts);
+      if (outcome === 'interrupted' && item.state === 'awaiting_approval') this.toolEnd(item.call_id, { state: 'approval_interrupted', content: [], error: null, duration_ms });
+      else if (outcome === 'interrupted' && item.state === 'running') this.toolEnd(item.call_id, { state: 'interrupted', content: [], error: null, duration_ms });
+      else if (item.state === 'running' || item.state === 'awaiting_approval') this.toolEnd(item.call_id, { state: 'cancelled', content: [], error: 'Cancelled: the run was stopped.', duration_ms });
     }
   }
 }

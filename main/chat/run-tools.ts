@@ -13,7 +13,8 @@ import type { ContentView } from '../../preload/contract/index.js';
 import { contentToText, convertCallResult } from '../mcp/adapter.js';
 import type { McpHost } from '../mcp/host.js';
 import { boundDepth } from '../mcp/nesting.js';
-import { CANCELLED_RESULT } from './conversations/history.js';
+import { CANCELLED_RESULT, INTERRUPTED_RESULT } from './conversations/history.js';
+import { interruptedByApp } from './interruption.js';
 import { contentForModel, MODEL_RESULT_LIMIT, truncateText } from './limits.js';
 import { fitImagesForModel, type ImagePolicy, type ModelImage } from './model-context.js';
 import type { PermissionGate } from './permissions/gate.js';
@@ -63,6 +64,11 @@ export function buildRunTools(host: McpHost, gate: PermissionGate, tools: readon
           rec.toolStart({ call_id: toolCallId, tool: t.name, server: t.server, original_name: t.original_name, args }, 'awaiting_approval');
           // The decision is made here, in main, when the call is about to execute.
           const auth = await gate.authorize({ conversation_id: ctx.conversationId, run_id: ctx.runId, call_id: toolCallId, tool: t, args, signal });
+          if (!auth.allowed && auth.reason === 'interrupted') {
+            // The app stopped or restarted while the card waited: nobody answered, and it never ran.
+            rec.toolEnd(toolCallId, { state: 'approval_interrupted', content: [], error: null, duration_ms: elapsed() }, { allowed: false, via: auth.reason, decision: null });
+            throw new ToolResultError(auth.message);
+          }
           if (!auth.allowed) {
             const cancelled = auth.reason === 'cancelled' && (ctx.signal.aborted || own.signal.aborted);
             rec.toolEnd(toolCallId, { state: cancelled ? 'cancelled' : 'denied', content: [], error: cancelled ? CANCELLED_RESULT : auth.message, duration_ms: elapsed() }, { allowed: false, via: auth.reason, decision: auth.decision });
@@ -80,6 +86,11 @@ export function buildRunTools(host: McpHost, gate: PermissionGate, tools: readon
             converted = convertCallResult(result);
             structured = result.structuredContent;
           } catch (err) {
+            if (interruptedByApp(signal)) {
+              // The app ended the run under the call: it may or may not have taken effect.
+              rec.toolEnd(toolCallId, { state: 'interrupted', content: [], error: null, duration_ms: elapsed() });
+              throw new ToolResultError(INTERRUPTED_RESULT);
+            }
             const cancelled = ctx.signal.aborted || own.signal.aborted;
             const msg = cancelled ? CANCELLED_RESULT : (err as Error).message;
             rec.toolEnd(toolCallId, { state: cancelled ? 'cancelled' : 'error', content: [], error: msg, duration_ms: elapsed() });

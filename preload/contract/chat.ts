@@ -21,10 +21,12 @@ export type AnswerState = 'streaming' | 'done' | 'stopped' | 'failed' | 'interru
 
 /**
  * How a tool call stands: awaiting the user's approval, running, ok, error (the tool or the server
- * said so), denied (by the user or the permissions; it did not run), cancelled (by the user), or
- * interrupted (the app stopped before a result came; it may have taken effect).
+ * said so), denied (by the user or the permissions; it did not run), cancelled (by the user),
+ * interrupted (the app stopped before a result came; it may have taken effect), or
+ * approval_interrupted (the app stopped or restarted while the call waited for the user's
+ * approval: nobody answered, and it never ran).
  */
-export type ToolCallState = 'awaiting_approval' | 'running' | 'ok' | 'error' | 'denied' | 'cancelled' | 'interrupted';
+export type ToolCallState = 'awaiting_approval' | 'running' | 'ok' | 'error' | 'denied' | 'cancelled' | 'interrupted' | 'approval_interrupted';
 
 /**
  * How the permissions decided about a call (recorded in the conversation): `via` is the rule
@@ -219,7 +221,7 @@ export type ChatEvent =
   | { conversation_id: string; run_id: string; type: 'text-delta'; item_id: string; text: string }
   | { conversation_id: string; run_id: string; type: 'items-removed'; item_ids: string[] }
   | ToolInputEvent
-  | { conversation_id: string; run_id: string; type: 'run-end'; outcome: 'done' | 'stopped' | 'failed' };
+  | { conversation_id: string; run_id: string; type: 'run-end'; outcome: 'done' | 'stopped' | 'failed' | 'interrupted' };
 
 /**
  * The input of a tool call while the model still streams it, for tools that declare an MCP App

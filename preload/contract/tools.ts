@@ -153,8 +153,12 @@ export interface PinSettings {
   hold_unaccepted: boolean;
 }
 
-/** Why a pending approval closed. */
-export type ApprovalClosedOutcome = 'answered' | 'cancelled' | 'timed_out';
+/**
+ * Why a pending approval closed: answered; cancelled (Stop, the asking view went away); timed out;
+ * interrupted (the app stopped or restarted); covered ("Allow in this conversation" answered on
+ * another card now allows this call too; docs/ARCHITECTURE.md "Permissions").
+ */
+export type ApprovalClosedOutcome = 'answered' | 'cancelled' | 'timed_out' | 'interrupted' | 'covered';
 
 const empty = z.strictObject({});
 

@@ -122,6 +122,17 @@ function createSocketApi(): OpenProgramApi {
       void coreAnswers().then((up) => (up ? setBridgeState('stale-token') : retry()));
     });
   };
+  // The link pasted into this tab (same origin, a new `#token=`) changes only the fragment, which
+  // loads nothing by itself. A different token means a restarted core (docs/ARCHITECTURE.md
+  // "Start-up and shutdown"): start the page over with it, so every list comes from the new core
+  // and nothing said by the dead socket lingers. The same token only leaves the address bar.
+  window.addEventListener('hashchange', () => {
+    const next = new URLSearchParams(location.hash.slice(1)).get('token');
+    if (!next) return;
+    sessionStorage.setItem('openprogram.token', next);
+    if (next === token) history.replaceState(null, '', location.pathname);
+    else location.reload();
+  });
   if (!token) setBridgeState('no-token');
   else connect();
   return {

@@ -639,3 +639,81 @@ test('a view starts while the model still writes its input: it gets the partial 
     await slow.close();
   }
 });
+
+test("Allow in this conversation on the model's call also answers the same tool's call its view made meanwhile; a new chat asks again", async ({ page, shell }) => {
+  // A model that writes the call's input in pieces: the view starts before the call asks.
+  const slow = await startFakeModel({ slowChunks: 4, slowDelayMs: 300 });
+  try {
+    await openApp(page, shell.current);
+    await configureModel(page, { baseUrl: slow.baseUrl, model: 'fake-apps' });
+    await expectStatus(await addLocalServer(page, { name: 'clock', command: appServer('server-basic-react') }), 'ready');
+    await openChat(page);
+    await sendMessage(page, 'call get-time');
+    const modelCard = page.getByTestId('tool-card').getByTestId('approval-card');
+    await expect(modelCard).toBeVisible();
+    // While the model's call waits, its view (already shown) calls get-time itself: a second card.
+    const viewCard = page.getByTestId('app-view').getByTestId('approval-card');
+    await view(page).getByRole('button', { name: 'Get Server Time' }).click();
+    await expect(viewCard).toContainText('the app view asks to run');
+    await expect(page.getByTestId('approval-card')).toHaveCount(2);
+    // One answer on the model's card decides both: no card is left, and the view gets its time.
+    await modelCard.getByRole('button', { name: 'Allow in this conversation' }).click();
+    await expect(page.getByTestId('approval-card')).toHaveCount(0);
+    await expect(view(page).locator('code')).toHaveText(/^\d{4}-/, { timeout: 20_000 });
+    await expect(page.getByTestId('tool-card')).toHaveAttribute('data-state', 'ok');
+    // The view's next calls run without a card.
+    const shown = await view(page).locator('code').textContent();
+    await page.waitForTimeout(1100);
+    await view(page).getByRole('button', { name: 'Get Server Time' }).click();
+    await expect(view(page).locator('code')).not.toHaveText(shown!, { timeout: 10_000 });
+    await expect(page.getByTestId('approval-card')).toHaveCount(0);
+    // Another conversation is not covered: the model's call there asks again.
+    await page.getByRole('button', { name: '+ New chat' }).click();
+    await sendMessage(page, 'call get-time');
+    await expect(page.getByTestId('tool-card').getByTestId('approval-card')).toBeVisible();
+  } finally {
+    await slow.close();
+  }
+});
+
+test('an open-link question the user leaves unanswered never times out in the view: the view hears "not opened" in time, the question stays, and Open still opens it', async ({ page, shell }) => {
+  test.setTimeout(150_000);
+  await openApp(page, shell.current);
+  await configureModel(page, { baseUrl: model.baseUrl, model: 'fake-apps' });
+  await expectStatus(await addLocalServer(page, { name: 'clock', command: appServer('server-basic-react') }), 'ready');
+  await setApprovalMode(page, 'Never ask');
+  await openChat(page);
+  await sendMessage(page, 'call get-time');
+  const v = view(page);
+  await expect(v.locator('code')).toHaveText(/^\d{4}-/, { timeout: 20_000 });
+  // What the view itself logs (basic-react logs how its request ended) and any error in any frame.
+  const logs: string[] = [];
+  page.on('console', (m) => logs.push(m.text()));
+  page.on('pageerror', (e) => logs.push(`pageerror: ${e.message}`));
+  const rejected = (): number => logs.filter((l) => l.includes('Open link request rejected')).length;
+
+  // A second question while one is open: the older is answered "not opened" at once.
+  await v.getByRole('button', { name: 'Open Link' }).click();
+  const bar = page.getByTestId('app-view-link');
+  await expect(bar).toBeVisible();
+  await v.getByRole('button', { name: 'Open Link' }).click();
+  await expect.poll(rejected).toBe(1);
+  await expect(bar).toHaveCount(1);
+
+  // Unanswered: before the view's own 60 s request timeout, it hears "not opened"; the question stays.
+  const asked = Date.now();
+  await expect.poll(rejected, { timeout: 70_000, intervals: [1000] }).toBe(2);
+  await expect(bar).toBeVisible();
+  await expect(bar.getByTestId('app-view-link-late')).toHaveText('The view was told the link is not open yet, so that it does not wait; Open still opens it.');
+  // Past the moment its request would have timed out: no error anywhere.
+  await page.waitForTimeout(Math.max(0, 63_000 - (Date.now() - asked)));
+  expect(logs.filter((l) => /timed out|pageerror/i.test(l))).toEqual([]);
+  // The user's late Open still opens the link.
+  const requested: string[] = [];
+  page.context().on('request', (r) => requested.push(r.url()));
+  const popup = page.waitForEvent('popup');
+  await bar.getByRole('button', { name: 'Open', exact: true }).click();
+  await popup;
+  await expect(bar).toHaveCount(0);
+  await expect.poll(() => requested.some((u) => u.startsWith('https://modelcontextprotocol.io/'))).toBe(true);
+});

@@ -38,3 +38,25 @@ test('after a core restart, a tab with the old token says plainly what to do ins
   await openApp(page, shell.current);
   await expect(page.getByTestId('bridge-stale')).toHaveCount(0);
 });
+
+test('after a core restart, pasting the new link into the old tab (only the #token changes) brings it back', async ({ page, shell }) => {
+  await openApp(page, shell.current);
+  await openSettings(page, 'Model');
+  await shell.restart({ samePort: true });
+  await expect(page.getByTestId('bridge-stale')).toBeVisible({ timeout: 15_000 });
+  // The same document, a new fragment: what pasting the link into the address bar does.
+  const before = await page.evaluate(() => performance.timeOrigin);
+  await page.evaluate((url) => {
+    location.href = url;
+  }, shell.current.url);
+  await expect(page.getByTestId('bridge-stale')).toHaveCount(0, { timeout: 10_000 });
+  expect(await page.evaluate(() => performance.timeOrigin)).not.toBe(before);
+  // The app works: the settings load and a save goes through to the new core.
+  await openSettings(page, 'Model');
+  await page.getByLabel('Base URL').fill('http://127.0.0.1:1/v1');
+  await page.getByLabel('Model name').fill('after-restart');
+  await page.getByRole('button', { name: 'Save model' }).click();
+  await expect(page.getByRole('status')).toHaveText('Saved.');
+  // The token does not stay in the address bar.
+  expect(page.url()).not.toContain('token=');
+});

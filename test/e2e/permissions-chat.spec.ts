@@ -161,3 +161,36 @@ test('Stop while a card is pending withdraws it and nothing runs', async ({ page
     await model.close();
   }
 });
+
+test('a card left unanswered by a core restart reads "interrupted by a restart", never "Cancelled by the user"; the model is told so', async ({ page, shell }) => {
+  const work = tempDir('perm-restart');
+  const model = await startFakeModel({ script });
+  try {
+    await setup(page, shell, model, work);
+    const target = path.join(work, 'never.txt');
+    await sendMessage(page, `call __write_file ${JSON.stringify({ path: target, content: 'x' })}`);
+    await expect(approval(page)).toHaveCount(1);
+    // The core stops (as Ctrl+C on npm run web does) and starts again; the tab opens the new link.
+    await shell.restart({ samePort: true });
+    await openApp(page, shell.current);
+    const tool = page.getByTestId('tool-card');
+    await expect(tool).toHaveAttribute('data-state', 'approval_interrupted');
+    await expect(tool.getByTestId('tool-state')).toHaveText('interrupted by a restart ·');
+    await expect(tool.getByTestId('tool-error')).toHaveText('Interrupted: the app restarted before you answered. The call was not run.');
+    await expect(page.getByTestId('transcript')).not.toContainText('Cancelled by the user');
+    await expect(approval(page)).toHaveCount(0);
+    expect(existsSync(target)).toBe(false);
+    // The next turn's model learns the call never ran because of the restart.
+    await sendMessage(page, 'what happened?');
+    await expect.poll(() => lastToolMessage(model)).toContain('the app restarted before the user answered');
+    // In Simplified Chinese it reads as its own outcome too.
+    await page.getByRole('tab', { name: 'Settings' }).click();
+    await page.locator('.settings-nav').getByRole('button', { name: 'Language', exact: true }).click();
+    await page.getByLabel('Language').selectOption('zh-CN');
+    await page.getByRole('tab', { name: '对话' }).click();
+    await expect(tool.getByTestId('tool-state')).toHaveText('因重启而中断 ·');
+    await expect(tool.getByTestId('tool-error')).toHaveText('已中断：在你作答之前应用已重启。这次调用没有运行。');
+  } finally {
+    await model.close();
+  }
+});

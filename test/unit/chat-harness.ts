@@ -21,7 +21,7 @@ export interface ChatHarness {
   events: ChatEvent[];
   summaries: ConversationSummary[];
   /** Wait until a run ended; returns its outcome. */
-  finished(runId: string, timeoutMs?: number): Promise<'done' | 'stopped' | 'failed'>;
+  finished(runId: string, timeoutMs?: number): Promise<'done' | 'stopped' | 'failed' | 'interrupted'>;
   /** The saved transcript of a conversation. */
   items(conversationId: string): TranscriptItem[];
   /** The saved tool-call entries of a conversation. */

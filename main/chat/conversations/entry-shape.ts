@@ -65,7 +65,7 @@ const storedEntry = z.discriminatedUnion('kind', [
     server: z.string(),
     original_name: z.string(),
     args: bounded,
-    state: z.enum(['awaiting_approval', 'running', 'ok', 'error', 'denied', 'cancelled', 'interrupted']),
+    state: z.enum(['awaiting_approval', 'running', 'ok', 'error', 'denied', 'cancelled', 'interrupted', 'approval_interrupted']),
     content: z.array(contentView),
     error: z.string().nullable().default(null),
     duration_ms: z.number().nullable().default(null),

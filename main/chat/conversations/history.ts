@@ -11,6 +11,7 @@ import { capContent } from '../../mcp/result-limits.js';
 import { contentForModel, MODEL_CONTENT_CHARS } from '../limits.js';
 import { fitImagesForModel, type ImagePolicy } from '../model-context.js';
 import { userItemToMessages } from '../context/to-model.js';
+import { APPROVAL_INTERRUPTED_RESULT } from '../interruption.js';
 
 /** What the model is told about a call whose result never came because the app stopped. */
 export const INTERRUPTED_RESULT = 'Interrupted: the app stopped before this call returned a result. The call may or may not have taken effect.';
@@ -45,6 +46,8 @@ function toolOutput(item: Extract<TranscriptItem, { kind: 'tool' }>, images: Ima
       return { type: 'error-text', value: item.error ?? 'Denied by the user.' };
     case 'awaiting_approval':
       return { type: 'error-text', value: 'Not run: it was never approved.' };
+    case 'approval_interrupted':
+      return { type: 'error-text', value: APPROVAL_INTERRUPTED_RESULT };
     case 'running':
     case 'interrupted':
       return { type: 'error-text', value: INTERRUPTED_RESULT };

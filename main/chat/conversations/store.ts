@@ -23,9 +23,6 @@ import { indexText } from './cjk-search.js';
 export const FLUSH_MS = 200;
 export { SEARCH_LIMIT } from './store-queries.js';
 
-/** What a call that waited for approval when the app stopped is told as. */
-export const NOT_RUN_APP_STOPPED = 'Not run: the app stopped while this call waited for the user\'s approval.';
-
 /** A conversation that does not exist (or no longer does). */
 export class ConversationNotFoundError extends Error {
   override name = 'ConversationNotFoundError';
@@ -286,8 +283,8 @@ export class ConversationStore {
   /**
    * Entries left unfinished by a run that did not end (the app was killed): a streaming answer
    * becomes `interrupted`, a running tool call `interrupted` (it may have taken effect; the model
-   * is told so), one still awaiting approval `cancelled` (it never ran). Call once at open, before
-   * any run. @returns how many entries were marked.
+   * is told so), one still awaiting approval `approval_interrupted` (nobody answered; it never
+   * ran). Call once at open, before any run. @returns how many entries were marked.
    */
   markInterrupted(): number {
     return this.run(() => {
@@ -298,10 +295,9 @@ export class ConversationStore {
           const read = readStoredEntry(r);
           const item = read.item;
           if (read.kind === 'entry' && (item.kind === 'assistant' || item.kind === 'tool')) {
-            // A call still waiting for approval never ran: it is cancelled, not interrupted.
-            const next = (item.kind === 'tool' && item.state === 'awaiting_approval'
-              ? { ...item, state: 'cancelled', error: NOT_RUN_APP_STOPPED }
-              : { ...item, state: 'interrupted' }) as TranscriptItem;
+            // A call still waiting for approval never ran, and the user never answered: it is
+            // interrupted before the answer, not cancelled.
+            const next = (item.kind === 'tool' && item.state === 'awaiting_approval' ? { ...item, state: 'approval_interrupted', error: null } : { ...item, state: 'interrupted' }) as TranscriptItem;
             this.q.update.run(...columns(next), r.id, r.conversation_id);
           }
         }

@@ -10,6 +10,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { ApprovalClosedOutcome, ApprovalDecision, ApprovalView } from '../../../preload/contract/index.js';
+import { interruptedByApp } from '../interruption.js';
 import { argsHash } from './args-hash.js';
 
 /** How long a card waits for the user before the call is refused as unanswered, in ms. */
@@ -26,8 +27,12 @@ export interface ApprovalAnswer {
   reason?: string;
 }
 
-/** How a request ended. */
-export type ApprovalResult = { outcome: 'answered'; answer: ApprovalAnswer; args_sha256: string } | { outcome: 'cancelled' } | { outcome: 'timed_out' };
+/**
+ * How a request ended: answered; cancelled by the user (Stop, or the asking page went away);
+ * timed out; interrupted by the app (shutdown or restart) before anyone answered; or covered (an
+ * answer the user gave on another card now decides this call too: the gate decides it again).
+ */
+export type ApprovalResult = { outcome: 'answered'; answer: ApprovalAnswer; args_sha256: string } | { outcome: 'cancelled' } | { outcome: 'timed_out' } | { outcome: 'interrupted' } | { outcome: 'covered' };
 
 /** What exactly was wrong with an answer. */
 export type ApprovalErrorKind = 'unknown_id' | 'already_answered' | 'withdrawn' | 'args_mismatch';
@@ -55,6 +60,14 @@ interface Pending {
   finish: (r: ApprovalResult) => void;
 }
 
+/** How a closed, unanswered approval is described to a late answer. */
+const WITHDRAWN: Record<Exclude<ApprovalClosedOutcome, 'answered'>, string> = {
+  cancelled: 'it was cancelled',
+  timed_out: 'it timed out',
+  interrupted: 'the app stopped before it was answered',
+  covered: 'your answer on another card already decided it',
+};
+
 /** Pending approvals of one app core. */
 export class ApprovalBroker {
   private readonly open = new Map<string, Pending>();
@@ -68,9 +81,12 @@ export class ApprovalBroker {
 
   /**
    * Ask the user about one call. Resolves when they answer, or with `cancelled` when `signal`
-   * aborts (Stop), `cancelRun`/`cancelAll` runs, or `timed_out` after the timeout. Never rejects.
+   * aborts (Stop) or `cancelRun` runs, with `interrupted` when `signal` aborts with an
+   * `AppInterruption` (../interruption.ts) or `cancelAll` runs (shutdown), with `covered` when
+   * `covered` aborts (the gate's grant given on another card decides this call), or `timed_out`
+   * after the timeout. Never rejects.
    */
-  request(call: ApprovalCall, signal?: AbortSignal): Promise<ApprovalResult> {
+  request(call: ApprovalCall, signal?: AbortSignal, covered?: AbortSignal): Promise<ApprovalResult> {
     const id = randomBytes(24).toString('base64url');
     const view: ApprovalView = { id, ...call, args_sha256: argsHash(call.args), created_at: Date.now() };
     return new Promise((resolve) => {
@@ -78,17 +94,21 @@ export class ApprovalBroker {
         if (!this.open.delete(id)) return;
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
+        covered?.removeEventListener('abort', onCovered);
         const outcome: ApprovalClosedOutcome = r.outcome;
         this.remember(id, outcome);
         this.events.closed?.(id, outcome);
         resolve(r);
       };
-      const onAbort = (): void => finish({ outcome: 'cancelled' });
+      const onAbort = (): void => finish({ outcome: interruptedByApp(signal) ? 'interrupted' : 'cancelled' });
+      const onCovered = (): void => finish({ outcome: 'covered' });
       const timer = setTimeout(() => finish({ outcome: 'timed_out' }), this.timeoutMs);
       timer.unref?.();
       this.open.set(id, { view, finish });
       if (signal?.aborted) return onAbort();
+      if (covered?.aborted) return onCovered();
       signal?.addEventListener('abort', onAbort, { once: true });
+      covered?.addEventListener('abort', onCovered, { once: true });
       this.events.opened?.(view);
     });
   }
@@ -104,7 +124,7 @@ export class ApprovalBroker {
     if (!p) {
       const closed = this.closedIds.get(id);
       if (closed === 'answered') throw new ApprovalError('already_answered', 'This approval was already answered.');
-      if (closed) throw new ApprovalError('withdrawn', `This approval is no longer waiting (${closed === 'timed_out' ? 'it timed out' : 'it was cancelled'}).`);
+      if (closed) throw new ApprovalError('withdrawn', `This approval is no longer waiting (${WITHDRAWN[closed]}).`);
       throw new ApprovalError('unknown_id', 'No such approval was asked for.');
     }
     if (argsSha256 !== undefined && argsSha256 !== p.view.args_sha256) throw new ApprovalError('args_mismatch', 'The answer is for different arguments than the pending call.');
@@ -124,10 +144,10 @@ export class ApprovalBroker {
     return hits.length;
   }
 
-  /** Cancel every pending approval (shutdown). Returns how many were cancelled. */
+  /** End every pending approval as interrupted by the app (shutdown). Returns how many were ended. */
   cancelAll(): number {
     const all = [...this.open.values()];
-    for (const p of all) p.finish({ outcome: 'cancelled' });
+    for (const p of all) p.finish({ outcome: 'interrupted' });
     return all.length;
   }
 

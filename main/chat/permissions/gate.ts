@@ -13,9 +13,10 @@ import type { ApprovalDecision, ApprovalView, ToolSettingPatch } from '../../../
 import type { ResolvedTool, ToolRef } from '../../mcp/host/resolved-tools.js';
 import type { CheckedTool } from '../../mcp/pins/index.js';
 import type { ToolSetting } from '../../mcp/tool-settings.js';
+import { APPROVAL_INTERRUPTED_RESULT } from '../interruption.js';
 import { argsHash } from './args-hash.js';
 import type { ApprovalBroker } from './broker.js';
-import type { ConversationGrants } from './grants.js';
+import type { ConversationGrants, GrantServer } from './grants.js';
 import { decide, type AllowReason } from './policy.js';
 import type { PermissionSettingsStore } from './settings-store.js';
 
@@ -52,10 +53,37 @@ export interface AuthorizeRequest {
   args: unknown;
   /** The run's (or the call's) abort signal: Stop cancels a pending approval. */
   signal?: AbortSignal;
+  /**
+   * Who makes the call: the model (absent), or an MCP App view that a tool of `server` rendered in
+   * this conversation. A view's call is covered by an "Allow in this conversation" grant of the
+   * same tool only when the view is its own server's; while it waits for approval, such a grant
+   * given on another card (the model's call of the same tool) decides it too, and its card closes
+   * (docs/ARCHITECTURE.md "Permissions").
+   */
+  caller?: { kind: 'view'; server: string };
+}
+
+/** A view's call waiting for approval that a new conversation grant may decide (see `AuthorizeRequest.caller`). */
+interface WaitingViewCall {
+  conversation_id: string;
+  grantee: GrantServer;
+  tool: string;
+  covered: AbortController;
 }
 
 /** Why a call was not allowed. */
-export type RefusalReason = 'unknown_tool' | 'disabled' | 'held_back' | 'denied' | 'cancelled' | 'timed_out' | 'args_changed' | 'server_changed' | 'definition_changed';
+export type RefusalReason =
+  | 'unknown_tool'
+  | 'disabled'
+  | 'held_back'
+  | 'denied'
+  | 'cancelled'
+  | 'timed_out'
+  | 'args_changed'
+  | 'server_changed'
+  | 'definition_changed'
+  /** The app stopped or restarted while the card waited: nobody answered (not the user's cancel). */
+  | 'interrupted';
 
 /**
  * The gate's answer. Allowed: `via` says why (a policy row, or `user` with the card's decision,
@@ -69,6 +97,9 @@ export type AuthorizeResult =
 
 /** The gate of one app core. */
 export class PermissionGate {
+  /** Views' calls waiting for approval, which a grant given on another card may decide. */
+  private readonly waitingViews = new Set<WaitingViewCall>();
+
   constructor(
     private readonly host: GateHost,
     private readonly broker: ApprovalBroker,
@@ -112,11 +143,18 @@ export class PermissionGate {
     const grantee = { server: tool.server, identity: resolved.identity };
     const mode = this.settings.cachedMode() ?? (await this.settings.mode());
     const setting = this.host.toolSetting(tool.server, tool.original_name);
-    const d = decide({ mode, setting, annotations: tool.annotations, conversationGrant: this.grants.has(req.conversation_id, grantee, tool.original_name), pin: pin.status.kind });
+    // A view's call is covered by a grant only when the view is the granted tool's own server's.
+    const ownView = req.caller === undefined || req.caller.server === tool.server;
+    const conversationGrant = ownView && this.grants.has(req.conversation_id, grantee, tool.original_name);
+    const d = decide({ mode, setting, annotations: tool.annotations, conversationGrant, pin: pin.status.kind });
     if (d.kind === 'refuse') return { allowed: false, reason: 'disabled', message: `The tool "${tool.original_name}" of server "${tool.server}" is disabled by the user.`, decision: null };
     if (d.kind === 'allow') return { allowed: true, via: d.why, decision: null, resolved };
     const asked = argsHash(req.args);
-    const r = await this.broker.request(
+    // A view's own call may be decided by a grant given on another card while this one waits.
+    const waiting: WaitingViewCall | null = req.caller && ownView ? { conversation_id: req.conversation_id, grantee, tool: tool.original_name, covered: new AbortController() } : null;
+    if (waiting) this.waitingViews.add(waiting);
+    const r = await this.broker
+      .request(
       {
         conversation_id: req.conversation_id,
         run_id: req.run_id,
@@ -130,8 +168,14 @@ export class PermissionGate {
         pin: pin.status,
       },
       req.signal,
-    );
+      waiting?.covered.signal,
+    )
+      .finally(() => waiting && this.waitingViews.delete(waiting));
+    // Decided again from the start, by the table: the new grant, and anything else that changed
+    // meanwhile (the tool disabled, its definition changed, the server restarted).
+    if (r.outcome === 'covered') return this.authorize(req);
     if (r.outcome === 'cancelled') return { allowed: false, reason: 'cancelled', message: 'Cancelled by the user.', decision: null };
+    if (r.outcome === 'interrupted') return { allowed: false, reason: 'interrupted', message: APPROVAL_INTERRUPTED_RESULT, decision: null };
     if (r.outcome === 'timed_out') return { allowed: false, reason: 'timed_out', message: 'The user did not answer the approval request in time; the call was not run.', decision: null };
     // The answer binds to the arguments shown; refuse if they changed while the card was open.
     if (r.args_sha256 !== asked || argsHash(req.args) !== asked) return { allowed: false, reason: 'args_changed', message: 'The arguments changed after the user was asked; the call was not run.', decision: null };
@@ -153,7 +197,10 @@ export class PermissionGate {
         warnings.push(`Could not save the accepted definition: ${(err as Error).message}`);
       }
     }
-    if (decision === 'allow_conversation') this.grants.grant(req.conversation_id, grantee, tool.original_name);
+    if (decision === 'allow_conversation') {
+      this.grants.grant(req.conversation_id, grantee, tool.original_name);
+      this.coverWaitingViews(req.conversation_id, grantee, tool.original_name);
+    }
     if (decision === 'always_allow') {
       try {
         await this.host.saveToolSetting(tool.server, tool.original_name, { approval: 'always_allow' });
@@ -164,5 +211,17 @@ export class PermissionGate {
     }
     const warning = warnings.length ? warnings.join(' ') : null;
     return { allowed: true, via: 'user', decision, warning, resolved };
+  }
+
+  /**
+   * A grant of `tool` of `grantee` in `conversationId` was just given: the views' calls of exactly
+   * that tool of that server (name and identity), in that conversation, still waiting for their
+   * own card, are decided again (their cards close as `covered`). Calls of other tools, of other
+   * conversations and of views of other servers keep their cards.
+   */
+  private coverWaitingViews(conversationId: string, grantee: GrantServer, tool: string): void {
+    for (const w of this.waitingViews) {
+      if (w.conversation_id === conversationId && w.tool === tool && w.grantee.server === grantee.server && w.grantee.identity === grantee.identity) w.covered.abort();
+    }
   }
 }

@@ -206,7 +206,8 @@ export class AppsService {
    * the model's calls (an approval card when the mode asks; its `run_id` is {@link VIEW_RUN_ID} and
    * its `call_id` `app:<the view's call id>:<uuid>`, so the window shows it in that view). While
    * such a card is open, the same view's further calls of the same tool are refused (no pile of
-   * cards from a view that polls). Releasing the instance ({@link releaseView}) or `signal`
+   * cards from a view that polls); "Allow in this conversation" given for the same tool on another
+   * card (the model's call) decides that waiting call too. Releasing the instance ({@link releaseView}) or `signal`
    * aborting (the page went away) withdraws the card and cancels the server request.
    * @throws AppRequestRefusedError when a guard refuses or the view is not shown; HostError when
    *   the server is not running.
@@ -257,7 +258,9 @@ export class AppsService {
     const ownCalls = `app:${viewCallId}:`;
     if (this.gate.isAsking((a) => a.run_id === VIEW_RUN_ID && a.conversation_id === conversationId && a.call_id.startsWith(ownCalls) && a.server === server && a.tool === tool))
       throw new AppRequestRefusedError(`An earlier call of "${tool}" from this view is still waiting for your approval.`);
-    const auth = await this.gate.authorize({ conversation_id: conversationId, run_id: VIEW_RUN_ID, call_id: `app:${viewCallId}:${randomUUID()}`, tool: registered, args, signal });
+    // Named as the view's call: "Allow in this conversation" given for this tool (on the model's
+    // card or the view's) covers it, even while its own card waits (docs/ARCHITECTURE.md "Permissions").
+    const auth = await this.gate.authorize({ conversation_id: conversationId, run_id: VIEW_RUN_ID, call_id: `app:${viewCallId}:${randomUUID()}`, tool: registered, args, signal, caller: { kind: 'view', server } });
     if (!auth.allowed) throw new AppRequestRefusedError(signal.aborted ? VIEW_GONE : auth.message);
     const result = await this.host.callResolved(auth.resolved, args, { signal }).catch((err: unknown) => Promise.reject(asTyped(err, server)));
     if (JSON.stringify(result).length > MAX_VIEW_REPLY_CHARS) throw new AppRequestRefusedError('The tool result is too large for the view.');

@@ -21,6 +21,7 @@ import { ApprovalCard } from '../components/ApprovalCard';
 import { revealInChat } from '../components/use-stick-to-bottom';
 import { connectBridge, hostContext, sendCallState, type SentToView } from './bridge';
 import { currentHostStyles } from './host-styles';
+import { viewQuestion, type ViewQuestion } from './view-question';
 import './apps.css';
 
 type ToolItem = Extract<TranscriptItem, { kind: 'tool' }>;
@@ -156,7 +157,9 @@ function AppFrame({ call: item, view, granted, onClosed }: { call: ViewCall; vie
   const bridgeRef = useRef<AppBridge | null>(null);
   const [height, setHeight] = useState(160);
   const [mode, setMode] = useState<'inline' | 'fullscreen'>('inline');
-  const [link, setLink] = useState<{ url: string; answer: (open: boolean) => void } | null>(null);
+  // The view's open-link question: `late` once the view was already told "not opened" (./view-question.ts).
+  const [link, setLink] = useState<{ url: string; late: boolean; answer: (open: boolean) => void } | null>(null);
+  const linkQuestion = useRef<ViewQuestion<boolean> | null>(null);
   // A view's `ui/message` is sent as the user's only when the user agrees (a view could otherwise
   // speak for the user); one question at a time.
   const [message, setMessage] = useState<{ text: string; answer: (send: boolean) => void } | null>(null);
@@ -213,12 +216,20 @@ function AppFrame({ call: item, view, granted, onClosed }: { call: ViewCall; vie
           new Promise<boolean>((resolve) => {
             const safe = safeExternalUrl(url);
             if (!safe || gone) return resolve(false);
+            // One question at a time: a newer one answers the older "not opened" (it would
+            // otherwise wait unanswered until the view's request timed out).
+            linkQuestion.current?.reply(false);
+            // Answered in time for the view (not opened yet); the question stays for the user.
+            const q: ViewQuestion<boolean> = viewQuestion(resolve, false, () => setLink((l) => (l && linkQuestion.current === q ? { ...l, late: true } : l)));
+            linkQuestion.current = q;
             setLink({
               url,
+              late: false,
               answer: (open) => {
+                q.reply(open);
+                if (linkQuestion.current === q) linkQuestion.current = null;
                 setLink(null);
                 if (open) window.open(url, '_blank', 'noopener,noreferrer');
-                resolve(open);
               },
             });
           }),
@@ -237,6 +248,8 @@ function AppFrame({ call: item, view, granted, onClosed }: { call: ViewCall; vie
     );
     return () => {
       gone = true;
+      linkQuestion.current?.dispose();
+      linkQuestion.current = null;
       // Its calls still under way are withdrawn: an approval card of a gone view would answer
       // nothing. After teardown (best effort when the whole chat unmounts), which the view may
       // still answer with requests of its own.
@@ -354,6 +367,11 @@ function AppFrame({ call: item, view, granted, onClosed }: { call: ViewCall; vie
       {link && (
         <div className="app-view-consent" data-testid="app-view-link" ref={linkBar}>
           <span>{t('apps.openLinkAsk', { url: link.url.slice(0, 300) })}</span>
+          {link.late && (
+            <span className="muted small" data-testid="app-view-link-late">
+              {t('apps.openLinkLate')}
+            </span>
+          )}
           <button onClick={() => link.answer(true)}>{t('apps.openLinkOpen')}</button>
           <button className="secondary" onClick={() => link.answer(false)}>
             {t('common.cancel')}

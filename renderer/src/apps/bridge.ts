@@ -86,7 +86,7 @@ export function sendCallState(bridge: AppBridge, call: ToolItem | PreparingTool,
   if (call.state === 'ok' || call.state === 'error') {
     sent.outcome = true;
     void bridge.sendToolResult(toolResultOf(call) as Parameters<AppBridge['sendToolResult']>[0]);
-  } else if (call.state === 'cancelled' || call.state === 'interrupted' || call.state === 'denied') {
+  } else if (call.state === 'cancelled' || call.state === 'interrupted' || call.state === 'approval_interrupted' || call.state === 'denied') {
     sent.outcome = true;
     void bridge.sendToolCancelled({ reason: call.state });
   }

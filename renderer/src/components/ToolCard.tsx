@@ -85,7 +85,7 @@ export function ToolCard({ call: item }: { call: ToolItem }) {
           <pre className="tool-args" data-testid="tool-args">
             {JSON.stringify(item.args, null, 2)}
           </pre>
-          {item.state !== 'awaiting_approval' && item.state !== 'denied' && (
+          {item.state !== 'awaiting_approval' && item.state !== 'denied' && item.state !== 'approval_interrupted' && (
             <button className="link" onClick={() => openInspector(item.server, chatCallTag(item.run_id, item.call_id))}>
               {t('inspector.openFromCard')}
             </button>
@@ -95,7 +95,9 @@ export function ToolCard({ call: item }: { call: ToolItem }) {
               <div className="label">{failed ? t('tool.error') : t('tool.result')}</div>
               <div data-testid="tool-result">
                 {failed && item.content.length === 0 ? (
-                  <pre className="tool-text error-text">{item.state === 'interrupted' && !item.error ? t('tool.interruptedNote') : item.error}</pre>
+                  <pre className="tool-text error-text" data-testid="tool-error">
+                    {item.state === 'approval_interrupted' ? t('tool.approvalInterruptedNote') : item.state === 'interrupted' && !item.error ? t('tool.interruptedNote') : item.error}
+                  </pre>
                 ) : (
                   <ToolResult content={item.content} progress={null} server={item.server} />
                 )}

@@ -177,6 +177,7 @@ export const en = {
       denied: 'denied',
       cancelled: 'cancelled',
       interrupted: 'interrupted',
+      approval_interrupted: 'interrupted by a restart',
     },
     via: {
       always_allow: 'always allowed',
@@ -195,6 +196,7 @@ export const en = {
     error: 'Error',
     result: 'Result',
     interruptedNote: 'The app stopped before this call returned. It may or may not have taken effect.',
+    approvalInterruptedNote: 'Interrupted: the app restarted before you answered. The call was not run.',
     progress: 'Progress',
     imageAlt: 'Image returned by the tool',
     unsupportedImageType: 'An image of a type that is not shown ({{type}})',
@@ -967,6 +969,7 @@ export const en = {
     sendMessageSend: 'Send',
     openLinkAsk: 'The view wants to open {{url}} in your browser.',
     openLinkOpen: 'Open',
+    openLinkLate: 'The view was told the link is not open yet, so that it does not wait; Open still opens it.',
     fullscreen: 'Full screen',
     exitFullscreen: 'Exit full screen',
     close: 'Close view',

@@ -177,6 +177,7 @@ export const zhCN: Strings = {
       denied: '已拒绝',
       cancelled: '已取消',
       interrupted: '已中断',
+      approval_interrupted: '因重启而中断',
     },
     via: {
       always_allow: '始终允许',
@@ -195,6 +196,7 @@ export const zhCN: Strings = {
     error: '错误',
     result: '结果',
     interruptedNote: '这次调用返回之前应用已停止。它可能已经生效，也可能没有。',
+    approvalInterruptedNote: '已中断：在你作答之前应用已重启。这次调用没有运行。',
     progress: '进度',
     imageAlt: '工具返回的图片',
     unsupportedImageType: '一张不予显示类型的图片（{{type}}）',
@@ -967,6 +969,7 @@ export const zhCN: Strings = {
     sendMessageSend: '发送',
     openLinkAsk: '该视图想在浏览器中打开 {{url}}。',
     openLinkOpen: '打开',
+    openLinkLate: '为了不让视图一直等待，已告诉它链接尚未打开；点“打开”仍会打开它。',
     fullscreen: '全屏',
     exitFullscreen: '退出全屏',
     close: '关闭视图',

@@ -174,10 +174,13 @@ describe('ConversationStore on a real SQLite file', () => {
     s.append('a', user('u', 'q'));
     s.append('a', answer('x', 'partial', 'streaming'));
     s.append('a', tool('t', { state: 'running', content: [], duration_ms: null }));
-    expect(s.markInterrupted()).toBe(2);
+    s.append('a', tool('w', { state: 'awaiting_approval', content: [], duration_ms: null }));
+    expect(s.markInterrupted()).toBe(3);
     const items = s.get('a').items;
     expect(items[1]).toMatchObject({ state: 'interrupted', text: 'partial' });
     expect(items[2]).toMatchObject({ state: 'interrupted' });
+    // Nobody answered its approval: interrupted before the answer, not cancelled by the user.
+    expect(items[3]).toMatchObject({ state: 'approval_interrupted', error: null });
     expect(s.markInterrupted()).toBe(0);
   });
 });

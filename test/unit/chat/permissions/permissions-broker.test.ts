@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { ApprovalView } from '../../../../preload/contract/index.js';
 import { ApprovalBroker, ApprovalError, type ApprovalCall } from '../../../../main/chat/permissions/broker.js';
 import { argsHash, canonicalJson } from '../../../../main/chat/permissions/args-hash.js';
+import { AppInterruption } from '../../../../main/chat/interruption.js';
 import { sleep } from '../../helpers.js';
 
 function call(over: Partial<ApprovalCall> = {}): ApprovalCall {
@@ -128,11 +129,26 @@ describe('approval broker', () => {
     expect((await c).outcome).toBe('answered');
   });
 
-  it('cancelAll cancels everything (shutdown)', async () => {
-    const { broker } = setup();
+  it('cancelAll ends everything as interrupted by the app (shutdown); a late answer is refused as withdrawn', async () => {
+    const { broker, opened, closed } = setup();
     const ps = [broker.request(call()), broker.request(call({ run_id: 'r9' }))];
     expect(broker.cancelAll()).toBe(2);
-    expect(await Promise.all(ps)).toEqual([{ outcome: 'cancelled' }, { outcome: 'cancelled' }]);
+    expect(await Promise.all(ps)).toEqual([{ outcome: 'interrupted' }, { outcome: 'interrupted' }]);
+    expect(closed.map((c) => c.outcome)).toEqual(['interrupted', 'interrupted']);
+    expect(refusedKind(() => broker.answer(opened[0]!.id, { decision: 'allow_once' }))).toBe('withdrawn');
+  });
+
+  it('a signal aborted by the app (AppInterruption) interrupts the card; any other abort cancels it', async () => {
+    const { broker, closed } = setup();
+    const app = new AbortController();
+    const user = new AbortController();
+    const byApp = broker.request(call({ call_id: 'a' }), app.signal);
+    const byUser = broker.request(call({ call_id: 'b' }), user.signal);
+    app.abort(new AppInterruption());
+    user.abort();
+    expect(await byApp).toEqual({ outcome: 'interrupted' });
+    expect(await byUser).toEqual({ outcome: 'cancelled' });
+    expect(closed.map((c) => c.outcome)).toEqual(['interrupted', 'cancelled']);
   });
 
   it('an unanswered card times out; answering it afterwards is refused', async () => {

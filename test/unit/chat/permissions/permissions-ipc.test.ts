@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ApprovalView, EventName, Envelope } from '../../../../preload/contract/index.js';
 import { AppCore } from '../../../../main/core.js';
+import { APPROVAL_INTERRUPTED_RESULT } from '../../../../main/chat/interruption.js';
 import { createDispatcher, type Dispatcher } from '../../../../main/ipc/dispatch.js';
 import { MemorySecretStore } from '../../../../main/secrets/store.js';
 import { makeTempDir, removeDir, ROOT, waitFor, waitNoChildren } from '../../helpers.js';
@@ -109,13 +110,13 @@ describe('permissions over IPC', () => {
     const third = ask('d3');
     expect(await waitFor(() => core.permissions.pending().length === 1, 15_000)).toBe(true);
     core.permissions.broker.cancelAll();
-    expect(await third).toMatchObject({ allowed: false, reason: 'cancelled' });
+    expect(await third).toMatchObject({ allowed: false, reason: 'interrupted' });
   });
 
-  it('shutdown cancels pending approvals', async () => {
+  it('shutdown ends pending approvals as interrupted by the app, not cancelled by the user', async () => {
     const auth = core.permissions.gate.authorize({ conversation_id: 'c1', run_id: 'r1', call_id: 'k1', tool: core.host.tool('files__write_file')!, args: { path: path.join(work, 'x'), content: '' } });
     expect(await waitFor(() => core.permissions.pending().length === 1, 15_000)).toBe(true);
     await core.shutdown();
-    expect(await auth).toMatchObject({ allowed: false, reason: 'cancelled' });
+    expect(await auth).toMatchObject({ allowed: false, reason: 'interrupted', message: APPROVAL_INTERRUPTED_RESULT });
   });
 });
