@@ -187,6 +187,13 @@ export class AppCore {
       isKnownSecret: (v) => this.redactor.knows(v),
       sandbox: new SandboxLauncher({ stateDir: opts.stateDir, support: new SandboxSupport() }),
       traffic: this.traffic,
+      // What the rest of the app keeps under a server's name moves with a rename (docs/ARCHITECTURE.md "Renaming a server").
+      renames: () => [
+        { what: 'conversation permission grants', move: (a, b) => this.permissions.grants.rename(a, b) },
+        { what: 'conversations’ tool choices', move: (a, b) => this.conversations.renameToolServer(a, b) },
+        { what: 'catalog install record', move: (a, b) => this.catalog.store.renameInstall(a, b) },
+        { what: 'log level', move: (a, b) => this.protocol.onServerRenamed(a, b) },
+      ],
       events: {
         changed: (view) => {
           this.emit('servers.changed', view);
@@ -200,6 +207,7 @@ export class AppCore {
           void this.catalog.store.setInstall(name, null).catch(() => undefined);
           void this.catalog.bundles.forget(name).catch(() => undefined);
         },
+        renamed: (from, view) => this.emit('servers.renamed', { from, view }),
         log: (name, entries) => this.emit('servers.log', { name, entries }),
       },
     });
