@@ -199,13 +199,13 @@ export class AppCore {
           this.emit('servers.changed', view);
           this.protocol.onServerChanged(view);
         },
-        removed: (name) => {
+        removed: (name, config) => {
           this.emit('servers.removed', { name });
           this.traffic.forget(name);
           this.protocol.onServerRemoved(name);
           // A removed server no longer came from the catalog (a new one of that name did not).
           void this.catalog.store.setInstall(name, null).catch(() => undefined);
-          void this.catalog.bundles.forget(name).catch(() => undefined);
+          void this.catalog.bundles.forget(name, config.type === 'local' ? config.command : []).catch(() => undefined);
         },
         renamed: (from, view) => this.emit('servers.renamed', { from, view }),
         log: (name, entries) => this.emit('servers.log', { name, entries }),

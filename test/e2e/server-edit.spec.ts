@@ -100,6 +100,7 @@ test.describe('rename', () => {
 
     // The rename.
     await form.getByLabel('Edit server name').fill('everything');
+    await expect(form.getByTestId('name-error')).toHaveCount(0);
     await expect(form.getByText(/Renaming keeps its secrets/)).toBeVisible();
     await form.screenshot({ path: path.join(SCREENSHOTS, 'server-edit-rename.png') });
     await form.getByRole('button', { name: 'Save and restart' }).click();
@@ -110,6 +111,8 @@ test.describe('rename', () => {
     expect(configOf(dir).everything!.tools!.echo!.approval).toBe('always_allow');
     expect(existsSync(pinFile(dir, 'every'))).toBe(false);
     expect((JSON.parse(readFileSync(pinFile(dir, 'everything'), 'utf8')) as { server: string }).server).toBe('everything');
+    // It ran sandboxed (the default where bubblewrap works): its scratch folder moved with it.
+    if (existsSync(path.join(dir, 'sandbox', 'everything'))) expect(existsSync(path.join(dir, 'sandbox', 'every'))).toBe(false);
 
     // The tool runs under its new name without asking; the earlier call still shows as it was made.
     await openChat(page);

@@ -32,7 +32,8 @@ import { DenialLog } from '../sandbox/denials.js';
 /** Events the host emits (wired to the contract's event channels). */
 export interface HostEvents {
   changed(view: ServerView): void;
-  removed(name: string): void;
+  /** Server `name` was removed; `config` is what it was (a bundle's folder is found from its command). */
+  removed(name: string, config: ServerConfig): void;
   /** Server `from` is now called `view.name`: every record moved (./rename.ts). */
   renamed(from: string, view: ServerView): void;
   toolsChanged(tools: RegisteredTool[]): void;

@@ -148,7 +148,15 @@ export function EditServerForm({ server, onDone }: { server: ServerView; onDone:
       <h3>{t('editServer.title', { name: server.name })}</h3>
       <label className="field">
         <span>{t('editServer.name')}</span>
-        <input aria-label={t('editServer.nameLabel')} value={name} onChange={(e) => setName(e.target.value)} aria-invalid={!!nameError} />
+        <input
+          aria-label={t('editServer.nameLabel')}
+          value={name}
+          onChange={(e) => {
+            setName(e.target.value);
+            setNameError(null);
+          }}
+          aria-invalid={!!nameError}
+        />
         {name.trim() !== server.name && <span className="hint">{t('editServer.nameHint')}</span>}
         {nameError && (
           <span className="field-error" role="alert" data-testid="name-error">

@@ -13,6 +13,7 @@ import { AppCore } from '../../../../main/core.js';
 import { createDispatcher } from '../../../../main/ipc/dispatch.js';
 import { PinStore } from '../../../../main/mcp/pins/store.js';
 import { FileSecretStore } from '../../../../main/secrets/store.js';
+import { goodBundle } from '../../../fixtures/bundles.js';
 import { startHttpFixture, type HttpFixture } from '../../../fixtures/http-server.js';
 import { makeTempDir, removeDir, sdkCommand, waitFor, waitNoChildren } from '../../helpers.js';
 
@@ -120,7 +121,8 @@ describe('rename', () => {
     core = new AppCore({ stateDir: dir, shell: 'browser', secrets: new FileSecretStore(dir) });
     await core.start();
     expect(core.host.list().map((v) => v.name)).toEqual(['beta']);
-    expect(core.config.get('beta')!.type === 'local' && core.config.get('beta')!.env.API_TOKEN).toBe(TOKEN);
+    const reloaded = core.config.get('beta')!;
+    expect(reloaded.type === 'local' ? reloaded.env.API_TOKEN : null).toBe(TOKEN);
     expect(core.traffic.recording('beta')).toBe(false);
     await ready('beta');
     expect(core.host.pinCheck(core.host.resolveTool(core.host.tool('beta__echo')!)!)!.status.kind).toBe('pinned');
@@ -173,6 +175,20 @@ describe('rename', () => {
     expect(core.host.toolSetting('alpha', 'echo')).toEqual({ approval: 'always_allow' });
     await ready('alpha');
     expect(core.host.tool('alpha__echo')).toBeDefined();
+  });
+});
+
+describe('a renamed bundle server', () => {
+  it('runs from the folder it was unpacked to, and removing it deletes that folder', async () => {
+    const preview = await core.catalog.bundles.inspect(goodBundle());
+    const view = await core.catalog.bundles.install(preview.token, 'bun', { 'user_config:api_key': TOKEN });
+    const folder = path.dirname(path.dirname(view.command[1]!));
+    await ready('bun');
+    await core.host.rename('bun', 'renamed-bun');
+    await ready('renamed-bun');
+    expect(existsSync(folder)).toBe(true);
+    await createDispatcher(core).invoke('servers.remove', { name: 'renamed-bun' });
+    expect(await waitFor(() => !existsSync(folder), 5000)).toBe(true);
   });
 });
 
