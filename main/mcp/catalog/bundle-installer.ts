@@ -9,6 +9,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { BundlePreview, ServerView } from '../../../preload/contract/index.js';
 import type { McpHost } from '../host.js';
+import { isValidServerName } from '../../../preload/contract/rules/index.js';
 import { BundleError, bundleConfig, inspectBundle, unpackBundle, verifySha256, type InspectedBundle } from './bundle.js';
 import type { FieldValues } from './mapping.js';
 import { networkErrorCode } from './reasons.js';
@@ -101,8 +102,8 @@ export class BundleInstaller {
     const root = path.join(this.stateDir, 'bundles');
     const names = await fs.readdir(root).catch(() => [] as string[]);
     const mine = new RegExp(`^${serverName.replace(/[.]/g, '\\.')}-[0-9a-f]{8}$`);
-    const made = /^[A-Za-z0-9][A-Za-z0-9_.-]*-[0-9a-f]{8}$/;
-    const ranFrom = (n: string): boolean => made.test(n) && command.some((part) => part.startsWith(path.join(root, n) + path.sep));
+    const made = (n: string): boolean => /-[0-9a-f]{8}$/.test(n) && isValidServerName(n.slice(0, -9));
+    const ranFrom = (n: string): boolean => made(n) && command.some((part) => part.startsWith(path.join(root, n) + path.sep));
     for (const n of names) if (mine.test(n) || ranFrom(n)) await fs.rm(path.join(root, n), { recursive: true, force: true });
   }
 

@@ -72,6 +72,9 @@ describe('rename', () => {
       if (e === 'servers.renamed') events.push({ from: (p as { from: string }).from, name: (p as { view: { name: string } }).view.name });
     });
 
+    // A scratch folder a removed server left under the new name: never handed to the renamed one.
+    mkdirSync(path.join(scratch('beta'), 'home'), { recursive: true });
+    writeFileSync(path.join(scratch('beta'), 'home', 'leftover.txt'), 'another server’s');
     const view = await createDispatcher(core).invoke('servers.rename', { name: 'alpha', new_name: 'beta' });
     expect(view).toMatchObject({ ok: true, value: { name: 'beta' } });
     expect(events).toEqual([{ from: 'alpha', name: 'beta' }]);
@@ -95,6 +98,7 @@ describe('rename', () => {
     expect(vault['oauth:alpha:tokens']).toBeUndefined();
     expect(readFileSync(path.join(scratch('beta'), 'home', 'cache.txt'), 'utf8')).toBe('kept');
     expect(existsSync(scratch('alpha'))).toBe(false);
+    expect(existsSync(path.join(scratch('beta'), 'home', 'leftover.txt'))).toBe(false);
     expect(core.host.logs('beta').length).toBeGreaterThanOrEqual(logsBefore);
     // Inspector choice, grants, conversations' tool choice, catalog install record.
     expect(core.traffic.recording('beta')).toBe(false);
