@@ -13,7 +13,12 @@ import { AppCore } from '../../../../main/core.js';
 import { createDispatcher } from '../../../../main/ipc/dispatch.js';
 import { PinStore } from '../../../../main/mcp/pins/store.js';
 import { FileSecretStore } from '../../../../main/secrets/store.js';
+import { ConfigStore } from '../../../../main/mcp/config.js';
+import { McpHost } from '../../../../main/mcp/host.js';
+import { MemorySecretStore } from '../../../../main/secrets/store.js';
 import { goodBundle } from '../../../fixtures/bundles.js';
+import { headlessBrowser } from '../../../fixtures/oauth/browser.js';
+import { startWorld } from '../../../fixtures/oauth/world.js';
 import { startHttpFixture, type HttpFixture } from '../../../fixtures/http-server.js';
 import { makeTempDir, removeDir, sdkCommand, waitFor, waitNoChildren } from '../../helpers.js';
 
@@ -179,6 +184,34 @@ describe('rename', () => {
     expect(core.host.toolSetting('alpha', 'echo')).toEqual({ approval: 'always_allow' });
     await ready('alpha');
     expect(core.host.tool('alpha__echo')).toBeDefined();
+  });
+});
+
+describe('a renamed OAuth server', () => {
+  it('stays signed in under the new name; a server added later under the old name is not', async () => {
+    const world = await startWorld({ accessTokenTTL: 300 });
+    const secrets = new MemorySecretStore();
+    const store = new ConfigStore(path.join(dir, 'oauth-host'), secrets);
+    await store.load();
+    const browser = headlessBrowser();
+    const host = new McpHost(store, { secrets, openUrl: (u) => browser.open(u) });
+    try {
+      await host.add('remote', { type: 'http', url: world.mcpUrl, auth: { kind: 'oauth' } });
+      await host.signIn('remote');
+      expect(await waitFor(() => host.view('remote').state.kind === 'ready', 10_000)).toBe(true);
+      expect(world.stats.codeGrants).toBe(1);
+      await host.rename('remote', 'signed-in');
+      expect(await waitFor(() => host.view('signed-in').state.kind === 'ready', 10_000)).toBe(true);
+      expect(world.stats.codeGrants).toBe(1);
+      expect(host.view('signed-in').auth).toMatchObject({ kind: 'oauth' });
+      expect(await host.callTool('signed-in__whoami', {})).toMatchObject({ content: [{ type: 'text' }] });
+      expect((await secrets.keys()).filter((k) => k.startsWith('oauth:remote:'))).toEqual([]);
+      await host.add('remote', { type: 'http', url: world.mcpUrl, auth: { kind: 'oauth' } });
+      expect(await waitFor(() => host.view('remote').state.kind === 'needs_auth', 10_000)).toBe(true);
+    } finally {
+      await host.shutdown();
+      await world.close();
+    }
   });
 });
 
