@@ -86,7 +86,7 @@ test.describe('rename', () => {
 
     // A name the window knows is taken (another case), and one only main refuses (the tool
     // namespace of my_tools): both refused beside the name field, and nothing changes.
-    let form = await openEdit(page, 'every');
+    const form = await openEdit(page, 'every');
     await form.getByLabel('Edit server name').fill('MY_TOOLS');
     await form.getByRole('button', { name: 'Save and restart' }).click();
     await expect(form.getByTestId('name-error')).toHaveText('The name "MY_TOOLS" is taken by another server (names that differ only in case, or in "." and "_", are the same): choose another.');

@@ -25,6 +25,7 @@ type RemoteType = (typeof REMOTE_TYPES)[number];
 export function EditServerForm({ server, onDone }: { server: ServerView; onDone: () => void }) {
   const { t } = useTranslation();
   const upsert = useApp((s) => s.upsertServer);
+  const renameServer = useApp((s) => s.renameServer);
   const ui = transportUi(server.type);
   const values = ui.values;
   const stored = ui.stored(server);
@@ -120,7 +121,8 @@ export function EditServerForm({ server, onDone }: { server: ServerView; onDone:
       if (Object.keys(patch).length) upsert(await call('servers.update', { name: server.name, patch }));
       if (newName !== server.name) {
         try {
-          await call('servers.rename', { name: server.name, new_name: newName });
+          // The card follows the `servers.renamed` event; the reply does the same if it comes first.
+          renameServer(server.name, await call('servers.rename', { name: server.name, new_name: newName }));
         } catch (err) {
           if (err instanceof ApiError && err.code === 'conflict' && err.field === 'name') setNameError(t('editServer.errNameTaken', { name: newName }));
           else if (err instanceof ApiError && err.code === 'invalid_input') setNameError(t('addServer.errNameChars'));

@@ -16,7 +16,8 @@ export interface ServersSlice {
   /**
    * Server `from` was renamed to `view.name` (docs/ARCHITECTURE.md "Renaming a server"): it keeps
    * its place in the list, and what the window holds under its name (a sign-in link, the tool
-   * picker's choice for a new conversation, an open inspector) follows it.
+   * picker's choice for a new conversation, an open inspector) follows it. Idempotent: the
+   * `servers.renamed` event and the rename's reply both apply it, whichever comes first.
    */
   renameServer(from: string, view: ServerView): void;
 }
@@ -42,6 +43,8 @@ export const createServersSlice: StateCreator<AppState, [], [], ServersSlice> = 
     const to = view.name;
     const rename = (n: string): string => (n === from ? to : n);
     set((s) => {
+      // Already applied (the event came before the reply): a later view of `to` is not replaced.
+      if (!(from in s.servers) && to in s.servers) return s;
       const servers = { ...s.servers };
       delete servers[from];
       servers[to] = view;
