@@ -206,3 +206,39 @@ test('a new value row that repeats a name is refused beside the row, and nothing
   await expect(form).toBeHidden({ timeout: 30_000 });
   expect(Object.keys(configOf(dir).every!.env!).sort()).toEqual(['API_KEY', 'OTHER', 'SECOND_KEY', 'THIRD']);
 });
+
+test.describe('in 简体中文', () => {
+  test.use({ locale: 'zh-CN' });
+
+  test('a taken name and a repeated variable are refused beside their fields in Chinese', async ({ page, shell }) => {
+    await page.goto(shell.current.url);
+    await page.getByRole('tab', { name: '设置' }).click();
+    await page.locator('.settings-nav').getByRole('button', { name: 'MCP 服务器', exact: true }).click();
+    for (const name of ['every', 'other']) {
+      await page.getByRole('button', { name: '添加服务器' }).click();
+      const add = page.getByRole('form', { name: '添加服务器' });
+      await add.getByLabel('服务器名称').fill(name);
+      await add.getByLabel('命令').fill(commandLine(['node', EVERYTHING, 'stdio']));
+      if (name === 'every') {
+        await add.getByRole('button', { name: '+ 添加变量' }).click();
+        await add.getByLabel('变量名 1').fill('API_KEY');
+        await add.getByLabel('变量值 1').fill('k1');
+      }
+      await add.getByRole('button', { name: '添加服务器' }).click();
+      await expect(add).toBeHidden();
+    }
+    await (await cardAction(serverCard(page, 'every'), '编辑', { exact: true })).click();
+    const form = page.getByRole('form', { name: '编辑 every' });
+    await form.getByLabel('编辑服务器名称').fill('Other');
+    await form.getByRole('button', { name: '+ 添加变量' }).click();
+    await form.getByLabel('新变量名 1').fill('API_KEY');
+    await form.getByLabel('新变量值 1').fill('k2');
+    await expect(form.getByTestId('duplicate-row')).toHaveText('上面的行已经填写了“API_KEY”：每个名称只能填写一次。');
+    await form.getByRole('button', { name: '保存并重启' }).click();
+    await expect(form.getByTestId('name-error')).toHaveText('名称“Other”已被另一个服务器使用（仅大小写不同，或仅“.”与“_”不同的名称视为相同）：请换一个名称。');
+    await expect(form.getByRole('alert').filter({ hasText: '有两行填写了相同的名称：请删除或重命名其中一行。' })).toBeVisible();
+    await expect(form.getByText('重命名会保留它的密钥')).toBeVisible();
+    await form.screenshot({ path: path.join(SCREENSHOTS, 'server-edit-zh-CN.png') });
+    expect(Object.keys(configOf(shell.current.stateDir))).toEqual(['every', 'other']);
+  });
+});
