@@ -187,19 +187,27 @@ export class AppCore {
       isKnownSecret: (v) => this.redactor.knows(v),
       sandbox: new SandboxLauncher({ stateDir: opts.stateDir, support: new SandboxSupport() }),
       traffic: this.traffic,
+      // What the rest of the app keeps under a server's name moves with a rename (docs/ARCHITECTURE.md "Renaming a server").
+      renames: () => [
+        { what: 'conversation permission grants', move: (a, b) => this.permissions.grants.rename(a, b) },
+        { what: 'conversations’ tool choices', move: (a, b) => this.conversations.renameToolServer(a, b) },
+        { what: 'catalog install record', move: (a, b) => this.catalog.store.renameInstall(a, b) },
+        { what: 'log level', move: (a, b) => this.protocol.onServerRenamed(a, b) },
+      ],
       events: {
         changed: (view) => {
           this.emit('servers.changed', view);
           this.protocol.onServerChanged(view);
         },
-        removed: (name) => {
+        removed: (name, config) => {
           this.emit('servers.removed', { name });
           this.traffic.forget(name);
           this.protocol.onServerRemoved(name);
           // A removed server no longer came from the catalog (a new one of that name did not).
           void this.catalog.store.setInstall(name, null).catch(() => undefined);
-          void this.catalog.bundles.forget(name).catch(() => undefined);
+          void this.catalog.bundles.forget(name, config.type === 'local' ? config.command : []).catch(() => undefined);
         },
+        renamed: (from, view) => this.emit('servers.renamed', { from, view }),
         log: (name, entries) => this.emit('servers.log', { name, entries }),
       },
     });

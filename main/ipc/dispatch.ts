@@ -57,6 +57,7 @@ export function createHandlers(core: AppCore, version = '0.1.0'): Handlers {
     'servers.get': ({ name }) => h.view(name),
     'servers.add': ({ name, config }) => h.add(name, config),
     'servers.update': ({ name, patch }) => h.update(name, patch),
+    'servers.rename': ({ name, new_name }) => h.rename(name, new_name),
     'servers.setEnabled': ({ name, enabled }) => h.setEnabled(name, enabled),
     'servers.restart': ({ name }) => h.restart(name),
     'servers.remove': async ({ name }) => {

@@ -35,6 +35,7 @@ import { HostError, noSuchServer, ServerChangedError, ToolDisabledError } from '
 import { isLive, resolveTool, type ResolvedTool, type ToolRef } from './host/resolved-tools.js';
 import { ServerTransfer } from './host/import-export.js';
 import { ServerManagement } from './host/management.js';
+import { ServerRename, type RenameParticipant } from './host/rename.js';
 import type { RecoveryPolicy } from './host/recovery.js';
 import { ServerRuntime, type HostEvents } from './host/runtime.js';
 import { queueEnabledServers, runStartupQueue } from './host/startup.js';
@@ -45,6 +46,7 @@ export type { ResolvedTool, ToolRef } from './host/resolved-tools.js';
 export { sameSecretDestination, storedSecretsKept } from './host/import-export.js';
 export { backoffDelay, RECOVERY } from './host/recovery.js';
 export type { HostEvents } from './host/runtime.js';
+export type { RenameParticipant } from './host/rename.js';
 export { isToolEnabled, toView, type AuthStatus } from './host/views.js';
 
 /** Host options. */
@@ -82,6 +84,11 @@ export interface HostOptions {
   pins?: ToolPins;
   /** Records each server's MCP traffic for the protocol inspector (main/mcp/inspector/). Absent: not recorded. */
   traffic?: TrafficRecorder;
+  /**
+   * The rest of the app's records kept under a server's name, moved by a rename with the host's
+   * own (./host/rename.ts). Asked at each rename, since they are built after the host. Absent: none.
+   */
+  renames?: () => readonly RenameParticipant[];
 }
 
 /** The registry of all servers of one profile. */
@@ -89,6 +96,7 @@ export class McpHost {
   private readonly rt: ServerRuntime;
   private readonly management: ServerManagement;
   private readonly transfer: ServerTransfer;
+  private readonly renames: ServerRename;
   /** The host's own tools for the model (./protocol/meta-tools.ts). */
   private readonly meta: MetaTools;
   /** Roots and URL elicitation hooks (./protocol/service.ts), or null. */
@@ -125,6 +133,9 @@ export class McpHost {
     this.protocol = opts.protocol ?? null;
     this.meta = new MetaTools({ ready: (name) => this.ready(name), names: () => this.rt.store.names() });
     this.transfer = new ServerTransfer(this.rt, this.management);
+    const traffic = opts.traffic;
+    const others = opts.renames ?? (() => []);
+    this.renames = new ServerRename(this.rt, this.management, () => [...(traffic ? [{ what: 'recorded traffic and recording choice', move: (a: string, b: string) => traffic.rename(a, b) }] : []), ...others()]);
   }
 
   /** One sign-in per server at a time; cancelled on shutdown. */
@@ -324,6 +335,16 @@ export class McpHost {
    */
   update(name: string, patch: ServerPatch): Promise<ServerView> {
     return this.management.update(name, patch);
+  }
+
+  /**
+   * Rename a server: every record kept under its name (config entry and secrets, pins, OAuth
+   * state, sandbox folder, log, and the participants of `HostOptions.renames`) moves to `to`, or
+   * none does; the server restarts under the new name (./host/rename.ts).
+   * @throws HostError('not_found' | 'conflict' | 'write_failed'), NameCollisionError
+   */
+  rename(from: string, to: string): Promise<ServerView> {
+    return this.renames.rename(from, to);
   }
 
   /**

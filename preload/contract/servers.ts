@@ -140,6 +140,12 @@ export type ServerInput = z.infer<typeof serverInputSchema>;
  * present with a value → replace, present with `""` → delete. `tools` → {@link toolSettingsPatchSchema}.
  */
 export const serverPatchSchema = z.strictObject({
+  /**
+   * A remote server's transport: `http` (Streamable HTTP) or `sse` (the legacy HTTP+SSE transport).
+   * Its URL parts, headers, authorization and OAuth sign-in are kept (docs/ARCHITECTURE.md
+   * "Update semantics (PATCH)"). A stdio server cannot become a remote one, nor the other way.
+   */
+  type: z.enum(['http', 'sse']).optional(),
   /** A new command line; an argument `***` keeps the stored secret argument it stands for (the k-th `***` ↔ the view's k-th). */
   command: commandSchema.optional(),
   /** Positions of arguments to keep as secrets (of the new command, or of the stored one when `command` is absent). */
@@ -227,6 +233,12 @@ export const serverChannels = {
   'servers.get': { input: byName },
   'servers.add': { input: z.strictObject({ name: serverNameSchema, config: serverInputSchema }) },
   'servers.update': { input: z.strictObject({ name: serverNameSchema, patch: serverPatchSchema }) },
+  /**
+   * Rename a server: every record kept under its name moves to `new_name`, or none does
+   * (docs/ARCHITECTURE.md "Renaming a server"). Refused with `conflict` on the field `name` when
+   * the new name is taken (ignoring case, or by a tool namespace).
+   */
+  'servers.rename': { input: z.strictObject({ name: serverNameSchema, new_name: serverNameSchema }) },
   'servers.setEnabled': { input: z.strictObject({ name: serverNameSchema, enabled: z.boolean() }) },
   'servers.restart': { input: byName },
   'servers.remove': { input: byName },
@@ -245,6 +257,7 @@ export interface ServerChannelOutputs {
   'servers.get': ServerView;
   'servers.add': ServerView;
   'servers.update': ServerView;
+  'servers.rename': ServerView;
   'servers.setEnabled': ServerView;
   'servers.restart': ServerView;
   'servers.remove': { removed: true };
@@ -261,6 +274,8 @@ export interface ServerChannelOutputs {
 export interface ServerEventPayloads {
   'servers.changed': ServerView;
   'servers.removed': { name: string };
+  /** A server was renamed: `from` is gone, `view` is the server under its new name (docs/ARCHITECTURE.md "Renaming a server"). */
+  'servers.renamed': { from: string; view: ServerView };
   /**
    * Open an OAuth authorization page (browser shell only; Electron opens the system browser from
    * main). Main sends only URLs that passed its safety check (https:, or http: to loopback).
@@ -268,4 +283,4 @@ export interface ServerEventPayloads {
   'auth.openUrl': { server: string; url: string };
 }
 /** The names of {@link ServerEventPayloads}, one entry each (merged into `eventTable`, events.ts). */
-export const serverEventTable: { [E in keyof ServerEventPayloads]: true } = { 'servers.changed': true, 'servers.removed': true, 'auth.openUrl': true };
+export const serverEventTable: { [E in keyof ServerEventPayloads]: true } = { 'servers.changed': true, 'servers.removed': true, 'servers.renamed': true, 'auth.openUrl': true };

@@ -95,6 +95,17 @@ export class ConversationService {
     return s;
   }
 
+  /**
+   * A server was renamed: conversations whose tool choice names it name it `to` now, and each
+   * changed one is announced (docs/ARCHITECTURE.md "Renaming a server").
+   */
+  renameToolServer(from: string, to: string): void {
+    for (const id of this.store.renameToolServer(from, to)) {
+      const s = this.store.summary(id);
+      if (s) this.onChanged(this.withRunning(s));
+    }
+  }
+
   /** Delete (its run, if any, is stopped first). @throws ConversationNotFoundError */
   async remove(id: string): Promise<void> {
     if (!this.store.has(id)) throw new ConversationNotFoundError(id);

@@ -58,6 +58,11 @@ export function storeQueries(db: Database.Database) {
     rename: db.prepare('UPDATE conversations SET title = ? WHERE id = ?'),
     setProfile: db.prepare('UPDATE conversations SET profile_id = ? WHERE id = ?'),
     setToolServers: db.prepare('UPDATE conversations SET tool_servers = ? WHERE id = ?'),
+    // Conversations whose tool choice names a server (a rename moves it; damaged JSON is skipped).
+    withToolServer: db.prepare<[string], { id: string; tool_servers: string }>(
+      `SELECT id, tool_servers FROM conversations WHERE tool_servers IS NOT NULL AND json_valid(tool_servers) AND json_type(tool_servers) = 'array'
+       AND EXISTS (SELECT 1 FROM json_each(conversations.tool_servers) WHERE value = ?)`,
+    ),
     remove: db.prepare('DELETE FROM conversations WHERE id = ?'),
     items: db.prepare<[string], { id: string; ts: number; data: string }>('SELECT id, ts, coalesce(full_data, data) AS data FROM items WHERE conversation_id = ? ORDER BY seq'),
     view: db.prepare<{ conversation: string; unreadable: string }, { data: string }>(`SELECT ${VIEW_DATA} AS data FROM items WHERE conversation_id = @conversation ORDER BY seq`),

@@ -119,6 +119,25 @@ export class ConversationStore {
     if (this.run(() => this.q.setToolServers.run(value, id).changes) === 0) throw new ConversationNotFoundError(id);
   }
 
+  /**
+   * A server was renamed: every conversation whose tool choice names `from` names `to` instead
+   * (one transaction; docs/ARCHITECTURE.md "Renaming a server"). Saved entries keep the names
+   * they were made with. @returns the ids of the conversations changed
+   */
+  renameToolServer(from: string, to: string): string[] {
+    return this.run(() =>
+      this.live.db.transaction(() => {
+        const changed: string[] = [];
+        for (const row of this.q.withToolServer.all(from)) {
+          const list = (JSON.parse(row.tool_servers) as unknown[]).filter((v): v is string => typeof v === 'string').map((v) => (v === from ? to : v));
+          this.q.setToolServers.run(JSON.stringify([...new Set(list)].sort()), row.id);
+          changed.push(row.id);
+        }
+        return changed;
+      })(),
+    );
+  }
+
   /** Whether a conversation exists. */
   has(id: string): boolean {
     return this.run(() => this.q.exists.get(id) !== undefined);

@@ -19,13 +19,13 @@ function key(s: GrantServer, tool: string): string {
 
 /** Per-conversation tool grants. */
 export class ConversationGrants {
-  private readonly byConversation = new Map<string, Map<string, { server: string; tool: string }>>();
+  private readonly byConversation = new Map<string, Map<string, GrantServer & { tool: string }>>();
 
   /** Allow `tool` of the server `s` (name and identity) for the rest of `conversationId`. */
   grant(conversationId: string, s: GrantServer, tool: string): void {
     let grants = this.byConversation.get(conversationId);
     if (!grants) this.byConversation.set(conversationId, (grants = new Map()));
-    grants.set(key(s, tool), { server: s.server, tool });
+    grants.set(key(s, tool), { server: s.server, identity: s.identity, tool });
   }
 
   /** Whether `tool` of the server `s` — that name with that identity — is allowed in `conversationId`. */
@@ -35,7 +35,22 @@ export class ConversationGrants {
 
   /** The grants of one conversation, as `{server, tool}` pairs (for showing them). */
   list(conversationId: string): Array<{ server: string; tool: string }> {
-    return [...(this.byConversation.get(conversationId)?.values() ?? [])].map((g) => ({ ...g }));
+    return [...(this.byConversation.get(conversationId)?.values() ?? [])].map((g) => ({ server: g.server, tool: g.tool }));
+  }
+
+  /**
+   * A server was renamed: its grants, in every conversation, now name it `to` (its identity is
+   * unchanged — a name is not part of it; docs/ARCHITECTURE.md "Renaming a server").
+   */
+  rename(from: string, to: string): void {
+    for (const grants of this.byConversation.values()) {
+      for (const [k, g] of [...grants]) {
+        if (g.server !== from) continue;
+        grants.delete(k);
+        const moved = { server: to, identity: g.identity };
+        grants.set(key(moved, g.tool), { ...moved, tool: g.tool });
+      }
+    }
   }
 
   /** Forget a conversation's grants (conversation reset or deleted). */

@@ -9,6 +9,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { BundlePreview, ServerView } from '../../../preload/contract/index.js';
 import type { McpHost } from '../host.js';
+import { isValidServerName } from '../../../preload/contract/rules/index.js';
 import { BundleError, bundleConfig, inspectBundle, unpackBundle, verifySha256, type InspectedBundle } from './bundle.js';
 import type { FieldValues } from './mapping.js';
 import { networkErrorCode } from './reasons.js';
@@ -93,13 +94,17 @@ export class BundleInstaller {
 
   /**
    * Delete the unpacked folders of server `serverName` (after it was removed). Only folders this
-   * installer made for that name (`<name>-<8 hex>`) are touched.
+   * installer made (`<name>-<8 hex>`) are touched: those made for that name, and those the
+   * removed server's `command` ran from — a renamed server keeps the folder of its first name
+   * (docs/ARCHITECTURE.md "Renaming a server").
    */
-  async forget(serverName: string): Promise<void> {
+  async forget(serverName: string, command: readonly string[] = []): Promise<void> {
     const root = path.join(this.stateDir, 'bundles');
     const names = await fs.readdir(root).catch(() => [] as string[]);
     const mine = new RegExp(`^${serverName.replace(/[.]/g, '\\.')}-[0-9a-f]{8}$`);
-    for (const n of names) if (mine.test(n)) await fs.rm(path.join(root, n), { recursive: true, force: true });
+    const made = (n: string): boolean => /-[0-9a-f]{8}$/.test(n) && isValidServerName(n.slice(0, -9));
+    const ranFrom = (n: string): boolean => made(n) && command.some((part) => part.startsWith(path.join(root, n) + path.sep));
+    for (const n of names) if (mine.test(n) || ranFrom(n)) await fs.rm(path.join(root, n), { recursive: true, force: true });
   }
 
   /** Check a bundle file and keep it for {@link install}. @throws BundleError */

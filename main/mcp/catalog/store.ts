@@ -72,6 +72,22 @@ export class CatalogStore {
     return this.installs();
   }
 
+  /**
+   * A server was renamed: where it came from is recorded under its new name (one atomic write;
+   * docs/ARCHITECTURE.md "Renaming a server"). A record left under `to` by a removed server goes.
+   */
+  async renameInstall(from: string, to: string): Promise<void> {
+    await this.mutex.run(async () => {
+      const all = await this.installs();
+      const rec = all[from];
+      if (!rec && !(to in all)) return;
+      delete all[from];
+      if (rec) all[to] = rec;
+      else delete all[to];
+      await writeFileAtomic(path.join(this.dir, 'installs.json'), JSON.stringify({ version: 1, servers: all }, null, 2) + '\n');
+    });
+  }
+
   /** Record (or replace) where `server` came from; `null` forgets it. */
   async setInstall(server: string, rec: InstallRecord | null): Promise<void> {
     await this.mutex.run(async () => {

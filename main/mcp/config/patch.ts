@@ -1,7 +1,8 @@
 /**
  * Update semantics of an edit (PATCH) of a stored server config: secret maps, URL parts and auth
  * secrets — absent → keep, `""` → delete, a value → replace; `***` in a command or URL keeps the
- * stored secret it stands for; changing the auth kind drops the other kind's secrets
+ * stored secret it stands for; changing the auth kind drops the other kind's secrets; `type`
+ * switches a remote server between Streamable HTTP and SSE, keeping the rest
  * (docs/ARCHITECTURE.md "Update semantics (PATCH)").
  */
 import type { AuthPatch, ServerPatch } from '../../../preload/contract/index.js';
@@ -129,14 +130,15 @@ export function applyPatch(cfg: ServerConfig, patch: ServerPatch, isKnownSecret?
     throw new ConfigError((err as Error).message);
   }
   if (cfg.type === 'local') {
-    if (patch.url !== undefined || patch.url_secrets !== undefined || patch.headers !== undefined || patch.auth !== undefined) throw new ConfigError('url, url_secrets, headers and auth apply to remote servers only');
+    if (patch.type !== undefined || patch.url !== undefined || patch.url_secrets !== undefined || patch.headers !== undefined || patch.auth !== undefined) throw new ConfigError('type, url, url_secrets, headers and auth apply to remote servers only');
     const env = mergeSecretMap(cfg.env, patch.env);
     const sandbox = patch.sandbox === undefined ? cfg.sandbox : applySandboxPatch(cfg.sandbox, patch.sandbox);
     return withToolSettings({ type: 'local', ...applyCommandPatch(cfg, patch, env, isKnownSecret), env, ...common, ...(sandbox ? { sandbox } : {}) }, tools);
   }
   if (patch.command !== undefined || patch.secret_args !== undefined || patch.env !== undefined || patch.sandbox !== undefined) throw new ConfigError('command, secret_args, env and sandbox apply to local servers only');
   return withToolSettings(
-    { type: cfg.type, url: applyUrlPatch(cfg.url, patch.url, patch.url_secrets), headers: mergeSecretMap(cfg.headers, patch.headers), auth: applyAuthPatch(cfg.auth, patch.auth), ...common },
+    // `type` switches between Streamable HTTP and SSE; everything else of the entry is kept as it is.
+    { type: patch.type ?? cfg.type, url: applyUrlPatch(cfg.url, patch.url, patch.url_secrets), headers: mergeSecretMap(cfg.headers, patch.headers), auth: applyAuthPatch(cfg.auth, patch.auth), ...common },
     tools,
   );
 }

@@ -227,6 +227,26 @@ export class ConfigStore {
     });
   }
 
+  /**
+   * Rename the entry `from` to `to`, in the same place of the file, in one write: its secret
+   * values are stored again under keys of the new name (`mcp:<to>:…`) before the file is replaced,
+   * and the old keys are deleted after, so a crash at any point leaves a file whose references all
+   * resolve (docs/ARCHITECTURE.md "Renaming a server"). The caller checks that `to` is free.
+   * @returns false (nothing written) when there is no entry `from` or `to` is taken by another
+   *   entry (loaded or skipped). @throws the fs or secret-store error (nothing changed then)
+   */
+  rename(from: string, to: string): Promise<boolean> {
+    return this.mutex.run(async () => {
+      const cur = this.servers.get(from);
+      if (!cur || (to !== from && (this.servers.has(to) || this.skipped.has(to)))) return false;
+      if (to === from) return true;
+      const next = new Map<string, ServerConfig>();
+      for (const [n, c] of this.servers) next.set(n === from ? to : n, n === from ? structuredClone(cur) : c);
+      await this.writeLocked(next);
+      return true;
+    });
+  }
+
   /** Remove `name` (and its secrets). Resolves once the file is on disk; no-op when absent. */
   delete(name: string): Promise<void> {
     return this.mutex.run(async () => {

@@ -8,7 +8,7 @@
 export class HostError extends Error {
   override name = 'HostError';
   constructor(
-    readonly code: 'not_found' | 'conflict' | 'command_not_found' | 'start_failed' | 'invalid_input' | 'forbidden' | 'gone',
+    readonly code: 'not_found' | 'conflict' | 'command_not_found' | 'start_failed' | 'invalid_input' | 'forbidden' | 'gone' | 'write_failed',
     message: string,
     readonly field?: string,
   ) {
@@ -57,6 +57,22 @@ export class ServerChangedError extends HostError {
     readonly tool: string,
   ) {
     super('gone', `Server "${server}" stopped or restarted after the call to "${tool}" was approved, so the call was not run.`);
+  }
+}
+
+/**
+ * A rename that could not move one of the server's records (a file or the secret store failed):
+ * every record already moved was moved back, so the server keeps its old name with everything
+ * it had (docs/ARCHITECTURE.md "Renaming a server"). Code `write_failed`; `what` names the record.
+ */
+export class RenameFailedError extends HostError {
+  override name = 'RenameFailedError';
+  constructor(
+    readonly server: string,
+    readonly what: string,
+    cause: unknown,
+  ) {
+    super('write_failed', `Server "${server}" was not renamed: its ${what} could not be moved (${cause instanceof Error ? cause.message : String(cause)}). Nothing was changed.`);
   }
 }
 

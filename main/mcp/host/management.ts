@@ -291,7 +291,8 @@ export class ServerManagement {
    * @throws HostError('not_found')
    */
   async remove(name: string): Promise<void> {
-    if (!this.rt.store.has(name)) throw noSuchServer(name);
+    const cfg = this.rt.store.get(name);
+    if (!cfg) throw noSuchServer(name);
     this.bump(name);
     const conn = this.rt.conns.get(name);
     this.rt.conns.delete(name);
@@ -301,7 +302,7 @@ export class ServerManagement {
     await this.rt.store.delete(name);
     await this.rt.oauth.forget(name);
     this.rt.rebuildTools();
-    this.rt.events.removed?.(name);
+    this.rt.events.removed?.(name, cfg);
     await conn?.close();
   }
 }

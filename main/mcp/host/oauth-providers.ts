@@ -9,6 +9,7 @@ import type { ServerConfig } from '../config.js';
 import { OAuthSignIns } from '../oauth/flow.js';
 import type { PersistentOAuthProvider } from '../oauth/provider.js';
 import { createOAuthProvider, oauthProviderIdentity, type OAuthProviderDeps } from '../oauth/provider-factory.js';
+import { moveStoredState } from '../oauth/stored-state.js';
 import type { AuthStatus } from './views.js';
 
 /** OAuth providers by server name, and the sign-ins running for them. */
@@ -39,6 +40,19 @@ export class OAuthProviderRegistry {
   authStatus(name: string, conn: McpConnection | undefined): AuthStatus | null {
     const p = this.providers.get(name)?.provider;
     return p ? { state: this.signIns.inProgress(name) ? 'signing_in' : p.authState, expiresAt: conn?.oauthExpiresAt ?? null } : null;
+  }
+
+  /**
+   * A server was renamed: its stored tokens, registration and discovery move to the new name in
+   * one store write; its provider (built for the old name) is dropped without forgetting anything,
+   * and the next {@link providerFor} builds one for the new name that reads them back. A sign-in in
+   * progress is cancelled. @throws the secret store's error (nothing moved then)
+   */
+  async rename(from: string, to: string): Promise<void> {
+    this.signIns.cancel(from);
+    await moveStoredState(this.deps.store, from, to);
+    this.providers.delete(from);
+    this.providers.delete(to);
   }
 
   /** Drop a server's OAuth provider and its stored tokens/registration; cancels its sign-in. */

@@ -32,7 +32,10 @@ import { DenialLog } from '../sandbox/denials.js';
 /** Events the host emits (wired to the contract's event channels). */
 export interface HostEvents {
   changed(view: ServerView): void;
-  removed(name: string): void;
+  /** Server `name` was removed; `config` is what it was (a bundle's folder is found from its command). */
+  removed(name: string, config: ServerConfig): void;
+  /** Server `from` is now called `view.name`: every record moved (./rename.ts). */
+  renamed(from: string, view: ServerView): void;
   toolsChanged(tools: RegisteredTool[]): void;
   /** New entries in a server's log, oldest first (main/mcp/protocol/log-feed.ts). */
   log(name: string, entries: LogEntry[]): void;
@@ -74,6 +77,8 @@ export class ServerRuntime {
   readonly logRings = new Map<string, LogRing>();
   /** Each server's sandbox denials, by name (dropped with the server). */
   readonly denialLogs = new Map<string, DenialLog>();
+  /** The name each log's live entries go out under (a rename changes it; the log stays). */
+  private readonly logNames = new WeakMap<LogRing, { name: string }>();
   /** Connections being tried by an edit; closed by shutdown too. */
   readonly pendingCandidates = new Set<McpConnection>();
   readonly recovery: CrashRecovery;
@@ -165,8 +170,38 @@ export class ServerRuntime {
 
   private logRing(name: string): LogRing {
     let ring = this.logRings.get(name);
-    if (!ring) this.logRings.set(name, (ring = new LiveLogRing((entries) => this.events.log?.(name, entries))));
+    if (!ring) {
+      const named = { name };
+      this.logRings.set(name, (ring = new LiveLogRing((entries) => this.events.log?.(named.name, entries))));
+      this.logNames.set(ring, named);
+    }
     return ring;
+  }
+
+  /**
+   * A server was renamed (./rename.ts): its log and its sandbox denials move to the new name,
+   * in memory. Its connection must be stopped already.
+   */
+  moveRecords(from: string, to: string): void {
+    if (from === to) return;
+    this.recovery.clear(from);
+    const ring = this.logRings.get(from);
+    this.logRings.delete(from);
+    this.logRings.delete(to);
+    if (ring) {
+      this.logRings.set(to, ring);
+      const named = this.logNames.get(ring);
+      if (named) named.name = to;
+    }
+    const denials = this.denialLogs.get(from);
+    this.denialLogs.delete(from);
+    this.denialLogs.delete(to);
+    if (denials) this.denialLogs.set(to, denials);
+  }
+
+  /** The sandbox launcher (null: unsandboxed), for moving a renamed server's scratch folder. */
+  get sandbox(): SandboxLauncher | null {
+    return this.deps.sandbox;
   }
 
   /** A connection whose changes the host publishes (not started). */

@@ -24,6 +24,8 @@ export type TrafficListener = (server: string, messages: InspectorMessage[], dro
 /** The rings of one app core. */
 export class TrafficRecorder {
   private readonly rings = new Map<string, TrafficRing>();
+  /** The name each ring's batches go out under (a rename changes it; the ring stays). */
+  private readonly ringNames = new WeakMap<TrafficRing, { server: string }>();
   private readonly pending = new Map<string, { messages: InspectorMessage[]; bytes: number; dropped: number }>();
   private timer: NodeJS.Timeout | null = null;
 
@@ -43,7 +45,9 @@ export class TrafficRecorder {
   ring(server: string): TrafficRing {
     let ring = this.rings.get(server);
     if (!ring) {
-      this.rings.set(server, (ring = new TrafficRing(this.redactor, (m) => this.queue(server, m), this.limits)));
+      const named = { server };
+      this.rings.set(server, (ring = new TrafficRing(this.redactor, (m) => this.queue(named.server, m), this.limits)));
+      this.ringNames.set(ring, named);
       ring.enabled = this.switches.recording(server);
     }
     return ring;
@@ -70,6 +74,23 @@ export class TrafficRecorder {
   /** The ring of `server` if it has one. */
   existing(server: string): TrafficRing | undefined {
     return this.rings.get(server);
+  }
+
+  /**
+   * A server was renamed: its ring (what was recorded so far) and its on/off choice move to the
+   * new name; the unsent batch goes out under the old one first (docs/ARCHITECTURE.md "Renaming a
+   * server"). @throws the fs error of storing the choice (nothing moved then)
+   */
+  async rename(from: string, to: string): Promise<void> {
+    if (from === to) return;
+    await this.switches.rename(from, to);
+    this.flush();
+    this.rings.delete(to);
+    const ring = this.rings.get(from);
+    if (!ring) return;
+    this.rings.delete(from);
+    this.rings.set(to, ring);
+    this.ringNames.get(ring)!.server = to;
   }
 
   /** Drop a removed server's ring and its unsent batch. */

@@ -40,6 +40,27 @@ export class RecorderSwitches {
     await this.write();
   }
 
+  /**
+   * A renamed server's choice moves to its new name (docs/ARCHITECTURE.md "Renaming a server").
+   * @throws the fs error of the write (memory is put back then)
+   */
+  async rename(from: string, to: string): Promise<void> {
+    const wasOff = this.off.has(from);
+    const toOff = this.off.has(to);
+    if (!wasOff && !toOff) return;
+    this.off.delete(from);
+    if (wasOff) this.off.add(to);
+    else this.off.delete(to);
+    try {
+      await this.write();
+    } catch (err) {
+      if (wasOff) this.off.add(from);
+      if (toOff) this.off.add(to);
+      else this.off.delete(to);
+      throw err;
+    }
+  }
+
   /** A removed server's choice is forgotten (a server added later under its name is recorded). @throws the fs error */
   async forget(server: string): Promise<void> {
     if (this.off.delete(server)) await this.write();

@@ -85,3 +85,26 @@ export async function dropPkceVerifier(store: SecretStore, key: string, state: s
   if (Object.keys(map).length) await store.set(key, JSON.stringify(map));
   else await store.delete(key);
 }
+
+/** Every entry stored per server (see the table above). */
+export const STORED_ENTRIES: readonly StoredEntry[] = ['tokens', 'client', 'discovery', 'pkce'];
+
+/**
+ * Move a server's stored OAuth state from `oauth:<from>:…` to `oauth:<to>:…` in one store write
+ * (`update` is all or nothing), so a renamed server keeps its sign-in (docs/ARCHITECTURE.md
+ * "Renaming a server"). Entries stored under `to` before are replaced or deleted.
+ * @throws the store's error (nothing moved then)
+ */
+export async function moveStoredState(store: SecretStore, from: string, to: string): Promise<void> {
+  if (from === to) return;
+  const set: Record<string, string> = {};
+  const remove: string[] = [];
+  for (const e of STORED_ENTRIES) {
+    const v = await store.get(`oauth:${from}:${e}`);
+    if (v !== undefined) {
+      set[`oauth:${to}:${e}`] = v;
+      remove.push(`oauth:${from}:${e}`);
+    } else remove.push(`oauth:${to}:${e}`);
+  }
+  await store.update(set, remove);
+}

@@ -144,6 +144,28 @@ export class PinStore {
     this.servers.delete(server);
   }
 
+  /**
+   * Move one server's pins to a new name (the server was renamed, docs/ARCHITECTURE.md "Renaming
+   * a server"): the file of `to` is written first, then the file of `from` removed, so a failure
+   * leaves the pins under `from` (or under both names: never under neither).
+   * @throws the fs error of writing the new file (nothing moved then)
+   */
+  async rename(from: string, to: string): Promise<void> {
+    if (from === to) return;
+    await this.flush();
+    const pins = this.get(from);
+    if (pins.known) {
+      this.servers.set(to, pins);
+      try {
+        await this.save(to);
+      } catch (err) {
+        this.servers.delete(to);
+        throw err;
+      }
+    } else this.servers.delete(to);
+    await this.remove(from);
+  }
+
   /** Resolves when every write started so far has finished. */
   async flush(): Promise<void> {
     while (this.writes.size) await Promise.all([...this.writes]);

@@ -121,6 +121,17 @@ export class ToolPins {
     this.hashes.delete(server);
   }
 
+  /**
+   * A server was renamed: its pins, and what was checked for it, move to the new name (the pins
+   * hold for the program, which a new name does not change). @throws the fs error (nothing moved)
+   */
+  async rename(from: string, to: string): Promise<void> {
+    await this.store.rename(from, to);
+    this.forget(from);
+    this.forget(to);
+    this.generation++;
+  }
+
   /** A server was removed: forget its pins (memory and file). @throws the fs error */
   async drop(server: string): Promise<void> {
     this.forget(server);

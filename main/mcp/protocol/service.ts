@@ -151,6 +151,14 @@ export class ProtocolService {
     this.levels.delete(name);
   }
 
+  /** A server was renamed: the log level the user chose for it holds under its new name. */
+  onServerRenamed(from: string, to: string): void {
+    const level = this.levels.get(from);
+    this.levels.delete(from);
+    this.levels.delete(to);
+    if (level) this.levels.set(to, level);
+  }
+
   /** Ask the user for a folder. @returns its path, or null (cancelled, or no picker here). */
   async pickFolder(): Promise<{ path: string | null }> {
     if (!this.opts.chooseFolder) return { path: null };

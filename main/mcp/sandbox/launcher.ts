@@ -6,6 +6,7 @@
  * package registries once the server is ready, {@link SandboxedLaunch.dispose} ends the proxy.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { rename } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { SandboxDenial, SandboxPolicyView, SandboxSettings, SandboxState } from '../../../preload/contract/index.js';
@@ -95,6 +96,22 @@ export class SandboxLauncher {
   /** The scratch folder of a server (see {@link scratchFolder}). */
   scratch(name: string): string {
     return scratchFolder(this.opts.stateDir, name);
+  }
+
+  /**
+   * A server was renamed: its scratch folder (its HOME inside the sandbox, with what it installed
+   * or cached there) moves to the new name (docs/ARCHITECTURE.md "Renaming a server"). Nothing to
+   * move when it never ran sandboxed. A folder already under the new name is one a removed server
+   * left: it is deleted first, so the renamed server never gets another server's HOME.
+   * @throws the fs error (nothing moved then)
+   */
+  async moveScratch(from: string, to: string): Promise<void> {
+    if (from === to) return;
+    // A case-only rename is the same folder on a case-insensitive disk: nothing may be deleted then.
+    if (from.toLowerCase() !== to.toLowerCase()) rmSync(this.scratch(to), { recursive: true, force: true });
+    await rename(this.scratch(from), this.scratch(to)).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== 'ENOENT') throw err;
+    });
   }
 
   /**

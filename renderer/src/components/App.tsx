@@ -57,6 +57,7 @@ export function App() {
     const offs = [
       on('servers.changed', (v) => useApp.getState().upsertServer(v)),
       on('servers.removed', ({ name }) => useApp.getState().dropServer(name)),
+      on('servers.renamed', ({ from, view }) => useApp.getState().renameServer(from, view)),
       on('chat.event', (e) => useApp.getState().applyChatEvent(e)),
       on('conversations.changed', (c) => useApp.getState().upsertConversation(c)),
       on('conversations.removed', ({ id }) => useApp.getState().dropConversation(id)),

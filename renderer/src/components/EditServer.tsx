@@ -1,20 +1,31 @@
 import { useState } from 'react';
 import type { ServerPatch, ServerView } from '../../../preload/contract/index.js';
-import { call } from '../api';
+import { isValidServerName } from '../../../preload/contract/rules/index.js';
+import { ApiError, call } from '../api';
 import { joinCommandLine } from '../commandLine';
 import { useApp } from '../store';
 import { useTranslation } from '../i18n';
-import { transportUi, type EditDraft } from '../transports';
+import { TRANSPORT_UI, transportUi, type EditDraft } from '../transports';
+import { duplicateRows } from './env-rows';
 import { SandboxFields, useSandboxForm } from './sandbox/SandboxFields';
+
+/** The remote transports a remote server can be switched between. */
+const REMOTE_TYPES = ['http', 'sse'] as const;
+type RemoteType = (typeof REMOTE_TYPES)[number];
 
 /**
  * Edit a server with PATCH semantics: secret inputs start empty and list only the stored names
  * with a "set" badge; only what the user changed is sent (absent → keep, value → replace,
- * "" → delete). The edit is saved only if the server restarts successfully with it.
+ * "" → delete). The edit is saved only if the server restarts successfully with it. A new name
+ * is a rename (`servers.rename`, after the other changes are saved), which moves everything kept
+ * under the name (docs/ARCHITECTURE.md "Renaming a server"); a remote server can switch between
+ * Streamable HTTP and SSE. New value rows that repeat a name are refused beside the row, as in
+ * the Add form.
  */
 export function EditServerForm({ server, onDone }: { server: ServerView; onDone: () => void }) {
   const { t } = useTranslation();
   const upsert = useApp((s) => s.upsertServer);
+  const renameServer = useApp((s) => s.renameServer);
   const ui = transportUi(server.type);
   const values = ui.values;
   const stored = ui.stored(server);
@@ -37,9 +48,30 @@ export function EditServerForm({ server, onDone }: { server: ServerView; onDone:
   const sandbox = useSandboxForm(server.sandbox_settings);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [name, setName] = useState(server.name);
+  const [nameError, setNameError] = useState<string | null>(null);
+  const [type, setType] = useState(server.type);
+  const order = useApp((s) => s.serverOrder);
+  const others = order.filter((n) => n !== server.name);
+  // New rows that repeat a stored name (one not being removed) or an earlier new row.
+  const kept = Object.keys(stored).filter((n) => !removed[n]);
+  const dupes = duplicateRows([...kept, ...added.map((r) => r.key)], values.field === 'headers');
+  const duplicates = new Set([...dupes].filter((i) => i >= kept.length).map((i) => i - kept.length));
+
+  /**
+   * The new name's error in words, or null when it may be asked for. Main checks it again, with
+   * the tool namespaces (`my.fs` next to `my_fs`) and entries the window does not list.
+   */
+  const checkName = (n: string): string | null => {
+    if (!n) return t('addServer.errNameRequired');
+    if (n === server.name) return null;
+    if (!isValidServerName(n)) return t('addServer.errNameChars');
+    return others.some((o) => o.toLowerCase() === n.toLowerCase()) ? t('editServer.errNameTaken', { name: n }) : null;
+  };
 
   const buildPatch = (): ServerPatch => {
     const patch: ServerPatch = ui.targetPatch(server, draft);
+    if (type !== server.type && type !== 'local') patch.type = type;
     if (server.type === 'local') {
       const sb = sandbox.patch();
       if (sb) patch.sandbox = sb;
@@ -52,6 +84,7 @@ export function EditServerForm({ server, onDone }: { server: ServerView; onDone:
       if (removed[name]) secrets[name] = '';
       else if (replace[name]) secrets[name] = replace[name]!;
     }
+    if (duplicates.size) throw new Error(t('addServer.errDuplicateRows'));
     for (const row of added) {
       const k = row.key.trim();
       if (!k) continue;
@@ -66,6 +99,9 @@ export function EditServerForm({ server, onDone }: { server: ServerView; onDone:
 
   const save = async () => {
     setError(null);
+    const newName = name.trim();
+    const badName = checkName(newName);
+    setNameError(badName);
     let patch: ServerPatch;
     try {
       patch = buildPatch();
@@ -73,13 +109,27 @@ export function EditServerForm({ server, onDone }: { server: ServerView; onDone:
       setError((err as Error).message);
       return;
     }
-    if (Object.keys(patch).length === 0) {
+    if (badName) return;
+    if (Object.keys(patch).length === 0 && newName === server.name) {
       onDone();
       return;
     }
     setBusy(true);
     try {
-      upsert(await call('servers.update', { name: server.name, patch }));
+      // The other changes first, under the name they were made for; then the rename, whose
+      // refusal (a name main knows is taken) is shown beside the name field.
+      if (Object.keys(patch).length) upsert(await call('servers.update', { name: server.name, patch }));
+      if (newName !== server.name) {
+        try {
+          // The card follows the `servers.renamed` event; the reply does the same if it comes first.
+          renameServer(server.name, await call('servers.rename', { name: server.name, new_name: newName }));
+        } catch (err) {
+          if (err instanceof ApiError && err.code === 'conflict' && err.field === 'name') setNameError(t('editServer.errNameTaken', { name: newName }));
+          else if (err instanceof ApiError && err.code === 'invalid_input') setNameError(t('addServer.errNameChars'));
+          else setError(t('editServer.renameFailed', { detail: (err as Error).message }));
+          return;
+        }
+      }
       onDone();
     } catch (err) {
       setError(sandbox.takeError(err) ? null : (err as Error).message);
@@ -98,6 +148,37 @@ export function EditServerForm({ server, onDone }: { server: ServerView; onDone:
       }}
     >
       <h3>{t('editServer.title', { name: server.name })}</h3>
+      <label className="field">
+        <span>{t('editServer.name')}</span>
+        <input
+          aria-label={t('editServer.nameLabel')}
+          value={name}
+          onChange={(e) => {
+            setName(e.target.value);
+            setNameError(null);
+          }}
+          aria-invalid={!!nameError}
+        />
+        {name.trim() !== server.name && <span className="hint">{t('editServer.nameHint')}</span>}
+        {nameError && (
+          <span className="field-error" role="alert" data-testid="name-error">
+            {nameError}
+          </span>
+        )}
+      </label>
+      {server.type !== 'local' && (
+        <label className="field">
+          <span>{t('editServer.transport')}</span>
+          <select aria-label={t('editServer.transportLabel')} value={type} onChange={(e) => setType(e.target.value as RemoteType)}>
+            {REMOTE_TYPES.map((r) => (
+              <option key={r} value={r}>
+                {TRANSPORT_UI[r].option()}
+              </option>
+            ))}
+          </select>
+          {type !== server.type && <span className="hint">{t('editServer.transportHint')}</span>}
+        </label>
+      )}
       <ui.EditTarget server={server} draft={draft} set={set} />
       <div className="field">
         <span>{values.editTitle()}</span>
@@ -127,6 +208,7 @@ export function EditServerForm({ server, onDone }: { server: ServerView; onDone:
               className="mono"
               placeholder={values.placeholder}
               value={r.key}
+              aria-invalid={duplicates.has(i)}
               onChange={(e) => setAdded(added.map((x, j) => (j === i ? { ...x, key: e.target.value } : x)))}
             />
             <input
@@ -137,6 +219,11 @@ export function EditServerForm({ server, onDone }: { server: ServerView; onDone:
               value={r.value}
               onChange={(e) => setAdded(added.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)))}
             />
+            {duplicates.has(i) && (
+              <span className="field-error" role="alert" data-testid="duplicate-row">
+                {t('addServer.errDuplicateName', { name: r.key.trim() })}
+              </span>
+            )}
           </div>
         ))}
         <button type="button" onClick={() => setAdded([...added, { key: '', value: '' }])}>

@@ -13,6 +13,13 @@ export interface ServersSlice {
   loadServers(): Promise<void>;
   upsertServer(view: ServerView): void;
   dropServer(name: string): void;
+  /**
+   * Server `from` was renamed to `view.name` (docs/ARCHITECTURE.md "Renaming a server"): it keeps
+   * its place in the list, and what the window holds under its name (a sign-in link, the tool
+   * picker's choice for a new conversation, an open inspector) follows it. Idempotent: the
+   * `servers.renamed` event and the rename's reply both apply it, whichever comes first.
+   */
+  renameServer(from: string, view: ServerView): void;
 }
 
 export const createServersSlice: StateCreator<AppState, [], [], ServersSlice> = (set) => ({
@@ -31,6 +38,28 @@ export const createServersSlice: StateCreator<AppState, [], [], ServersSlice> = 
       servers: { ...s.servers, [view.name]: view },
       serverOrder: s.serverOrder.includes(view.name) ? s.serverOrder : [...s.serverOrder, view.name],
     }));
+  },
+  renameServer(from, view) {
+    const to = view.name;
+    const rename = (n: string): string => (n === from ? to : n);
+    set((s) => {
+      // Already applied (the event came before the reply): a later view of `to` is not replaced.
+      if (!(from in s.servers) && to in s.servers) return s;
+      const servers = { ...s.servers };
+      delete servers[from];
+      servers[to] = view;
+      const signInUrls = { ...s.signInUrls };
+      if (from in signInUrls) signInUrls[to] = signInUrls[from]!;
+      delete signInUrls[from];
+      const order = s.serverOrder.includes(from) ? s.serverOrder.filter((n) => n !== to).map(rename) : s.serverOrder.includes(to) ? s.serverOrder : [...s.serverOrder, to];
+      return {
+        servers,
+        serverOrder: order,
+        signInUrls,
+        draftToolServers: s.draftToolServers && [...new Set(s.draftToolServers.map(rename))],
+        inspector: s.inspector && s.inspector.server === from ? { ...s.inspector, server: to } : s.inspector,
+      };
+    });
   },
   dropServer(name) {
     set((s) => {

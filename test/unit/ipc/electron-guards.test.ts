@@ -135,6 +135,7 @@ describe('preload', () => {
     const all: { [E in EventName]: 0 } = {
       'servers.changed': 0,
       'servers.removed': 0,
+      'servers.renamed': 0,
       'inspector.messages': 0,
       'chat.event': 0,
       'conversations.changed': 0,

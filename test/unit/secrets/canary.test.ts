@@ -253,6 +253,8 @@ describe('no secret ever leaves main (canary)', () => {
         { name: 'argsec', patch: { command: [...sdkCommand(), '***', '***'] } },
         { name: 'argsec', patch: { command: [...sdkCommand(), `--stderr=${CANARIES.arg}`, `--api-key=${CANARIES.envNew}`], secret_args: [2] } },
       ],
+      // A real rename there and back (its event carries the view), one of no server, one to a taken name.
+      'servers.rename': [{ name: 'bearer', new_name: 'bearer-renamed' }, { name: 'bearer-renamed', new_name: 'bearer' }, { name: 'missing', new_name: 'other' }, { name: 'local', new_name: 'remote' }],
       'servers.setEnabled': [{ name: 'remote', enabled: false }, { name: 'remote', enabled: true }],
       // (auth edits: a new bearer token that fails, a kind change that fails — nothing is saved)
       'servers.restart': [{ name: 'local' }, { name: 'missing' }],
