@@ -23,6 +23,7 @@ import { createModel } from './providers.js';
 import { RunRecorder } from './run-recorder.js';
 import { ContextOverflowError, RunBudget, runToolsText } from './run-budget.js';
 import { buildRunTools } from './run-tools.js';
+import type { TaskService } from '../mcp/tasks/service.js';
 import { fitFamilyOf } from './schemas/index.js';
 import { ToolFitCache } from './schemas/fit-cache.js';
 import { ToolInputStream, type ViewToolRef } from './tool-input-stream.js';
@@ -96,6 +97,8 @@ export class ChatService {
     private readonly events: ChatEvents,
     private readonly extraSystem: (conversationId: string) => string | null = () => null,
     private readonly fits: ToolFitCache = new ToolFitCache(),
+    /** Follows the runs' task-backed calls (main/mcp/tasks/service.ts); null = not followed. */
+    private readonly tasks: TaskService | null = null,
   ) {}
 
   /**
@@ -292,6 +295,7 @@ export class ChatService {
             recorder: rec,
             images: imagePolicy(profile),
             followUpImages,
+            tasks: this.tasks,
           }),
           ...(budget.search ? { [budget.search.name]: buildSearchTool(budget.offer, budget.search.name, rec) } : {}),
         },

@@ -4,7 +4,7 @@
  * saved first, then announced — so a window that reloads sees what was shown, and a run that is
  * stopped, fails or is killed keeps what already happened. See docs/ARCHITECTURE.md "Conversations".
  */
-import type { AnswerState, ChatEvent, ContentView, PermissionRecord, ToolProgress, TranscriptItem } from '../../preload/contract/index.js';
+import type { AnswerState, ChatEvent, ContentView, PermissionRecord, ToolProgress, ToolTask, TranscriptItem } from '../../preload/contract/index.js';
 import { newItemId, type ConversationStore } from './conversations/store.js';
 import { itemForUi, limitContent, MODEL_RESULT_LIMIT, truncateText } from './limits.js';
 
@@ -101,6 +101,20 @@ export class RunRecorder {
     this.tools.set(callId, next);
     this.store.updateLater(this.conversationId, next);
     this.announce(next);
+  }
+
+  /** The entry id of a tool call of this run, or null. */
+  toolItemId(callId: string): string | null {
+    return this.tools.get(callId)?.id ?? null;
+  }
+
+  /** The task of a running call (MCP Tasks) was created or changed (saved with the entry, shown). */
+  toolTask(callId: string, task: ToolTask): void {
+    const item = this.tools.get(callId);
+    if (!item || item.state !== 'running') return;
+    const next: ToolItem = { ...item, task };
+    this.tools.set(callId, next);
+    this.replace(next);
   }
 
   /**

@@ -12,6 +12,8 @@ import { dynamicTool, jsonSchema, type ToolSet } from 'ai';
 import type { ContentView } from '../../preload/contract/index.js';
 import { contentToText, convertCallResult } from '../mcp/adapter.js';
 import type { McpHost } from '../mcp/host.js';
+import { TaskCancelled } from '../mcp/tasks/session.js';
+import type { TaskService } from '../mcp/tasks/service.js';
 import { boundDepth } from '../mcp/nesting.js';
 import { CANCELLED_RESULT } from './conversations/history.js';
 import { contentForModel, MODEL_RESULT_LIMIT, truncateText } from './limits.js';
@@ -37,6 +39,8 @@ export interface RunToolsContext {
   images: ImagePolicy;
   /** Images the provider cannot take inside a tool result, to attach to the next step. */
   followUpImages: ModelImage[];
+  /** Follows task-backed calls (MCP Tasks; docs/ARCHITECTURE.md "Tasks"); null = not followed. */
+  tasks?: TaskService | null;
 }
 
 /** Build the AI SDK tools of one run over `tools` (the host's offered tools, fitted for the provider). */
@@ -76,11 +80,20 @@ export function buildRunTools(host: McpHost, gate: PermissionGate, tools: readon
           let converted;
           let structured: unknown;
           try {
-            const result = await host.callResolved(auth.resolved, args, { signal, onProgress: (p) => rec.toolProgress(toolCallId, p), trace: `chat:${ctx.runId}:${toolCallId}` });
+            const itemId = rec.toolItemId(toolCallId);
+            const task =
+              ctx.tasks && itemId
+                ? ctx.tasks.observe(
+                    { conversation_id: ctx.conversationId, run_id: ctx.runId, call_id: toolCallId, item_id: itemId, server: t.server, tool: t.name, original_name: t.original_name },
+                    (tt) => rec.toolTask(toolCallId, tt),
+                  )
+                : undefined;
+            const result = await host.callResolved(auth.resolved, args, { signal, onProgress: (p) => rec.toolProgress(toolCallId, p), trace: `chat:${ctx.runId}:${toolCallId}`, ...(task ? { task } : {}) });
             converted = convertCallResult(result);
             structured = result.structuredContent;
           } catch (err) {
-            const cancelled = ctx.signal.aborted || own.signal.aborted;
+            // A task cancelled from the Tasks list (or by its server) ends cancelled too.
+            const cancelled = ctx.signal.aborted || own.signal.aborted || err instanceof TaskCancelled;
             const msg = cancelled ? CANCELLED_RESULT : (err as Error).message;
             rec.toolEnd(toolCallId, { state: cancelled ? 'cancelled' : 'error', content: [], error: msg, duration_ms: elapsed() });
             throw cancelled ? new ToolResultError(msg) : err;

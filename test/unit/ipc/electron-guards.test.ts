@@ -137,6 +137,7 @@ describe('preload', () => {
       'servers.removed': 0,
       'inspector.messages': 0,
       'chat.event': 0,
+      'tasks.changed': 0,
       'conversations.changed': 0,
       'conversations.removed': 0,
       'conversations.warning': 0,
