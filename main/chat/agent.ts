@@ -24,6 +24,7 @@ import { RunRecorder } from './run-recorder.js';
 import { ContextOverflowError, RunBudget, runToolsText } from './run-budget.js';
 import { buildRunTools } from './run-tools.js';
 import type { TaskService } from '../mcp/tasks/service.js';
+import { AppStopping } from '../mcp/tasks/session.js';
 import { fitFamilyOf } from './schemas/index.js';
 import { ToolFitCache } from './schemas/fit-cache.js';
 import { ToolInputStream, type ViewToolRef } from './tool-input-stream.js';
@@ -253,7 +254,8 @@ export class ChatService {
   /** Stop every run and wait until each has recorded its end (shutdown). */
   async stopAll(): Promise<void> {
     const runs = [...this.runs.values()];
-    for (const r of runs) r.ctrl.abort();
+    // Their tasks (MCP Tasks) are left running on the servers, to be picked up at the next start.
+    for (const r of runs) r.ctrl.abort(new AppStopping('The app is stopping.'));
     await Promise.all(runs.map((r) => r.done));
   }
 
@@ -356,7 +358,7 @@ export class ChatService {
       }
     }
     try {
-      rec.finish(outcome);
+      rec.finish(outcome, { keepTasks: ctrl.signal.reason instanceof AppStopping });
       const foundNote = budget?.foundNote();
       if (foundNote) rec.notice('info', runToolsText(foundNote), { run_tools: foundNote });
       if (outcome === 'stopped') rec.notice('info', 'Stopped.');

@@ -4,7 +4,7 @@
  * saved first, then announced — so a window that reloads sees what was shown, and a run that is
  * stopped, fails or is killed keeps what already happened. See docs/ARCHITECTURE.md "Conversations".
  */
-import type { AnswerState, ChatEvent, ContentView, PermissionRecord, ToolProgress, ToolTask, TranscriptItem } from '../../preload/contract/index.js';
+import { isTaskActive, type AnswerState, type ChatEvent, type ContentView, type PermissionRecord, type ToolProgress, type ToolTask, type TranscriptItem } from '../../preload/contract/index.js';
 import { newItemId, type ConversationStore } from './conversations/store.js';
 import { itemForUi, limitContent, MODEL_RESULT_LIMIT, truncateText } from './limits.js';
 
@@ -150,12 +150,14 @@ export class RunRecorder {
 
   /**
    * The run ended: the open answer gets its final state; calls still running are cancelled when
-   * the run was stopped (their own cancellation normally gets there first).
+   * the run was stopped (their own cancellation normally gets there first) — but for `keepTasks`.
    */
-  finish(outcome: 'done' | 'stopped' | 'failed'): void {
+  finish(outcome: 'done' | 'stopped' | 'failed', opts: { keepTasks?: boolean } = {}): void {
     this.endAnswer(outcome === 'done' ? 'done' : outcome);
     if (outcome !== 'done') {
       for (const item of this.tools.values()) {
+        // With `keepTasks` (the app stops), a call whose task still runs stays running: it is picked up at the next start.
+        if (opts.keepTasks && item.state === 'running' && item.task && isTaskActive(item.task.status)) continue;
         if (item.state === 'running' || item.state === 'awaiting_approval') this.toolEnd(item.call_id, { state: 'cancelled', content: [], error: 'Cancelled: the run was stopped.', duration_ms: Math.max(0, this.now() - item.ts) });
       }
     }

@@ -71,9 +71,16 @@ export class TaskService {
    * The observer of one run's call: saves the task when the server creates it, records each
    * status, and hands the entry's part to `onTask` (the run recorder saves it with the entry).
    */
-  observe(call: TaskCall, onTask: (task: ToolTask) => void): TaskObserver {
+  observe(call: TaskCall, onTask: (task: ToolTask) => void): TaskObserver & { detached(): void } {
     let taskId: string | null = null;
     return {
+      // The connection closed while the task ran: pick it up again when the server is ready next.
+      detached: () => {
+        if (taskId === null) return;
+        this.live.delete(key(call.server, taskId));
+        const saved = this.rows.get(call.server, taskId);
+        if (saved && isTaskActive(saved.view.status)) this.wait(saved);
+      },
       created: ({ reference, status, cancel }) => {
         taskId = reference.taskId;
         this.live.set(key(call.server, reference.taskId), cancel);
@@ -113,11 +120,14 @@ export class TaskService {
 
   /** At start: take the saved tasks that were still running, to pick up once their servers are ready. */
   loadSaved(): void {
-    for (const row of this.rows.active()) {
-      const list = this.pending.get(row.view.server) ?? [];
-      list.push(row);
-      this.pending.set(row.view.server, list);
-    }
+    for (const row of this.rows.active()) this.wait(row);
+  }
+
+  /** Keep a saved running task to pick up when its server is ready (at once when it is). */
+  private wait(row: SavedTaskRow): void {
+    const list = this.pending.get(row.view.server) ?? [];
+    if (!list.some((r) => r.view.task_id === row.view.task_id)) list.push(row);
+    this.pending.set(row.view.server, list);
   }
 
   /** A server's state changed: when it is ready, pick up its saved running tasks. */
@@ -151,9 +161,7 @@ export class TaskService {
         show(this.rows.update(server, taskId, { kind: 'lost', message }), { kind: 'lost', message });
       } else {
         // The server could not be asked now (it went away): try again when it is ready next.
-        const list = this.pending.get(server) ?? [];
-        list.push(row);
-        this.pending.set(server, list);
+        this.wait(row);
       }
     } finally {
       this.live.delete(key(server, taskId));

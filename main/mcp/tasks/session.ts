@@ -10,6 +10,7 @@ import {
   createTaskSessionEndpointId,
   createTaskSessionFromClient,
   TaskCancelledError,
+  TaskExecutionClosedError,
   toolDeclarationFromMcpTool,
   type ApplicationInputRequest,
   type SerializedTaskReference,
@@ -46,6 +47,19 @@ export type TaskEnd =
 /** A task ended `cancelled` (by the user, through `tasks/cancel`, or by the server). */
 export class TaskCancelled extends Error {
   override name = 'TaskCancelled';
+}
+
+/**
+ * The abort reason of a run stopped because the app stops (docs/ARCHITECTURE.md "Tasks"): its
+ * tasks are not cancelled — they go on on their servers, and the next start picks them up again.
+ */
+export class AppStopping extends Error {
+  override name = 'AppStopping';
+}
+
+/** The session closed while a task ran: the app stopped following it; it may still run on the server. */
+export class TaskDetached extends Error {
+  override name = 'TaskDetached';
 }
 
 /** The server no longer knows a task the app saved (retention over, or forgotten by a restart). */
@@ -148,19 +162,35 @@ export class ServerTasks {
       observer?.created({ reference: execution.serializeReference(), status: first, cancel: () => execution.cancel() });
     }
     const onAbort = (): void => {
+      // The app stopping leaves the task running (it is picked up again at the next start).
+      if (opts.signal?.reason instanceof AppStopping) return;
       if (execution.kind === 'task') void execution.cancel().catch(() => undefined);
     };
     if (opts.signal?.aborted) onAbort();
     else opts.signal?.addEventListener('abort', onAbort, { once: true });
+    let last: TaskStatus | null = null;
+    const seen = (status: TaskStatus): void => {
+      if (last && last.kind === status.kind && last.message === status.message) return;
+      last = status;
+      observer?.updated(status);
+    };
+    // The last status the observer hears is the end's, even when the library saw no task event for it.
+    const ended = (end: TaskEnd, task: LibraryTaskView | undefined): TaskEnd => {
+      if (execution.kind === 'task') seen(task && task.status === end.kind ? statusOf(task) : { kind: end.kind, message: end.kind === 'failed' ? end.message : (last?.message ?? null) });
+      return end;
+    };
     try {
       const { outcome } = await execution.settle({
         onEvent: (event: TaskExecutionEvent<unknown>) => {
-          if (event.type === 'task') observer?.updated(statusOf(event.task));
+          if (event.type === 'task') seen(statusOf(event.task));
         },
       });
-      return endOf(outcome);
+      // The session closed under the task (the server went away, or the app stops): the task goes
+      // on on the server, and is not over for the app (a restart picks it up again).
+      if (outcome.status === 'failed' && outcome.error.cause instanceof TaskExecutionClosedError) throw new TaskDetached('The connection closed while the task ran; it may still run on the server.', { cause: outcome.error });
+      return ended(endOf(outcome), outcome.task);
     } catch (err) {
-      if (err instanceof TaskCancelledError) return { kind: 'cancelled' };
+      if (err instanceof TaskCancelledError) return ended({ kind: 'cancelled' }, undefined);
       throw err;
     } finally {
       opts.signal?.removeEventListener('abort', onAbort);
