@@ -1,5 +1,6 @@
 import { ResourceViewer } from './ResourceViewer';
 import { InspectorDialog } from './inspector/Inspector';
+import { TasksDialog } from './TasksDialog';
 import { useEffect, useRef, useState } from 'react';
 import { isHttpsOrLoopbackHttp } from '../../../preload/contract/rules/index.js';
 import { on, onBridgeState, staleTokenMessage, type BridgeState } from '../api';
@@ -58,6 +59,7 @@ export function App() {
       on('servers.changed', (v) => useApp.getState().upsertServer(v)),
       on('servers.removed', ({ name }) => useApp.getState().dropServer(name)),
       on('chat.event', (e) => useApp.getState().applyChatEvent(e)),
+      on('tasks.changed', (v) => useApp.getState().applyTaskEvent(v)),
       on('conversations.changed', (c) => useApp.getState().upsertConversation(c)),
       on('conversations.removed', ({ id }) => useApp.getState().dropConversation(id)),
       on('app.warning', ({ message }) => useApp.getState().addWarning(message)),
@@ -131,6 +133,7 @@ export function App() {
         </div>
       ))}
       <InspectorDialog />
+      <TasksDialog />
       <ElicitationDialogs />
       <UrlElicitationDialogs />
       <SamplingDialogs />
