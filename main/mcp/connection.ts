@@ -41,12 +41,6 @@ export { collectPages, type ListStop } from './lists.js';
 const STDERR_TAIL = 20;
 
 /**
- * The Tasks extension as this client declares it (docs/ARCHITECTURE.md "Tasks"): the 2026-07-28
- * extension id for modern sessions; 2025-11-25 servers decide from their own `tasks` capability.
- */
-const TASKS_CLIENT_CAPABILITIES = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
-
-/**
  * A connection's own state (docs/ARCHITECTURE.md "Status"): the host's `ServerState` without
  * `disabled` and restarts, which the host adds.
  */
@@ -398,8 +392,6 @@ export class McpConnection {
         ...handlerCapabilities(handlers),
         // MCP Apps (main/mcp/apps/): this host renders `ui://` views.
         ...APPS_CLIENT_CAPABILITIES,
-        // MCP Tasks (main/mcp/tasks/): this host follows task-backed tool calls.
-        ...TASKS_CLIENT_CAPABILITIES,
       },
     });
     installClientHandlers(client, handlers);
