@@ -6,7 +6,7 @@
  * tool entry. Its one job is the tasks' bookkeeping; the wire is main/mcp/tasks/session.ts.
  */
 import { isTaskActive, type TaskStatus, type TaskView, type ToolTask } from '../../../preload/contract/index.js';
-import { TaskLostError, type TaskEnd, type TaskObserver, type TaskReference } from './session.js';
+import { TaskElsewhereError, TaskLostError, type TaskEnd, type TaskObserver, type TaskReference } from './session.js';
 
 /** Where a task-backed call came from (what its row keeps). */
 export interface TaskCall {
@@ -156,8 +156,8 @@ export class TaskService {
       const status: TaskStatus = end.kind === 'completed' ? { kind: 'completed', message: row.view.status.message } : end.kind === 'failed' ? { kind: 'failed', message: end.message } : { kind: 'cancelled', message: null };
       show(this.rows.update(server, taskId, this.rows.get(server, taskId)?.view.status.kind === status.kind ? this.rows.get(server, taskId)!.view.status : status), end);
     } catch (err) {
-      if (err instanceof TaskLostError || !row.reference) {
-        const message = 'The server no longer knows this task.';
+      if (err instanceof TaskLostError || err instanceof TaskElsewhereError || !row.reference) {
+        const message = err instanceof TaskElsewhereError ? 'The server was changed since this task started; the task was not asked for there.' : 'The server no longer knows this task.';
         show(this.rows.update(server, taskId, { kind: 'lost', message }), { kind: 'lost', message });
       } else {
         // The server could not be asked now (it went away): try again when it is ready next.

@@ -67,6 +67,14 @@ export class TaskLostError extends Error {
   override name = 'TaskLostError';
 }
 
+/**
+ * A saved task belongs to another server than this session's (its reference names another
+ * endpoint: the server's address or command changed since): it is never asked about there.
+ */
+export class TaskElsewhereError extends Error {
+  override name = 'TaskElsewhereError';
+}
+
 /** A server's own answer to an elicitation it asked for inside a task (2026-07-28 input requests). */
 export type TaskElicit = (form: ElicitationForm, signal: AbortSignal) => Promise<ElicitationAnswer>;
 
@@ -136,9 +144,12 @@ export class ServerTasks {
 
   /**
    * Pick a saved task up again and wait until it settles (as {@link call}).
-   * @throws TaskLostError when the server does not know the task any more; the library's errors otherwise.
+   * @throws TaskElsewhereError when the reference names another server; TaskLostError when the
+   *   server does not know the task any more; the library's errors otherwise.
    */
   async resume(reference: TaskReference, opts: { signal?: AbortSignal; observer?: TaskObserver; timeoutMs?: number }): Promise<TaskEnd> {
+    // Guard: a task id is only ever sent to the server that issued it (docs/ARCHITECTURE.md "Tasks").
+    if ((reference as { endpointId?: unknown } | null)?.endpointId !== this.session.endpointId) throw new TaskElsewhereError('This task was started on a server at another address.');
     let execution: ToolExecution<unknown>;
     try {
       execution = await this.session.resumeTask(reference, opts.timeoutMs !== undefined ? { requestTimeoutMs: opts.timeoutMs } : {});

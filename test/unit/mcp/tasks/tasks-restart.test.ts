@@ -134,6 +134,33 @@ describe('tasks across a restart', () => {
     expect(lost.error).toMatch(/no longer knows/);
   }, 40_000);
 
+  it('a saved task is never asked for on another server: after the URL changed, the entry says so', async () => {
+    const first = await app();
+    const item = runningEntry(first.store);
+    const call = { conversation_id: 'c1', run_id: 'r1', call_id: 'call-1', item_id: item.id, server: 'jobs', tool: 'jobs__slow-job', original_name: 'slow-job' };
+    const observer = first.tasks.observe(call, (task) => first.store.update('c1', { ...(first.store.item('c1', item.id) as ToolItem), task }));
+    const running = first.host.callTool('jobs__slow-job', { steps: 40, step_ms: 250 }, { task: observer }).catch((e: Error) => e);
+    expect(await waitFor(() => first.seen.length > 0, 8000)).toBe(true);
+    await first.stop();
+    await running;
+    // Another Tasks server takes the name: its address differs.
+    const other = spawn(process.execPath, [TASK_SERVER], { stdio: ['ignore', 'pipe', 'inherit'] });
+    cleanup.push(() => void other.kill());
+    const port = await new Promise<number>((resolve) => other.stdout!.on('data', (d: Buffer) => {
+      const m = /PORT (\d+)/.exec(d.toString());
+      if (m) resolve(Number(m[1]));
+    }));
+    const config = new ConfigStore(dir);
+    await config.load();
+    await config.put('jobs', { type: 'http', url: `http://127.0.0.1:${port}/mcp`, headers: {}, auth: { kind: 'none' }, enabled: true, timeout_seconds: 10 } as never);
+
+    const second = await app();
+    expect(await waitFor(() => (second.store.item('c1', item.id) as ToolItem).state === 'error', 10_000)).toBe(true);
+    const lost = second.store.item('c1', item.id) as ToolItem;
+    expect(lost.task?.status.kind).toBe('lost');
+    expect(lost.error).toMatch(/server was changed/);
+  }, 40_000);
+
   it('Cancel from the Tasks list reaches the server: the task and the call end cancelled', async () => {
     const first = await app();
     const item = runningEntry(first.store);
