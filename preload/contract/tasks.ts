@@ -25,10 +25,7 @@ export type TaskStatus =
 /** The kinds of {@link TaskStatus}. */
 export type TaskStatusKind = TaskStatus['kind'];
 
-/** Whether a task of this status can still change (and be cancelled). */
-export function isTaskActive(status: TaskStatus): boolean {
-  return status.kind === 'working' || status.kind === 'input_required';
-}
+export { isTaskActive } from './rules/index.js';
 
 /**
  * Who follows a task: `started` — the run that made the call, which waits for its result;

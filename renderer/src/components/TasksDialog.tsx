@@ -3,7 +3,8 @@
  * of every conversation, each with its status, server, tool, start time and — while it runs —
  * Cancel. Opened from the conversation's header and from the conversation list.
  */
-import { isTaskActive, type TaskView } from '../../../preload/contract/index.js';
+import type { TaskView } from '../../../preload/contract/index.js';
+import { isTaskActive } from '../../../preload/contract/rules/index.js';
 import { useTranslation } from '../i18n';
 import { useApp } from '../store';
 import { TaskStatusText } from './TaskStatus';

@@ -3,7 +3,8 @@
  * (MCP Tasks) and result — or, while the model still writes the call's input, the provisional "Preparing" card.
  */
 import { useState } from 'react';
-import { isTaskActive, type TranscriptItem } from '../../../preload/contract/index.js';
+import type { TranscriptItem } from '../../../preload/contract/index.js';
+import { isTaskActive } from '../../../preload/contract/rules/index.js';
 import { useApp } from '../store';
 import type { PreparingTool } from '../store/chat';
 import { chatCallTag } from '../store/inspector';
