@@ -153,8 +153,10 @@ export class TaskService {
     };
     try {
       const end = await this.servers.resumeTask(server, row.reference as TaskReference, { observer });
-      const status: TaskStatus = end.kind === 'completed' ? { kind: 'completed', message: row.view.status.message } : end.kind === 'failed' ? { kind: 'failed', message: end.message } : { kind: 'cancelled', message: null };
-      show(this.rows.update(server, taskId, this.rows.get(server, taskId)?.view.status.kind === status.kind ? this.rows.get(server, taskId)!.view.status : status), end);
+      // The observer heard the end's status already (main/mcp/tasks/session.ts); keep its message.
+      const last = this.rows.get(server, taskId)?.view.status;
+      const status: TaskStatus = last && last.kind === end.kind ? last : end.kind === 'failed' ? { kind: 'failed', message: end.message } : { kind: end.kind, message: null };
+      show(this.rows.update(server, taskId, status), end);
     } catch (err) {
       if (err instanceof TaskLostError || err instanceof TaskElsewhereError || !row.reference) {
         const message = err instanceof TaskElsewhereError ? 'The server was changed since this task started; the task was not asked for there.' : 'The server no longer knows this task.';
