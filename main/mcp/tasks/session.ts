@@ -20,8 +20,12 @@ import {
   type TaskView as LibraryTaskView,
   type ToolExecution,
 } from '@modelcontextprotocol/ext-tasks/client';
+import { TaskResultV1Schema } from '@modelcontextprotocol/ext-tasks/core/v1';
 import type { TaskStatus } from '../../../preload/contract/index.js';
 import type { ElicitationAnswer, ElicitationForm } from '../connection/types.js';
+
+/** How long the `tasks/result` sent for an `input_required` task may wait for the task's end (ms). */
+const TASK_RESULT_WAIT_MS = 60 * 60 * 1000;
 
 /** Longest status message kept (characters). */
 const MAX_MESSAGE = 1000;
@@ -95,7 +99,10 @@ export function statusOf(view: Pick<LibraryTaskView, 'status' | 'statusMessage'>
  * Create with {@link ServerTasks.open} after the client connected; {@link close} before the client closes.
  */
 export class ServerTasks {
-  private constructor(private readonly session: TaskEnabledSession) {}
+  private constructor(
+    private readonly session: TaskEnabledSession,
+    private readonly client: Client,
+  ) {}
 
   /**
    * Adapt a connected client. `identity` names the server as configured (its name and where it
@@ -118,7 +125,7 @@ export class ServerTasks {
       await session.close().catch(() => undefined);
       return null;
     }
-    return new ServerTasks(session);
+    return new ServerTasks(session, client);
   }
 
   /** Whether the server can cancel tasks (`tasks/cancel`). */
@@ -190,10 +197,23 @@ export class ServerTasks {
       if (execution.kind === 'task') seen(task && task.status === end.kind ? statusOf(task) : { kind: end.kind, message: end.kind === 'failed' ? end.message : (last?.message ?? null) });
       return end;
     };
+    // 2025-11-25 `input_required` (Tasks spec 2025-11-25 "Input Required Status"): the server
+    // delivers its request (e.g. an elicitation) with a `tasks/result`, which the library's driver
+    // sends only once the task is terminal. So once per task the app sends that `tasks/result`
+    // itself, with the SDK's generic request and the library's V1 result schema; the request then
+    // reaches the user through the client's own handlers (docs/ARCHITECTURE.md "Tasks").
+    let drained = false;
+    const drain = (taskId: string): void => {
+      if (drained || execution.kind !== 'task' || execution.serializeReference().generation !== 'v1') return;
+      drained = true;
+      void this.client.request({ method: 'tasks/result', params: { taskId } }, TaskResultV1Schema, { timeout: TASK_RESULT_WAIT_MS }).catch(() => undefined);
+    };
     try {
       const { outcome } = await execution.settle({
         onEvent: (event: TaskExecutionEvent<unknown>) => {
-          if (event.type === 'task') seen(statusOf(event.task));
+          if (event.type !== 'task') return;
+          if (event.task.status === 'input_required') drain(event.task.taskId);
+          seen(statusOf(event.task));
         },
       });
       // The session closed under the task (the server went away, or the app stops): the task goes

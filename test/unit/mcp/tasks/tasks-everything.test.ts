@@ -45,6 +45,24 @@ describe('tasks with server-everything', () => {
     expect(seen.at(-1)!.kind).toBe('completed');
   }, 30_000);
 
+  it('input_required: the server asks through an elicitation delivered with tasks/result; the answer shapes the result', async () => {
+    const asked: string[] = [];
+    const c = new McpConnection('every', localServer([process.execPath, EVERYTHING, 'stdio'], { timeout_seconds: 20 }), undefined, undefined, null, {
+      elicit: async (_server, form) => {
+        asked.push(form.message);
+        return { action: 'accept', content: { interpretation: 'snake' } };
+      },
+    });
+    open.push(c);
+    await c.start();
+    const seen: TaskStatus[] = [];
+    const r = await c.callTool(RESEARCH, { topic: 'python', ambiguous: true }, { task: { created: () => undefined, updated: (s) => seen.push(s) } });
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toMatch(/could have multiple interpretations/);
+    expect(seen.map((s) => s.kind)).toContain('input_required');
+    expect((r.content as Array<{ text: string }>)[0]!.text).toMatch(/# Research Report: python \(snake\)/);
+  }, 40_000);
+
   it('aborting the call cancels the task on the server (tasks/cancel)', async () => {
     const c = await everything();
     const ac = new AbortController();
