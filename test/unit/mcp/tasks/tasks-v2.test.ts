@@ -2,7 +2,7 @@
  * The 2026-07-28 Tasks extension (`io.modelcontextprotocol/tasks`) against a hand-written V2
  * tasks server (test/fixtures/tasks-v2-server.mjs, a real stdio process on SDK v2's Server):
  * what the app does today, and the SDK gap that keeps it from taking V2 task results
- * (docs/ARCHITECTURE.md "Tasks", "Generations"). When the gap tests fail, the SDK carries V2 task
+ * (docs/ARCHITECTURE.md "Tasks", its Generations point). When the gap tests fail, the SDK carries V2 task
  * traffic and the library's `rawDispatch` can be the SDK's `request` — then this client can
  * declare the extension.
  */
