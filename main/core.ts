@@ -14,6 +14,9 @@ import { ConversationService, type ChooseSavePath } from './chat/conversations/s
 import { ConversationStore } from './chat/conversations/store.js';
 import { ViewContextStore } from './chat/conversations/view-contexts.js';
 import { ClosedViewStore } from './chat/conversations/closed-views.js';
+import { TaskStore } from './chat/conversations/tasks.js';
+import { taskEntryWriter } from './chat/task-entries.js';
+import { TaskService } from './mcp/tasks/service.js';
 import { ContextService } from './chat/context/service.js';
 import { AppsService, type ViewOrigins } from './mcp/apps/service.js';
 import { SettingsStore } from './chat/settings.js';
@@ -122,6 +125,8 @@ export class AppCore {
   readonly context: ContextService;
   /** MCP Apps: tools' interactive views (main/mcp/apps/). */
   readonly apps: AppsService;
+  /** MCP Tasks: the tasks tool calls started, their list, cancel, and picking them up after a restart (main/mcp/tasks/). */
+  readonly tasks: TaskService;
   /** Each server's recorded MCP traffic, redacted and bounded, in memory (main/mcp/inspector/). */
   readonly traffic: TrafficRecorder;
   /** The protocol inspector: recordings, saving them, replays (main/mcp/inspector/). */
@@ -198,6 +203,8 @@ export class AppCore {
         changed: (view) => {
           this.emit('servers.changed', view);
           this.protocol.onServerChanged(view);
+          // Saved tasks of this server that were still running are picked up once it is ready.
+          this.tasks?.serverChanged(view.name);
         },
         removed: (name, config) => {
           this.emit('servers.removed', { name });
@@ -248,6 +255,17 @@ export class AppCore {
     );
     // Entries left streaming or running by a run that never ended (the app was killed).
     this.conversationStore.markInterrupted();
+    this.tasks = new TaskService(
+      new TaskStore(this.conversationsDb),
+      { ready: (name) => this.host.ready(name) !== null, resumeTask: (server, reference, o) => this.host.resumeTask(server, reference, o) },
+      taskEntryWriter(this.conversationStore, {
+        chat: (e) => this.emit('chat.event', e),
+        changed: (s) => this.emit('conversations.changed', { ...s, running: this.chat.isRunning(s.id) }),
+      }),
+      (view) => this.emit('tasks.changed', view),
+    );
+    // Tasks still running when the app stopped: picked up again as their servers become ready.
+    this.tasks.loadSaved();
     this.chat = new ChatService(
       this.host,
       this.profiles,
@@ -256,6 +274,8 @@ export class AppCore {
       { chat: (e) => this.emit('chat.event', e), changed: (s) => this.emit('conversations.changed', s) },
       // What the conversation's MCP App views told the model (ui/update-model-context).
       (id) => this.apps.modelContext(id),
+      undefined,
+      this.tasks,
     );
     this.conversations = new ConversationService(
       this.conversationStore,

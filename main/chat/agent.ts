@@ -23,6 +23,7 @@ import { createModel } from './providers.js';
 import { RunRecorder } from './run-recorder.js';
 import { ContextOverflowError, RunBudget, runToolsText } from './run-budget.js';
 import { buildRunTools } from './run-tools.js';
+import type { TaskService } from '../mcp/tasks/service.js';
 import { fitFamilyOf } from './schemas/index.js';
 import { ToolFitCache } from './schemas/fit-cache.js';
 import { ToolInputStream, type ViewToolRef } from './tool-input-stream.js';
@@ -97,6 +98,8 @@ export class ChatService {
     private readonly events: ChatEvents,
     private readonly extraSystem: (conversationId: string) => string | null = () => null,
     private readonly fits: ToolFitCache = new ToolFitCache(),
+    /** Follows the runs' task-backed calls (main/mcp/tasks/service.ts); null = not followed. */
+    private readonly tasks: TaskService | null = null,
   ) {}
 
   /**
@@ -255,6 +258,7 @@ export class ChatService {
    */
   async stopAll(): Promise<void> {
     const runs = [...this.runs.values()];
+    // Their tasks (MCP Tasks) are left running on the servers, to be picked up at the next start.
     for (const r of runs) r.ctrl.abort(new AppInterruption());
     await Promise.all(runs.map((r) => r.done));
   }
@@ -297,6 +301,7 @@ export class ChatService {
             recorder: rec,
             images: imagePolicy(profile),
             followUpImages,
+            tasks: this.tasks,
           }),
           ...(budget.search ? { [budget.search.name]: buildSearchTool(budget.offer, budget.search.name, rec) } : {}),
         },
@@ -357,7 +362,7 @@ export class ChatService {
       }
     }
     try {
-      rec.finish(outcome);
+      rec.finish(outcome, { keepTasks: interruptedByApp(ctrl.signal) });
       const foundNote = budget?.foundNote();
       if (foundNote) rec.notice('info', runToolsText(foundNote), { run_tools: foundNote });
       if (outcome === 'stopped') rec.notice('info', 'Stopped.', { run_end: 'stopped' });

@@ -4,7 +4,7 @@
  * saved first, then announced — so a window that reloads sees what was shown, and a run that is
  * stopped, fails or is killed keeps what already happened. See docs/ARCHITECTURE.md "Conversations".
  */
-import type { AnswerState, ChatEvent, ContentView, PermissionRecord, ToolProgress, TranscriptItem } from '../../preload/contract/index.js';
+import { isTaskActive, type AnswerState, type ChatEvent, type ContentView, type PermissionRecord, type ToolProgress, type ToolTask, type TranscriptItem } from '../../preload/contract/index.js';
 import { newItemId, type ConversationStore } from './conversations/store.js';
 import { itemForUi, limitContent, MODEL_RESULT_LIMIT, truncateText } from './limits.js';
 
@@ -103,6 +103,20 @@ export class RunRecorder {
     this.announce(next);
   }
 
+  /** The entry id of a tool call of this run, or null. */
+  toolItemId(callId: string): string | null {
+    return this.tools.get(callId)?.id ?? null;
+  }
+
+  /** The task of a running call (MCP Tasks) was created or changed (saved with the entry, shown). */
+  toolTask(callId: string, task: ToolTask): void {
+    const item = this.tools.get(callId);
+    if (!item || item.state !== 'running') return;
+    const next: ToolItem = { ...item, task };
+    this.tools.set(callId, next);
+    this.replace(next);
+  }
+
   /**
    * A tool call ended (or was refused before it ran: `denied`, with the permission record).
    * Content is saved as the model receives it (text cut to `MODEL_RESULT_LIMIT`).
@@ -138,12 +152,14 @@ export class RunRecorder {
    * The run ended: the open answer gets its final state; calls still running are cancelled when
    * the run was stopped (their own cancellation normally gets there first). When the app ended the
    * run (`interrupted`: shutdown or restart), a running call is `interrupted` (it may have taken
-   * effect) and one waiting for approval `approval_interrupted` (it never ran).
+   * effect) and one waiting for approval `approval_interrupted` (it never ran) — but with
+   * `keepTasks`, a running call whose task still runs stays running, to be picked up at the next start.
    */
-  finish(outcome: 'done' | 'stopped' | 'failed' | 'interrupted'): void {
+  finish(outcome: 'done' | 'stopped' | 'failed' | 'interrupted', opts: { keepTasks?: boolean } = {}): void {
     this.endAnswer(outcome === 'done' ? 'done' : outcome);
     if (outcome === 'done') return;
     for (const item of this.tools.values()) {
+      if (opts.keepTasks && item.state === 'running' && item.task && isTaskActive(item.task.status)) continue;
       const duration_ms = Math.max(0, this.now() - item.ts);
       if (outcome === 'interrupted' && item.state === 'awaiting_approval') this.toolEnd(item.call_id, { state: 'approval_interrupted', content: [], error: null, duration_ms });
       else if (outcome === 'interrupted' && item.state === 'running') this.toolEnd(item.call_id, { state: 'interrupted', content: [], error: null, duration_ms });

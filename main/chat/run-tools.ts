@@ -12,8 +12,10 @@ import { dynamicTool, jsonSchema, type ToolSet } from 'ai';
 import type { ContentView } from '../../preload/contract/index.js';
 import { contentToText, convertCallResult } from '../mcp/adapter.js';
 import type { McpHost } from '../mcp/host.js';
+import { TaskCancelled, TaskDetached } from '../mcp/tasks/session.js';
+import type { TaskService } from '../mcp/tasks/service.js';
 import { boundDepth } from '../mcp/nesting.js';
-import { CANCELLED_RESULT, INTERRUPTED_RESULT } from './conversations/history.js';
+import { CANCELLED_RESULT, INTERRUPTED_RESULT, TASK_RUNNING_RESULT } from './conversations/history.js';
 import { interruptedByApp } from './interruption.js';
 import { contentForModel, MODEL_RESULT_LIMIT, truncateText } from './limits.js';
 import { fitImagesForModel, type ImagePolicy, type ModelImage } from './model-context.js';
@@ -38,6 +40,8 @@ export interface RunToolsContext {
   images: ImagePolicy;
   /** Images the provider cannot take inside a tool result, to attach to the next step. */
   followUpImages: ModelImage[];
+  /** Follows task-backed calls (MCP Tasks; docs/ARCHITECTURE.md "Tasks"); null = not followed. */
+  tasks?: TaskService | null;
 }
 
 /** Build the AI SDK tools of one run over `tools` (the host's offered tools, fitted for the provider). */
@@ -81,17 +85,34 @@ export function buildRunTools(host: McpHost, gate: PermissionGate, tools: readon
           started = performance.now();
           let converted;
           let structured: unknown;
+          // A task-backed call's task is followed (saved, its statuses shown on the entry).
+          const itemId = rec.toolItemId(toolCallId);
+          const task =
+            ctx.tasks && itemId
+              ? ctx.tasks.observe(
+                  { conversation_id: ctx.conversationId, run_id: ctx.runId, call_id: toolCallId, item_id: itemId, server: t.server, tool: t.name, original_name: t.original_name },
+                  (tt) => rec.toolTask(toolCallId, tt),
+                )
+              : undefined;
           try {
-            const result = await host.callResolved(auth.resolved, args, { signal, onProgress: (p) => rec.toolProgress(toolCallId, p), trace: `chat:${ctx.runId}:${toolCallId}` });
+            const result = await host.callResolved(auth.resolved, args, { signal, onProgress: (p) => rec.toolProgress(toolCallId, p), trace: `chat:${ctx.runId}:${toolCallId}`, ...(task ? { task } : {}) });
             converted = convertCallResult(result);
             structured = result.structuredContent;
           } catch (err) {
+            // The connection closed while the call's task ran (the app stops, or the server went
+            // away): the entry stays running with its task, which is picked up again when the
+            // server is ready (docs/ARCHITECTURE.md "Tasks").
+            if (err instanceof TaskDetached && task) {
+              task.detached();
+              throw new ToolResultError(TASK_RUNNING_RESULT);
+            }
             if (interruptedByApp(signal)) {
               // The app ended the run under the call: it may or may not have taken effect.
               rec.toolEnd(toolCallId, { state: 'interrupted', content: [], error: null, duration_ms: elapsed() });
               throw new ToolResultError(INTERRUPTED_RESULT);
             }
-            const cancelled = ctx.signal.aborted || own.signal.aborted;
+            // A task cancelled from the Tasks list (or by its server) ends cancelled too.
+            const cancelled = ctx.signal.aborted || own.signal.aborted || err instanceof TaskCancelled;
             const msg = cancelled ? CANCELLED_RESULT : (err as Error).message;
             rec.toolEnd(toolCallId, { state: cancelled ? 'cancelled' : 'error', content: [], error: msg, duration_ms: elapsed() });
             throw cancelled ? new ToolResultError(msg) : err;

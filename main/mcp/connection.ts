@@ -32,6 +32,7 @@ import { OAuthRefresher } from './connection/oauth-refresh.js';
 import { ServerRequests } from './connection/requests.js';
 import type { TrafficRing } from './inspector/ring.js';
 import { tapTransport } from './inspector/tap.js';
+import { ServerTasks, TaskCancelled, taskSupportOf, type TaskEnd, type TaskObserver, type TaskReference } from './tasks/session.js';
 
 export { LogRing } from './connection/log-ring.js';
 export { CLIENT_INFO, NotConnectedError, type CallOptions, type ElicitationAnswer, type ElicitationForm, type ElicitHandler, type SampleHandler, type SamplingRequest, type SamplingResult, type ToolProgress } from './connection/types.js';
@@ -523,6 +524,11 @@ export class McpConnection {
         onprogress: progressListener(opts.onProgress),
       });
     };
+    // A tool that runs as a task (MCP Tasks), on a server that offers them: the call waits for its end.
+    if (definition && taskSupportOf(definition)) {
+      const tasks = await this.tasksOf(client);
+      if (tasks) return resultOfTask(await tasks.call(definition, args, { timeoutMs: timeout, ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.task ? { observer: opts.task } : {}) }));
+    }
     try {
       return (await call(client)) as CallToolResult;
     } catch (err) {
@@ -541,6 +547,41 @@ export class McpConnection {
 
   private lastExit: { code: number | null; signal: string | null } | null = null;
 
+  /** The Tasks side of the live client (one per client; see main/mcp/tasks/session.ts). */
+  private taskSide: { client: Client; tasks: Promise<ServerTasks | null> } | null = null;
+
+  /** The Tasks side of `client`, opened at first use; null when the server offers no tasks. */
+  private tasksOf(client: Client): Promise<ServerTasks | null> {
+    if (this.taskSide?.client !== client) {
+      void this.taskSide?.tasks.then((t) => t?.close());
+      const elicit = this.elicit;
+      this.taskSide = {
+        client,
+        tasks: ServerTasks.open(client, this.taskIdentity(), elicit ? (form, signal) => elicit(this.name, form, signal) : null).catch(() => null),
+      };
+    }
+    return this.taskSide.tasks;
+  }
+
+  /** What names this server for saved task references: its name and where it lives (never its secrets). */
+  private taskIdentity(): unknown {
+    const c = this.config as { type: string; url?: string; command?: string[] };
+    return { name: this.name, type: c.type, url: c.url ?? null, command: c.command?.[0] ?? null };
+  }
+
+  /**
+   * Pick a saved task up again on this server and wait until it ends (MCP Tasks; docs/ARCHITECTURE.md "Tasks").
+   * @throws NotConnectedError when not ready or the server offers no tasks on this session;
+   *   TaskLostError when the server does not know the task any more.
+   */
+  async resumeTask(reference: TaskReference, opts: { signal?: AbortSignal; observer?: TaskObserver } = {}): Promise<TaskEnd> {
+    const client = this.client;
+    if (!client || this.status !== 'ready') throw new NotConnectedError(`Server "${this.name}" is not ready (${this.status}).`);
+    const tasks = await this.tasksOf(client);
+    if (!tasks) throw new NotConnectedError(`Server "${this.name}" does not offer tasks on this session.`);
+    return tasks.resume(reference, { timeoutMs: this.config.timeout_seconds * 1000, ...opts });
+  }
+
   /**
    * OAuth: when `err` says the stored sign-in is gone (`classifyAuthFailure`), turn this ready
    * server to `needs_auth` (reason `needs_auth` / `needs_reauth`) with no tools, and close
@@ -558,6 +599,9 @@ export class McpConnection {
 
   private async closeTransport(): Promise<void> {
     const client = this.client;
+    const side = this.taskSide;
+    this.taskSide = null;
+    await side?.tasks.then((t) => t?.close()).catch(() => undefined);
     const transport = this.transport;
     this.lastExit = (transport as { exit?: { code: number | null; signal: string | null } | null } | null)?.exit ?? this.lastExit;
     this.client = null;
@@ -677,4 +721,14 @@ export class McpConnection {
   async unsubscribeResource(uri: string): Promise<void> {
     return this.requests().unsubscribeResource(uri);
   }
+}
+
+/**
+ * A settled task as a tool result: its result when it completed, an error result with the
+ * server's reason when it failed. @throws TaskCancelled when it was cancelled.
+ */
+function resultOfTask(end: TaskEnd): CallToolResult {
+  if (end.kind === 'completed') return end.result;
+  if (end.kind === 'failed') return { content: [{ type: 'text', text: end.message || 'The task failed.' }], isError: true };
+  throw new TaskCancelled('The task was cancelled.');
 }

@@ -30,6 +30,7 @@ import { PinStore, ToolPins, type CheckedTool } from './pins/index.js';
 import { askRequiredUrls } from './protocol/url-elicitation.js';
 import { boundDepth } from './nesting.js';
 import { capCallResult } from './result-limits.js';
+import type { TaskEnd, TaskObserver, TaskReference } from './tasks/session.js';
 import type { ToolSetting } from './tool-settings.js';
 import { HostError, noSuchServer, ServerChangedError, ToolDisabledError } from './host/errors.js';
 import { isLive, resolveTool, type ResolvedTool, type ToolRef } from './host/resolved-tools.js';
@@ -522,6 +523,18 @@ export class McpHost {
       if (this.protocol) await askRequiredUrls(this.protocol, tool.server, err, opts.signal ?? new AbortController().signal);
       throw err;
     }
+  }
+
+  /**
+   * Pick a saved task up again on server `server`'s live connection and wait until it ends (MCP
+   * Tasks; docs/ARCHITECTURE.md "Tasks"); a completed result is bounded and capped as any call's.
+   * @throws HostError('not_found') when the server is not ready; TaskLostError when it does not know the task.
+   */
+  async resumeTask(server: string, reference: TaskReference, opts: { observer?: TaskObserver; signal?: AbortSignal } = {}): Promise<TaskEnd> {
+    const conn = this.ready(server);
+    if (!conn) throw new HostError('not_found', `Server "${server}" is not running.`);
+    const end = await conn.resumeTask(reference, opts);
+    return end.kind === 'completed' ? { kind: 'completed', result: capCallResult(boundDepth(end.result)) } : end;
   }
 
   // ---- shutdown ------------------------------------------------------------------------------

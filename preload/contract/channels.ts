@@ -14,6 +14,7 @@ import { profileChannels, type ProfileChannelOutputs } from './profiles.js';
 import { protocolChannels, type ProtocolChannelOutputs } from './protocol.js';
 import { serverChannels, type ServerChannelOutputs } from './servers.js';
 import { toolChannels, type ToolChannelOutputs } from './tools.js';
+import { taskChannels, type TaskChannelOutputs } from './tasks.js';
 
 /** Every invoke channel and its zod input schema (strict: unknown fields are rejected, strings are bounded). */
 export const channels = {
@@ -26,6 +27,7 @@ export const channels = {
   ...protocolChannels,
   ...appsChannels,
   ...inspectorChannels,
+  ...taskChannels,
 } as const;
 
 /** What every invoke channel returns (type only; the value inside the `ok` envelope). */
@@ -38,7 +40,8 @@ export interface ChannelOutputs
     CatalogChannelOutputs,
     ProtocolChannelOutputs,
     AppsChannelOutputs,
-    InspectorChannelOutputs {}
+    InspectorChannelOutputs,
+    TaskChannelOutputs {}
 
 /** `true` when `A` and `B` are the same names; else the names one has and the other lacks. */
 type SameNames<A, B> = [Exclude<A, B>, Exclude<B, A>] extends [never, never] ? true : { channels_without_output: Exclude<A, B>; outputs_without_channel: Exclude<B, A> };

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { LIMITS, serverNameSchema } from './limits.js';
 import { contextRefSchema, MAX_CONTEXT_REFS, type ContextEntry } from './protocol.js';
 import type { ApprovalDecision } from './tools.js';
+import type { ToolTask } from './tasks.js';
 
 /** Tool-result content as shown in the UI (images as data, resources as text). */
 export type ContentView =
@@ -80,6 +81,12 @@ export type TranscriptItem =
        * view when it fits `MAX_STRUCTURED_CHARS` as JSON; absent otherwise and in older entries.
        */
       structured_content?: unknown;
+      /**
+       * The call's task when the server ran it as one (MCP Tasks; docs/ARCHITECTURE.md "Tasks"):
+       * its status as last seen, and whether the app picked it up again after a restart. Absent
+       * for an ordinary call and in older entries.
+       */
+      task?: ToolTask;
     }
   | {
       kind: 'notice';

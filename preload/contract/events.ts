@@ -9,9 +9,10 @@ import { inspectorEventTable, type InspectorEventPayloads } from './inspector.js
 import { protocolEventTable, type ProtocolEventPayloads } from './protocol.js';
 import { serverEventTable, type ServerEventPayloads } from './servers.js';
 import { toolEventTable, type ToolEventPayloads } from './tools.js';
+import { taskEventTable, type TaskEventPayloads } from './tasks.js';
 
 /** Every event channel (main → renderer) and its payload type. */
-export interface EventPayloads extends ServerEventPayloads, ChatEventPayloads, AppInfoEventPayloads, ToolEventPayloads, ProtocolEventPayloads, InspectorEventPayloads {}
+export interface EventPayloads extends ServerEventPayloads, ChatEventPayloads, AppInfoEventPayloads, ToolEventPayloads, ProtocolEventPayloads, InspectorEventPayloads, TaskEventPayloads {}
 export type EventName = keyof EventPayloads;
 /**
  * One entry per event of {@link EventPayloads}: the type makes a missing name a compile error
@@ -25,6 +26,7 @@ const eventTable: { [E in EventName]: true } = {
   ...toolEventTable,
   ...protocolEventTable,
   ...inspectorEventTable,
+  ...taskEventTable,
 };
 /** Every event name, derived from {@link EventPayloads} (see `eventTable`). */
 export const eventNames = Object.keys(eventTable) as EventName[];

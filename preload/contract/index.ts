@@ -9,7 +9,7 @@
  * - the domains: `servers.ts` and `server-view.ts`, `tools.ts` (tools, permissions, approvals),
  *   `chat.ts` (chat and conversations), `profiles.ts`, `catalog.ts`, `protocol.ts` (logs,
  *   elicitation, sampling, roots, the composer's prompts and resources), `apps.ts` (MCP Apps),
- *   `inspector.ts` (the protocol inspector), `app-info.ts`; `limits.ts` holds the shared limits and primitives.
+ *   `inspector.ts` (the protocol inspector), `tasks.ts` (MCP Tasks), `app-info.ts`; `limits.ts` holds the shared limits and primitives.
  *
  * The contract imports nothing of ours but its own files and its shared rules (layer rule in
  * docs/ARCHITECTURE.md); main validates every input against these schemas, the preload exposes
@@ -33,6 +33,7 @@ export * from './catalog.js';
 export * from './apps.js';
 export * from './sandbox.js';
 export * from './inspector.js';
+export * from './tasks.js';
 export * from './channels.js';
 export * from './events.js';
 export * from './errors.js';

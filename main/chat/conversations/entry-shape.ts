@@ -45,6 +45,15 @@ const contextEntry = z.discriminatedUnion('kind', [
 const bounded = z.unknown().transform((v) => boundDepth(v));
 
 // Fields added after the first release default when absent; present ones must have their type.
+/** A tool call's task (MCP Tasks), as saved with its entry. */
+const toolTask = z.looseObject({
+  task_id: z.string(),
+  status: z.looseObject({ kind: z.enum(['working', 'input_required', 'completed', 'failed', 'cancelled', 'lost']), message: z.string().nullable() }),
+  origin: z.enum(['started', 'resumed']),
+  created_at: z.number(),
+  updated_at: z.number(),
+});
+
 const storedEntry = z.discriminatedUnion('kind', [
   z.looseObject({ kind: z.literal('user'), id: z.string(), ts: z.number(), text: z.string(), context: z.array(contextEntry).optional() }),
   z.looseObject({
@@ -75,6 +84,7 @@ const storedEntry = z.discriminatedUnion('kind', [
       .nullable()
       .default(null),
     structured_content: bounded.optional(),
+    task: toolTask.optional(),
   }),
   z.looseObject({ kind: z.literal('notice'), id: z.string(), ts: z.number(), run_id: z.string().nullable(), tone: z.enum(['info', 'error']), text: z.string() }),
 ]);

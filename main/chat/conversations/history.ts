@@ -15,6 +15,8 @@ import { APPROVAL_INTERRUPTED_RESULT } from '../interruption.js';
 
 /** What the model is told about a call whose result never came because the app stopped. */
 export const INTERRUPTED_RESULT = 'Interrupted: the app stopped before this call returned a result. The call may or may not have taken effect.';
+/** What the model is told about a task-backed call whose task still runs (its result is not in yet). */
+export const TASK_RUNNING_RESULT = 'Still running as a task on the server: its result is not in yet. It will be shown to the user when it arrives.';
 /** What the model is told about a call the user cancelled. */
 export const CANCELLED_RESULT = 'Cancelled by the user.';
 
@@ -49,6 +51,9 @@ function toolOutput(item: Extract<TranscriptItem, { kind: 'tool' }>, images: Ima
     case 'approval_interrupted':
       return { type: 'error-text', value: APPROVAL_INTERRUPTED_RESULT };
     case 'running':
+      // A task the app picked up again after a restart is still running on the server (docs/ARCHITECTURE.md "Tasks").
+      if (item.task) return { type: 'error-text', value: TASK_RUNNING_RESULT };
+      return { type: 'error-text', value: INTERRUPTED_RESULT };
     case 'interrupted':
       return { type: 'error-text', value: INTERRUPTED_RESULT };
   }

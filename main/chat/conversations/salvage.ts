@@ -19,6 +19,7 @@ const COLUMNS = {
   meta: ['key', 'value'],
   view_contexts: ['conversation_id', 'call_id', 'server', 'text', 'updated_at', 'seq'],
   closed_views: ['conversation_id', 'run_id', 'call_id', 'closed_at'],
+  tasks: ['rowid', 'server', 'task_id', 'conversation_id', 'run_id', 'call_id', 'item_id', 'tool', 'original_name', 'reference', 'status', 'status_message', 'origin', 'created_at', 'updated_at'],
 } as const;
 type Table = keyof typeof COLUMNS;
 type Row = Record<string, unknown>;
@@ -81,6 +82,7 @@ export function salvage(target: Database.Database, source: string, now: () => nu
       const known = (row: Row): boolean => typeof row.conversation_id === 'string' && has.get(row.conversation_id) !== undefined;
       copy('view_contexts', known);
       copy('closed_views', known);
+      copy('tasks', known);
     })();
     const conversations = (target.prepare('SELECT count(*) AS n FROM conversations').get() as { n: number }).n;
     return { conversations, entries, complete };

@@ -86,6 +86,30 @@ CREATE TABLE IF NOT EXISTS closed_views (
   // 4: CJK text is indexed a character at a time (./cjk-search.ts): entries written before are
   // indexed again (the items_au trigger replaces their search-index rows).
   reindexCjk,
+  // 5: MCP Tasks (docs/ARCHITECTURE.md "Tasks"): one row per task a tool call started, with the
+  // library's serialized reference, so the app can pick a running task up again after a restart.
+  `
+CREATE TABLE IF NOT EXISTS tasks (
+  rowid INTEGER PRIMARY KEY,
+  server TEXT NOT NULL,
+  task_id TEXT NOT NULL,
+  conversation_id TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+  run_id TEXT NOT NULL,
+  call_id TEXT NOT NULL,
+  item_id TEXT NOT NULL,
+  tool TEXT NOT NULL,
+  original_name TEXT NOT NULL,
+  reference TEXT NOT NULL,
+  status TEXT NOT NULL,
+  status_message TEXT,
+  origin TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL,
+  UNIQUE (server, task_id)
+);
+CREATE INDEX IF NOT EXISTS tasks_conversation ON tasks(conversation_id, created_at);
+CREATE INDEX IF NOT EXISTS tasks_status ON tasks(status);
+`,
 ];
 
 /** Schema step 4: set apart the CJK characters of every stored entry's search text. */

@@ -66,6 +66,7 @@ export function storeQueries(db: Database.Database) {
     remove: db.prepare('DELETE FROM conversations WHERE id = ?'),
     items: db.prepare<[string], { id: string; ts: number; data: string }>('SELECT id, ts, coalesce(full_data, data) AS data FROM items WHERE conversation_id = ? ORDER BY seq'),
     view: db.prepare<{ conversation: string; unreadable: string }, { data: string }>(`SELECT ${VIEW_DATA} AS data FROM items WHERE conversation_id = @conversation ORDER BY seq`),
+    item: db.prepare<[string, string], { id: string; ts: number; data: string }>('SELECT id, ts, coalesce(full_data, data) AS data FROM items WHERE id = ? AND conversation_id = ?'),
     nextSeq: db.prepare<[string], { s: number }>('SELECT coalesce(max(seq), 0) + 1 AS s FROM items WHERE conversation_id = ?'),
     insert: db.prepare('INSERT INTO items(id, conversation_id, seq, kind, ts, data, full_data, search_text) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
     update: db.prepare('UPDATE items SET data = ?, full_data = ?, search_text = ? WHERE id = ? AND conversation_id = ?'),

@@ -10,7 +10,7 @@
  * docs/ARCHITECTURE.md "Conversations".
  */
 import { randomUUID } from 'node:crypto';
-import type { ConversationSummary, SearchHit, TranscriptItem } from '../../../preload/contract/index.js';
+import { isTaskActive, type ConversationSummary, type SearchHit, type TranscriptItem } from '../../../preload/contract/index.js';
 import { itemForUi } from '../limits.js';
 import { asConversationDatabase, type ConversationDatabase, type DatabaseSource } from './database.js';
 import { readStoredEntry, UNREADABLE_ENTRY_TEXT } from './entry-shape.js';
@@ -183,6 +183,15 @@ export class ConversationStore {
     });
   }
 
+  /** One entry of a conversation, whole (pending streamed text included), or null when there is none or it is damaged. */
+  item(conversationId: string, itemId: string): TranscriptItem | null {
+    this.flush();
+    const row = this.run(() => this.q.item.get(itemId, conversationId));
+    if (!row) return null;
+    const read = readStoredEntry(row);
+    return read.kind === 'entry' ? read.item : null;
+  }
+
   /**
    * Rename. The title is cleaned (one line, bounded to `TITLE_MAX`).
    * @throws ConversationInputError for an empty title; ConversationNotFoundError.
@@ -313,6 +322,8 @@ export class ConversationStore {
           // A damaged entry is left as it is (it reads as the unreadable-entry notice).
           const read = readStoredEntry(r);
           const item = read.item;
+          // A call whose task still ran stays running: the app picks the task up again (docs/ARCHITECTURE.md "Tasks").
+          if (read.kind === 'entry' && item.kind === 'tool' && item.state === 'running' && item.task && isTaskActive(item.task.status)) continue;
           if (read.kind === 'entry' && (item.kind === 'assistant' || item.kind === 'tool')) {
             // A call still waiting for approval never ran, and the user never answered: it is
             // interrupted before the answer, not cancelled.

@@ -6,6 +6,8 @@
  * docs/ARCHITECTURE.md "Processes and rooms".
  */
 
+import type { TaskObserver } from '../tasks/session.js';
+
 /** The app's identity sent in `initialize` (MCP spec "Lifecycle"). */
 export const CLIENT_INFO = { name: 'openprogram-desktop', version: '0.1.0' };
 
@@ -65,6 +67,11 @@ export interface CallOptions {
    * "Protocol inspector").
    */
   trace?: string;
+  /**
+   * Follows the call's task when the server runs it as one (MCP Tasks; docs/ARCHITECTURE.md
+   * "Tasks"): told when it is created (with its reference and a cancel) and of each status.
+   */
+  task?: TaskObserver;
 }
 
 /** One progress notification of a running call (MCP `notifications/progress`), as numbers + message. */

@@ -15,6 +15,7 @@ import type {
   Tool,
 } from '@modelcontextprotocol/client';
 import type { LoggingLevel } from '../../../preload/contract/index.js';
+import type { TaskEnd, TaskObserver, TaskReference } from '../tasks/session.js';
 
 /** A ready server's handle: its listings (as listed, read-only) and its requests (MCP spec "Server features"). */
 export interface ReadyServer {
@@ -30,6 +31,8 @@ export interface ReadyServer {
   readonly supportsLogging: boolean;
   /** Whether the server declared a capability. */
   supports(capability: 'prompts' | 'resources' | 'completions' | 'subscribe'): boolean;
+  /** Pick a saved task up again and wait for its end (MCP Tasks). @throws TaskLostError; the server's error */
+  resumeTask(reference: TaskReference, opts?: { signal?: AbortSignal; observer?: TaskObserver }): Promise<TaskEnd>;
   /** `logging/setLevel`. @throws the server's error */
   setLoggingLevel(level: LoggingLevel): Promise<void>;
   /** `notifications/roots/list_changed` (a no-op when roots are not declared). */

@@ -9,3 +9,4 @@ export { MAX_RESOURCE_URI_LENGTH, classifyResourceUri, mayReadFromServer, ownSch
 export { PERMISSION_MODES, TOOL_APPROVALS, isPermissionMode, isToolApproval, type PermissionMode, type ToolApproval } from './approval-modes.js';
 export { BRIDGE_MESSAGE_BYTES } from './bridge-message.js';
 export { toolDefinitionBytes, toolDefinitionTokens, type ToolDefinitionLike } from './tool-tokens.js';
+export { isTaskActive } from './task-status.js';

@@ -1,5 +1,6 @@
 import { ResourceViewer } from './ResourceViewer';
 import { InspectorDialog } from './inspector/Inspector';
+import { TasksDialog } from './TasksDialog';
 import { useEffect, useRef, useState } from 'react';
 import { isHttpsOrLoopbackHttp } from '../../../preload/contract/rules/index.js';
 import { on, onBridgeState, staleTokenMessage, type BridgeState } from '../api';
@@ -59,6 +60,7 @@ export function App() {
       on('servers.removed', ({ name }) => useApp.getState().dropServer(name)),
       on('servers.renamed', ({ from, view }) => useApp.getState().renameServer(from, view)),
       on('chat.event', (e) => useApp.getState().applyChatEvent(e)),
+      on('tasks.changed', (v) => useApp.getState().applyTaskEvent(v)),
       on('conversations.changed', (c) => useApp.getState().upsertConversation(c)),
       on('conversations.removed', ({ id }) => useApp.getState().dropConversation(id)),
       on('app.warning', ({ message }) => useApp.getState().addWarning(message)),
@@ -132,6 +134,7 @@ export function App() {
         </div>
       ))}
       <InspectorDialog />
+      <TasksDialog />
       <ElicitationDialogs />
       <UrlElicitationDialogs />
       <SamplingDialogs />

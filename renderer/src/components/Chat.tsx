@@ -328,6 +328,11 @@ export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: (tar
         </span>
         <span className="spacer" />
         {summary && (
+          <button className="link" data-testid="open-tasks" onClick={() => void useApp.getState().openTasks({ kind: 'conversation', conversation_id: summary.id })}>
+            {t('tasks.open')}
+          </button>
+        )}
+        {summary && (
           <span className="row export-buttons">
             {/* Narrow windows show the short label; the name stays the whole one. */}
             <button aria-label={t('chat.exportMarkdown')} title={t('chat.exportMarkdown')} onClick={() => void doExport('markdown')}>

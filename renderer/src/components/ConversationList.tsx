@@ -147,6 +147,9 @@ export function ConversationList({ searchRef, composerRef }: { searchRef: React.
       <button className="primary new-chat" onClick={newChat} title={t('sidebar.newChatTitle')}>
         {t('sidebar.newChat')}
       </button>
+      <button className="link small all-tasks" data-testid="open-all-tasks" onClick={() => void useApp.getState().openTasks({ kind: 'all' })}>
+        {t('tasks.openAll')}
+      </button>
       <input
         ref={searchRef}
         type="search"

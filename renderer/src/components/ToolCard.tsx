@@ -1,15 +1,17 @@
 /**
- * The card of a tool call in the transcript: its name, arguments, state, approval, progress and
- * result — or, while the model still writes the call's input, the provisional "Preparing" card.
+ * The card of a tool call in the transcript: its name, arguments, state, approval, progress, task
+ * (MCP Tasks) and result — or, while the model still writes the call's input, the provisional "Preparing" card.
  */
 import { useState } from 'react';
 import type { TranscriptItem } from '../../../preload/contract/index.js';
+import { isTaskActive } from '../../../preload/contract/rules/index.js';
 import { useApp } from '../store';
 import type { PreparingTool } from '../store/chat';
 import { chatCallTag } from '../store/inspector';
 import { useTranslation } from '../i18n';
 import { ApprovalCard } from './ApprovalCard';
 import { ToolProgressBar, ToolResult } from './ToolResult';
+import { TaskStatusText } from './TaskStatus';
 
 type ToolItem = Extract<TranscriptItem, { kind: 'tool' }>;
 
@@ -27,6 +29,7 @@ export function ToolCard({ call: item }: { call: ToolItem }) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(true);
   const cancelTool = useApp((s) => s.cancelTool);
+  const cancelTask = useApp((s) => s.cancelTask);
   const openInspector = useApp((s) => s.openInspector);
   // The approval main is holding for this very call, if any.
   const approval = useApp((s) => {
@@ -73,8 +76,18 @@ export function ToolCard({ call: item }: { call: ToolItem }) {
         </div>
       )}
       {approval && <ApprovalCard approval={approval} />}
+      {item.task && (
+        <div className="tool-task" data-testid="tool-task">
+          <span className="muted small">{t('tasks.onCard')}</span> <TaskStatusText task={item.task} />
+        </div>
+      )}
       {item.state === 'running' && (
-        <button className="link cancel-call" onClick={() => void cancelTool(item.call_id)}>
+        // A task-backed call is cancelled on its server (`tasks/cancel`); that works after a restart too.
+        <button
+          className="link cancel-call"
+          data-testid="tool-cancel"
+          onClick={() => void (item.task && isTaskActive(item.task.status) ? cancelTask(item.server, item.task.task_id) : cancelTool(item.call_id))}
+        >
           {t('tool.cancelCall')}
         </button>
       )}

@@ -1,6 +1,6 @@
 /**
  * Renderer state: one zustand store built from slices (servers, chat, conversations, settings,
- * approvals, composer, catalog, inspector, onboarding). It holds only
+ * approvals, composer, catalog, inspector, onboarding, tasks). It holds only
  * the masked views main sends.
  */
 import { create } from 'zustand';
@@ -13,8 +13,9 @@ import { createInspectorSlice, type InspectorSlice } from './inspector';
 import { createOnboardingSlice, type OnboardingSlice } from './onboarding';
 import { createServersSlice, type ServersSlice } from './servers';
 import { createSettingsSlice, type SettingsSlice } from './settings';
+import { createTasksSlice, type TasksSlice } from './tasks';
 
-export type AppState = ServersSlice & ChatSlice & ConversationsSlice & SettingsSlice & ApprovalsSlice & ComposerSlice & CatalogSlice & InspectorSlice & OnboardingSlice;
+export type AppState = ServersSlice & ChatSlice & ConversationsSlice & SettingsSlice & ApprovalsSlice & ComposerSlice & CatalogSlice & InspectorSlice & OnboardingSlice & TasksSlice;
 
 export const useApp = create<AppState>()((...a) => ({
   ...createServersSlice(...a),
@@ -26,4 +27,5 @@ export const useApp = create<AppState>()((...a) => ({
   ...createCatalogSlice(...a),
   ...createInspectorSlice(...a),
   ...createOnboardingSlice(...a),
+  ...createTasksSlice(...a),
 }));

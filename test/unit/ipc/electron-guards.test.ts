@@ -138,6 +138,7 @@ describe('preload', () => {
       'servers.renamed': 0,
       'inspector.messages': 0,
       'chat.event': 0,
+      'tasks.changed': 0,
       'conversations.changed': 0,
       'conversations.removed': 0,
       'conversations.warning': 0,

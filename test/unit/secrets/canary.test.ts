@@ -377,6 +377,8 @@ describe('no secret ever leaves main (canary)', () => {
       'inspector.replay': [{ server: 'local', seq: 1, arguments: { token: CANARIES.env } }, { server: 'missing', seq: 1, arguments: {} }],
       'inspector.clear': [{ server: 'argsec' }, { server: 'missing' }],
       'inspector.setRecording': [{ server: 'argsec', on: true }, { server: 'missing', on: false }],
+      'tasks.list': [{}, { conversation_id: 'c1' }],
+      'tasks.cancel': [{ server: 'argsec', task_id: 'nope' }],
     };
     expect(Object.keys(samples).sort()).toEqual([...channelNames].sort());
     for (const channel of channelNames) {

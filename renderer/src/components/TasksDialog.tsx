@@ -1,0 +1,102 @@
+/**
+ * The Tasks list (MCP Tasks; docs/ARCHITECTURE.md "Tasks"): the tasks of the open conversation or
+ * of every conversation, each with its status, server, tool, start time and — while it runs —
+ * Cancel. Opened from the conversation's header and from the conversation list.
+ */
+import type { TaskView } from '../../../preload/contract/index.js';
+import { isTaskActive } from '../../../preload/contract/rules/index.js';
+import { useTranslation } from '../i18n';
+import { useApp } from '../store';
+import { TaskStatusText } from './TaskStatus';
+
+/** The Tasks dialog (nothing while closed). */
+export function TasksDialog() {
+  const { t } = useTranslation();
+  const scope = useApp((s) => s.tasksOpen);
+  const all = useApp((s) => s.tasks);
+  const error = useApp((s) => s.tasksError);
+  const close = useApp((s) => s.closeTasks);
+  const openTasks = useApp((s) => s.openTasks);
+  if (!scope) return null;
+  const tasks = scope.kind === 'conversation' ? all.filter((v) => v.conversation_id === scope.conversation_id) : all;
+  return (
+    <div className="modal-backdrop" onClick={close}>
+      <div
+        className="modal tasks-dialog"
+        role="dialog"
+        aria-modal="true"
+        aria-label={t('tasks.title')}
+        data-testid="tasks-dialog"
+        onClick={(e) => e.stopPropagation()}
+        onKeyDown={(e) => e.key === 'Escape' && close()}
+      >
+        <div className="viewer-head">
+          <h2>{t('tasks.title')}</h2>
+          <span className="spacer" />
+          <div className="segmented" role="group" aria-label={t('tasks.scope')}>
+            {scope.kind === 'conversation' ? (
+              <button onClick={() => void openTasks({ kind: 'all' })} data-testid="tasks-show-all">
+                {t('tasks.showAll')}
+              </button>
+            ) : null}
+          </div>
+          <button onClick={close} autoFocus>
+            {t('common.close')}
+          </button>
+        </div>
+        <p className="muted small">{scope.kind === 'conversation' ? t('tasks.scopeConversation') : t('tasks.scopeAll')}</p>
+        {error && (
+          <div className="notice error" role="alert">
+            {error}
+          </div>
+        )}
+        {tasks.length === 0 ? (
+          <p className="muted" data-testid="tasks-empty">
+            {t('tasks.empty')}
+          </p>
+        ) : (
+          <table className="tasks-table">
+            <thead>
+              <tr>
+                <th>{t('tasks.colStatus')}</th>
+                <th>{t('tasks.colTool')}</th>
+                <th>{t('tasks.colServer')}</th>
+                {scope.kind === 'all' && <th>{t('tasks.colConversation')}</th>}
+                <th>{t('tasks.colStarted')}</th>
+                <th />
+              </tr>
+            </thead>
+            <tbody>
+              {tasks.map((v) => (
+                <TaskRow key={`${v.server}\u0000${v.task_id}`} task={v} showConversation={scope.kind === 'all'} />
+              ))}
+            </tbody>
+          </table>
+        )}
+      </div>
+    </div>
+  );
+}
+
+function TaskRow({ task, showConversation }: { task: TaskView; showConversation: boolean }) {
+  const { t } = useTranslation();
+  const cancelTask = useApp((s) => s.cancelTask);
+  return (
+    <tr data-testid="task-row" data-status={task.status.kind}>
+      <td>
+        <TaskStatusText task={task} />
+      </td>
+      <td className="mono">{task.original_name}</td>
+      <td>{task.server}</td>
+      {showConversation && <td>{task.conversation_title || t('tasks.untitled')}</td>}
+      <td className="muted small">{new Date(task.created_at).toLocaleString()}</td>
+      <td>
+        {isTaskActive(task.status) && (
+          <button className="link" onClick={() => void cancelTask(task.server, task.task_id)} data-testid="task-cancel">
+            {t('tasks.cancel')}
+          </button>
+        )}
+      </td>
+    </tr>
+  );
+}

@@ -1,0 +1,122 @@
+/**
+ * MCP Tasks in the real UI (docs/ARCHITECTURE.md "Tasks"), with the scripted model: a tool the
+ * server runs as a task (server-everything's `simulate-research-query`, and the hand-written
+ * Tasks server over Streamable HTTP) shows on its card as a running task with the server's status
+ * messages, then its result, which the model gets; Cancel on the card reaches the server; a
+ * reloaded window still shows the running task and sees it finish; a task still running when the
+ * app restarts is picked up again (the card says so) and finishes; the Tasks list shows them.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { startFakeModel, type FakeModel } from '../fixtures/fake-model.js';
+import { ROOT, SCREENSHOTS, addLocalServer, commandLine, configureModel, expect, expectStatus, openAddServerForm, openApp, openChat, openSettings, sendMessage, serverCard, setApprovalMode, test } from './helpers.js';
+
+const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+const TASK_SERVER = path.join(ROOT, 'test/fixtures/task-server.mjs');
+
+let model: FakeModel;
+test.beforeEach(async () => {
+  model = await startFakeModel();
+});
+test.afterEach(async () => {
+  await model.close();
+});
+
+test('a task-backed call: running with status messages on its card, then its result; the Tasks list shows it', async ({ page, shell }) => {
+  test.setTimeout(90_000);
+  await openApp(page, shell.current);
+  await configureModel(page, { baseUrl: model.baseUrl, model: 'fake' });
+  await setApprovalMode(page, 'Never ask');
+  await expectStatus(await addLocalServer(page, { name: 'ev', command: commandLine([process.execPath, EVERYTHING, 'stdio']) }), 'ready', 60_000);
+  await openChat(page);
+  await sendMessage(page, 'call ev__simulate-research-query {"topic":"tides"}');
+  const card = page.getByTestId('tool-card').last();
+  const status = card.getByTestId('task-status');
+  await expect(status).toHaveAttribute('data-status', 'working', { timeout: 15_000 });
+  await expect(card.getByTestId('task-message')).toHaveText(/Analyzing content|Synthesizing findings|Generating report/, { timeout: 10_000 });
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'tasks-running.png'), fullPage: true });
+  await expect(card).toHaveAttribute('data-state', 'ok', { timeout: 20_000 });
+  await expect(status).toHaveAttribute('data-status', 'completed');
+  await expect(card.getByTestId('tool-result')).toContainText('Research Report: tides');
+  // The model got the task's result as the tool result.
+  await expect(page.getByText(/Tool result: # Research Report: tides/)).toBeVisible({ timeout: 10_000 });
+
+  await page.getByTestId('open-tasks').click();
+  const dialog = page.getByTestId('tasks-dialog');
+  await expect(dialog.getByTestId('task-row')).toHaveCount(1);
+  await expect(dialog.getByTestId('task-row')).toHaveAttribute('data-status', 'completed');
+  await expect(dialog).toContainText('simulate-research-query');
+  await expect(dialog).toContainText('ev');
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'tasks-list.png'), fullPage: true });
+});
+
+test('Cancel on a running task’s card cancels it on the server; a reloaded window still shows a running task and sees it finish', async ({ page, shell }) => {
+  test.setTimeout(90_000);
+  await openApp(page, shell.current);
+  await configureModel(page, { baseUrl: model.baseUrl, model: 'fake' });
+  await setApprovalMode(page, 'Never ask');
+  await expectStatus(await addLocalServer(page, { name: 'ev', command: commandLine([process.execPath, EVERYTHING, 'stdio']) }), 'ready', 60_000);
+  await openChat(page);
+  await sendMessage(page, 'call ev__simulate-research-query {"topic":"glaciers"}');
+  let card = page.getByTestId('tool-card').last();
+  await expect(card.getByTestId('task-status')).toHaveAttribute('data-status', 'working', { timeout: 15_000 });
+  await card.getByTestId('tool-cancel').click();
+  await expect(card).toHaveAttribute('data-state', 'cancelled', { timeout: 15_000 });
+  await expect(card.getByTestId('task-status')).toHaveAttribute('data-status', 'cancelled');
+
+  // A second task; the window reloads while it runs.
+  await sendMessage(page, 'call ev__simulate-research-query {"topic":"dunes"}');
+  card = page.getByTestId('tool-card').last();
+  await expect(card.getByTestId('task-status')).toHaveAttribute('data-status', 'working', { timeout: 15_000 });
+  await page.reload();
+  card = page.getByTestId('tool-card').last();
+  await expect(card.getByTestId('task-status')).toHaveAttribute('data-status', /working|completed/, { timeout: 15_000 });
+  await expect(card).toHaveAttribute('data-state', 'ok', { timeout: 20_000 });
+  await expect(card.getByTestId('tool-result')).toContainText('Research Report: dunes');
+
+  // The list across conversations shows both, the cancelled one and the finished one.
+  await page.getByTestId('open-all-tasks').click();
+  const rows = page.getByTestId('tasks-dialog').getByTestId('task-row');
+  await expect(rows).toHaveCount(2);
+  await expect(rows.nth(0)).toHaveAttribute('data-status', 'completed');
+  await expect(rows.nth(1)).toHaveAttribute('data-status', 'cancelled');
+});
+
+test('a task still running when the app restarts is picked up again: the card says so and gets the result', async ({ page, shell }) => {
+  test.setTimeout(120_000);
+  // The hand-written Tasks server: a separate process that outlives the app's restart.
+  const server: ChildProcess = spawn(process.execPath, [TASK_SERVER], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const port = await new Promise<number>((resolve) => server.stdout!.on('data', (d: Buffer) => {
+      const m = /PORT (\d+)/.exec(d.toString());
+      if (m) resolve(Number(m[1]));
+    }));
+    await openApp(page, shell.current);
+    await configureModel(page, { baseUrl: model.baseUrl, model: 'fake' });
+    await setApprovalMode(page, 'Never ask');
+    await openSettings(page, 'MCP servers');
+    const form = await openAddServerForm(page);
+    await form.getByLabel('Server name').fill('jobs');
+    await form.getByLabel('Server type').selectOption({ label: 'Remote URL (Streamable HTTP)' });
+    await form.getByLabel('URL').fill(`http://127.0.0.1:${port}/mcp`);
+    await form.getByRole('button', { name: 'Add server' }).click();
+    await expectStatus(serverCard(page, 'jobs'), 'ready');
+    await openChat(page);
+    await sendMessage(page, 'call jobs__slow-job {"steps":30,"step_ms":300}');
+    let card = page.getByTestId('tool-card').last();
+    await expect(card.getByTestId('task-message')).toHaveText(/Step [2-9] of 30/, { timeout: 15_000 });
+
+    await shell.restart();
+    await openApp(page, shell.current);
+    card = page.getByTestId('tool-card').last();
+    await expect(card.getByTestId('task-resumed')).toBeVisible({ timeout: 30_000 });
+    await expect(card.getByTestId('task-message')).toHaveText(/Step \d+ of 30/);
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'tasks-resumed.png'), fullPage: true });
+    await expect(card).toHaveAttribute('data-state', 'ok', { timeout: 30_000 });
+    await expect(card.getByTestId('tool-result')).toContainText('job done after 30 steps');
+    await page.getByTestId('open-tasks').click();
+    await expect(page.getByTestId('tasks-dialog').getByTestId('task-row')).toHaveAttribute('data-status', 'completed');
+  } finally {
+    server.kill();
+  }
+});
