@@ -68,12 +68,16 @@ export interface RegisteredTool {
   annotations: ToolAnnotations;
 }
 
+/** The annotations of a tool that declares none: one frozen object shared by every such tool. */
+const NO_ANNOTATIONS: ToolAnnotations = Object.freeze({});
+
 /**
  * Keep only the known annotation fields with the right types (MCP spec 2025-11-25 "Tool
- * annotations"); anything else a server sends is dropped. Titles are cut to 256 characters.
+ * annotations"); anything else a server sends is dropped. Titles are cut to 256 characters. Without
+ * annotations the result is a shared frozen empty object (never mutate it).
  */
 export function cleanAnnotations(raw: unknown): ToolAnnotations {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return {};
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return NO_ANNOTATIONS;
   const r = raw as Record<string, unknown>;
   const out: ToolAnnotations = {};
   if (typeof r.title === 'string') out.title = r.title.slice(0, 256);
@@ -147,8 +151,16 @@ export function exceedsDepth(value: unknown, maxDepth: number): boolean {
   return false;
 }
 
-/** Ensure an input schema is an object schema (some servers omit `type` or `properties`). */
+/**
+ * Ensure an input schema is an object schema (some servers omit `type` or `properties`). A schema
+ * that already is one is returned as it is, shared with the listing (never mutate the result);
+ * otherwise a shallow copy with the missing parts.
+ */
 export function normalizeInputSchema(schema: unknown): Record<string, unknown> {
+  if (typeof schema === 'object' && schema !== null && !Array.isArray(schema)) {
+    const given = schema as Record<string, unknown>;
+    if (given.type !== undefined && (given.type !== 'object' || (typeof given.properties === 'object' && given.properties !== null))) return given;
+  }
   const s = typeof schema === 'object' && schema !== null && !Array.isArray(schema) ? { ...(schema as Record<string, unknown>) } : {};
   if (s.type === undefined) s.type = 'object';
   if (s.type === 'object' && (typeof s.properties !== 'object' || s.properties === null)) s.properties = {};
