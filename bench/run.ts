@@ -363,23 +363,24 @@ async function benchMemory(): Promise<void> {
   const fig = (r: MemoryResult): string => `heapUsed ${fmtBytes(r.heapUsedPerConn)}, RSS ${fmtBytes(r.rssPerConn)}, anon RSS ${anon(r.rssAnonPerConn)}`;
   const ratio = (x: number, y: number): string => (y > 0 ? `${(x / y).toFixed(2)}×` : 'n/a');
   const half = IDLE_CONNECTIONS / 2;
-  const heapRatio = slope.bare.heapUsedPerConn > 0 ? slope.ours.heapUsedPerConn / slope.bare.heapUsedPerConn : Infinity;
   const o = snaps.ours.heap;
   const b = snaps.bare.heap;
-  rows.push(
-    { bench: `Memory per idle connection — ours (slope ${half}→${IDLE_CONNECTIONS} servers, bundled as the Electron build)`, measurement: fig(slope.ours), target: '', mark: '' },
-    { bench: '  bare SDK Client per connection, same run', measurement: fig(slope.bare), target: '', mark: '' },
-    { bench: '  ratio ours / bare, heapUsed', measurement: `${heapRatio.toFixed(2)}×`, target: `≤ ${MEMORY_RATIO_TARGET}×`, mark: mark(heapRatio, MEMORY_RATIO_TARGET) },
-    { bench: `  under tsx (as \`npm run web\`): ours / bare`, measurement: `heapUsed ${fmtBytes(slopeTsx.ours.heapUsedPerConn)} / ${fmtBytes(slopeTsx.bare.heapUsedPerConn)} = ${ratio(slopeTsx.ours.heapUsedPerConn, slopeTsx.bare.heapUsedPerConn)}`, target: 'report only', mark: '' },
-  );
+  // The target is on what heap snapshots say a connection holds: heapUsed slopes also carry V8
+  // compiling hot code and flushing cold bytecode meanwhile, which can swing them by tens of KiB.
+  const heldRatio = o && b && b.objects > 0 ? o.objects / b.objects : Infinity;
   if (o && b) {
     const kinds = o.top.slice(0, 6).map((k) => `${k.kind} ${fmtBytes(k.bytes)}`).join(', ');
     rows.push(
-      { bench: `  heap snapshots ${half}→${IDLE_CONNECTIONS}: objects held per connection, ours / bare`, measurement: `${fmtBytes(o.objects)} / ${fmtBytes(b.objects)} = ${ratio(o.objects, b.objects)}`, target: 'report only', mark: '' },
-      { bench: '  code compiled meanwhile, per connection (not held by it), ours / bare', measurement: `${fmtBytes(o.code)} / ${fmtBytes(b.code)}`, target: 'report only', mark: '' },
+      { bench: `Memory per idle connection — objects held (heap snapshots, ${half}→${IDLE_CONNECTIONS} servers, bundled as the Electron build), ours / bare SDK Client`, measurement: `${fmtBytes(o.objects)} / ${fmtBytes(b.objects)} = ${heldRatio.toFixed(2)}×`, target: `≤ ${MEMORY_RATIO_TARGET}×`, mark: mark(heldRatio, MEMORY_RATIO_TARGET) },
+      { bench: '  code V8 compiled meanwhile, per connection (not held by it), ours / bare', measurement: `${fmtBytes(o.code)} / ${fmtBytes(b.code)}`, target: 'report only', mark: '' },
       { bench: '  ours, largest kinds per connection', measurement: kinds, target: 'report only', mark: '' },
     );
   }
+  rows.push(
+    { bench: `  heapUsed slope ${half}→${IDLE_CONNECTIONS} (code and GC timing included; noisy), ours`, measurement: fig(slope.ours), target: 'report only', mark: '' },
+    { bench: '  bare SDK Client, same run', measurement: fig(slope.bare), target: 'report only', mark: '' },
+    { bench: `  under tsx (as \`npm run web\`): heapUsed slope ours / bare`, measurement: `${fmtBytes(slopeTsx.ours.heapUsedPerConn)} / ${fmtBytes(slopeTsx.bare.heapUsedPerConn)}`, target: 'report only', mark: '' },
+  );
   const mo = many.ours;
   const mb = many.bare;
   rows.push(

@@ -97,9 +97,11 @@ export interface ToolTable {
  * Name every tool of every server, in the given order, with collision handling: when a
  * namespaced name is already taken (two tools that sanitize alike, or a name cut to 64 chars),
  * the later one gets `_<hash>` (hash of its real server and tool names, so it is stable across
- * restarts) and its server gets a warning. Never drops a tool.
+ * restarts) and its server gets a warning. Never drops a tool. With `reuse`, a tool named as
+ * last time keeps its `RegisteredTool` object (the cache is keyed by the `ServerTool` object, so
+ * the caller must pass the same one while the listing is the same; docs/ARCHITECTURE.md "Memory per server").
  */
-export function buildToolTable(tools: ServerTool[]): ToolTable {
+export function buildToolTable(tools: ServerTool[], reuse?: WeakMap<ServerTool, RegisteredTool>): ToolTable {
   const byName = new Map<string, RegisteredTool>();
   const warnings = new Map<string, string[]>();
   const out: RegisteredTool[] = [];
@@ -115,20 +117,28 @@ export function buildToolTable(tools: ServerTool[]): ToolTable {
       w.push(`Tool "${t.name}" would be named like "${clash.original_name}" of server "${clash.server}"; it is offered as "${name}".`);
       warnings.set(t.server, w);
     }
-    const reg: RegisteredTool = {
-      name,
-      server: t.server,
-      original_name: t.name,
-      description: t.description ?? '',
-      input_schema: normalizeInputSchema(t.inputSchema),
-      title: null,
-      annotations: cleanAnnotations(t.annotations),
-    };
-    reg.title = typeof t.title === 'string' && t.title ? t.title.slice(0, 256) : (reg.annotations.title ?? null);
+    const prior = reuse?.get(t);
+    const reg = prior && prior.name === name ? prior : registered(t, name);
+    reuse?.set(t, reg);
     byName.set(name, reg);
     out.push(reg);
   }
   return { tools: out, byName, warnings };
+}
+
+/** The registered form of one server tool under its final name. */
+function registered(t: ServerTool, name: string): RegisteredTool {
+  const reg: RegisteredTool = {
+    name,
+    server: t.server,
+    original_name: t.name,
+    description: t.description ?? '',
+    input_schema: normalizeInputSchema(t.inputSchema),
+    title: null,
+    annotations: cleanAnnotations(t.annotations),
+  };
+  reg.title = typeof t.title === 'string' && t.title ? t.title.slice(0, 256) : (reg.annotations.title ?? null);
+  return reg;
 }
 
 /** Deepest nesting of objects/arrays accepted in a tool's input schema. */
