@@ -9,7 +9,10 @@
  *    under tsx (as `npm run web`), and bundled to plain JS (as the Electron build loads main),
  *    where the fixed start-up cost is far smaller, so the same absolute delay weighs more.
  * 2. 1,000 no-op tool calls — our host vs a bare SDK client, sequential and in batches.
- * 3. Main-process memory per idle stdio connection (report only; bare SDK client for scale).
+ * 3. Main-process memory per idle stdio connection, ours vs a bare SDK client in the same run
+ *    (goal ≤ 2×): the heapUsed slope from 10 to 20 servers bundled as the Electron build (and
+ *    under tsx), what heap snapshots say each connection holds (code apart), and 100 idle servers:
+ *    start-up to all ready, heap and RSS at idle.
  * 4. 20 stdio servers that each take 500 ms to initialize vs one: McpHost.startAll with the default
  *    concurrency and with higher bounds (bare SDK clients all at once and the servers' own
  *    start-up CPU show what the machine allows).
@@ -139,13 +142,21 @@ interface CallsResult {
 interface MemoryResult {
   mode: 'ours' | 'bare';
   n: number;
+  layout: 'halves' | 'whole';
   ready: number;
   gcExposed: boolean;
+  /** The last group's start until all ready, ms. */
+  startMs: number;
+  /** Readings (process.memoryUsage) before the connections and with all of them idle. */
+  before: NodeJS.MemoryUsage;
+  after: NodeJS.MemoryUsage;
   rssPerConn: number;
   rssAnonPerConn: number | null;
   fromZero: { rss: number; rssAnon: number | null; heapUsed: number };
   heapUsedPerConn: number;
   externalPerConn: number;
+  /** With snapshots: what each connection holds (objects, code apart), and the kinds that grew most. */
+  heap: { objects: number; code: number; top: Array<{ kind: string; count: number; bytes: number }> } | null;
   leftAfterShutdown: number[];
 }
 
@@ -177,15 +188,15 @@ function ensureRenderer(): void {
 type Variant = 'tsx' | 'bundle';
 
 /**
- * Bundle bench/ready-child.ts (with all of main) to one plain-JS ESM file, dependencies external,
+ * Bundle one bench child (with all of main) to one plain-JS ESM file, dependencies external,
  * the way the Electron build loads main. Null when esbuild (a dependency of tsx) is unavailable.
  */
-async function buildReadyBundle(): Promise<string | null> {
-  const outfile = path.join(ROOT, '.tmp/bench/ready-child.mjs');
+async function buildChildBundle(file: string): Promise<string | null> {
+  const outfile = path.join(ROOT, '.tmp/bench', file.replace(/\.ts$/, '.mjs'));
   try {
     const esbuild = await import('esbuild');
     await esbuild.build({
-      entryPoints: [path.join(ROOT, 'bench/ready-child.ts')],
+      entryPoints: [path.join(ROOT, 'bench', file)],
       bundle: true,
       platform: 'node',
       format: 'esm',
@@ -196,7 +207,7 @@ async function buildReadyBundle(): Promise<string | null> {
     });
     return outfile;
   } catch (err) {
-    log(`could not bundle ready-child.ts, skipping the bundled variant: ${(err as Error).message}`);
+    log(`could not bundle ${file}, skipping the bundled variant: ${(err as Error).message}`);
     return null;
   }
 }
@@ -222,7 +233,7 @@ async function readySample(servers: number, variant: Variant, bundle: string | n
 
 async function benchReady(): Promise<void> {
   ensureRenderer();
-  const bundle = await buildReadyBundle();
+  const bundle = await buildChildBundle('ready-child.ts');
   const variants: Variant[] = bundle ? ['tsx', 'bundle'] : ['tsx'];
   log('ready: warm-up (disk cache, tsx transform cache) …');
   for (const v of variants) {
@@ -322,29 +333,66 @@ async function benchCalls(): Promise<void> {
   };
 }
 
+/** Idle servers of the large memory row (start-up to all ready, heap and RSS at idle). */
+const MANY_IDLE = 100;
+/** Goal for ours / bare SDK client: heap per idle connection (issue 28). */
+const MEMORY_RATIO_TARGET = 2;
+
 async function benchMemory(): Promise<void> {
-  const out: Record<string, MemoryResult> = {};
-  for (const mode of ['ours', 'bare'] as const) {
-    log(`memory: ${IDLE_CONNECTIONS} idle connections (${mode}) …`);
+  const bundle = await buildChildBundle('memory-child.ts');
+  const flags = ['--expose-gc', '--max-semi-space-size=1'];
+  /** One run of memory-child.ts for `mode`, bundled (as the Electron build) unless `tsx`. */
+  const run = async (mode: 'ours' | 'bare', n: number, extra: string[], tsx = false): Promise<MemoryResult> => {
     const tag = newTag();
-    const { result } = await runTsChild<MemoryResult>('memory-child.ts', [mode, String(IDLE_CONNECTIONS), tag], ['--expose-gc', '--max-semi-space-size=1']);
+    const args = [mode, String(n), tag, ...extra];
+    log(`memory: ${n} idle connections (${mode}, ${tsx || !bundle ? 'tsx' : 'bundled'}${extra.length ? `, ${extra.join(' ')}` : ''}) …`);
+    const { result } = tsx || !bundle ? await runTsChild<MemoryResult>('memory-child.ts', args, flags, 300_000) : await runBundleChild<MemoryResult>(bundle, args, 300_000, flags);
     const left = await waitNoTagged(tag, 2000);
     if (left.length) killPids(left);
-    if (result.ready !== IDLE_CONNECTIONS) throw new Error(`memory (${mode}): only ${result.ready}/${IDLE_CONNECTIONS} connections became ready`);
-    out[mode] = { ...result, leftAfterShutdown: [...result.leftAfterShutdown, ...left] };
-  }
-  const o = out.ours!;
-  const b = out.bare!;
+    if (result.ready !== n) throw new Error(`memory (${mode}): only ${result.ready}/${n} connections became ready`);
+    return { ...result, leftAfterShutdown: [...result.leftAfterShutdown, ...left] };
+  };
+  const pair = async (n: number, extra: string[], tsx = false): Promise<{ ours: MemoryResult; bare: MemoryResult }> => ({ ours: await run('ours', n, extra, tsx), bare: await run('bare', n, extra, tsx) });
+  const slope = await pair(IDLE_CONNECTIONS, ['halves']);
+  const slopeTsx = await pair(IDLE_CONNECTIONS, ['halves'], true);
+  // Snapshots in runs of their own: writing one grows RSS by far more than a connection.
+  const snaps = await pair(IDLE_CONNECTIONS, ['halves', 'snapshots']);
+  const many = await pair(MANY_IDLE, ['whole']);
+
   const anon = (x: number | null): string => (x === null ? 'n/a' : fmtBytes(x));
-  const fig = (r: MemoryResult): string =>
-    `heapUsed ${fmtBytes(r.heapUsedPerConn)}, RSS ${fmtBytes(r.rssPerConn)}, anon RSS ${anon(r.rssAnonPerConn)} (0→${IDLE_CONNECTIONS}: heap ${fmtBytes(r.fromZero.heapUsed)}, RSS ${fmtBytes(r.fromZero.rss)})`;
+  const fig = (r: MemoryResult): string => `heapUsed ${fmtBytes(r.heapUsedPerConn)}, RSS ${fmtBytes(r.rssPerConn)}, anon RSS ${anon(r.rssAnonPerConn)}`;
+  const ratio = (x: number, y: number): string => (y > 0 ? `${(x / y).toFixed(2)}×` : 'n/a');
+  const half = IDLE_CONNECTIONS / 2;
+  const o = snaps.ours.heap;
+  const b = snaps.bare.heap;
+  // The target is on what heap snapshots say a connection holds: heapUsed slopes also carry V8
+  // compiling hot code and flushing cold bytecode meanwhile, which can swing them by tens of KiB.
+  const heldRatio = o && b && b.objects > 0 ? o.objects / b.objects : Infinity;
+  if (o && b) {
+    const kinds = o.top.slice(0, 6).map((k) => `${k.kind} ${fmtBytes(k.bytes)}`).join(', ');
+    rows.push(
+      { bench: `Memory per idle connection — objects held (heap snapshots, ${half}→${IDLE_CONNECTIONS} servers, bundled as the Electron build), ours / bare SDK Client`, measurement: `${fmtBytes(o.objects)} / ${fmtBytes(b.objects)} = ${heldRatio.toFixed(2)}×`, target: `≤ ${MEMORY_RATIO_TARGET}×`, mark: mark(heldRatio, MEMORY_RATIO_TARGET) },
+      { bench: '  code V8 compiled meanwhile, per connection (not held by it), ours / bare', measurement: `${fmtBytes(o.code)} / ${fmtBytes(b.code)}`, target: 'report only', mark: '' },
+      { bench: '  ours, largest kinds per connection', measurement: kinds, target: 'report only', mark: '' },
+    );
+  }
   rows.push(
-    { bench: `Memory per idle connection — ours (slope ${IDLE_CONNECTIONS / 2}→${IDLE_CONNECTIONS} servers)`, measurement: fig(o), target: 'report only', mark: '' },
-    { bench: '  for scale: bare SDK Client per connection', measurement: fig(b), target: 'report only', mark: '' },
+    { bench: `  heapUsed slope ${half}→${IDLE_CONNECTIONS} (code and GC timing included; noisy), ours`, measurement: fig(slope.ours), target: 'report only', mark: '' },
+    { bench: '  bare SDK Client, same run', measurement: fig(slope.bare), target: 'report only', mark: '' },
+    { bench: `  under tsx (as \`npm run web\`): heapUsed slope ours / bare`, measurement: `${fmtBytes(slopeTsx.ours.heapUsedPerConn)} / ${fmtBytes(slopeTsx.bare.heapUsedPerConn)}`, target: 'report only', mark: '' },
   );
-  const left = o.leftAfterShutdown.length + b.leftAfterShutdown.length;
+  const mo = many.ours;
+  const mb = many.bare;
+  rows.push(
+    { bench: `${MANY_IDLE} idle servers (bundled): start-up to all ready, ours / bare`, measurement: `${fmtMs(mo.startMs)} / ${fmtMs(mb.startMs)} = ${ratio(mo.startMs, mb.startMs)}`, target: 'report only', mark: '' },
+    { bench: `  heapUsed at idle per server (0→${MANY_IDLE}), ours / bare`, measurement: `${fmtBytes(mo.fromZero.heapUsed)} / ${fmtBytes(mb.fromZero.heapUsed)} = ${ratio(mo.fromZero.heapUsed, mb.fromZero.heapUsed)}`, target: `≤ ${MEMORY_RATIO_TARGET}×`, mark: mark(mo.fromZero.heapUsed / mb.fromZero.heapUsed, MEMORY_RATIO_TARGET) },
+    { bench: `  RSS at idle per server (0→${MANY_IDLE}), ours / bare`, measurement: `${fmtBytes(mo.fromZero.rss)} / ${fmtBytes(mb.fromZero.rss)} = ${ratio(mo.fromZero.rss, mb.fromZero.rss)}`, target: 'report only', mark: '' },
+    { bench: `  the whole process at idle with ${MANY_IDLE} servers, ours / bare`, measurement: `heapUsed ${fmtBytes(mo.after.heapUsed)} / ${fmtBytes(mb.after.heapUsed)}, RSS ${fmtBytes(mo.after.rss)} / ${fmtBytes(mb.after.rss)}`, target: 'report only', mark: '' },
+  );
+  const all = [slope, slopeTsx, snaps, many].flatMap((p) => [p.ours, p.bare]);
+  const left = all.reduce((k, r) => k + r.leftAfterShutdown.length, 0);
   if (left) rows.push({ bench: 'Fixture processes left after memory bench', measurement: String(left), target: '0', mark: 'OVER' });
-  report.memory = out;
+  report.memory = { slope, slopeTsx, snapshots: snaps, many, ratioTarget: MEMORY_RATIO_TARGET };
 }
 
 interface StartupSample {

@@ -166,9 +166,9 @@ export function runTsChild<T>(file: string, args: string[], nodeFlags: string[] 
  * Run a JavaScript bundle (ESM) in a fresh plain Node process, no loader. It is imported from a
  * one-line wrapper so that no module of the bundle mistakes itself for the main script.
  */
-export function runBundleChild<T>(bundle: string, args: string[], timeoutMs = 120_000): Promise<ChildRun<T>> {
+export function runBundleChild<T>(bundle: string, args: string[], timeoutMs = 120_000, nodeFlags: string[] = []): Promise<ChildRun<T>> {
   const wrapper = `process.argv.splice(1, 0, 'bench-wrapper'); await import(${JSON.stringify(pathToFileURL(bundle).href)});`;
-  return runChild<T>(['--input-type=module', '-e', wrapper, ...args], `${path.basename(bundle)} ${args.join(' ')}`, timeoutMs);
+  return runChild<T>([...nodeFlags, '--input-type=module', '-e', wrapper, ...args], `${path.basename(bundle)} ${args.join(' ')}`, timeoutMs);
 }
 
 /** Format a number of ms for the table. */

@@ -68,12 +68,16 @@ export interface RegisteredTool {
   annotations: ToolAnnotations;
 }
 
+/** The annotations of a tool that declares none: one frozen object shared by every such tool. */
+const NO_ANNOTATIONS: ToolAnnotations = Object.freeze({});
+
 /**
  * Keep only the known annotation fields with the right types (MCP spec 2025-11-25 "Tool
- * annotations"); anything else a server sends is dropped. Titles are cut to 256 characters.
+ * annotations"); anything else a server sends is dropped. Titles are cut to 256 characters. Without
+ * annotations the result is a shared frozen empty object (never mutate it).
  */
 export function cleanAnnotations(raw: unknown): ToolAnnotations {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return {};
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return NO_ANNOTATIONS;
   const r = raw as Record<string, unknown>;
   const out: ToolAnnotations = {};
   if (typeof r.title === 'string') out.title = r.title.slice(0, 256);
@@ -93,9 +97,11 @@ export interface ToolTable {
  * Name every tool of every server, in the given order, with collision handling: when a
  * namespaced name is already taken (two tools that sanitize alike, or a name cut to 64 chars),
  * the later one gets `_<hash>` (hash of its real server and tool names, so it is stable across
- * restarts) and its server gets a warning. Never drops a tool.
+ * restarts) and its server gets a warning. Never drops a tool. With `reuse`, a tool named as
+ * last time keeps its `RegisteredTool` object (the cache is keyed by the `ServerTool` object, so
+ * the caller must pass the same one while the listing is the same; docs/ARCHITECTURE.md "Memory per server").
  */
-export function buildToolTable(tools: ServerTool[]): ToolTable {
+export function buildToolTable(tools: ServerTool[], reuse?: WeakMap<ServerTool, RegisteredTool>): ToolTable {
   const byName = new Map<string, RegisteredTool>();
   const warnings = new Map<string, string[]>();
   const out: RegisteredTool[] = [];
@@ -111,20 +117,28 @@ export function buildToolTable(tools: ServerTool[]): ToolTable {
       w.push(`Tool "${t.name}" would be named like "${clash.original_name}" of server "${clash.server}"; it is offered as "${name}".`);
       warnings.set(t.server, w);
     }
-    const reg: RegisteredTool = {
-      name,
-      server: t.server,
-      original_name: t.name,
-      description: t.description ?? '',
-      input_schema: normalizeInputSchema(t.inputSchema),
-      title: null,
-      annotations: cleanAnnotations(t.annotations),
-    };
-    reg.title = typeof t.title === 'string' && t.title ? t.title.slice(0, 256) : (reg.annotations.title ?? null);
+    const prior = reuse?.get(t);
+    const reg = prior && prior.name === name ? prior : registered(t, name);
+    reuse?.set(t, reg);
     byName.set(name, reg);
     out.push(reg);
   }
   return { tools: out, byName, warnings };
+}
+
+/** The registered form of one server tool under its final name. */
+function registered(t: ServerTool, name: string): RegisteredTool {
+  const reg: RegisteredTool = {
+    name,
+    server: t.server,
+    original_name: t.name,
+    description: t.description ?? '',
+    input_schema: normalizeInputSchema(t.inputSchema),
+    title: null,
+    annotations: cleanAnnotations(t.annotations),
+  };
+  reg.title = typeof t.title === 'string' && t.title ? t.title.slice(0, 256) : (reg.annotations.title ?? null);
+  return reg;
 }
 
 /** Deepest nesting of objects/arrays accepted in a tool's input schema. */
@@ -147,8 +161,16 @@ export function exceedsDepth(value: unknown, maxDepth: number): boolean {
   return false;
 }
 
-/** Ensure an input schema is an object schema (some servers omit `type` or `properties`). */
+/**
+ * Ensure an input schema is an object schema (some servers omit `type` or `properties`). A schema
+ * that already is one is returned as it is, shared with the listing (never mutate the result);
+ * otherwise a shallow copy with the missing parts.
+ */
 export function normalizeInputSchema(schema: unknown): Record<string, unknown> {
+  if (typeof schema === 'object' && schema !== null && !Array.isArray(schema)) {
+    const given = schema as Record<string, unknown>;
+    if (given.type !== undefined && (given.type !== 'object' || (typeof given.properties === 'object' && given.properties !== null))) return given;
+  }
   const s = typeof schema === 'object' && schema !== null && !Array.isArray(schema) ? { ...(schema as Record<string, unknown>) } : {};
   if (s.type === undefined) s.type = 'object';
   if (s.type === 'object' && (typeof s.properties !== 'object' || s.properties === null)) s.properties = {};

@@ -26,7 +26,7 @@ import { versionNegotiation, type EraMemory, type EraMode, type NegotiatedProtoc
 import { LogRing } from './connection/log-ring.js';
 import { CLIENT_INFO, NotConnectedError, progressListener, type CallOptions, type ElicitHandler, type SampleHandler } from './connection/types.js';
 import { handlerCapabilities, installClientHandlers, sendRootsChanged, type ClientHandlers } from './connection/client-handlers.js';
-import { coalescedRelist, listenForChanges } from './connection/list-changes.js';
+import { SessionLists, type ListsOwner } from './connection/list-changes.js';
 import { checkListedTools, listAll, promptsPage, resourcesPage, toolsPage, type ListName, type PageFetcher } from './connection/listing.js';
 import { OAuthRefresher } from './connection/oauth-refresh.js';
 import { ServerRequests } from './connection/requests.js';
@@ -437,32 +437,25 @@ export class McpConnection {
     this.protocol = { era, version: client.getNegotiatedProtocolVersion() ?? null };
     this.eras?.remember(this.config, era);
     this.note('lifecycle', `protocol ${this.protocol.version ?? 'unknown'} (${era === 'modern' ? 'negotiated with server/discover' : 'initialize handshake'})`);
-    const live = () => !this.closing && this.client === client;
-    const lifecycle = (text: string) => this.note('lifecycle', text);
-    const coalesce = (what: ListName, refresh: () => Promise<void>) => coalescedRelist(what, refresh, live, () => this.onChange(this), lifecycle);
-    const tools = coalesce('tools', () => this.refreshTools());
-    const resources = coalesce('resources', () => this.refreshResources());
-    const prompts = coalesce('prompts', () => this.refreshPrompts());
-    client.setNotificationHandler('notifications/tools/list_changed', tools.notify);
-    client.setNotificationHandler('notifications/resources/list_changed', resources.notify);
-    client.setNotificationHandler('notifications/prompts/list_changed', prompts.notify);
-    await tools.initial(() => this.refreshTools(timeoutMs));
+    const lists = new SessionLists(client, this.listsOwner);
+    lists.install();
+    await lists.initial('tools', timeoutMs);
     // Resources and prompts are extras: a server that fails to list them still serves its tools.
     await Promise.all([
-      resources.initial(() => this.refreshResources(timeoutMs)).catch((err: Error) => this.note('lifecycle', `listing resources failed: ${err.message}`)),
-      prompts.initial(() => this.refreshPrompts(timeoutMs)).catch((err: Error) => this.note('lifecycle', `listing prompts failed: ${err.message}`)),
+      lists.initial('resources', timeoutMs).catch((err: Error) => this.note('lifecycle', `listing resources failed: ${err.message}`)),
+      lists.initial('prompts', timeoutMs).catch((err: Error) => this.note('lifecycle', `listing prompts failed: ${err.message}`)),
     ]);
-    // 2026-07-28: the list-change stream opens once the server is ready (off the start's path);
-    // the lists are read once more when it is open, so a change made before it opened is not lost.
-    if (era === 'modern') {
-      void listenForChanges(client, timeoutMs, live, lifecycle).then((opened) => {
-        if (!opened || !live()) return;
-        tools.notify();
-        resources.notify();
-        prompts.notify();
-      });
-    }
+    // 2026-07-28: the list-change stream opens once the server is ready (off the start's path).
+    if (era === 'modern') void lists.listen(timeoutMs);
   }
+
+  /** What every session's lists (main/mcp/connection/list-changes.ts) need of this connection; one per connection. */
+  private readonly listsOwner: ListsOwner = {
+    isCurrent: (session) => !this.closing && this.client === session,
+    relist: (what, timeoutMs) => (what === 'tools' ? this.refreshTools(timeoutMs) : what === 'resources' ? this.refreshResources(timeoutMs) : this.refreshPrompts(timeoutMs)),
+    changed: () => this.onChange(this),
+    note: (text) => this.note('lifecycle', text),
+  };
 
   /** One whole list through main/mcp/connection/listing.ts, keeping its issues. @throws NotConnectedError, or a failed page's error. */
   private async listAll<T>(capability: ListName, page: PageFetcher<T>, key: (item: T) => unknown, timeoutMs: number): Promise<T[]> {

@@ -227,7 +227,18 @@ export class ManagedStdioTransport implements Transport {
   /** Ids of requests sent to the server and not answered yet (to fail the one an oversized reply answers). */
   private readonly awaiting = new Set<string | number>();
 
-  constructor(private readonly opts: StdioOptions) {}
+  /**
+   * The child's environment until it is spawned; then dropped (a merged environment is a few KiB
+   * per server, and a restart builds a new transport). docs/ARCHITECTURE.md "Memory per server".
+   */
+  private env: Record<string, string> | null;
+  private readonly opts: Omit<StdioOptions, 'env'>;
+
+  constructor(opts: StdioOptions) {
+    const { env, ...rest } = opts;
+    this.env = env;
+    this.opts = rest;
+  }
 
   /** The child's pid while it runs. */
   get pid(): number | null {
@@ -249,10 +260,12 @@ export class ManagedStdioTransport implements Transport {
    * @throws the spawn error (ENOENT, EACCES, …).
    */
   start(): Promise<void> {
-    if (this.child) throw new Error('ManagedStdioTransport already started');
+    if (this.child || !this.env) throw new Error('ManagedStdioTransport already started');
+    const env = this.env;
+    this.env = null;
     return new Promise((resolve, reject) => {
       const child = spawn(this.opts.command, this.opts.args, {
-        env: this.opts.env,
+        env,
         cwd: this.opts.cwd,
         stdio: ['pipe', 'pipe', 'pipe'],
         shell: false,

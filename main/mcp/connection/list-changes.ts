@@ -2,94 +2,145 @@
  * Keeping a connection's lists current: the `list_changed` notifications coalesced into one
  * re-list per burst, and on 2026-07-28 the `subscriptions/listen` stream that carries them
  * (MCP spec 2026-07-28 "Subscriptions"). docs/ARCHITECTURE.md "Protocol eras".
+ *
+ * One {@link SessionLists} per session: its state is three small records and its behaviour lives
+ * on the prototype, so an idle connection holds no closures for it beyond the three notification
+ * handlers (docs/ARCHITECTURE.md "Memory per server").
  */
 import type { Client } from '@modelcontextprotocol/client';
+import type { ListName as WatchedList } from './listing.js';
 
 /** Most times a dropped `subscriptions/listen` stream is opened again per session. */
 export const MAX_RELISTENS = 5;
 
-/** One list's re-listing: `notify` on each list_changed; `initial` wraps the first listing. */
-export interface Relister {
-  notify: () => void;
-  /** The initial listing, counted as a running re-list (its errors are the caller's). */
-  initial: (list: () => Promise<void>) => Promise<void>;
+
+/** What a session's lists need of their connection. */
+export interface ListsOwner {
+  /** Whether `session` is still the connection's current, open session (else re-listing stops). */
+  isCurrent(session: Client): boolean;
+  /** Read one whole list again; `timeoutMs` absent = the connection's own timeout. */
+  relist(what: WatchedList, timeoutMs?: number): Promise<void>;
+  /** Called after each successful re-list. */
+  changed(): void;
+  /** Write a lifecycle line to the server's log. */
+  note(text: string): void;
 }
 
+/** One list's re-list state. */
+interface ListState {
+  state: 'idle' | 'scheduled' | 'running';
+  again: boolean;
+}
+
+const NOTIFICATIONS = {
+  tools: 'notifications/tools/list_changed',
+  resources: 'notifications/resources/list_changed',
+  prompts: 'notifications/prompts/list_changed',
+} as const;
+
 /**
- * list_changed is honoured even from servers that did not declare `listChanged`. A burst of
- * notifications causes one re-list: while one is scheduled, more are absorbed; any that come
- * while a listing runs (the initial one included) ask for exactly one more afterwards.
- * @param live whether the session is still the connection's current one (else re-listing stops)
- * @param changed called after each successful re-list
- * @param note writes a lifecycle line to the server's log
+ * The lists of one session. list_changed is honoured even from servers that did not declare
+ * `listChanged`. A burst of notifications causes one re-list: while one is scheduled, more are
+ * absorbed; any that come while a listing runs (the initial one included) ask for exactly one
+ * more afterwards.
  */
-export function coalescedRelist(what: 'tools' | 'resources' | 'prompts', refresh: () => Promise<void>, live: () => boolean, changed: () => void, note: (text: string) => void): Relister {
-  let state: 'idle' | 'scheduled' | 'running' = 'idle';
-  let again = false;
-  const loop = async (): Promise<void> => {
-    while (again) {
-      again = false;
-      if (!live()) break;
+export class SessionLists {
+  private readonly lists: Record<WatchedList, ListState> = {
+    tools: { state: 'idle', again: false },
+    resources: { state: 'idle', again: false },
+    prompts: { state: 'idle', again: false },
+  };
+
+  constructor(
+    private readonly session: Client,
+    private readonly owner: ListsOwner,
+  ) {}
+
+  /** Route the session's three `list_changed` notifications here. */
+  install(): void {
+    this.session.setNotificationHandler(NOTIFICATIONS.tools, () => this.notify('tools'));
+    this.session.setNotificationHandler(NOTIFICATIONS.resources, () => this.notify('resources'));
+    this.session.setNotificationHandler(NOTIFICATIONS.prompts, () => this.notify('prompts'));
+  }
+
+  private get live(): boolean {
+    return this.owner.isCurrent(this.session);
+  }
+
+  /** A `list_changed` for `what` arrived (or the lists must be read once more). */
+  notify(what: WatchedList): void {
+    const l = this.lists[what];
+    if (l.state === 'scheduled') return;
+    if (l.state === 'running') {
+      l.again = true;
+      return;
+    }
+    this.owner.note(`${what}/list_changed received`);
+    l.state = 'scheduled';
+    l.again = true;
+    // Notifications that arrived in the same read are handled before this runs.
+    setImmediate(() => {
+      l.state = 'running';
+      void this.loop(what);
+    });
+  }
+
+  /** The initial listing of `what`, counted as a running re-list (its errors are the caller's). */
+  async initial(what: WatchedList, timeoutMs: number): Promise<void> {
+    this.lists[what].state = 'running';
+    try {
+      await this.owner.relist(what, timeoutMs);
+    } finally {
+      void this.loop(what);
+    }
+  }
+
+  private async loop(what: WatchedList): Promise<void> {
+    const l = this.lists[what];
+    while (l.again) {
+      l.again = false;
+      if (!this.live) break;
       try {
-        await refresh();
-        changed();
+        await this.owner.relist(what);
+        this.owner.changed();
       } catch (err) {
-        note(`refreshing ${what} failed: ${(err as Error).message}`);
+        this.owner.note(`refreshing ${what} failed: ${(err as Error).message}`);
       }
     }
-    state = 'idle';
-  };
-  return {
-    notify: (): void => {
-      if (state === 'scheduled') return;
-      if (state === 'running') {
-        again = true;
-        return;
-      }
-      note(`${what}/list_changed received`);
-      state = 'scheduled';
-      again = true;
-      // Notifications that arrived in the same read are handled before this runs.
-      setImmediate(() => {
-        state = 'running';
-        void loop();
-      });
-    },
-    initial: async (list: () => Promise<void>): Promise<void> => {
-      state = 'running';
-      try {
-        await list();
-      } finally {
-        void loop();
-      }
-    },
-  };
-}
+    l.state = 'idle';
+  }
 
-/**
- * 2026-07-28: list_changed notifications come only on a `subscriptions/listen` stream the
- * client opened; the SDK dispatches them to the handlers registered on `client`. Asks for every
- * list the server offers; a stream the server drops is opened again (at most
- * {@link MAX_RELISTENS} times per session). Never throws: without the stream the lists are still
- * correct as of the last listing. Resolves true when the stream is open.
- * @param live whether `client` is still the connection's current, open session
- */
-export async function listenForChanges(client: Client, timeoutMs: number, live: () => boolean, note: (text: string) => void, attempt = 0): Promise<boolean> {
-  const caps = client.getServerCapabilities() ?? {};
-  const filter = { ...(caps.tools ? { toolsListChanged: true } : {}), ...(caps.resources ? { resourcesListChanged: true } : {}), ...(caps.prompts ? { promptsListChanged: true } : {}) };
-  if (Object.keys(filter).length === 0 || !live()) return false;
-  try {
-    const subscription = await client.listen(filter, { timeout: timeoutMs });
-    note(`listening for list changes (${Object.keys(subscription.honoredFilter).join(', ') || 'nothing honored'})`);
-    void subscription.closed.then((how) => {
-      if (how !== 'remote' || !live()) return;
-      if (attempt + 1 > MAX_RELISTENS) return void note('the list-change stream closed again; not reopening it');
-      note('the list-change stream closed; opening it again');
-      setTimeout(() => void listenForChanges(client, timeoutMs, live, note, attempt + 1), 1000).unref();
-    });
-    return true;
-  } catch (err) {
-    note(`listening for list changes failed: ${err instanceof Error ? err.message : String(err)}`);
-    return false;
+  /**
+   * 2026-07-28: list_changed notifications come only on a `subscriptions/listen` stream the
+   * client opened; the SDK dispatches them to the handlers {@link install} registered. Asks for
+   * every list the server offers; a stream the server drops is opened again (at most
+   * {@link MAX_RELISTENS} times per session). Never throws: without the stream the lists are
+   * still correct as of the last listing. When the stream opens, every list is read once more, so
+   * a change made before it opened is not lost.
+   */
+  async listen(timeoutMs: number, attempt = 0): Promise<void> {
+    const caps = this.session.getServerCapabilities() ?? {};
+    const filter = { ...(caps.tools ? { toolsListChanged: true } : {}), ...(caps.resources ? { resourcesListChanged: true } : {}), ...(caps.prompts ? { promptsListChanged: true } : {}) };
+    if (Object.keys(filter).length === 0 || !this.live) return;
+    try {
+      const subscription = await this.session.listen(filter, { timeout: timeoutMs });
+      this.owner.note(`listening for list changes (${Object.keys(subscription.honoredFilter).join(', ') || 'nothing honored'})`);
+      void subscription.closed.then((how) => this.reopen(how, timeoutMs, attempt));
+    } catch (err) {
+      this.owner.note(`listening for list changes failed: ${err instanceof Error ? err.message : String(err)}`);
+      return;
+    }
+    if (attempt > 0 || !this.live) return;
+    this.notify('tools');
+    this.notify('resources');
+    this.notify('prompts');
+  }
+
+  /** The stream closed: open it again after a second when the server dropped it. */
+  private reopen(how: string, timeoutMs: number, attempt: number): void {
+    if (how !== 'remote' || !this.live) return;
+    if (attempt + 1 > MAX_RELISTENS) return void this.owner.note('the list-change stream closed again; not reopening it');
+    this.owner.note('the list-change stream closed; opening it again');
+    setTimeout(() => void this.listen(timeoutMs, attempt + 1), 1000).unref();
   }
 }

@@ -215,7 +215,8 @@ export class ServerRuntime {
       launchWrapper: this.deps.launchWrapper,
       protocolHooks: this.deps.protocol,
       sandbox: this.deps.sandbox,
-      denials: this.denialLog(name),
+      // Denials exist only where there is a sandbox (a local server with a launcher); none kept otherwise.
+      ...(this.deps.sandbox && cfg.type === 'local' ? { denials: this.denialLog(name) } : {}),
       traffic: this.deps.traffic?.ring(name) ?? null,
     });
   }

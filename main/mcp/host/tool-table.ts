@@ -5,7 +5,8 @@
  * views may call, and, when the user chose to hold them back, those not accepted since they
  * changed or appeared (docs/ARCHITECTURE.md "Tool names and result content", "Pinned tool definitions").
  */
-import { buildToolTable, type RegisteredTool, type ToolTable } from '../adapter.js';
+import type { Tool } from '@modelcontextprotocol/client';
+import { buildToolTable, type RegisteredTool, type ServerTool, type ToolTable } from '../adapter.js';
 import type { ToolPinStatus } from '../../../preload/contract/index.js';
 import { programIdentity, type ConfigStore } from '../config.js';
 import type { McpConnection } from '../connection.js';
@@ -23,6 +24,9 @@ export class ToolRegistry {
   private offered: RegisteredTool[] = [];
   /** `{server}\u0000{tool}` of tools only views may call (MCP Apps `visibility: ["app"]`). */
   private appOnly = new Set<string>();
+  /** Per listed tool object, its table entry and registered form: a rebuild that did not re-list allocates no new ones. */
+  private readonly serverTools = new WeakMap<Tool, ServerTool>();
+  private readonly registered = new WeakMap<ServerTool, RegisteredTool>();
 
   /**
    * @param store the configured servers (file order)
@@ -77,13 +81,17 @@ export class ToolRegistry {
         // Pins first-seen definitions; remembered while the listing is the same array.
         this.pins.check(name, programIdentity(c.config), c.tools);
         for (const t of c.tools) if (!visibleToModel(t)) appOnly.add(`${name}\u0000${t.name}`);
-        for (const t of c.tools) all.push({ server: name, name: t.name, description: t.description, inputSchema: t.inputSchema as Record<string, unknown>, title: t.title, annotations: t.annotations });
+        for (const t of c.tools) {
+          let st = this.serverTools.get(t);
+          if (!st || st.server !== name) this.serverTools.set(t, (st = { server: name, name: t.name, description: t.description, inputSchema: t.inputSchema as Record<string, unknown>, title: t.title, annotations: t.annotations }));
+          all.push(st);
+        }
       }
     }
     // The host's own tools (../protocol/meta-tools.ts) are named first, so a server tool that
     // would take one of their names gets the hash suffix and the warning, never the reverse.
     const meta = shuttingDown ? [] : metaToolsFor([...conns.values()].filter((c) => c.status === 'ready'));
-    this.table = buildToolTable([...meta, ...all]);
+    this.table = buildToolTable([...meta, ...all], this.registered);
     for (const t of this.table.tools.slice(0, meta.length)) t.server = META_SERVER;
     this.appOnly = appOnly;
     this.refreshOffered();

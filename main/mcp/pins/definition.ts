@@ -22,8 +22,20 @@ export interface ToolDefinition {
   annotations?: Record<string, unknown>;
 }
 
-/** The pinned fields of a listed tool (a fresh object; absent fields stay absent). */
+/** The fields of a tool that make its definition. */
+const DEFINITION_FIELDS = new Set(['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations']);
+
+/**
+ * The pinned fields of a listed tool; absent fields stay absent. A tool with no other fields is
+ * its own definition (returned as it is, shared with the listing: never mutate it); otherwise a
+ * fresh object holding the listing's values.
+ */
 export function definitionOf(tool: Pick<Tool, 'name' | 'title' | 'description' | 'inputSchema' | 'outputSchema' | 'annotations'>): ToolDefinition {
+  if (typeof tool.inputSchema === 'object' && tool.inputSchema !== null) {
+    let only = true;
+    for (const k in tool) if (!DEFINITION_FIELDS.has(k)) only = false;
+    if (only) return tool as ToolDefinition;
+  }
   const d: ToolDefinition = { name: tool.name, inputSchema: (tool.inputSchema ?? {}) as Record<string, unknown> };
   if (tool.title !== undefined) d.title = tool.title;
   if (tool.description !== undefined) d.description = tool.description;

@@ -7,8 +7,8 @@
  * definition hash or configuration identity differs from its pin is `changed`, until the user
  * accepts it ({@link ToolPins.accept}: a button, or allowing a call on the approval card). The
  * check of one listing is remembered (by the listing's array and the pins' generation), so a table
- * rebuild that did not re-list costs nothing; and each tool's last listed definition is remembered
- * with its canonical hash, so a re-list that sends a definition equal as JSON to the last one
+ * rebuild that did not re-list costs nothing; and that check keeps each tool's last listed
+ * definition with its canonical hash, so a re-list that sends a definition equal as JSON to the last one
  * (compared by walking both, {@link sameJson}, no serialising) is not canonicalised or hashed again.
  * The pin file is written at most once per listing (only when something was newly pinned).
  */
@@ -38,9 +38,8 @@ interface Checked {
 
 /** The pins of one app core's servers. */
 export class ToolPins {
+  /** Per server, the last check: also each tool's last listed definition with its canonical hash. */
   private readonly checked = new Map<string, Checked>();
-  /** Per server, per tool: the definition last listed and its canonical hash. */
-  private readonly hashes = new Map<string, Map<string, { definition: ToolDefinition; hash: string }>>();
   /** Bumped whenever a pin is accepted, so remembered checks are made again. */
   private generation = 0;
 
@@ -61,23 +60,28 @@ export class ToolPins {
     const first = !pins.known;
     let wrote = first;
     const out = new Map<string, CheckedTool>();
-    let known = this.hashes.get(server);
-    if (!known) this.hashes.set(server, (known = new Map()));
+    // The last check's definitions and hashes (tools no longer listed drop out with it; their pins stay).
+    const known = prior?.tools;
     for (const t of listing) {
+      const seen = known?.get(t.name);
+      // The definition as listed now (it shares the listing's objects, so no older listing is kept alive).
       const definition = definitionOf(t);
-      const seen = known.get(t.name);
-      const same = seen !== undefined && sameJson(seen.definition, definition);
-      const hash = same ? seen.hash : definitionHash(definition);
-      if (!same) known.set(t.name, { definition, hash });
+      const hash = seen !== undefined && sameJson(seen.definition, definition) ? seen.hash : definitionHash(definition);
       const pin = pins.tools.get(t.name);
       if (!pin) {
         pins.tools.set(t.name, { hash, definition, identity, accepted: first, pinned_at: this.now() });
         wrote = true;
         out.set(t.name, { status: first ? PINNED : NEW, hash, definition });
-      } else out.set(t.name, { status: statusOf(pin, hash, identity, definition), hash, definition });
+      } else {
+        // A pin read from disk holds its own copy of a definition equal to the listed one: share
+        // the listed one instead (same canonical JSON, so the file does not change).
+        if (pin.hash === hash && pin.definition !== definition) {
+          pin.definition = definition;
+          pin.hash = hash;
+        }
+        out.set(t.name, { status: statusOf(pin, hash, identity, definition), hash, definition });
+      }
     }
-    // Tools no longer listed are not remembered (their pins stay).
-    if (known.size > out.size) for (const n of known.keys()) if (!out.has(n)) known.delete(n);
     pins.known = true;
     // A failed write is reported by the store; the pins hold in memory and are written at the next change.
     if (wrote) this.store.save(server).catch(() => undefined);
@@ -118,7 +122,6 @@ export class ToolPins {
   /** Forget what was checked for a server (it stopped or was removed); its pins stay on disk. */
   forget(server: string): void {
     this.checked.delete(server);
-    this.hashes.delete(server);
   }
 
   /**

@@ -161,6 +161,38 @@ describe('buildToolTable', () => {
     expect(normalizeInputSchema({ properties: { a: { type: 'string' } } })).toEqual({ type: 'object', properties: { a: { type: 'string' } } });
     expect(normalizeInputSchema([1, 2])).toEqual({ type: 'object', properties: {} });
   });
+
+  it('shares a schema that already is an object schema, and copies (never mutates) one that is not', () => {
+    const ready = { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] };
+    expect(normalizeInputSchema(ready)).toBe(ready);
+    const partial = { properties: { a: { type: 'string' } } };
+    const fixed = normalizeInputSchema(partial);
+    expect(fixed).not.toBe(partial);
+    expect(partial).toEqual({ properties: { a: { type: 'string' } } });
+    const noProps = { type: 'object' };
+    expect(normalizeInputSchema(noProps)).toEqual({ type: 'object', properties: {} });
+    expect(noProps).toEqual({ type: 'object' });
+  });
+});
+
+describe('buildToolTable reuse (docs/ARCHITECTURE.md "Memory per server")', () => {
+  it('keeps a tool\'s registered object while its name stays, and makes a new one when a collision renames it', () => {
+    const reuse = new WeakMap<ServerTool, ReturnType<typeof buildToolTable>['tools'][number]>();
+    const a: ServerTool = { server: 'files', name: 'read', inputSchema: { type: 'object', properties: {} } };
+    const first = buildToolTable([a], reuse).tools[0]!;
+    expect(first.input_schema).toBe(a.inputSchema);
+    expect(first.annotations).toEqual({});
+    expect(buildToolTable([a], reuse).tools[0]).toBe(first);
+    // Another server's tool that sanitizes to the same name comes first: ours is renamed, so a new entry.
+    const clash: ServerTool = { server: 'files', name: 'read', inputSchema: {} };
+    const table = buildToolTable([clash, a], reuse);
+    const renamed = table.tools[1]!;
+    expect(renamed).not.toBe(first);
+    expect(renamed.name).not.toBe(first.name);
+    expect(table.warnings.get('files')).toHaveLength(1);
+    // The shared empty annotations cannot be changed by accident.
+    expect(Object.isFrozen(first.annotations)).toBe(true);
+  });
 });
 
 describe('convertCallResult', () => {

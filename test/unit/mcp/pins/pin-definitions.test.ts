@@ -231,3 +231,39 @@ describe('pin store and check', () => {
     expect(pins.check('notes', ID_B, [{ ...write, description: 'another program' }]).get('write_note')!.status).toEqual({ kind: 'pinned' });
   });
 });
+
+describe('one copy of a listing (docs/ARCHITECTURE.md "Memory per server")', () => {
+  const ID = 'c'.repeat(64);
+
+  it('a tool with only definition fields is its own definition; one with more gets a fresh object without them', () => {
+    expect(definitionOf(write)).toBe(write);
+    const withMeta = { ...write, _meta: { anything: 1 }, icons: [{ src: 'https://x/i.png' }] } as Tool;
+    const d = definitionOf(withMeta);
+    expect(d).not.toBe(withMeta);
+    expect(Object.keys(d).sort()).toEqual(['annotations', 'description', 'inputSchema', 'name', 'title']);
+    expect(d.inputSchema).toBe(withMeta.inputSchema); // the listing's schema, not a copy
+  });
+
+  it('a pin read from disk equal to the listed definition shares the listed one, the file unchanged; a changed tool keeps its pin', async () => {
+    const dir = stateDir();
+    const first = storeIn(dir);
+    new ToolPins(first).check('notes', ID, [write, { ...structuredClone(write), name: 'other' }]);
+    await first.flush();
+    const fileOf = (): string => readFileSync(first.fileOf('notes'), 'utf8');
+    const onDisk = fileOf();
+    // A later start: the pins come from the file, the listing from the server (fresh objects).
+    const store = storeIn(dir);
+    const pins = new ToolPins(store);
+    const listed = structuredClone(write);
+    const changed = { ...structuredClone(write), name: 'other', description: 'Something else now.' };
+    const checked = pins.check('notes', ID, [listed, changed]);
+    expect(checked.get('write_note')!.status).toEqual({ kind: 'pinned' });
+    expect(store.get('notes').tools.get('write_note')!.definition).toBe(listed);
+    expect(checked.get('write_note')!.definition).toBe(listed);
+    // The changed tool's pin keeps what was accepted, so the diff still says what changed.
+    expect(checked.get('other')!.status).toMatchObject({ kind: 'changed', diff: [{ kind: 'description' }] });
+    expect(store.get('notes').tools.get('other')!.definition.description).toBe(write.description);
+    await store.flush();
+    expect(fileOf()).toBe(onDisk);
+  });
+});
