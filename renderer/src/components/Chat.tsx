@@ -9,7 +9,7 @@ import { ContextChips } from './ContextChips';
 import { FirstRun, type GuideTarget } from './FirstRun';
 import { LocalModelOffers } from './LocalModelOffers';
 import { Glyph, type IconName } from './icons';
-import { Markdown } from './Markdown';
+import { FoldedText } from './FoldedText';
 import { ToolPicker } from './ToolPicker';
 import { PreparingCard, ToolCard } from './ToolCard';
 import { NoticeText } from './RunNote';
@@ -81,7 +81,7 @@ function UserMessage({ item, editable, running }: { item: Extract<TranscriptItem
       {item.context && item.context.length > 0 && <ContextChips context={item.context} />}
       {item.text && (
         <div className="msg user" data-testid="msg-user">
-          {item.text}
+          <FoldedText text={item.text} mode="text" />
         </div>
       )}
       <div className="msg-actions">
@@ -158,7 +158,7 @@ const Item = memo(function Item({ item: it, editable, running, hit, regen }: { i
     body = (
       <div className="msg-wrap assistant">
         <div className={`msg assistant ${it.state}`} data-testid="msg-assistant">
-          <Markdown text={it.text} streaming={it.state === 'streaming'} />
+          <FoldedText text={it.text} mode="markdown" streaming={it.state === 'streaming'} />
         </div>
         <div className="msg-actions">
           <CopyButton text={it.text} />

@@ -199,6 +199,16 @@ export const en = {
     imageAlt: 'Image returned by the tool',
     unsupportedImageType: 'An image of a type that is not shown ({{type}})',
   },
+  fold: {
+    more_one: 'Show {{n}} more character',
+    more_other: 'Show {{n}} more characters',
+    rest_one: 'Show the rest ({{n}} character)',
+    rest_other: 'Show the rest ({{n}} characters)',
+    showing: 'Showing the rest… {{percent}}%',
+    stop: 'Stop',
+    less: 'Fold again',
+    hidden: '{{shown}} of {{total}} characters shown. Copy, search and export use the whole message.',
+  },
   markdown: {
     copyCode: 'Copy code',
     copied: 'Copied',

@@ -199,6 +199,16 @@ export const zhCN: Strings = {
     imageAlt: '工具返回的图片',
     unsupportedImageType: '一张不予显示类型的图片（{{type}}）',
   },
+  fold: {
+    more_one: '再显示 {{n}} 个字符',
+    more_other: '再显示 {{n}} 个字符',
+    rest_one: '显示其余部分（{{n}} 个字符）',
+    rest_other: '显示其余部分（{{n}} 个字符）',
+    showing: '正在显示其余部分……{{percent}}%',
+    stop: '停止',
+    less: '重新折叠',
+    hidden: '已显示 {{total}} 个字符中的 {{shown}} 个。复制、搜索和导出都使用完整消息。',
+  },
   markdown: {
     copyCode: '复制代码',
     copied: '已复制',

@@ -1,0 +1,112 @@
+/**
+ * A message's text, folded when it is long (docs/ARCHITECTURE.md "Conversations", long messages):
+ * the first part is shown and the rest on request — "Show more" adds one piece, "Show the rest"
+ * adds every piece, one per step (a transition, so the window stays responsive), until all is
+ * shown; "Fold again" goes back to the first part. Pieces after the first skip layout while they
+ * are off screen (`content-visibility: auto`). Where pieces are cut: ../fold.ts. The text itself is
+ * never changed: copy, search and export use the whole message.
+ */
+import { memo, startTransition, useEffect, useMemo, useRef, useState } from 'react';
+import { FOLD_PIECE, foldEnd, pieceEnd, type FoldMode } from '../fold';
+import { formatNumber, useTranslation } from '../i18n';
+import { Markdown } from './Markdown';
+import { holdInChat } from './use-stick-to-bottom';
+
+/** What the reader asked for: the first part, some more pieces, or everything (added step by step). */
+type Unfold = { kind: 'folded' } | { kind: 'more'; pieces: number } | { kind: 'all'; pieces: number };
+
+/**
+ * One piece: plain text (a block-level span, white space as the container sets it, so it may sit
+ * in a `<pre>`) or markdown of its own.
+ */
+const Piece = memo(function Piece({ text, start, end, mode, streaming, first }: { text: string; start: number; end: number; mode: FoldMode; streaming: boolean; first: boolean }) {
+  const piece = text.slice(start, end);
+  const className = first ? 'fold-piece' : 'fold-piece later';
+  return mode === 'markdown' ? (
+    <div className={className} data-testid="fold-piece">
+      <Markdown text={piece} streaming={streaming} />
+    </div>
+  ) : (
+    <span className={className} data-testid="fold-piece">
+      {piece}
+    </span>
+  );
+});
+
+/**
+ * @param text the whole text (any length)
+ * @param mode plain text, or markdown (each piece rendered by ./Markdown.tsx)
+ * @param streaming the text is still arriving (markdown only)
+ * @param preClassName plain text only: the pieces go in a `<pre>` of this class (the fold's bar after it), with `preTestId` as its test id
+ */
+export function FoldedText({ text, mode, streaming = false, preClassName, preTestId }: { text: string; mode: FoldMode; streaming?: boolean; preClassName?: string; preTestId?: string }) {
+  const { t } = useTranslation();
+  const [unfold, setUnfold] = useState<Unfold>({ kind: 'folded' });
+  const bar = useRef<HTMLDivElement>(null);
+  const first = useMemo(() => foldEnd(text, mode), [text, mode]);
+  // The ends of the pieces after the first, cut lazily in order and kept while the text is the
+  // same (a streaming text only grows, so its earlier cuts stay valid: they depend on the text before them).
+  const cuts = useRef<{ text: string; mode: FoldMode; ends: number[] }>({ text, mode, ends: [] });
+  const kept = cuts.current;
+  if (kept.text !== text || kept.mode !== mode) {
+    const valid = kept.mode === mode && text.startsWith(kept.text.slice(0, kept.ends.at(-1) ?? 0));
+    cuts.current = { text, mode, ends: valid ? kept.ends : [] };
+  }
+  const want = unfold.kind === 'folded' ? 0 : unfold.pieces;
+  const known = cuts.current.ends;
+  while (known.length < want && (known.at(-1) ?? first) < text.length) known.push(pieceEnd(text, known.at(-1) ?? first, FOLD_PIECE[mode], mode));
+  const ends = known.slice(0, want);
+  const shownEnd = ends.length ? ends[ends.length - 1]! : first;
+  const rest = text.length - shownEnd;
+  const adding = unfold.kind === 'all' && rest > 0;
+  // "Show the rest": one more piece per step, each rendered as a transition after the last one is on screen.
+  useEffect(() => {
+    if (!adding) return;
+    const timer = setTimeout(() => startTransition(() => setUnfold((u) => (u.kind === 'all' ? { kind: 'all', pieces: u.pieces + 1 } : u))), 0);
+    return () => clearTimeout(timer);
+  }, [adding, ends.length]);
+  const ask = (next: Unfold): void => {
+    // The reader stays where they read; the chat stops following its bottom while this grows.
+    if (bar.current) holdInChat(bar.current);
+    startTransition(() => setUnfold(next));
+  };
+  const pieces = [0, first, ...ends];
+  const shown = pieces.slice(0, -1).map((start, i) => <Piece key={start} text={text} start={start} end={pieces[i + 1]!} mode={mode} streaming={streaming} first={i === 0} />);
+  const next = rest > 0 ? pieceEnd(text, shownEnd, FOLD_PIECE[mode], mode) - shownEnd : 0;
+  return (
+    <div className="folded" data-testid="folded" data-total={text.length} data-shown={shownEnd}>
+      {preClassName ? <pre className={preClassName} data-testid={preTestId}>{shown}</pre> : shown}
+      {first < text.length && (
+        <div className="fold-bar" ref={bar} data-testid="fold-bar">
+          <span className="muted small">{t('fold.hidden', { shown: formatNumber(shownEnd), total: formatNumber(text.length) })}</span>
+          {adding ? (
+            <>
+              <span className="small" role="status" data-testid="fold-progress">
+                {t('fold.showing', { percent: Math.floor((shownEnd / text.length) * 100) })}
+              </span>
+              <button className="link small" onClick={() => setUnfold({ kind: 'more', pieces: ends.length })}>
+                {t('fold.stop')}
+              </button>
+            </>
+          ) : rest > 0 ? (
+            <>
+              {next < rest && (
+                <button className="link small" data-testid="fold-more" onClick={() => ask({ kind: 'more', pieces: ends.length + 1 })}>
+                  {t('fold.more', { count: next, n: formatNumber(next) })}
+                </button>
+              )}
+              <button className="link small" data-testid="fold-rest" onClick={() => ask({ kind: 'all', pieces: ends.length + 1 })}>
+                {t('fold.rest', { count: rest, n: formatNumber(rest) })}
+              </button>
+            </>
+          ) : null}
+          {shownEnd > first && !adding && (
+            <button className="link small" data-testid="fold-less" onClick={() => ask({ kind: 'folded' })}>
+              {t('fold.less')}
+            </button>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}
