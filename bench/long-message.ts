@@ -7,14 +7,14 @@
  * fold control: "Show the rest" on the 5 MB answer, until all of it is in the page, and the longest
  * task while that happens (goal: none over 50 ms).
  *
- * Env: BENCH_LONG_CHARS (default 5,000,000).
+ * Env: BENCH_LONG_CHARS (default 5,000,000), BENCH_LONG_ROUNDS (default 5).
  */
 import { chromium, type Page } from '@playwright/test';
 import { startShell } from './conversations.js';
 import { fmtMs, makeStateDir, median, removeDir, runTsChild, type Row } from './util.js';
 
 const OPEN_TARGET_MS = 300;
-const ROUNDS = 5;
+const ROUNDS = Number(process.env.BENCH_LONG_ROUNDS ?? 5);
 const LONG_TASK_MS = 50;
 
 interface Seeded {

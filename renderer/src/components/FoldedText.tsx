@@ -2,12 +2,14 @@
  * A message's text, folded when it is long (docs/ARCHITECTURE.md "Conversations", long messages):
  * the first part is shown and the rest on request — "Show more" adds one piece, "Show the rest"
  * adds every piece, one per step (a transition, so the window stays responsive), until all is
- * shown; "Fold again" goes back to the first part. Pieces after the first skip layout while they
+ * shown; "Fold again" goes back to the first part. Markdown past the markdown renderer's size limit
+ * shows as plain text, as it always did (rendering megabytes of markdown takes a minute). Pieces after the first skip layout while they
  * are off screen (`content-visibility: auto`). Where pieces are cut: ../fold.ts. The text itself is
  * never changed: copy, search and export use the whole message.
  */
 import { memo, startTransition, useEffect, useMemo, useRef, useState } from 'react';
 import { FOLD_PIECE, foldEnd, pieceEnd, type FoldMode } from '../fold';
+import { DEFAULT_MARKDOWN_LIMITS } from '../markdown-limits';
 import { formatNumber, useTranslation } from '../i18n';
 import { Markdown } from './Markdown';
 import { holdInChat } from './use-stick-to-bottom';
@@ -15,16 +17,39 @@ import { holdInChat } from './use-stick-to-bottom';
 /** What the reader asked for: the first part, some more pieces, or everything (added step by step). */
 type Unfold = { kind: 'folded' } | { kind: 'more'; pieces: number } | { kind: 'all'; pieces: number };
 
+/** How a piece renders: markdown past `MARKDOWN_AS_TEXT_FROM` shows as plain text. */
+type PieceMode = FoldMode | 'markdown-rest';
+
+/**
+ * Where markdown pieces stop being rendered as markdown: the markdown renderer's own size limit
+ * (../markdown-limits.ts), past which an answer was always shown as plain text.
+ */
+const MARKDOWN_AS_TEXT_FROM = DEFAULT_MARKDOWN_LIMITS.maxChars;
+
+/** The mode a piece starting at `start` renders in, and the mode and size its end is cut by. */
+function pieceMode(mode: FoldMode, start: number): { render: PieceMode; cut: FoldMode; size: number } {
+  if (mode === 'markdown' && start >= MARKDOWN_AS_TEXT_FROM) return { render: 'markdown-rest', cut: 'text', size: FOLD_PIECE.text };
+  return { render: mode, cut: mode, size: FOLD_PIECE[mode] };
+}
+
 /**
  * One piece: plain text (a block-level span, white space as the container sets it, so it may sit
  * in a `<pre>`) or markdown of its own.
  */
-const Piece = memo(function Piece({ text, start, end, mode, streaming, first }: { text: string; start: number; end: number; mode: FoldMode; streaming: boolean; first: boolean }) {
+const Piece = memo(function Piece({ text, start, end, mode, streaming, first, note }: { text: string; start: number; end: number; mode: PieceMode; streaming: boolean; first: boolean; note: boolean }) {
+  const { t } = useTranslation();
   const piece = text.slice(start, end);
   const className = first ? 'fold-piece' : 'fold-piece later';
+  if (mode === 'markdown-rest')
+    return (
+      <div className={className} data-testid="fold-piece">
+        {note && <div className="muted small">{t('markdown.cutForSize')}</div>}
+        <pre className="md-rest">{piece}</pre>
+      </div>
+    );
   return mode === 'markdown' ? (
     <div className={className} data-testid="fold-piece">
-      <Markdown text={piece} streaming={streaming} />
+      <Markdown text={piece} streaming={streaming} blocks={!first} />
     </div>
   ) : (
     <span className={className} data-testid="fold-piece">
@@ -54,7 +79,11 @@ export function FoldedText({ text, mode, streaming = false, preClassName, preTes
   }
   const want = unfold.kind === 'folded' ? 0 : unfold.pieces;
   const known = cuts.current.ends;
-  while (known.length < want && (known.at(-1) ?? first) < text.length) known.push(pieceEnd(text, known.at(-1) ?? first, FOLD_PIECE[mode], mode));
+  const cutAfter = (at: number): number => {
+    const m = pieceMode(mode, at);
+    return pieceEnd(text, at, m.size, m.cut);
+  };
+  while (known.length < want && (known.at(-1) ?? first) < text.length) known.push(cutAfter(known.at(-1) ?? first));
   const ends = known.slice(0, want);
   const shownEnd = ends.length ? ends[ends.length - 1]! : first;
   const rest = text.length - shownEnd;
@@ -71,8 +100,12 @@ export function FoldedText({ text, mode, streaming = false, preClassName, preTes
     startTransition(() => setUnfold(next));
   };
   const pieces = [0, first, ...ends];
-  const shown = pieces.slice(0, -1).map((start, i) => <Piece key={start} text={text} start={start} end={pieces[i + 1]!} mode={mode} streaming={streaming} first={i === 0} />);
-  const next = rest > 0 ? pieceEnd(text, shownEnd, FOLD_PIECE[mode], mode) - shownEnd : 0;
+  const shown = pieces.slice(0, -1).map((start, i) => {
+    const m = pieceMode(mode, start).render;
+    const note = m === 'markdown-rest' && (i === 0 || pieceMode(mode, pieces[i - 1]!).render !== 'markdown-rest');
+    return <Piece key={start} text={text} start={start} end={pieces[i + 1]!} mode={m} streaming={streaming} first={i === 0} note={note} />;
+  });
+  const next = rest > 0 ? cutAfter(shownEnd) - shownEnd : 0;
   return (
     <div className="folded" data-testid="folded" data-total={text.length} data-shown={shownEnd}>
       {preClassName ? <pre className={preClassName} data-testid={preTestId}>{shown}</pre> : shown}
