@@ -229,6 +229,9 @@ function uniqueKeys(rows: Array<TranscriptItem | PreparingTool>): Array<[Transcr
   });
 }
 
+/** How close (px) to the top or bottom of the shown entries a scroll shows more of them. */
+const NEAR_END_PX = 400;
+
 /** The chat: the open conversation's transcript, message actions, export, and the composer. */
 export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: (target: GuideTarget) => void; composerRef: React.RefObject<HTMLTextAreaElement | null> }) {
   const { t } = useTranslation();
@@ -261,7 +264,9 @@ export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: (tar
   // The first entry shown (set by the store when a conversation opens: the newest entries, or a
   // little before a search hit), so a long conversation never renders whole.
   const from = useApp((s) => Math.min(s.firstShown, s.items.length));
+  const to = useApp((s) => (s.lastShown === null ? s.items.length : Math.min(s.lastShown, s.items.length)));
   const showEarlier = useApp((s) => s.showEarlier);
+  const showLater = useApp((s) => s.showLater);
   // Follow the newest entry at most once per frame: scrolling forces a layout of the transcript, and
   // a streaming answer changes `items` hundreds of times a second (bench/streaming.ts).
   // A block body: an effect must return nothing or a cleanup function, and newer Chromium makes
@@ -269,7 +274,19 @@ export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: (tar
   const scrollFrame = useRef<number | null>(null);
   // Growth that is not a new entry (an app view sizing itself) keeps the bottom in view too.
   // An empty chat (the first-run guide, the empty state) is read from its top.
-  const onTranscriptScroll = useStickToBottom(transcript, !!focusItemId || items.length === 0);
+  const onStickScroll = useStickToBottom(transcript, !!focusItemId || items.length === 0);
+  // Scrolling near either end of the shown entries shows more of them (the window slides, see
+  // MAX_SHOWN in store/chat.ts): only a move of the user's towards that end, never at open.
+  const lastTop = useRef(0);
+  const onTranscriptScroll = (): void => {
+    onStickScroll();
+    const el = transcript.current;
+    if (!el) return;
+    const up = el.scrollTop < lastTop.current;
+    lastTop.current = el.scrollTop;
+    if (up && el.scrollTop < NEAR_END_PX && from > 0) showEarlier();
+    else if (!up && el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_END_PX && to < items.length) showLater();
+  };
   useEffect(() => {
     if (focusItemId || scrollFrame.current !== null) return;
     if (items.length === 0) {
@@ -354,10 +371,15 @@ export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: (tar
           </button>
         )}
         {/* One list: a provisional row comes last, where its call's entry will be appended. */}
-        {uniqueKeys([...items.slice(from), ...preparing]).map(([it, key], j) => (
+        {uniqueKeys(to < items.length ? items.slice(from, to) : [...items.slice(from), ...preparing]).map(([it, key], j) => (
           <Item key={key} item={it} editable={from + j === lastUser} running={running} hit={it.kind !== 'preparing-tool' && it.id === focusItemId} regen={regenInline && from + j === items.length - 1} />
         ))}
-        {hasAnswer && !running && !regenInline && (
+        {to < items.length && (
+          <button className="link earlier" onClick={showLater}>
+            {t('chat.showLater', { count: Math.min(SHOWN_AT_FIRST, items.length - to), hidden: items.length - to })}
+          </button>
+        )}
+        {hasAnswer && !running && !regenInline && to === items.length && (
           <div className="item regen">
             <ActionButton icon="regenerate" label={t('chat.regenerate')} onClick={() => void regenerate()} />
           </div>

@@ -104,6 +104,8 @@ export const en = {
     setupModel: 'Set up a model first in <action>Settings → Model</action>.',
     showEarlier_one: 'Show {{count}} earlier entry ({{hidden}} not shown)',
     showEarlier_other: 'Show {{count}} earlier entries ({{hidden}} not shown)',
+    showLater_one: 'Show {{count}} later entry ({{hidden}} not shown)',
+    showLater_other: 'Show {{count}} later entries ({{hidden}} not shown)',
     regenerate: 'Regenerate answer',
     message: 'Message',
     messagePlaceholder: 'Message the model…  (Enter to send, Shift+Enter for a new line, Esc to stop)',

@@ -104,6 +104,8 @@ export const zhCN: Strings = {
     setupModel: '请先在<action>设置 → 模型</action>中配置模型。',
     showEarlier_one: '显示更早的 {{count}} 条（还有 {{hidden}} 条未显示）',
     showEarlier_other: '显示更早的 {{count}} 条（还有 {{hidden}} 条未显示）',
+    showLater_one: '显示之后的 {{count}} 条（还有 {{hidden}} 条未显示）',
+    showLater_other: '显示之后的 {{count}} 条（还有 {{hidden}} 条未显示）',
     regenerate: '重新生成回答',
     message: '消息',
     messagePlaceholder: '给模型发消息……（Enter 发送，Shift+Enter 换行，Esc 停止）',
