@@ -123,7 +123,7 @@ export async function benchManyConversations(log: (m: string) => void): Promise<
     const memory: Record<string, Memory> = {};
     let rowsShown = 0;
     let sidebar: { steps: number; tasks: LongTask[] } | null = null;
-    let transcript: { steps: number; tasks: LongTask[]; shows: number; shown: number } | null = null;
+    let transcript: { steps: number; tasks: LongTask[]; shows: number; shown: number; oldest: boolean } | null = null;
     for (const [arm, dir, seeded] of [
       ['few', fewDir, few],
       ['many', manyDir, many],
@@ -155,8 +155,9 @@ export async function benchManyConversations(log: (m: string) => void): Promise<
                 return true;
               });
               const shown = (await page.locator('.transcript [data-item-id]').count()) as number;
-              transcript = { ...t, shows, shown };
-              log(`many conversations: transcript scrolled up in ${t.steps} steps (${shows} × show earlier, ${shown} entries in the DOM), long tasks ${fmtTasks(t.tasks)}`);
+              const oldest = (await page.locator('[data-item-id="h0"]').count()) > 0;
+              transcript = { ...t, shows, shown, oldest };
+              log(`many conversations: transcript scrolled up in ${t.steps} steps (${shows} × show earlier clicked, oldest entry ${oldest ? '' : 'not '}reached, ${shown} entries in the DOM), long tasks ${fmtTasks(t.tasks)}`);
               memory.manyScrolled = await heap(page);
             }
             await page.close();
@@ -180,7 +181,7 @@ export async function benchManyConversations(log: (m: string) => void): Promise<
         : { bench: '  sidebar scroll', measurement: 'not measured', target: '', mark: '' },
       transcript
         ? {
-            bench: `  wheel-scrolling the transcript up to its oldest entry (${transcript.shows} × show earlier, ${transcript.shown.toLocaleString('en')} entries in the DOM): long tasks`,
+            bench: `  wheel-scrolling the transcript up ${transcript.oldest ? 'to its oldest entry' : '(oldest entry NOT reached)'} (${transcript.steps} steps, ${transcript.shows} × "Show earlier" clicked, ${transcript.shown.toLocaleString('en')} entries in the DOM at the end): long tasks`,
             measurement: fmtTasks(transcript.tasks),
             target: 'none',
             mark: transcript.tasks.length === 0 ? 'OK' : 'OVER',

@@ -375,7 +375,7 @@ export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: (tar
           <Item key={key} item={it} editable={from + j === lastUser} running={running} hit={it.kind !== 'preparing-tool' && it.id === focusItemId} regen={regenInline && from + j === items.length - 1} />
         ))}
         {to < items.length && (
-          <button className="link earlier" onClick={showLater}>
+          <button className="link later" onClick={showLater}>
             {t('chat.showLater', { count: Math.min(SHOWN_AT_FIRST, items.length - to), hidden: items.length - to })}
           </button>
         )}
