@@ -150,7 +150,8 @@ export async function benchManyConversations(log: (m: string) => void): Promise<
               const earlier = page.locator('.transcript > .earlier');
               const t = await wheelThrough(page, '[data-testid="transcript"]', -400, async () => {
                 if (shows >= maxShows || !(await earlier.count())) return false;
-                await earlier.click();
+                // The button can go meanwhile (scrolling near the top shows earlier entries by itself).
+                if (!(await earlier.click({ timeout: 2000 }).then(() => true, () => false))) return false;
                 shows++;
                 return true;
               });

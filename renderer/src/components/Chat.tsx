@@ -1,4 +1,4 @@
-import { memo, useEffect, useRef, useState } from 'react';
+import { memo, startTransition, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { TranscriptItem } from '../../../preload/contract/index.js';
 import { useApp } from '../store';
 import { SHOWN_AT_FIRST, type PreparingTool } from '../store/chat';
@@ -263,10 +263,33 @@ export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: (tar
   const transcript = useRef<HTMLDivElement>(null);
   // The first entry shown (set by the store when a conversation opens: the newest entries, or a
   // little before a search hit), so a long conversation never renders whole.
-  const from = useApp((s) => Math.min(s.firstShown, s.items.length));
-  const to = useApp((s) => (s.lastShown === null ? s.items.length : Math.min(s.lastShown, s.items.length)));
-  const showEarlier = useApp((s) => s.showEarlier);
-  const showLater = useApp((s) => s.showLater);
+  const storeFrom = useApp((s) => Math.min(s.firstShown, s.items.length));
+  const storeTo = useApp((s) => (s.lastShown === null ? s.items.length : Math.min(s.lastShown, s.items.length)));
+  // Showing earlier or later entries renders them as a transition (React yields between entries,
+  // so forty answers appearing make no long task): until it is done, the range shown before holds.
+  // The store's own updates are synchronous (useSyncExternalStore), hence this local hold.
+  const [hold, setHold] = useState<{ id: string; from: number; to: number } | null>(null);
+  const held = hold !== null && hold.id === conversationId;
+  const from = held ? Math.min(hold.from, items.length) : storeFrom;
+  const to = held ? Math.min(hold.to, items.length) : storeTo;
+  // The entry at the top of the view and its offset there, kept across a move so the view does not
+  // jump (the browser's own scroll anchoring does not hold in this column).
+  const anchor = useRef<{ id: string; top: number } | null>(null);
+  const move = (action: () => void): void => {
+    const el = transcript.current;
+    if (el) {
+      const box = el.getBoundingClientRect();
+      const first = Array.from(el.querySelectorAll<HTMLElement>(':scope > .item[data-item-id]')).find((it) => it.getBoundingClientRect().bottom > box.top);
+      anchor.current = first ? { id: first.dataset.itemId!, top: first.getBoundingClientRect().top - box.top } : null;
+    }
+    setHold({ id: conversationId, from, to });
+    action();
+    startTransition(() => setHold(null));
+  };
+  const storeEarlier = useApp((s) => s.showEarlier);
+  const storeLater = useApp((s) => s.showLater);
+  const showEarlier = (): void => move(storeEarlier);
+  const showLater = (): void => move(storeLater);
   // Follow the newest entry at most once per frame: scrolling forces a layout of the transcript, and
   // a streaming answer changes `items` hundreds of times a second (bench/streaming.ts).
   // A block body: an effect must return nothing or a cleanup function, and newer Chromium makes
@@ -284,6 +307,7 @@ export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: (tar
     if (!el) return;
     const up = el.scrollTop < lastTop.current;
     lastTop.current = el.scrollTop;
+    if (held) return; // the last move is still being rendered
     if (up && el.scrollTop < NEAR_END_PX && from > 0) showEarlier();
     else if (!up && el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_END_PX && to < items.length) showLater();
   };
@@ -304,6 +328,16 @@ export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: (tar
     },
     [],
   );
+  useLayoutEffect(() => {
+    const a = anchor.current;
+    const el = transcript.current;
+    if (!a || held || !el) return;
+    anchor.current = null;
+    const it = el.querySelector<HTMLElement>(`:scope > [data-item-id="${CSS.escape(a.id)}"]`);
+    if (!it) return;
+    el.scrollTop += it.getBoundingClientRect().top - el.getBoundingClientRect().top - a.top;
+    lastTop.current = el.scrollTop;
+  }, [from, to, held]);
   useEffect(() => {
     if (!focusItemId || loading) return;
     const el = transcript.current?.querySelector(`[data-item-id="${CSS.escape(focusItemId)}"]`);

@@ -7,30 +7,9 @@ import type { StateCreator } from 'zustand';
 import type { ChatEvent, ContextRef, ToolInputEvent, TranscriptItem } from '../../../preload/contract/index.js';
 import { call } from '../api';
 import type { AppState } from './index';
+import { MAX_SHOWN, SHOWN_AT_FIRST, earlierWindow, laterWindow } from '../list-window';
 
-/** How many of the newest entries are shown when a conversation opens (older ones on request). */
-export const SHOWN_AT_FIRST = 40;
-/**
- * Most entries rendered at once: showing earlier entries past this drops the newest ones from the
- * page (shown again on the way back down), so a window scrolled through a conversation of thousands
- * of entries holds a few hundred (docs/ARCHITECTURE.md "Conversations").
- */
-export const MAX_SHOWN = 200;
-
-/** The shown range [first, last) after showing `SHOWN_AT_FIRST` earlier entries; last null: through the newest. */
-export function earlierWindow(first: number, last: number | null, count: number): { firstShown: number; lastShown: number | null } {
-  const firstShown = Math.max(0, first - SHOWN_AT_FIRST);
-  const end = last ?? count;
-  return { firstShown, lastShown: end - firstShown > MAX_SHOWN ? firstShown + MAX_SHOWN : last };
-}
-
-/** The shown range after showing `SHOWN_AT_FIRST` later entries (null: through the newest, which new entries then join). */
-export function laterWindow(first: number, last: number | null, count: number): { firstShown: number; lastShown: number | null } {
-  if (last === null) return { firstShown: first, lastShown: null };
-  const end = last + SHOWN_AT_FIRST;
-  if (end >= count) return { firstShown: Math.max(first, count - MAX_SHOWN), lastShown: null };
-  return { firstShown: Math.max(first, end - MAX_SHOWN), lastShown: end };
-}
+export { MAX_SHOWN, SHOWN_AT_FIRST } from '../list-window';
 
 /** A message shown only in this window (e.g. a refused send); not part of the saved transcript. */
 export interface LocalNotice {
