@@ -39,6 +39,7 @@ export function useWindowedList(list: RefObject<HTMLElement | null>, count: numb
     return () => {
       sizes.disconnect();
       if (frame.current !== null) cancelAnimationFrame(frame.current);
+      frame.current = null;
     };
   }, [list, read, count]);
   const onScroll = useCallback(() => {
