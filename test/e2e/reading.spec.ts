@@ -153,9 +153,13 @@ test.describe('markdown answers', () => {
 
     await sendMessage(page, 'huge');
     const huge = page.getByTestId('msg-assistant').last();
+    await expect(page.getByRole('button', { name: 'Stop' })).toBeHidden({ timeout: 60_000 });
+    // 200,000 characters: folded (docs/ARCHITECTURE.md "Conversations"); the rest shows on request,
+    // past the markdown renderer's size limit as plain text.
+    await expect(huge.getByTestId('markdown-overflow')).toHaveCount(0);
+    await huge.getByTestId('fold-rest').click();
     await expect(huge.getByTestId('markdown-overflow')).toContainText('very long', { timeout: 60_000 });
-    await expect(huge.getByTestId('markdown-overflow')).toContainText('THE-END-MARKER', { timeout: 60_000 });
-    await expect(page.getByRole('button', { name: 'Stop' })).toBeHidden();
+    await expect(huge).toContainText('THE-END-MARKER', { timeout: 60_000 });
     await expect(huge.getByRole('heading', { name: 'Big' })).toBeVisible();
     const t = page.getByTestId('transcript');
     expect(await t.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);

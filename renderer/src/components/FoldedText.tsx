@@ -2,14 +2,15 @@
  * A message's text, folded when it is long (docs/ARCHITECTURE.md "Conversations", long messages):
  * the first part is shown and the rest on request — "Show more" adds one piece, "Show the rest"
  * adds every piece, one per step (a transition, so the window stays responsive), until all is
- * shown; "Fold again" goes back to the first part. Markdown past the markdown renderer's size limit
- * shows as plain text, as it always did (rendering megabytes of markdown takes a minute). Pieces after the first skip layout while they
+ * shown; "Fold again" goes back to the first part. Markdown past the markdown renderer's limits
+ * (size, nesting: ../markdown-limits.ts) shows as plain text, as it always did (rendering megabytes
+ * of markdown would take a minute). Pieces after the first skip layout while they
  * are off screen (`content-visibility: auto`). Where pieces are cut: ../fold.ts. The text itself is
  * never changed: copy, search and export use the whole message.
  */
 import { memo, startTransition, useEffect, useMemo, useRef, useState } from 'react';
-import { FOLD_PIECE, foldEnd, pieceEnd, type FoldMode } from '../fold';
-import { DEFAULT_MARKDOWN_LIMITS } from '../markdown-limits';
+import { FOLD_PIECE, FOLD_SHOWN, foldEnd, isFolded, pieceEnd, type FoldMode } from '../fold';
+import { splitForRendering } from '../markdown-limits';
 import { formatNumber, useTranslation } from '../i18n';
 import { Markdown } from './Markdown';
 import { holdInChat } from './use-stick-to-bottom';
@@ -17,18 +18,16 @@ import { holdInChat } from './use-stick-to-bottom';
 /** What the reader asked for: the first part, some more pieces, or everything (added step by step). */
 type Unfold = { kind: 'folded' } | { kind: 'more'; pieces: number } | { kind: 'all'; pieces: number };
 
-/** How a piece renders: markdown past `MARKDOWN_AS_TEXT_FROM` shows as plain text. */
+/** How a piece renders: markdown, plain text, or the plain-text rest of markdown. */
 type PieceMode = FoldMode | 'markdown-rest';
 
 /**
- * Where markdown pieces stop being rendered as markdown: the markdown renderer's own size limit
- * (../markdown-limits.ts), past which an answer was always shown as plain text.
+ * How a piece starting at `start` renders, and the mode and size its end is cut by. Markdown
+ * from `mdEnd` on (where ../markdown-limits.ts `splitForRendering` cuts: nesting too deep, or the
+ * renderer's size limit) is shown as plain text, as an unfolded answer shows it.
  */
-const MARKDOWN_AS_TEXT_FROM = DEFAULT_MARKDOWN_LIMITS.maxChars;
-
-/** The mode a piece starting at `start` renders in, and the mode and size its end is cut by. */
-function pieceMode(mode: FoldMode, start: number): { render: PieceMode; cut: FoldMode; size: number } {
-  if (mode === 'markdown' && start >= MARKDOWN_AS_TEXT_FROM) return { render: 'markdown-rest', cut: 'text', size: FOLD_PIECE.text };
+function pieceMode(mode: FoldMode, start: number, mdEnd: number): { render: PieceMode; cut: FoldMode; size: number } {
+  if (mode === 'markdown' && start >= mdEnd) return { render: 'markdown-rest', cut: 'text', size: FOLD_PIECE.text };
   return { render: mode, cut: mode, size: FOLD_PIECE[mode] };
 }
 
@@ -36,14 +35,14 @@ function pieceMode(mode: FoldMode, start: number): { render: PieceMode; cut: Fol
  * One piece: plain text (a block-level span, white space as the container sets it, so it may sit
  * in a `<pre>`) or markdown of its own.
  */
-const Piece = memo(function Piece({ text, start, end, mode, streaming, first, note }: { text: string; start: number; end: number; mode: PieceMode; streaming: boolean; first: boolean; note: boolean }) {
+const Piece = memo(function Piece({ text, start, end, mode, streaming, first, note }: { text: string; start: number; end: number; mode: PieceMode; streaming: boolean; first: boolean; note: 'size' | 'depth' | null }) {
   const { t } = useTranslation();
   const piece = text.slice(start, end);
   const className = first ? 'fold-piece' : 'fold-piece later';
   if (mode === 'markdown-rest')
     return (
-      <div className={className} data-testid="fold-piece">
-        {note && <div className="muted small">{t('markdown.cutForSize')}</div>}
+      <div className={`${className} md-overflow`} data-testid={note ? 'markdown-overflow' : 'fold-piece'}>
+        {note && <div className="muted small">{note === 'depth' ? t('markdown.cutForDepth') : t('markdown.cutForSize')}</div>}
         <pre className="md-rest">{piece}</pre>
       </div>
     );
@@ -68,7 +67,14 @@ export function FoldedText({ text, mode, streaming = false, preClassName, preTes
   const { t } = useTranslation();
   const [unfold, setUnfold] = useState<Unfold>({ kind: 'folded' });
   const bar = useRef<HTMLDivElement>(null);
-  const first = useMemo(() => foldEnd(text, mode), [text, mode]);
+  // A folded markdown text: where markdown stops (the rest is plain text) and why.
+  const split = useMemo(() => {
+    if (mode !== 'markdown' || !isFolded(text)) return { end: text.length, reason: null };
+    const s = splitForRendering(text);
+    return { end: s.markdown.length, reason: s.reason };
+  }, [text, mode]);
+  const mdEnd = split.end;
+  const first = useMemo(() => (mdEnd > 0 ? Math.min(foldEnd(text, mode), mdEnd) : pieceEnd(text, 0, FOLD_SHOWN, 'text')), [text, mode, mdEnd]);
   // The ends of the pieces after the first, cut lazily in order and kept while the text is the
   // same (a streaming text only grows, so its earlier cuts stay valid: they depend on the text before them).
   const cuts = useRef<{ text: string; mode: FoldMode; ends: number[] }>({ text, mode, ends: [] });
@@ -80,8 +86,9 @@ export function FoldedText({ text, mode, streaming = false, preClassName, preTes
   const want = unfold.kind === 'folded' ? 0 : unfold.pieces;
   const known = cuts.current.ends;
   const cutAfter = (at: number): number => {
-    const m = pieceMode(mode, at);
-    return pieceEnd(text, at, m.size, m.cut);
+    const m = pieceMode(mode, at, mdEnd);
+    const end = pieceEnd(text, at, m.size, m.cut);
+    return at < mdEnd ? Math.min(end, mdEnd) : end;
   };
   while (known.length < want && (known.at(-1) ?? first) < text.length) known.push(cutAfter(known.at(-1) ?? first));
   const ends = known.slice(0, want);
@@ -101,8 +108,8 @@ export function FoldedText({ text, mode, streaming = false, preClassName, preTes
   };
   const pieces = [0, first, ...ends];
   const shown = pieces.slice(0, -1).map((start, i) => {
-    const m = pieceMode(mode, start).render;
-    const note = m === 'markdown-rest' && (i === 0 || pieceMode(mode, pieces[i - 1]!).render !== 'markdown-rest');
+    const m = pieceMode(mode, start, mdEnd).render;
+    const note = m === 'markdown-rest' && (i === 0 || pieceMode(mode, pieces[i - 1]!, mdEnd).render !== 'markdown-rest') ? (split.reason ?? 'size') : null;
     return <Piece key={start} text={text} start={start} end={pieces[i + 1]!} mode={m} streaming={streaming} first={i === 0} note={note} />;
   });
   const next = rest > 0 ? cutAfter(shownEnd) - shownEnd : 0;
