@@ -33,6 +33,10 @@
  *    (redacted, kept, batched) vs off.
  * 14. Tool discovery (bench/discovery.ts): 500 tools over 20 servers — pick and search per step
  *    (goal ≤ 5 ms); a 150-tool chat against a provider capped at 128 answers the first message.
+ * 15. Long messages (bench/long-message.ts): click → newest entry in view for 40-entry conversations
+ *    holding a 5 MB user message, answer or tool result, vs one of 40 short messages; unfolding the answer.
+ * 16. Many conversations (bench/many-conversations.ts): 1,000 conversations and a 5,000-entry one —
+ *    first paint vs one small conversation, long tasks while wheel-scrolling, the window's JS heap.
  * 10. Streaming (bench/streaming.ts): 10,000 markdown tokens at 200 tokens/s into a transcript of
  *    500 messages, in Chromium: renderer long tasks (> 50 ms) and last token → final paint.
  */
@@ -47,6 +51,8 @@ import { benchSandbox } from './sandbox.js';
 import { benchPins } from './pins.js';
 import { benchInspector } from './inspector.js';
 import { benchDiscovery } from './discovery.js';
+import { benchLongMessage } from './long-message.js';
+import { benchManyConversations } from './many-conversations.js';
 import {
   ROOT,
   cpuSnapshot,
@@ -661,6 +667,24 @@ async function main(): Promise<void> {
         const r = await benchConversations(log);
         rows.push(...r.rows);
         report.conversations = r.report;
+      },
+    ],
+    [
+      'longMessage',
+      async () => {
+        ensureRenderer();
+        const r = await benchLongMessage(log);
+        rows.push(...r.rows);
+        report.longMessage = r.report;
+      },
+    ],
+    [
+      'manyConversations',
+      async () => {
+        ensureRenderer();
+        const r = await benchManyConversations(log);
+        rows.push(...r.rows);
+        report.manyConversations = r.report;
       },
     ],
     [

@@ -67,9 +67,13 @@ test('raw HTML nested 10,000 levels deep, in a tool result and an answer, shows 
     for (const where of [result, answer]) {
       // The markdown before the nesting is rendered; the rest is plain text, every tag as written.
       await expect(where.locator('[data-streamdown="strong"]', { hasText: 'Report from the tool' })).toBeVisible();
+      // Over 50,000 characters: folded; the rest comes piece by piece on request.
+      await where.getByTestId('fold-rest').click();
+      await expect(where.getByTestId('fold-progress')).toHaveCount(0);
+      await expect(where.getByTestId('fold-rest')).toHaveCount(0);
       const overflow = where.getByTestId('markdown-overflow');
       await expect(overflow).toContainText('The rest is shown as plain text because it is nested too deeply.');
-      const rest = (await overflow.locator('pre').textContent()) ?? '';
+      const rest = (await where.locator('pre.md-rest').allTextContents()).join('');
       expect(rest.startsWith('<div><div><div>')).toBe(true);
       expect(rest.endsWith('bottom of the pile')).toBe(true);
       expect(rest.length).toBe(10_000 * 5 + 'bottom of the pile'.length);

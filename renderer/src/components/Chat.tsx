@@ -1,4 +1,4 @@
-import { memo, useEffect, useRef, useState } from 'react';
+import { memo, startTransition, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { TranscriptItem } from '../../../preload/contract/index.js';
 import { useApp } from '../store';
 import { SHOWN_AT_FIRST, type PreparingTool } from '../store/chat';
@@ -9,7 +9,7 @@ import { ContextChips } from './ContextChips';
 import { FirstRun, type GuideTarget } from './FirstRun';
 import { LocalModelOffers } from './LocalModelOffers';
 import { Glyph, type IconName } from './icons';
-import { Markdown } from './Markdown';
+import { FoldedText } from './FoldedText';
 import { ToolPicker } from './ToolPicker';
 import { PreparingCard, ToolCard } from './ToolCard';
 import { NoticeText } from './RunNote';
@@ -81,7 +81,7 @@ function UserMessage({ item, editable, running }: { item: Extract<TranscriptItem
       {item.context && item.context.length > 0 && <ContextChips context={item.context} />}
       {item.text && (
         <div className="msg user" data-testid="msg-user">
-          {item.text}
+          <FoldedText text={item.text} mode="text" />
         </div>
       )}
       <div className="msg-actions">
@@ -158,7 +158,7 @@ const Item = memo(function Item({ item: it, editable, running, hit, regen }: { i
     body = (
       <div className="msg-wrap assistant">
         <div className={`msg assistant ${it.state}`} data-testid="msg-assistant">
-          <Markdown text={it.text} streaming={it.state === 'streaming'} />
+          <FoldedText text={it.text} mode="markdown" streaming={it.state === 'streaming'} />
         </div>
         <div className="msg-actions">
           <CopyButton text={it.text} />
@@ -229,6 +229,9 @@ function uniqueKeys(rows: Array<TranscriptItem | PreparingTool>): Array<[Transcr
   });
 }
 
+/** How close (px) to the top or bottom of the shown entries a scroll shows more of them. */
+const NEAR_END_PX = 400;
+
 /** The chat: the open conversation's transcript, message actions, export, and the composer. */
 export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: (target: GuideTarget) => void; composerRef: React.RefObject<HTMLTextAreaElement | null> }) {
   const { t } = useTranslation();
@@ -260,8 +263,33 @@ export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: (tar
   const transcript = useRef<HTMLDivElement>(null);
   // The first entry shown (set by the store when a conversation opens: the newest entries, or a
   // little before a search hit), so a long conversation never renders whole.
-  const from = useApp((s) => Math.min(s.firstShown, s.items.length));
-  const showEarlier = useApp((s) => s.showEarlier);
+  const storeFrom = useApp((s) => Math.min(s.firstShown, s.items.length));
+  const storeTo = useApp((s) => (s.lastShown === null ? s.items.length : Math.min(s.lastShown, s.items.length)));
+  // Showing earlier or later entries renders them as a transition (React yields between entries,
+  // so forty answers appearing make no long task): until it is done, the range shown before holds.
+  // The store's own updates are synchronous (useSyncExternalStore), hence this local hold.
+  const [hold, setHold] = useState<{ id: string; from: number; to: number } | null>(null);
+  const held = hold !== null && hold.id === conversationId;
+  const from = held ? Math.min(hold.from, items.length) : storeFrom;
+  const to = held ? Math.min(hold.to, items.length) : storeTo;
+  // The entry at the top of the view and its offset there, kept across a move so the view does not
+  // jump (the browser's own scroll anchoring does not hold in this column).
+  const anchor = useRef<{ id: string; top: number } | null>(null);
+  const move = (action: () => void): void => {
+    const el = transcript.current;
+    if (el) {
+      const box = el.getBoundingClientRect();
+      const first = Array.from(el.querySelectorAll<HTMLElement>(':scope > .item[data-item-id]')).find((it) => it.getBoundingClientRect().bottom > box.top);
+      anchor.current = first ? { id: first.dataset.itemId!, top: first.getBoundingClientRect().top - box.top } : null;
+    }
+    setHold({ id: conversationId, from, to });
+    action();
+    startTransition(() => setHold(null));
+  };
+  const storeEarlier = useApp((s) => s.showEarlier);
+  const storeLater = useApp((s) => s.showLater);
+  const showEarlier = (): void => move(storeEarlier);
+  const showLater = (): void => move(storeLater);
   // Follow the newest entry at most once per frame: scrolling forces a layout of the transcript, and
   // a streaming answer changes `items` hundreds of times a second (bench/streaming.ts).
   // A block body: an effect must return nothing or a cleanup function, and newer Chromium makes
@@ -269,7 +297,20 @@ export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: (tar
   const scrollFrame = useRef<number | null>(null);
   // Growth that is not a new entry (an app view sizing itself) keeps the bottom in view too.
   // An empty chat (the first-run guide, the empty state) is read from its top.
-  const onTranscriptScroll = useStickToBottom(transcript, !!focusItemId || items.length === 0);
+  const onStickScroll = useStickToBottom(transcript, !!focusItemId || items.length === 0);
+  // Scrolling near either end of the shown entries shows more of them (the window slides, see
+  // MAX_SHOWN in store/chat.ts): only a move of the user's towards that end, never at open.
+  const lastTop = useRef(0);
+  const onTranscriptScroll = (): void => {
+    onStickScroll();
+    const el = transcript.current;
+    if (!el) return;
+    const up = el.scrollTop < lastTop.current;
+    lastTop.current = el.scrollTop;
+    if (held) return; // the last move is still being rendered
+    if (up && el.scrollTop < NEAR_END_PX && from > 0) showEarlier();
+    else if (!up && el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_END_PX && to < items.length) showLater();
+  };
   useEffect(() => {
     if (focusItemId || scrollFrame.current !== null) return;
     if (items.length === 0) {
@@ -287,6 +328,16 @@ export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: (tar
     },
     [],
   );
+  useLayoutEffect(() => {
+    const a = anchor.current;
+    const el = transcript.current;
+    if (!a || held || !el) return;
+    anchor.current = null;
+    const it = el.querySelector<HTMLElement>(`:scope > [data-item-id="${CSS.escape(a.id)}"]`);
+    if (!it) return;
+    el.scrollTop += it.getBoundingClientRect().top - el.getBoundingClientRect().top - a.top;
+    lastTop.current = el.scrollTop;
+  }, [from, to, held]);
   useEffect(() => {
     if (!focusItemId || loading) return;
     const el = transcript.current?.querySelector(`[data-item-id="${CSS.escape(focusItemId)}"]`);
@@ -359,10 +410,15 @@ export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: (tar
           </button>
         )}
         {/* One list: a provisional row comes last, where its call's entry will be appended. */}
-        {uniqueKeys([...items.slice(from), ...preparing]).map(([it, key], j) => (
+        {uniqueKeys(to < items.length ? items.slice(from, to) : [...items.slice(from), ...preparing]).map(([it, key], j) => (
           <Item key={key} item={it} editable={from + j === lastUser} running={running} hit={it.kind !== 'preparing-tool' && it.id === focusItemId} regen={regenInline && from + j === items.length - 1} />
         ))}
-        {hasAnswer && !running && !regenInline && (
+        {to < items.length && (
+          <button className="link later" onClick={showLater}>
+            {t('chat.showLater', { count: Math.min(SHOWN_AT_FIRST, items.length - to), hidden: items.length - to })}
+          </button>
+        )}
+        {hasAnswer && !running && !regenInline && to === items.length && (
           <div className="item regen">
             <ActionButton icon="regenerate" label={t('chat.regenerate')} onClick={() => void regenerate()} />
           </div>

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { ConversationSummary, SearchHit, SnippetSegment } from '../../../preload/contract/index.js';
 import { useApp } from '../store';
 import { formatDate, t as translate, useTranslation } from '../i18n';
+import { useWindowedList } from './use-windowed-list';
 
 /** "3 min ago", "yesterday", or a date (Intl, in the current language). */
 function when(ts: number, now = Date.now()): string {
@@ -45,7 +46,7 @@ function Row({ c, active }: { c: ConversationSummary; active: boolean }) {
   };
   if (editing)
     return (
-      <li className="conv-row editing">
+      <li className="conv-row editing" data-row>
         <input
           aria-label={t('sidebar.titleLabel')}
           autoFocus
@@ -65,7 +66,7 @@ function Row({ c, active }: { c: ConversationSummary; active: boolean }) {
       </li>
     );
   return (
-    <li className={`conv-row${active ? ' active' : ''}`} data-testid="conversation">
+    <li className={`conv-row${active ? ' active' : ''}`} data-testid="conversation" data-row>
       <button className="conv-open" onClick={() => void open(c.id)} aria-current={active ? 'true' : undefined} title={c.title}>
         <span className="conv-title">{c.title}</span>
         <span className="conv-meta muted small">
@@ -184,20 +185,35 @@ export function ConversationList({ searchRef, composerRef }: { searchRef: React.
           ))}
         </ul>
       ) : (
-        <ul className="conv-list" aria-label={t('sidebar.saved')}>
-          {conversations.length === 0 && (
-            <li className="conv-empty" data-testid="conversations-empty">
-              <p className="muted small">{t('sidebar.emptyList')}</p>
-              <button className="link small" onClick={() => composerRef.current?.focus()}>
-                {t('sidebar.startFirst')}
-              </button>
-            </li>
-          )}
-          {conversations.map((c) => (
-            <Row key={c.id} c={c} active={c.id === current} />
-          ))}
-        </ul>
+        <SavedList conversations={conversations} current={current} composerRef={composerRef} />
       )}
     </aside>
+  );
+}
+
+/**
+ * The saved conversations, newest first. Only the rows in view (and a margin) are rendered: a
+ * window with a thousand conversations lays out a few dozen rows (./use-windowed-list.ts).
+ */
+function SavedList({ conversations, current, composerRef }: { conversations: ConversationSummary[]; current: string; composerRef: React.RefObject<HTMLTextAreaElement | null> }) {
+  const { t } = useTranslation();
+  const list = useRef<HTMLUListElement>(null);
+  const win = useWindowedList(list, conversations.length);
+  return (
+    <ul className="conv-list windowed" aria-label={t('sidebar.saved')} ref={list} onScroll={win.onScroll}>
+      {conversations.length === 0 && (
+        <li className="conv-empty" data-testid="conversations-empty">
+          <p className="muted small">{t('sidebar.emptyList')}</p>
+          <button className="link small" onClick={() => composerRef.current?.focus()}>
+            {t('sidebar.startFirst')}
+          </button>
+        </li>
+      )}
+      {win.before > 0 && <li className="conv-space" aria-hidden="true" style={{ height: win.before }} />}
+      {conversations.slice(win.start, win.end).map((c) => (
+        <Row key={c.id} c={c} active={c.id === current} />
+      ))}
+      {win.after > 0 && <li className="conv-space" aria-hidden="true" style={{ height: win.after }} />}
+    </ul>
   );
 }

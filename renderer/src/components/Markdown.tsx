@@ -70,8 +70,10 @@ const linkSafety = { enabled: false };
  * Markdown text, sanitized, with highlighted code blocks and copy buttons.
  * @param text the markdown (any size; cut per ../markdown-limits.ts)
  * @param streaming true while the text is still arriving (unfinished syntax is completed)
+ * @param blocks render block by block (streamdown's block mode) even when not streaming: each block
+ *   is a component of its own, so a render in a transition yields between blocks (./FoldedText.tsx)
  */
-export const Markdown = memo(function Markdown({ text, streaming = false }: { text: string; streaming?: boolean }) {
+export const Markdown = memo(function Markdown({ text, streaming = false, blocks = false }: { text: string; streaming?: boolean; blocks?: boolean }) {
   // While text streams in faster than it renders, React skips the stale intermediate values.
   const { t, i18n } = useTranslation();
   // Streamdown's own button texts, in the current language (a new object only when it changes).
@@ -85,7 +87,7 @@ export const Markdown = memo(function Markdown({ text, streaming = false }: { te
   // anew in one long task right when it finishes (bench/streaming.ts). Block mode renders only the
   // blocks that changed; unfinished syntax is completed only while the text still streams.
   const [streamed] = useState(streaming);
-  const blockMode = streamed || streaming;
+  const blockMode = streamed || streaming || blocks;
   return (
     <div className="markdown" data-testid="markdown">
       {/* Nothing before the cut (the first line already nests too deeply): no empty rendered box. */}

@@ -10,6 +10,7 @@ import type { PreparingTool } from '../store/chat';
 import { chatCallTag } from '../store/inspector';
 import { useTranslation } from '../i18n';
 import { ApprovalCard } from './ApprovalCard';
+import { FoldedText } from './FoldedText';
 import { ToolProgressBar, ToolResult } from './ToolResult';
 import { TaskStatusText } from './TaskStatus';
 
@@ -95,9 +96,7 @@ export function ToolCard({ call: item }: { call: ToolItem }) {
       {open && !approval && (
         <div className="tool-body">
           <div className="label">{t('common.arguments')}</div>
-          <pre className="tool-args" data-testid="tool-args">
-            {JSON.stringify(item.args, null, 2)}
-          </pre>
+          <FoldedText text={JSON.stringify(item.args, null, 2)} mode="text" preClassName="tool-args" preTestId="tool-args" />
           {item.state !== 'awaiting_approval' && item.state !== 'denied' && item.state !== 'approval_interrupted' && (
             <button className="link" onClick={() => openInspector(item.server, chatCallTag(item.run_id, item.call_id))}>
               {t('inspector.openFromCard')}

@@ -7,7 +7,7 @@
  */
 import type { ContentView } from '../../../preload/contract/index.js';
 import { looksLikeMarkdown } from '../markdown-limits';
-import { Markdown } from './Markdown';
+import { FoldedText } from './FoldedText';
 import { ResourceLink } from './ResourceViewer';
 import { resourceUriOfText } from '../resource-links';
 import { parseStructured, StructuredResult } from './StructuredResult';
@@ -68,7 +68,8 @@ export function ToolResult({ content, progress, server }: { content: ContentView
           // JSON (a tool's structured output) is laid out as a table or fields (./StructuredResult.tsx).
           const structured = parseStructured(c.text);
           if (structured !== null) return <StructuredResult key={i} value={structured} raw={c.text} />;
-          return looksLikeMarkdown(c.text) ? <Markdown key={i} text={c.text} /> : <pre key={i} className="tool-text">{c.text}</pre>;
+          // Long text is folded (./FoldedText.tsx): the first part, the rest on request.
+          return looksLikeMarkdown(c.text) ? <FoldedText key={i} text={c.text} mode="markdown" /> : <FoldedText key={i} text={c.text} mode="text" preClassName="tool-text" />;
         }
         if (!IMAGE_TYPE.test(c.mimeType))
           return (

@@ -27,6 +27,14 @@ export function revealInChat(target: HTMLElement): void {
 }
 
 /**
+ * Stop following the bottom, leaving the view where it is: for a part that is about to grow on
+ * the user's request (a long message unfolding) so the reader stays where they were reading.
+ */
+export function holdInChat(target: HTMLElement): void {
+  target.dispatchEvent(new Event(HOLD_EVENT, { bubbles: true }));
+}
+
+/**
  * @param scroller the scroll container (its direct children are watched for size changes)
  * @param paused while true, growth is not followed (e.g. the view is held at a search hit)
  * @returns the `onScroll` handler to put on the container

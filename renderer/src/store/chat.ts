@@ -7,9 +7,9 @@ import type { StateCreator } from 'zustand';
 import type { ChatEvent, ContextRef, ToolInputEvent, TranscriptItem } from '../../../preload/contract/index.js';
 import { call } from '../api';
 import type { AppState } from './index';
+import { MAX_SHOWN, SHOWN_AT_FIRST, earlierWindow, laterWindow } from '../list-window';
 
-/** How many of the newest entries are shown when a conversation opens (older ones on request). */
-export const SHOWN_AT_FIRST = 40;
+export { MAX_SHOWN, SHOWN_AT_FIRST } from '../list-window';
 
 /** A message shown only in this window (e.g. a refused send); not part of the saved transcript. */
 export interface LocalNotice {
@@ -40,8 +40,12 @@ export interface ChatSlice {
   focusItemId: string | null;
   /** Index of the first entry shown (long conversations open with their newest entries only). */
   firstShown: number;
-  /** Show `SHOWN_AT_FIRST` more of the older entries. */
+  /** Index after the last entry shown; null: through the newest (and new entries show as they come). */
+  lastShown: number | null;
+  /** Show `SHOWN_AT_FIRST` more of the older entries (the newest may leave the page, see `MAX_SHOWN`). */
   showEarlier(): void;
+  /** Show `SHOWN_AT_FIRST` more of the later entries that left the page. */
+  showLater(): void;
   localNotices: LocalNotice[];
   /** The model profile picked for a draft (sent with its first message); null: the default. */
   draftProfileId: string | null;
@@ -95,8 +99,12 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
     loading: false,
     focusItemId: null,
     firstShown: 0,
+    lastShown: null,
     showEarlier() {
-      set((st) => ({ firstShown: Math.max(0, st.firstShown - SHOWN_AT_FIRST) }));
+      set((st) => earlierWindow(st.firstShown, st.lastShown, st.items.length));
+    },
+    showLater() {
+      set((st) => laterWindow(st.firstShown, st.lastShown, st.items.length));
     },
     localNotices: [],
     draftProfileId: null,
@@ -127,14 +135,15 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
     },
     async openConversation(id, focusItemId = null) {
       pendingText = null;
-      set({ conversationId: id, items: [], preparingTools: [], loading: true, focusItemId, localNotices: [], firstShown: 0 });
+      set({ conversationId: id, items: [], preparingTools: [], loading: true, focusItemId, localNotices: [], firstShown: 0, lastShown: null });
       try {
         const conv = await call('conversations.get', { id });
         if (get().conversationId !== id) return; // the user moved on meanwhile
         const items = JSON.parse(conv.items_json) as TranscriptItem[];
         const hitAt = focusItemId ? items.findIndex((it) => it.id === focusItemId) : -1;
         const newest = Math.max(0, items.length - SHOWN_AT_FIRST);
-        set({ items, loading: false, firstShown: hitAt >= 0 ? Math.min(newest, Math.max(0, hitAt - 10)) : newest });
+        const firstShown = hitAt >= 0 ? Math.min(newest, Math.max(0, hitAt - 10)) : newest;
+        set({ items, loading: false, firstShown, lastShown: firstShown + MAX_SHOWN < items.length ? firstShown + MAX_SHOWN : null });
       } catch (err) {
         if (get().conversationId !== id) return;
         set({ loading: false });
@@ -143,10 +152,12 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
     },
     newChat() {
       pendingText = null;
-      set({ conversationId: crypto.randomUUID(), items: [], preparingTools: [], loading: false, focusItemId: null, localNotices: [], draftProfileId: null, draftToolServers: null, firstShown: 0 });
+      set({ conversationId: crypto.randomUUID(), items: [], preparingTools: [], loading: false, focusItemId: null, localNotices: [], draftProfileId: null, draftToolServers: null, firstShown: 0, lastShown: null });
     },
     send(text, context) {
-      const { conversationId, draftProfileId, draftToolServers, conversations } = get();
+      const { conversationId, draftProfileId, draftToolServers, conversations, lastShown, items } = get();
+      // What is sent shows with the newest entries.
+      if (lastShown !== null) set({ firstShown: Math.max(0, items.length - SHOWN_AT_FIRST), lastShown: null });
       const draft = !conversations.some((c) => c.id === conversationId);
       return start(() =>
         call('chat.send', {
@@ -207,7 +218,7 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
           const gone = new Set(e.item_ids);
       pendingText = null;
           const items = s.items.filter((it) => !gone.has(it.id));
-          set({ items, firstShown: Math.min(s.firstShown, items.length) });
+          set({ items, firstShown: Math.min(s.firstShown, items.length), lastShown: s.lastShown !== null && s.lastShown < items.length ? s.lastShown : null });
           return;
         }
         case 'run-end':
