@@ -198,13 +198,14 @@ test('a new value row that repeats a name is refused beside the row, and nothing
   await expect(form.getByRole('alert').filter({ hasText: 'Two rows give the same name: remove or rename one.' })).toBeVisible();
   await expect(form).toBeVisible();
   expect(readFileSync(path.join(dir, 'mcp_servers.json'), 'utf8')).toBe(before);
-  // Fixing the rows lets it save.
+  // Fixing the rows lets it save: one renamed, the other repeat's row removed with its own button.
   await form.getByLabel('New variable name 1').fill('SECOND_KEY');
-  await form.getByLabel('New variable name 3').fill('THIRD');
+  await form.getByRole('button', { name: 'Remove row 3' }).click();
+  await expect(form.getByLabel('New variable name 3')).toHaveCount(0);
   await expect(rows).toHaveCount(0);
   await form.getByRole('button', { name: 'Save and restart' }).click();
   await expect(form).toBeHidden({ timeout: 30_000 });
-  expect(Object.keys(configOf(dir).every!.env!).sort()).toEqual(['API_KEY', 'OTHER', 'SECOND_KEY', 'THIRD']);
+  expect(Object.keys(configOf(dir).every!.env!).sort()).toEqual(['API_KEY', 'OTHER', 'SECOND_KEY']);
 });
 
 test.describe('in 简体中文', () => {

@@ -37,6 +37,8 @@ test('a task-backed call: running with status messages on its card, then its res
   await page.screenshot({ path: path.join(SCREENSHOTS, 'tasks-running.png'), fullPage: true });
   await expect(card).toHaveAttribute('data-state', 'ok', { timeout: 20_000 });
   await expect(status).toHaveAttribute('data-status', 'completed');
+  // Done: the last progress step ("Generating report...") is not repeated beside "completed".
+  await expect(card.getByTestId('task-message')).toHaveCount(0);
   await expect(card.getByTestId('tool-result')).toContainText('Research Report: tides');
   // The model got the task's result as the tool result.
   await expect(page.getByText(/Tool result: # Research Report: tides/)).toBeVisible({ timeout: 10_000 });

@@ -219,6 +219,9 @@ export function EditServerForm({ server, onDone }: { server: ServerView; onDone:
               value={r.value}
               onChange={(e) => setAdded(added.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)))}
             />
+            <button type="button" className="link" onClick={() => setAdded(added.filter((_, j) => j !== i))} aria-label={t('addServer.removeRow', { n: i + 1 })}>
+              {t('common.remove')}
+            </button>
             {duplicates.has(i) && (
               <span className="field-error" role="alert" data-testid="duplicate-row">
                 {t('addServer.errDuplicateName', { name: r.key.trim() })}

@@ -1,6 +1,6 @@
 /**
  * A task's status in words (MCP Tasks; docs/ARCHITECTURE.md "Tasks"), rendered by its kind:
- * the status, the server's latest status message, and whether the app picked the task up again
+ * the status, the server's latest status message (while it runs, or why it failed), and whether the app picked the task up again
  * after a restart. Used on the tool card and in the Tasks list.
  */
 import type { ToolTask } from '../../../preload/contract/index.js';
@@ -22,13 +22,16 @@ export function TaskStatusText({ task }: { task: ToolTask }) {
             : s.kind === 'cancelled'
               ? t('tasks.status.cancelled')
               : t('tasks.status.lost');
+  // A finished task's last status message is usually its last progress step ("Generating
+  // report..."): shown only while it runs, or as the reason it failed.
+  const message = s.kind === 'completed' || s.kind === 'cancelled' ? null : s.message;
   return (
     <span className={`task-status ${s.kind}`} data-testid="task-status" data-status={s.kind}>
       <span className="task-badge">{label}</span>
-      {s.message && (
+      {message && (
         <span className="muted" data-testid="task-message">
           {' '}
-          {s.message}
+          {message}
         </span>
       )}
       {task.origin === 'resumed' && (
