@@ -40,6 +40,21 @@ function processesWith(token: string): number[] {
   return out;
 }
 
+/** Whether process `p` is `root` or descends from it (parent chain in /proc; false once a link is gone). */
+function descendsFrom(p: number, root: number): boolean {
+  for (let cur = p, hops = 0; cur > 1 && hops < 64; hops++) {
+    if (cur === root) return true;
+    try {
+      // /proc/PID/stat: "pid (comm) state ppid …"; comm may hold spaces, so read after the last ')'.
+      const stat = readFileSync(`/proc/${cur}/stat`, 'utf8');
+      cur = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    } catch {
+      return false;
+    }
+  }
+  return false;
+}
+
 describe.skipIf(!verdict.ok)('real servers in the sandbox', () => {
   let stateDir: string;
   let work: string;
@@ -137,8 +152,11 @@ describe.skipIf(!verdict.ok)('real servers in the sandbox', () => {
   it('removing a sandboxed server ends its process tree', async () => {
     const pid = host.view('everything').resolved_command ? (host as unknown as { rt: { conns: Map<string, { pid: number | null }> } }).rt.conns.get('everything')!.pid : null;
     expect(pid).toBeGreaterThan(0);
+    // Only this server's own tree: other suites (e2e) may run server-everything at the same time.
+    const tree = processesWith(EVERYTHING).filter((p) => descendsFrom(p, pid!));
+    expect(tree.length).toBeGreaterThan(0);
     await host.remove('everything');
-    expect(await waitFor(() => !processesWith(EVERYTHING).length, 5000)).toBe(true);
+    expect(await waitFor(() => !processesWith(EVERYTHING).some((p) => tree.includes(p)), 5000)).toBe(true);
   });
 });
 
