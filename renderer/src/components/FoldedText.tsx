@@ -73,7 +73,8 @@ export function FoldedText({ text, mode, streaming = false, preClassName, preTes
     const s = splitForRendering(text);
     return { end: s.markdown.length, reason: s.reason };
   }, [text, mode]);
-  const mdEnd = split.end;
+  // Markdown to the end when nothing was cut (an empty or short text is never "the rest").
+  const mdEnd = split.end < text.length ? split.end : Infinity;
   const first = useMemo(() => (mdEnd > 0 ? Math.min(foldEnd(text, mode), mdEnd) : pieceEnd(text, 0, FOLD_SHOWN, 'text')), [text, mode, mdEnd]);
   // The ends of the pieces after the first, cut lazily in order and kept while the text is the
   // same (a streaming text only grows, so its earlier cuts stay valid: they depend on the text before them).
