@@ -32,7 +32,8 @@ import { OAuthRefresher } from './connection/oauth-refresh.js';
 import { ServerRequests } from './connection/requests.js';
 import type { TrafficRing } from './inspector/ring.js';
 import { tapTransport } from './inspector/tap.js';
-import { ServerTasks, TaskCancelled, taskSupportOf, type TaskEnd, type TaskObserver, type TaskReference } from './tasks/session.js';
+import { ConnectionTasks, resultOfTask } from './connection/tasks.js';
+import { taskSupportOf, type TaskEnd, type TaskObserver, type TaskReference } from './tasks/session.js';
 
 export { LogRing } from './connection/log-ring.js';
 export { CLIENT_INFO, NotConnectedError, type CallOptions, type ElicitationAnswer, type ElicitationForm, type ElicitHandler, type SampleHandler, type SamplingRequest, type SamplingResult, type ToolProgress } from './connection/types.js';
@@ -118,6 +119,7 @@ export class McpConnection {
     deps: ConnectionDeps = {},
   ) {
     this.elicit = deps.elicit ?? null;
+    this.tasks = new ConnectionTasks(name, config, this.elicit);
     this.sample = deps.sample ?? null;
     this.processes = deps.processes ?? null;
     this.environment = deps.environment ?? null;
@@ -519,7 +521,7 @@ export class McpConnection {
     };
     // A tool that runs as a task (MCP Tasks), on a server that offers them: the call waits for its end.
     if (definition && taskSupportOf(definition)) {
-      const tasks = await this.tasksOf(client);
+      const tasks = await this.tasks.of(client);
       if (tasks) return resultOfTask(await tasks.call(definition, args, { timeoutMs: timeout, ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.task ? { observer: opts.task } : {}) }));
     }
     try {
@@ -540,27 +542,8 @@ export class McpConnection {
 
   private lastExit: { code: number | null; signal: string | null } | null = null;
 
-  /** The Tasks side of the live client (one per client; see main/mcp/tasks/session.ts). */
-  private taskSide: { client: Client; tasks: Promise<ServerTasks | null> } | null = null;
-
-  /** The Tasks side of `client`, opened at first use; null when the server offers no tasks. */
-  private tasksOf(client: Client): Promise<ServerTasks | null> {
-    if (this.taskSide?.client !== client) {
-      void this.taskSide?.tasks.then((t) => t?.close());
-      const elicit = this.elicit;
-      this.taskSide = {
-        client,
-        tasks: ServerTasks.open(client, this.taskIdentity(), elicit ? (form, signal) => elicit(this.name, form, signal) : null).catch(() => null),
-      };
-    }
-    return this.taskSide.tasks;
-  }
-
-  /** What names this server for saved task references: its name and where it lives (never its secrets). */
-  private taskIdentity(): unknown {
-    const c = this.config as { type: string; url?: string; command?: string[] };
-    return { name: this.name, type: c.type, url: c.url ?? null, command: c.command?.[0] ?? null };
-  }
+  /** The Tasks side of the live client (./connection/tasks.ts). */
+  private readonly tasks: ConnectionTasks;
 
   /**
    * Pick a saved task up again on this server and wait until it ends (MCP Tasks; docs/ARCHITECTURE.md "Tasks").
@@ -570,7 +553,7 @@ export class McpConnection {
   async resumeTask(reference: TaskReference, opts: { signal?: AbortSignal; observer?: TaskObserver } = {}): Promise<TaskEnd> {
     const client = this.client;
     if (!client || this.status !== 'ready') throw new NotConnectedError(`Server "${this.name}" is not ready (${this.status}).`);
-    const tasks = await this.tasksOf(client);
+    const tasks = await this.tasks.of(client);
     if (!tasks) throw new NotConnectedError(`Server "${this.name}" does not offer tasks on this session.`);
     return tasks.resume(reference, { timeoutMs: this.config.timeout_seconds * 1000, ...opts });
   }
@@ -592,9 +575,7 @@ export class McpConnection {
 
   private async closeTransport(): Promise<void> {
     const client = this.client;
-    const side = this.taskSide;
-    this.taskSide = null;
-    await side?.tasks.then((t) => t?.close()).catch(() => undefined);
+    await this.tasks.close();
     const transport = this.transport;
     this.lastExit = (transport as { exit?: { code: number | null; signal: string | null } | null } | null)?.exit ?? this.lastExit;
     this.client = null;
@@ -716,12 +697,3 @@ export class McpConnection {
   }
 }
 
-/**
- * A settled task as a tool result: its result when it completed, an error result with the
- * server's reason when it failed. @throws TaskCancelled when it was cancelled.
- */
-function resultOfTask(end: TaskEnd): CallToolResult {
-  if (end.kind === 'completed') return end.result;
-  if (end.kind === 'failed') return { content: [{ type: 'text', text: end.message || 'The task failed.' }], isError: true };
-  throw new TaskCancelled('The task was cancelled.');
-}

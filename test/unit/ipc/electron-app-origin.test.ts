@@ -75,7 +75,7 @@ describe('app origin', () => {
     }
   });
 
-  it.skipIf(!existsSync(path.join(ROOT, 'out/renderer/index.html')))('serves every script and stylesheet the real build links (relative URLs on the app origin)', async () => {
+  it.skipIf(!existsSync(path.join(ROOT, 'out/renderer/index.html')))('serves every script and stylesheet the real build links (relative URLs on the app origin; skipped until `npm run build` has made out/renderer, which npm test does first)', async () => {
     const real = path.join(ROOT, 'out/renderer');
     const html = readFileSync(path.join(real, 'index.html'), 'utf8');
     const refs = [...html.matchAll(/(?:src|href)="(\.\/assets\/[^"]+)"/g)].map((m) => m[1]!);
