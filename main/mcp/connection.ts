@@ -7,7 +7,7 @@
  */
 import { APPS_CLIENT_CAPABILITIES } from './apps/tool-ui.js';
 import { Client } from '@modelcontextprotocol/client';
-import type { CallToolResult, ClientOptions, CompleteRequest, CompleteResult, GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplateType as ResourceTemplate, Tool, Transport } from '@modelcontextprotocol/client';
+import type { CallToolResult, ClientCapabilities, ClientOptions, CompleteRequest, CompleteResult, GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplateType as ResourceTemplate, Tool, Transport } from '@modelcontextprotocol/client';
 import type { LogEntry, LoggingLevel, ServerFailure, ServerIssue, TransportKind } from '../../preload/contract/index.js';
 import type { ProtocolHooks } from './protocol/hooks.js';
 import type { ServerConfig } from './config.js';
@@ -33,7 +33,8 @@ import { ServerRequests } from './connection/requests.js';
 import type { TrafficRing } from './inspector/ring.js';
 import { tapTransport } from './inspector/tap.js';
 import { ConnectionTasks, resultOfTask } from './connection/tasks.js';
-import { taskSupportOf, type TaskEnd, type TaskObserver, type TaskReference } from './tasks/session.js';
+import type { TaskEnd, TaskObserver, TaskReference } from './tasks/session.js';
+import { RawRequestLane } from './tasks/raw-lane.js';
 
 export { LogRing } from './connection/log-ring.js';
 export { CLIENT_INFO, NotConnectedError, type CallOptions, type ElicitationAnswer, type ElicitationForm, type ElicitHandler, type SampleHandler, type SamplingRequest, type SamplingResult, type ToolProgress } from './connection/types.js';
@@ -101,6 +102,8 @@ export class McpConnection {
   readonly log: LogRing;
   private client: Client | null = null;
   private transport: Transport | null = null;
+  /** The raw request lane of {@link transport} (2026-07-28 Tasks requests; main/mcp/tasks/raw-lane.ts). */
+  private lane: RawRequestLane | null = null;
   private closing = false;
   private startPromise: Promise<void> | null = null;
 
@@ -119,12 +122,15 @@ export class McpConnection {
     deps: ConnectionDeps = {},
   ) {
     this.elicit = deps.elicit ?? null;
-    this.tasks = new ConnectionTasks(name, config, this.elicit);
     this.sample = deps.sample ?? null;
     this.processes = deps.processes ?? null;
     this.environment = deps.environment ?? null;
     this.eras = deps.eras ?? null;
     this.protocolHooks = deps.protocolHooks ?? null;
+    this.handlers = { server: name, elicit: this.elicit, sample: this.sample, protocolHooks: () => this.protocolHooks, note: (source, text) => this.note(source, text) };
+    // MCP Apps (main/mcp/apps/): this host renders `ui://` views.
+    this.capabilities = { ...handlerCapabilities(this.handlers), ...APPS_CLIENT_CAPABILITIES };
+    this.tasks = new ConnectionTasks(name, config, this.handlers, this.capabilities);
     this.clientOptions = deps.clientOptions ?? {};
     this.traffic = deps.traffic ?? null;
     this.trafficConnection = this.traffic?.nextConnection() ?? 0;
@@ -164,6 +170,10 @@ export class McpConnection {
   readonly elicit: ElicitHandler | null;
   /** Answers the server's sampling requests; null = the capability is not declared. */
   readonly sample: SampleHandler | null;
+  /** What the server may ask of this client (./connection/client-handlers.ts), for every session. */
+  private readonly handlers: ClientHandlers;
+  /** The client capabilities every session declares. */
+  private readonly capabilities: ClientCapabilities;
   /** Records a stdio server's process group, so a crash of the app cannot orphan it. */
   readonly processes: ProcessLedger | null;
   /** The environment a stdio server inherits; null = this process's (main/mcp/transports/environment.ts). */
@@ -348,7 +358,7 @@ export class McpConnection {
     return this.useLegacySse ? transportOf('sse') : this.descriptor;
   }
 
-  private async createTransport(): Promise<Transport> {
+  private async createTransport(): Promise<{ transport: Transport; lane: RawRequestLane }> {
     const ledger = this.processes;
     const sandbox = this.sandbox;
     await sandbox?.prepare();
@@ -375,7 +385,10 @@ export class McpConnection {
     // The inspector records at the transport boundary: every message both ways, as the SDK framed it.
     const traffic = this.traffic;
     const origin = this.trafficConnection;
-    return traffic ? tapTransport(launched.transport, (dir, message) => traffic.record(dir, message, origin)) : launched.transport;
+    const tapped = traffic ? tapTransport(launched.transport, (dir, message) => traffic.record(dir, message, origin)) : launched.transport;
+    // Over the tap, so the inspector sees the lane's requests and answers too.
+    const lane = new RawRequestLane();
+    return { transport: lane.wrap(tapped), lane };
   }
 
   /**
@@ -383,20 +396,16 @@ export class McpConnection {
    * see {@link EraMode}), and list. @throws on any failure.
    */
   private async openSession(timeoutMs: number, mode: EraMode): Promise<void> {
-    const transport = await this.createTransport();
+    const { transport, lane } = await this.createTransport();
     if (this.closing) return;
     this.transport = transport;
-    const handlers: ClientHandlers = { server: this.name, elicit: this.elicit, sample: this.sample, protocolHooks: () => this.protocolHooks, note: (source, text) => this.note(source, text) };
+    this.lane = lane;
     const client = new Client(CLIENT_INFO, {
       versionNegotiation: versionNegotiation(this.config.type, timeoutMs, mode === 'probe' || (this.eras?.knownModern(this.config) ?? false)),
       ...this.clientOptions,
-      capabilities: {
-        ...handlerCapabilities(handlers),
-        // MCP Apps (main/mcp/apps/): this host renders `ui://` views.
-        ...APPS_CLIENT_CAPABILITIES,
-      },
+      capabilities: this.capabilities,
     });
-    installClientHandlers(client, handlers);
+    installClientHandlers(client, this.handlers);
     client.onerror = (err) => {
       // Protocol-level oddities (unknown response ids, dropped oversized messages, an optional GET
       // stream the server does not offer) are logged, not fatal.
@@ -519,10 +528,18 @@ export class McpConnection {
         onprogress: progressListener(opts.onProgress),
       });
     };
-    // A tool that runs as a task (MCP Tasks), on a server that offers them: the call waits for its end.
-    if (definition && taskSupportOf(definition)) {
-      const tasks = await this.tasks.of(client);
-      if (tasks) return resultOfTask(await tasks.call(definition, args, { timeoutMs: timeout, ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.task ? { observer: opts.task } : {}) }));
+    // A call that may run as a task (MCP Tasks, either generation): it waits for the task's end.
+    const tasks = await this.tasks.forCall(client, this.lane, definition);
+    if (tasks && definition) {
+      if (opts.trace) this.traffic?.expectCall(name, args, opts.trace);
+      return resultOfTask(
+        await tasks.call(definition, args, {
+          timeoutMs: timeout,
+          ...(opts.signal ? { signal: opts.signal } : {}),
+          ...(opts.task ? { observer: opts.task } : {}),
+          ...(opts.onProgress ? { onProgress: progressListener(opts.onProgress) } : {}),
+        }),
+      );
     }
     try {
       return (await call(client)) as CallToolResult;
@@ -553,7 +570,7 @@ export class McpConnection {
   async resumeTask(reference: TaskReference, opts: { signal?: AbortSignal; observer?: TaskObserver } = {}): Promise<TaskEnd> {
     const client = this.client;
     if (!client || this.status !== 'ready') throw new NotConnectedError(`Server "${this.name}" is not ready (${this.status}).`);
-    const tasks = await this.tasks.of(client);
+    const tasks = await this.tasks.of(client, this.lane);
     if (!tasks) throw new NotConnectedError(`Server "${this.name}" does not offer tasks on this session.`);
     return tasks.resume(reference, { timeoutMs: this.config.timeout_seconds * 1000, ...opts });
   }
@@ -580,6 +597,7 @@ export class McpConnection {
     this.lastExit = (transport as { exit?: { code: number | null; signal: string | null } | null } | null)?.exit ?? this.lastExit;
     this.client = null;
     this.transport = null;
+    this.lane = null;
     try {
       if (client) await client.close().catch(() => undefined);
       // During the `server/discover` probe the SDK has not attached the transport to the client

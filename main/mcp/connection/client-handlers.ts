@@ -2,7 +2,8 @@
  * What a server may ask of this client, and the capabilities that declare it: sampling
  * (`sampling/createMessage`), elicitation in form and URL mode (`elicitation/create`), roots
  * (`roots/list`, `notifications/roots/list_changed`) and server log notifications
- * (docs/ARCHITECTURE.md "Protocol features"). Installed on each new SDK `Client` of a connection.
+ * (docs/ARCHITECTURE.md "Protocol features"). Installed on each new SDK `Client` of a connection;
+ * the same answerers take the input requests a server makes inside a 2026-07-28 task.
  */
 import type { Client, ClientCapabilities, CreateMessageResult, ElicitResult } from '@modelcontextprotocol/client';
 import type { LogEntry } from '../../../preload/contract/index.js';
@@ -44,25 +45,50 @@ function protocolCapabilities(h: ClientHandlers): ClientCapabilities {
 
 /** Register on `client` the request and notification handlers of `h` (see the file header). */
 export function installClientHandlers(client: Client, h: ClientHandlers): void {
-  const { sample, elicit, server, note } = h;
-  if (sample) {
-    client.setRequestHandler('sampling/createMessage', async (req, ctx) => {
-      note('lifecycle', 'the server asks for a model completion (sampling)');
-      const p = req.params as unknown as SamplingRequest;
-      const r = await sample(server, { messages: p.messages, systemPrompt: p.systemPrompt, maxTokens: p.maxTokens, temperature: p.temperature }, ctx.mcpReq.signal);
-      return { role: 'assistant', content: { type: 'text', text: r.text }, model: r.model, stopReason: r.stopReason } as CreateMessageResult;
-    });
-  }
-  if (elicit) {
-    client.setRequestHandler('elicitation/create', async (req, ctx) => {
-      const params = req.params as { message: string; requestedSchema?: Record<string, unknown> };
-      if ((req.params as { mode?: string }).mode === 'url') return answerUrlElicitation(h, req.params as unknown as UrlElicitationParams, ctx.mcpReq.signal);
-      note('lifecycle', 'the server asks the user for input (elicitation)');
-      const answer = await elicit(server, { message: params.message, requestedSchema: params.requestedSchema ?? { type: 'object', properties: {} } }, ctx.mcpReq.signal);
-      return answer as ElicitResult;
-    });
-  }
+  if (h.sample) client.setRequestHandler('sampling/createMessage', (req, ctx) => answerSampling(h, req.params, ctx.mcpReq.signal));
+  if (h.elicit) client.setRequestHandler('elicitation/create', (req, ctx) => answerElicitation(h, req.params, ctx.mcpReq.signal));
   installProtocolHandlers(client, h);
+}
+
+/** A server's `sampling/createMessage` answered through the host's sampler. @throws when sampling is not declared, or the sampler's refusal. */
+export async function answerSampling(h: ClientHandlers, params: unknown, signal: AbortSignal): Promise<CreateMessageResult> {
+  if (!h.sample) throw new Error('This client does not answer sampling requests.');
+  h.note('lifecycle', 'the server asks for a model completion (sampling)');
+  const p = params as SamplingRequest;
+  const r = await h.sample(h.server, { messages: p.messages, systemPrompt: p.systemPrompt, maxTokens: p.maxTokens, temperature: p.temperature }, signal);
+  return { role: 'assistant', content: { type: 'text', text: r.text }, model: r.model, stopReason: r.stopReason } as CreateMessageResult;
+}
+
+/** A server's `elicitation/create` (form or URL mode) answered by the user. @throws when elicitation is not declared. */
+export async function answerElicitation(h: ClientHandlers, params: unknown, signal: AbortSignal): Promise<ElicitResult> {
+  if (!h.elicit) throw new Error('This client does not answer elicitation requests.');
+  const p = (params ?? {}) as { message?: unknown; requestedSchema?: Record<string, unknown>; mode?: string };
+  if (p.mode === 'url') return answerUrlElicitation(h, params as UrlElicitationParams, signal);
+  h.note('lifecycle', 'the server asks the user for input (elicitation)');
+  const answer = await h.elicit(h.server, { message: typeof p.message === 'string' ? p.message : '', requestedSchema: p.requestedSchema ?? { type: 'object', properties: {} } }, signal);
+  return answer as ElicitResult;
+}
+
+/** A server's `roots/list` answered with its roots. @throws when roots are not declared. */
+export function answerRoots(h: ClientHandlers): { roots: ReturnType<ProtocolHooks['roots']> } {
+  const hooks = h.protocolHooks();
+  if (!hooks) throw new Error('This client does not declare roots.');
+  const roots = hooks.roots(h.server);
+  h.note('lifecycle', `the server asked for its roots (${roots.length})`);
+  return { roots };
+}
+
+/**
+ * One input request a server makes inside a 2026-07-28 task (the Tasks extension's
+ * `inputRequests`, as the library hands it over: `kind` + the request's params), answered as
+ * the same request outside a task would be.
+ * @throws when this client did not declare the capability (the library then answers for it).
+ */
+export async function answerInputRequest(h: ClientHandlers, request: { kind: string; params?: unknown }, signal: AbortSignal): Promise<unknown> {
+  if (request.kind === 'elicitation') return answerElicitation(h, request.params, signal);
+  if (request.kind === 'sampling') return answerSampling(h, request.params, signal);
+  if (request.kind === 'roots') return answerRoots(h);
+  throw new Error(`A task asked for ${request.kind}, which this client does not answer.`);
 }
 
 /**
@@ -74,11 +100,7 @@ function installProtocolHandlers(client: Client, h: ClientHandlers): void {
   client.setNotificationHandler('notifications/message', (n) => h.note('server', formatLogMessage(n.params)));
   const hooks = h.protocolHooks();
   if (!hooks) return;
-  client.setRequestHandler('roots/list', async () => {
-    const roots = hooks.roots(h.server);
-    h.note('lifecycle', `the server asked for its roots (${roots.length})`);
-    return { roots };
-  });
+  client.setRequestHandler('roots/list', async () => answerRoots(h));
   client.setNotificationHandler('notifications/elicitation/complete', (n) => {
     h.note('lifecycle', 'the server says a URL interaction finished');
     hooks.elicitationComplete(h.server, n.params.elicitationId);

@@ -3,12 +3,15 @@
  * official requester library `@modelcontextprotocol/ext-tasks`: a task-backed `tools/call`, its
  * status until it settles (`tasks/get`; `tasks/result` on 2025-11-25), `tasks/cancel`, and picking
  * a persisted task up again (`resumeTask`). Its one job is to turn the library's executions into
- * the app's {@link TaskStatus} and a `CallToolResult`. See docs/ARCHITECTURE.md "Tasks".
+ * the app's {@link TaskStatus} and a `CallToolResult`. Both generations: 2025-11-25 tasks through
+ * the SDK client, the 2026-07-28 extension through the raw request lane (./raw-lane.ts) the
+ * library asks the host for. See docs/ARCHITECTURE.md "Tasks".
  */
 import type { CallToolResult, Client, Tool } from '@modelcontextprotocol/client';
 import {
   createTaskSessionEndpointId,
   createTaskSessionFromClient,
+  type CreateTaskSessionFromClientOptions,
   TaskCancelledError,
   TaskExecutionClosedError,
   toolDeclarationFromMcpTool,
@@ -22,8 +25,9 @@ import {
 } from '@modelcontextprotocol/ext-tasks/client';
 import { TaskResultV1Schema } from '@modelcontextprotocol/ext-tasks/core/v1';
 import type { TaskStatus } from '../../../preload/contract/index.js';
-import type { ElicitationAnswer, ElicitationForm } from '../connection/types.js';
 import { interruptedByApp } from '../../chat/interruption.js';
+import type { JsonValue } from '@modelcontextprotocol/ext-tasks/core';
+import type { RawProgress, RawRequestLane } from './raw-lane.js';
 
 /** How long the `tasks/result` sent for an `input_required` task may wait for the task's end (ms). */
 const TASK_RESULT_WAIT_MS = 60 * 60 * 1000;
@@ -72,8 +76,37 @@ export class TaskElsewhereError extends Error {
   override name = 'TaskElsewhereError';
 }
 
-/** A server's own answer to an elicitation it asked for inside a task (2026-07-28 input requests). */
-export type TaskElicit = (form: ElicitationForm, signal: AbortSignal) => Promise<ElicitationAnswer>;
+/**
+ * Answers one input request a server makes inside a 2026-07-28 task (`inputRequests`: an
+ * elicitation, a sampling request or `roots/list`, as `kind` + the request's params) with the
+ * request's result. @throws when the client does not answer that kind (the library then does).
+ */
+export type TaskInput = (request: { kind: string; params?: unknown }, signal: AbortSignal) => Promise<unknown>;
+
+/**
+ * What a 2026-07-28 session needs for the extension's requests: the raw request lane of its
+ * transport, the client it sends cancellation notices with, and the per-request framing
+ * (MCP 2026-07-28 "`_meta` envelope": protocol version, client info and capabilities).
+ */
+export interface RawTaskPath {
+  lane: RawRequestLane;
+  protocolVersion: string;
+  clientInfo: Record<string, unknown>;
+  clientCapabilities: Record<string, unknown>;
+}
+
+/** The Tasks extension's identifier (2026-07-28). */
+const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+
+/**
+ * Which Tasks generation a connected client's server offers: `v2` when the session is 2026-07-28
+ * and the server declares the extension, `v1` when a 2025 session's server declares `tasks`.
+ */
+export function taskGeneration(client: Client): 'v1' | 'v2' | null {
+  const caps = client.getServerCapabilities() as { tasks?: unknown; extensions?: Record<string, unknown> } | undefined;
+  if (client.getProtocolEra() === 'modern') return caps?.extensions?.[TASKS_EXTENSION] !== undefined ? 'v2' : null;
+  return caps?.tasks !== undefined ? 'v1' : null;
+}
 
 /** Whether a listed tool asks to run as a task (`execution.taskSupport`, Tasks spec "Tool-Level Negotiation"). */
 export function taskSupportOf(tool: Tool): 'required' | 'optional' | null {
@@ -95,30 +128,46 @@ export class ServerTasks {
   private constructor(
     private readonly session: TaskEnabledSession,
     private readonly client: Client,
+    /** The 2026-07-28 lane, when the session is one; null for 2025-11-25 tasks. */
+    private readonly lane: RawRequestLane | null,
   ) {}
 
   /**
    * Adapt a connected client. `identity` names the server as configured (its name and where it
-   * lives), so a saved reference is only ever resumed against the same server.
+   * lives), so a saved reference is only ever resumed against the same server. `input` answers
+   * a task's input requests; `raw` carries the 2026-07-28 extension's requests (without it a
+   * 2026-07-28 server gets no task session).
    * @returns null when the server does not offer tasks (or the library cannot adapt the session).
    */
-  static async open(client: Client, identity: unknown, elicit: TaskElicit | null): Promise<ServerTasks | null> {
+  static async open(client: Client, identity: unknown, input: TaskInput | null, raw: RawTaskPath | null = null): Promise<ServerTasks | null> {
+    const generation = taskGeneration(client);
+    if (!generation) return null;
     const endpointId = await createTaskSessionEndpointId('openprogram-desktop', identity);
+    const v2 = generation === 'v2' && raw ? raw : null;
+    const base = { endpointId, ...(input ? { onInputRequest: inputHandler(input) } : {}) };
+    const options: CreateTaskSessionFromClientOptions = v2
+      ? { ...base, rawDispatch: v2.lane.dispatcher(client), v2RequestFraming: { protocolVersion: v2.protocolVersion, clientInfo: toJson(v2.clientInfo), clientCapabilities: toJson(v2.clientCapabilities) } }
+      : base;
     let session: TaskEnabledSession;
     try {
-      session = createTaskSessionFromClient(client, {
-        endpointId,
-        ...(elicit ? { onInputRequest: inputHandler(elicit) } : {}),
-      });
+      session = createTaskSessionFromClient(client, options);
     } catch {
-      // A 2026-07-28 Tasks server needs the raw V2 request path (docs/ARCHITECTURE.md "Tasks").
+      // A 2026-07-28 Tasks server without the raw lane (docs/ARCHITECTURE.md "Tasks").
       return null;
     }
     if (!session.capabilities.execution) {
       await session.close().catch(() => undefined);
       return null;
     }
-    return new ServerTasks(session, client);
+    return new ServerTasks(session, client, v2?.lane ?? null);
+  }
+
+  /**
+   * Whether the server decides per call whether to answer with a task (the 2026-07-28 extension:
+   * every `tools/call` goes through here), rather than the tool declaring it (`taskSupport`, 2025-11-25).
+   */
+  get serverDecides(): boolean {
+    return this.lane !== null;
   }
 
   /** Whether the server can cancel tasks (`tasks/cancel`). */
@@ -132,13 +181,31 @@ export class ServerTasks {
    * returned as it is.
    * @throws the library's errors for a failed request; TaskCancelledError never (a cancel is a `cancelled` end).
    */
-  async call(tool: Tool, args: Record<string, unknown>, opts: { signal?: AbortSignal; observer?: TaskObserver; timeoutMs?: number }): Promise<TaskEnd> {
-    const execution = await this.session.callTool(tool.name, args as never, {
-      declaration: toolDeclarationFromMcpTool(tool),
-      task: { preference: 'prefer' },
-      // No signal here: aborting the library's signal only stops local waiting; a cancel is `tasks/cancel`.
-      ...(opts.timeoutMs !== undefined ? { requestTimeoutMs: opts.timeoutMs } : {}),
-    });
+  async call(tool: Tool, args: Record<string, unknown>, opts: { signal?: AbortSignal; observer?: TaskObserver; timeoutMs?: number; onProgress?: (p: RawProgress) => void }): Promise<TaskEnd> {
+    // The library's signal bounds the call's local lifetime, so it is aborted only while the
+    // `tools/call` itself is under way (a task created late is then cancelled by the library);
+    // once a task exists, a cancel is `tasks/cancel` (follow), and the app stopping leaves it running.
+    const request = new AbortController();
+    const onAbort = (): void => {
+      if (!interruptedByApp(opts.signal)) request.abort(opts.signal?.reason);
+    };
+    if (opts.signal?.aborted) onAbort();
+    else opts.signal?.addEventListener('abort', onAbort, { once: true });
+    // 2026-07-28: progress of the call on a token of the lane (the SDK's own tokens are its ids).
+    const progress = this.lane && opts.onProgress ? this.lane.progressToken(opts.onProgress) : null;
+    let execution: ToolExecution<unknown>;
+    try {
+      execution = await this.session.callTool(tool.name, args as never, {
+        declaration: toolDeclarationFromMcpTool(tool),
+        task: { preference: 'prefer' },
+        signal: request.signal,
+        ...(progress ? { metadata: { progressToken: progress.token }, resetTimeoutOnProgress: true } : {}),
+        ...(opts.timeoutMs !== undefined ? { requestTimeoutMs: opts.timeoutMs } : {}),
+      });
+    } finally {
+      opts.signal?.removeEventListener('abort', onAbort);
+      progress?.release();
+    }
     return this.follow(execution, opts);
   }
 
@@ -229,20 +296,24 @@ export class ServerTasks {
 
 /** The tool entry's end of a settled outcome. */
 function endOf(outcome: TaskOutcome<unknown>): TaskEnd {
-  if (outcome.status === 'completed') return { kind: 'completed', result: outcome.result as CallToolResult };
+  if (outcome.status === 'completed') return { kind: 'completed', result: withoutResultType(outcome.result) };
   if (outcome.status === 'failed') return { kind: 'failed', message: outcome.error.message.slice(0, MAX_MESSAGE) };
   return { kind: 'cancelled' };
 }
 
-/** The library's input handler: a form elicitation goes to the user; other input kinds are declined. */
-function inputHandler(elicit: TaskElicit) {
-  return async <R extends ApplicationInputRequest>(request: R, context: { signal?: AbortSignal }): Promise<never> => {
-    if (request.kind !== 'elicitation') throw new Error(`A task asked for ${request.kind}, which this app does not answer inside tasks.`);
-    const params = request.params as { message?: unknown; requestedSchema?: unknown };
-    const answer = await elicit(
-      { message: typeof params.message === 'string' ? params.message : '', requestedSchema: (params.requestedSchema ?? {}) as Record<string, unknown> },
-      context.signal ?? new AbortController().signal,
-    );
-    return answer as never;
-  };
+/** A plain JSON object (client info, capabilities) as the library's JSON type. */
+function toJson(value: Record<string, unknown>): Readonly<Record<string, JsonValue>> {
+  return JSON.parse(JSON.stringify(value)) as Record<string, JsonValue>;
+}
+
+/** A settled call's result as a `CallToolResult`: a 2026-07-28 result's `resultType` discriminator is wire framing, not content. */
+function withoutResultType(result: unknown): CallToolResult {
+  const { resultType: _framing, ...rest } = result as CallToolResult & { resultType?: unknown };
+  return rest as CallToolResult;
+}
+
+/** The library's input handler: each request goes to the client's own answerer of its kind. */
+function inputHandler(input: TaskInput) {
+  return async <R extends ApplicationInputRequest>(request: R, context: { signal?: AbortSignal }): Promise<never> =>
+    (await input({ kind: request.kind, params: (request as { params?: unknown }).params }, context.signal ?? new AbortController().signal)) as never;
 }

@@ -1,6 +1,7 @@
 /**
- * MCP Tasks across an app restart, on real parts: the hand-written Tasks server
- * (test/fixtures/task-server.mjs) over Streamable HTTP as a real process, the conversation
+ * MCP Tasks across an app restart, on real parts: the hand-written Tasks servers of both
+ * generations (test/fixtures/task-server.mjs, 2025-11-25; test/fixtures/tasks-v2-server.mjs
+ * --http, the 2026-07-28 extension) over Streamable HTTP as real processes, the conversation
  * database as a real SQLite file, and McpHost. A run's task-backed call saves its task; the app
  * "stops" mid-task (host shut down, database closed); a new host and task service on the same
  * file and server pick the task up again once the server is ready, and its result lands on the
@@ -20,7 +21,11 @@ import { TaskService } from '../../../../main/mcp/tasks/service.js';
 import type { TaskView, TranscriptItem } from '../../../../preload/contract/index.js';
 import { ROOT, makeTempDir, removeDir, waitFor } from '../../helpers.js';
 
-const TASK_SERVER = path.join(ROOT, 'test', 'fixtures', 'task-server.mjs');
+/** The two generations' servers: the script and its arguments (both print `PORT <n>` and take --port). */
+const GENERATIONS: Array<[string, string[]]> = [
+  ['2025-11-25 tasks', [path.join(ROOT, 'test', 'fixtures', 'task-server.mjs')]],
+  ['the 2026-07-28 Tasks extension', [path.join(ROOT, 'test', 'fixtures', 'tasks-v2-server.mjs'), '--http']],
+];
 type ToolItem = Extract<TranscriptItem, { kind: 'tool' }>;
 
 let dir: string;
@@ -28,9 +33,9 @@ let server: ChildProcess | null = null;
 let url = '';
 const cleanup: Array<() => Promise<void> | void> = [];
 
-beforeEach(async () => {
+async function startServer(command: string[]): Promise<void> {
   dir = makeTempDir('op-tasks-');
-  server = spawn(process.execPath, [TASK_SERVER], { stdio: ['ignore', 'pipe', 'inherit'] });
+  server = spawn(process.execPath, command, { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<number>((resolve, reject) => {
     server!.stdout!.on('data', (d: Buffer) => {
       const m = /PORT (\d+)/.exec(d.toString());
@@ -39,7 +44,7 @@ beforeEach(async () => {
     server!.once('exit', () => reject(new Error('task server exited')));
   });
   url = `http://127.0.0.1:${port}/mcp`;
-});
+}
 afterEach(async () => {
   for (const c of cleanup.splice(0).reverse()) await c();
   server?.kill();
@@ -87,7 +92,9 @@ function runningEntry(store: ConversationStore): ToolItem {
   return item;
 }
 
-describe('tasks across a restart', () => {
+describe.each(GENERATIONS)('tasks across a restart (%s)', (_generation, command) => {
+  beforeEach(() => startServer(command));
+
   it('a task saved before a restart is picked up by a new host and its result lands on the tool entry', async () => {
     const first = await app();
     const item = runningEntry(first.store);
@@ -124,7 +131,7 @@ describe('tasks across a restart', () => {
     const port = new URL(url).port;
     server!.kill();
     await new Promise((r) => server!.once('exit', r));
-    server = spawn(process.execPath, [TASK_SERVER, `--port=${port}`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    server = spawn(process.execPath, [...command, `--port=${port}`], { stdio: ['ignore', 'pipe', 'inherit'] });
     await new Promise<void>((resolve) => server!.stdout!.on('data', (d: Buffer) => /PORT/.test(d.toString()) && resolve()));
 
     const second = await app();
@@ -144,7 +151,7 @@ describe('tasks across a restart', () => {
     await first.stop();
     await running;
     // Another Tasks server takes the name: its address differs.
-    const other = spawn(process.execPath, [TASK_SERVER], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const other = spawn(process.execPath, command, { stdio: ['ignore', 'pipe', 'inherit'] });
     cleanup.push(() => void other.kill());
     const port = await new Promise<number>((resolve) => other.stdout!.on('data', (d: Buffer) => {
       const m = /PORT (\d+)/.exec(d.toString());
