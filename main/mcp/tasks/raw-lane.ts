@@ -2,7 +2,7 @@
  * The raw request lane — this file's one job: carry the requests of the 2026-07-28 Tasks extension
  * (`io.modelcontextprotocol/tasks`) whose answers SDK 2.4's `Client` cannot receive, over the
  * connection's own transport, for the official requester library (docs/ARCHITECTURE.md "Tasks",
- * "The raw request lane").
+ * its point on the raw request lane).
  *
  * Why it exists: the SDK's `Client` decodes every 2026-07-28 result before any caller schema and
  * refuses `resultType: "task"` (its `UnsupportedResultType` error carries no task id), so a
