@@ -34,10 +34,15 @@ afterEach(async () => {
   expect(await waitNoChildren(), `child processes left: ${descendantPids().join(', ')}`).toBe(true);
 });
 
+/** What the HTTP fixture process wrote to stderr (its `CALL` lines). */
+const httpStderr: string[] = [];
+
 /** The fixture over Streamable HTTP as its own process; its URL. */
 async function httpFixture(): Promise<string> {
-  const server = spawn(process.execPath, [FIXTURE, '--http'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const server = spawn(process.execPath, [FIXTURE, '--http'], { stdio: ['ignore', 'pipe', 'pipe'] });
   processes.push(server);
+  httpStderr.length = 0;
+  server.stderr!.on('data', (d: Buffer) => httpStderr.push(...d.toString().split('\n').filter(Boolean)));
   const port = await new Promise<number>((resolve, reject) => {
     server.stdout!.on('data', (d: Buffer) => {
       const m = /PORT (\d+)/.exec(d.toString());
@@ -82,6 +87,9 @@ function watcher(): TaskObserver & { statuses: TaskStatus[]; reference: TaskRefe
 
 const text = (r: { content?: unknown }): string => ((r.content as Array<{ text?: string }>)[0]?.text ?? '');
 
+/** The fixture's stderr lines: the connection's log for stdio, the process's own for HTTP. */
+const stderrOf = (c: McpConnection): string[] => (c.config.type === 'local' ? c.log.tail('stderr', 200) : httpStderr);
+
 describe.each(TRANSPORTS)('a 2026-07-28 Tasks server over %s', (_kind, configOf) => {
   it('a call the server answers with a task: created working, the server’s status messages, then its result; the call declared the extension', async () => {
     const c = await connect(await configOf());
@@ -93,6 +101,8 @@ describe.each(TRANSPORTS)('a 2026-07-28 Tasks server over %s', (_kind, configOf)
     expect(w.statuses[0]!.kind).toBe('working');
     expect(w.statuses.some((s) => /^Step \d of 3$/.test(s.message ?? ''))).toBe(true);
     expect(w.statuses.at(-1)!.kind).toBe('completed');
+    // The extension was declared on that request (its per-request capabilities), by the library.
+    expect(stderrOf(c)).toContain('CALL {"name":"slow-job","declared":true}');
   }, 30_000);
 
   it('an ordinary tool answers at once on the same path, and its progress reaches the caller', async () => {
@@ -157,8 +167,7 @@ describe.each(TRANSPORTS)('a 2026-07-28 Tasks server over %s', (_kind, configOf)
     stop.abort(new Error('stopped by the user'));
     expect(((await stalled) as Error).message).toBe('stopped by the user');
     // stdio: notifications/cancelled for the lane's id; HTTP: the request's stream is closed.
-    const stderrSaysCancelled = (): boolean => c.log.tail('stderr', 50).some((l) => l.includes('CANCELLED stall'));
-    if (c.config.type === 'local') expect(await waitFor(stderrSaysCancelled, 5000)).toBe(true);
+    expect(await waitFor(() => stderrOf(c).includes('CANCELLED stall'), 5000)).toBe(true);
     const timedOut = await c.callTool('stall', {}, { timeoutMs: 400 }).catch((e: Error) => e);
     expect((timedOut as Error).name).toBe('DispatchError');
     expect((timedOut as Error).message).toMatch(/did not answer tools\/call within/);
