@@ -75,6 +75,25 @@ describe('the traffic tap on real connections', () => {
     }
   });
 
+  it('a call that runs as a task is tagged too (both Tasks generations), and the lane’s requests are recorded with their answers', async () => {
+    const v1 = localServer([process.execPath, path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio']);
+    const v2 = localServer([process.execPath, path.join(ROOT, 'test', 'fixtures', 'tasks-v2-server.mjs')]);
+    for (const [config, tool, args] of [
+      [v1, 'simulate-research-query', { topic: 'tides' }],
+      [v2, 'slow-job', { steps: 2, step_ms: 50 }],
+    ] as const) {
+      const ring = new TrafficRing(new SecretRedactor());
+      const c = connect(config, ring);
+      await c.start();
+      await c.callTool(tool, args, { trace: 'chat:r1:task', task: { created: () => undefined, updated: () => undefined } });
+      const call = ring.all().find((m) => m.method === 'tools/call' && m.kind === 'request');
+      expect(call?.tag, tool).toBe('chat:r1:task');
+      expect(ring.all().some((m) => m.request_seq === call!.seq && m.kind === 'response'), tool).toBe(true);
+      expect(ring.all().some((m) => m.method === 'tasks/get' && m.kind === 'request'), tool).toBe(true);
+      await c.close();
+    }
+  }, 60_000);
+
   it('without a ring the connection is not tapped and works the same', async () => {
     const c = connect(localServer(sdkCommand()), null);
     await c.start();
