@@ -8,7 +8,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startFakeModel, type FakeModel } from '../fixtures/fake-model.js';
-import { expect, openApp, openSettings, sendMessage, tempDir, test } from './helpers.js';
+import { expect, openApp, openChat, openSettings, sendMessage, tempDir, test } from './helpers.js';
 
 let ollama: FakeModel;
 let work: string;
@@ -123,4 +123,28 @@ test('Skip hides the guide for good; the plain empty chat is left', async ({ pag
   await expect(page.getByRole('textbox', { name: 'Message' })).toBeVisible();
   await expect(page.getByTestId('chat-empty')).toBeVisible();
   await expect(page.getByTestId('first-run')).toHaveCount(0);
+});
+
+test('an example prompt fills the box once: replaced and sent, it does not come back after a visit to Settings', async ({ page, shell }) => {
+  await openApp(page, shell.current);
+  await page.getByTestId('local-offer-ollama').getByRole('button', { name: 'Use Ollama' }).click();
+  await expect(page.getByTestId('first-run-model')).toHaveAttribute('data-done', 'true');
+  const example = 'Which tools can you use? Give one example of each.';
+  await page.getByRole('button', { name: example }).click();
+  const box = page.getByRole('textbox', { name: 'Message' });
+  await expect(box).toHaveValue(example);
+  await box.press('ControlOrMeta+a');
+  await box.pressSequentially('my own question');
+  await box.press('Enter');
+  await expect(page.getByTestId('msg-assistant').last()).toHaveText('echo: my own question', { timeout: 30_000 });
+  await expect(box).toHaveValue('');
+
+  // Settings and back: the box is as it was left (empty), and Enter sends nothing.
+  await openSettings(page, 'Model');
+  await openChat(page);
+  await expect(box).toHaveValue('');
+  const sent = ollama.requests.length;
+  await box.press('Enter');
+  await expect(page.getByTestId('msg-user')).toHaveCount(1);
+  expect(ollama.requests.length).toBe(sent);
 });

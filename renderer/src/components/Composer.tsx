@@ -58,17 +58,20 @@ export function Composer({ composerRef, running }: { composerRef: RefObject<HTML
   const [dismissed, setDismissed] = useState<string | null>(null);
   const [active, setActive] = useState(0);
   const [form, setForm] = useState<Form>(null);
-  // Text the app asks to put here (an example prompt of the first-run guide): replace and focus.
+  // Text the app asks to put here (an example prompt of the first-run guide): replace and focus,
+  // once — the request is then done, so a composer mounted again (back from Settings) keeps its own text.
   const fill = useApp((s) => s.composerFill);
+  const filled = useApp((s) => s.composerFilled);
   useEffect(() => {
     if (!fill) return;
     setText(fill.text);
     setCaret(fill.text.length);
+    filled(fill.seq);
     requestAnimationFrame(() => {
       composerRef.current?.focus();
       composerRef.current?.setSelectionRange(fill.text.length, fill.text.length);
     });
-  }, [fill, composerRef]);
+  }, [fill, filled, composerRef]);
 
   // The trigger typed before the caret; closed by Escape until that trigger is gone.
   const asked = menuFor(text, caret);
