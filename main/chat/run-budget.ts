@@ -11,19 +11,15 @@
 import type { ModelMessage } from 'ai';
 import type { ContextOverflowNote, RunToolsNote } from '../../preload/contract/index.js';
 import type { RegisteredTool } from '../mcp/adapter.js';
+import { ANSWER_RESERVE_TOKENS, answerReserveTokens } from '../../preload/contract/rules/index.js';
 import { searchToolSpec } from './discovery/search-tool.js';
 import { ToolFacts, ToolOffer, type ToolLimitsTokens } from './discovery/tool-offer.js';
 import { estimateTextTokens, fitToContextWindow, type ContextNotice } from './model-context.js';
 import type { ModelProfile } from './profiles.js';
 import { DEFAULT_SCHEMA_BYTES, limitsFor } from './tool-budget.js';
 
-/** Tokens kept free in the context window for the answer (at most a quarter of a small window). */
-export const ANSWER_RESERVE_TOKENS = 4096;
-
-/** The answer's reserve in a context window of `contextWindow` tokens. */
-export function answerReserveTokens(contextWindow: number): number {
-  return Math.min(ANSWER_RESERVE_TOKENS, Math.floor(contextWindow / 4));
-}
+/** The answer's reserve (a shared rule: the window counts with it too). */
+export { ANSWER_RESERVE_TOKENS, answerReserveTokens };
 
 /**
  * Share of the context window (after the answer's reserve) that tool definitions may take; the

@@ -4,7 +4,8 @@
  * - `@` and `/` find resources and prompts whose names have spaces; Escape closes the menu for
  *   good; a spaced filter that matches nothing closes it;
  * - a message over the limit gets a counter and cannot be sent; schema refusals read as sentences
- *   beside their field, never as raw validator text;
+ *   beside their field, never as raw validator text; a text attached as a file that cannot fit
+ *   the model's context window says so when it is attached, with the numbers;
  * - the model profile form: a base URL without http(s)://, duplicate names, the one model a test
  *   finds, a stale connection error;
  * - Import: nothing to import, several skipped entries counted, an env variable given twice; the
@@ -101,6 +102,39 @@ test('a message over the limit gets a counter and is not sent; "Attach as a file
   expect(body.includes('see the file')).toBe(true);
   await expect(page.getByTestId('msg-context')).toContainText('pasted text.txt');
   await expect(page.getByTestId('msg-context')).toContainText('80001 characters were cut');
+});
+
+test('"Attach as a file" with a text that cannot fit the model’s window says so at once, with the numbers; a larger model lifts it', async ({ page, shell }) => {
+  test.setTimeout(90_000);
+  await openApp(page, shell.current);
+  // A model on this computer without a stated window: the app guesses 8,192 tokens.
+  await saveProfile(page, { name: 'Small', baseUrl: model.baseUrl, model: 'fake-small' });
+  await saveProfile(page, { name: 'Large', baseUrl: model.baseUrl, model: 'fake-large', contextWindow: 200_000, asNew: true });
+  await openChat(page);
+  const box = page.getByRole('textbox', { name: 'Message' });
+  const fit = page.getByTestId('attachment-fit');
+  await box.fill('y'.repeat(300_000));
+  await expect(fit).toHaveCount(0);
+  await page.getByRole('button', { name: 'Attach as a file' }).click();
+  await expect(page.getByTestId('attachment-chip')).toHaveText(/pasted text \(300,000 characters\)/);
+  await expect(fit).toHaveText(
+    'This will not fit fake-small: a message carries the first 120,000 characters of attached text, about 30,000 tokens, and the model’s context window of 8,192 tokens has room for 6,144 once 2,048 are kept for the answer. Sent like this, it is refused: pick a model with a larger window, or attach a shorter part. That window is a guess from the model’s name: if you know the real one, enter it in Settings → Model.',
+  );
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'forms-attach-too-large.png') });
+
+  // The conversation's model picker: a model with room lifts the warning, and back brings it again.
+  const picker = page.getByRole('combobox', { name: 'Model profile' });
+  await picker.selectOption({ label: 'Large (fake-large)' });
+  await expect(fit).toHaveCount(0);
+  await picker.selectOption({ label: 'Default (Small)' });
+  await expect(fit).toBeVisible();
+
+  // Sent anyway: main refuses it with the same numbers, and the model is asked nothing.
+  const before = model.requests.length;
+  await box.fill('summarize');
+  await box.press('Enter');
+  await expect(page.getByTestId('context-overflow-note')).toContainText('more than the model’s context window of 8192 tokens');
+  expect(model.requests.length).toBe(before);
 });
 
 test('model profile form: scheme, raw validator text, duplicate names, the one model, a stale connection error', async ({ page, shell }) => {

@@ -2,6 +2,7 @@ import { memo, startTransition, useEffect, useLayoutEffect, useRef, useState } f
 import type { TranscriptItem } from '../../../preload/contract/index.js';
 import { useApp } from '../store';
 import { SHOWN_AT_FIRST, type PreparingTool } from '../store/chat';
+import { activeProfile } from '../store/settings';
 import { call } from '../api';
 import { Trans, useTranslation } from '../i18n';
 import { Composer } from './Composer';
@@ -254,10 +255,7 @@ export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: (tar
   const guide = useApp((s) => s.firstRun.kind === 'shown' && s.conversations.length === 0);
   const running = summary?.running ?? false;
   // The profile this conversation uses: its own, the draft's pick, or the default.
-  const active = useApp((s) => {
-    const id = summary ? summary.profile_id : s.draftProfileId;
-    return s.profiles.find((p) => (id ? p.id === id : p.is_default)) ?? null;
-  });
+  const active = useApp(activeProfile);
   const [exportNote, setExportNote] = useState<{ tone: 'info' | 'error'; text: string } | null>(null);
   const end = useRef<HTMLDivElement>(null);
   const transcript = useRef<HTMLDivElement>(null);
