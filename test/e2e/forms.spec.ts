@@ -6,8 +6,9 @@
  * - a message over the limit gets a counter and cannot be sent; schema refusals read as sentences
  *   beside their field, never as raw validator text; a text attached as a file that cannot fit
  *   the model's context window says so when it is attached, with the numbers;
- * - the model profile form: a base URL without http(s)://, duplicate names, the one model a test
- *   finds, a stale connection error;
+ * - the model profile form: an empty form saved shows every problem at once beside its field, with
+ *   placeholders that read as examples; a base URL without http(s)://, duplicate names, the one
+ *   model a test finds, a stale connection error;
  * - Import: nothing to import, several skipped entries counted, an env variable given twice; the
  *   Add form refuses two rows of one name beside the row;
  * - in 简体中文 the same refusals are Chinese sentences.
@@ -144,6 +145,21 @@ test('model profile form: scheme, raw validator text, duplicate names, the one m
   const form = page.getByTestId('profile-form');
   const alertBeside = (label: string) => form.locator('label.field', { has: page.getByLabel(label, { exact: true }) }).getByRole('alert');
 
+  // An empty form: the placeholders read as examples, and nothing is said about a window yet.
+  await expect(page.getByLabel('Base URL')).toHaveAttribute('placeholder', 'e.g. https://api.openai.com/v1');
+  await expect(page.getByLabel('Model name')).toHaveAttribute('placeholder', 'e.g. gpt-4o-mini');
+  await expect(page.getByTestId('context-window-source')).toHaveText('');
+  // Saved empty: every problem at once, each beside its field.
+  await page.getByRole('button', { name: 'Save model' }).click();
+  await expect(alertBeside('Base URL')).toHaveText('Start the base URL with https:// (or http:// for a server on this computer or network), e.g. https://api.openai.com/v1.');
+  await expect(alertBeside('Model name')).toHaveText('The model name is required.');
+  await expect(page.getByLabel('Model name')).toHaveAttribute('aria-invalid', 'true');
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'forms-profile-empty.png') });
+  // Typing a model takes its refusal away and says how the window is found.
+  await page.getByLabel('Model name').fill('m');
+  await expect(alertBeside('Model name')).toHaveCount(0);
+  await expect(page.getByTestId('context-window-source')).toHaveText('Empty: the app uses a guess from the model’s name. Test connection learns it where the provider says it.');
+
   // No scheme: refused beside the base URL, nothing saved.
   await page.getByLabel('Base URL').fill('api.example.com/v1');
   await page.getByLabel('Model name').fill('m');
@@ -160,7 +176,7 @@ test('model profile form: scheme, raw validator text, duplicate names, the one m
   await page.getByLabel('Base URL').fill(oneModel.baseUrl);
   await expect(page.getByTestId('connection-result')).toHaveCount(0);
 
-  // Main's schema refusal (empty model) reads as a sentence beside the model field.
+  // An emptied model is refused beside its field in a sentence (the form's own check, worded like main's refusal).
   await page.getByLabel('Model name').fill('');
   await page.getByLabel('Profile name').fill('Work');
   await page.getByRole('button', { name: 'Save model' }).click();
@@ -239,8 +255,9 @@ test('in 简体中文 the refusals are Chinese sentences beside their field', as
   const form = page.getByTestId('profile-form');
   await page.getByLabel('基础 URL').fill('api.example.com/v1');
   await page.getByRole('button', { name: '保存模型' }).click();
-  await expect(form.getByRole('alert')).toHaveText('基础 URL 需以 https:// 开头（本机或局域网中的服务器可用 http://），例如 https://api.openai.com/v1。');
-  // Main's schema refusal of an empty model, in Chinese.
+  // Both problems at once, each beside its field, in Chinese.
+  await expect(form.getByRole('alert')).toHaveText(['基础 URL 需以 https:// 开头（本机或局域网中的服务器可用 http://），例如 https://api.openai.com/v1。', '模型名称为必填项。']);
+  await expect(page.getByLabel('模型名称')).toHaveAttribute('placeholder', '例如 gpt-4o-mini');
   await page.getByLabel('基础 URL').fill(model.baseUrl);
   await page.getByRole('button', { name: '保存模型' }).click();
   await expect(form.getByRole('alert')).toHaveText('模型名称为必填项。');

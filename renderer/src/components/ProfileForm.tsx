@@ -54,6 +54,14 @@ export function ProfileForm({ profile, onSaved, isFirst, justSaved = false }: { 
   // Refusals shown beside their field (the form's own checks, or main's by `field`).
   const [fieldErrors, setFieldErrors] = useState<Partial<Record<ProfileField, string>>>({});
   const schemeError = (): string | null => (hasHttpScheme(baseUrl) ? null : t('profile.errScheme'));
+  /** Every problem the form can see itself, each for its own field: all are shown at once. */
+  const formErrors = (): Partial<Record<ProfileField, string>> => {
+    const out: Partial<Record<ProfileField, string>> = {};
+    const scheme = schemeError();
+    if (scheme) out.base_url = scheme;
+    if (!model.trim()) out.model = t('validation.required', { field: t('validation.field.model') });
+    return out;
+  };
 
   /** A changed address or key: the last failed test and the address refusal no longer apply. */
   const staleAfterEdit = (): void => {
@@ -129,9 +137,9 @@ export function ProfileForm({ profile, onSaved, isFirst, justSaved = false }: { 
   }, []);
 
   const save = async () => {
-    const bad = schemeError();
-    setFieldErrors(bad ? { base_url: bad } : {});
-    if (bad) return;
+    const bad = formErrors();
+    setFieldErrors(bad);
+    if (Object.keys(bad).length) return;
     setBusy(true);
     setStatus(null);
     try {
@@ -169,7 +177,16 @@ export function ProfileForm({ profile, onSaved, isFirst, justSaved = false }: { 
     <div className="profile-form" data-testid="profile-form">
       <label className="field">
         <span>{t('profile.name')}</span>
-        <input aria-label={t('profile.name')} placeholder={t('profile.namePlaceholder')} value={name} aria-invalid={!!fieldErrors.name} onChange={(e) => setName(e.target.value)} />
+        <input
+          aria-label={t('profile.name')}
+          placeholder={t('profile.namePlaceholder')}
+          value={name}
+          aria-invalid={!!fieldErrors.name}
+          onChange={(e) => {
+            setName(e.target.value);
+            setFieldErrors((f) => (f.name ? { ...f, name: undefined } : f));
+          }}
+        />
         {fieldErrors.name && <span className="field-error" role="alert">{fieldErrors.name}</span>}
       </label>
       <label className="field">
@@ -193,7 +210,7 @@ export function ProfileForm({ profile, onSaved, isFirst, justSaved = false }: { 
         <span>{t('profile.baseUrl')}</span>
         <input
           aria-label={t('profile.baseUrl')}
-          placeholder="https://api.openai.com/v1"
+          placeholder={t('profile.baseUrlPlaceholder')}
           value={baseUrl}
           aria-invalid={!!fieldErrors.base_url}
           onChange={(e) => {
@@ -252,7 +269,16 @@ export function ProfileForm({ profile, onSaved, isFirst, justSaved = false }: { 
       )}
       <label className="field">
         <span>{t('profile.model')}</span>
-        <input aria-label={t('profile.model')} placeholder="gpt-4o-mini" value={model} aria-invalid={!!fieldErrors.model} onChange={(e) => setModel(e.target.value)} />
+        <input
+          aria-label={t('profile.model')}
+          placeholder={t('profile.modelPlaceholder')}
+          value={model}
+          aria-invalid={!!fieldErrors.model}
+          onChange={(e) => {
+            setModel(e.target.value);
+            setFieldErrors((f) => (f.model ? { ...f, model: undefined } : f));
+          }}
+        />
         {fieldErrors.model && <span className="field-error" role="alert">{fieldErrors.model}</span>}
       </label>
       {models && models.length > 0 && (
@@ -295,7 +321,7 @@ export function ProfileForm({ profile, onSaved, isFirst, justSaved = false }: { 
         />
         <span className="hint">{t('profile.contextWindowHint')}</span>
         <span className="hint" data-testid="context-window-source" data-source={windowSource}>
-          {windowSource === 'provider' ? t('profile.windowFromProvider', { tokens: contextWindow }) : windowSource === 'user' ? t('profile.windowUser') : guessText()}
+          {windowSource === 'provider' ? t('profile.windowFromProvider', { tokens: contextWindow }) : windowSource === 'user' ? t('profile.windowUser') : model.trim() ? guessText() : null}
           {knownWindow !== null && String(knownWindow) !== contextWindow && (
             <>
               {' '}
