@@ -7,15 +7,19 @@
  *   shows what was offered and found; the tool picker shows each server's cost in tokens;
  * - "Test connection" against a fake Ollama fills in the model's context window and says it came
  *   from the provider; without one the form says the window is a guess;
+ * - the run note counts tools as the chat's header and "Tools: N" do, says the app's own host__
+ *   tools apart, and stands only above a run whose offer changed;
  * - a window field left empty stays empty when saved: the form says which guess the app uses, the
  *   profiles file holds no number, and a window the provider states is offered, not filled in.
  */
 import { startFakeModel, textOf, type Turn, type WireRequest } from '../fixtures/fake-model.js';
-import { readFileSync } from 'node:fs';
-import { ROOT, addLocalServer, commandLine, configureModel, expect, expectStatus, openApp, openChat, openSettings, sendMessage, test } from './helpers.js';
+import { readFileSync, realpathSync } from 'node:fs';
+import { ROOT, addLocalServer, commandLine, configureModel, expect, expectStatus, openApp, openChat, openSettings, saveProfile, SCREENSHOTS, sendMessage, test } from './helpers.js';
 import path from 'node:path';
 
 const MANY = path.join(ROOT, 'test/fixtures/many-tools-stdio.mjs');
+// Its real path: where node_modules is a link (a second worktree), the sandbox then shows the folder it is in.
+const EVERYTHING = realpathSync(path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'));
 
 /** Search when the search tool is offered; call the found `…weather_forecast`; then answer. */
 function discoveringScript(req: WireRequest): Turn {
@@ -72,6 +76,40 @@ test('150 tools against a provider capped at 128: the first message is answered,
     for (const r of model.requests) expect(r.body.tools!.length).toBeLessThanOrEqual(128);
     expect(model.requests[0]!.body.tools!.map((t) => t.function.name)).not.toContain('beta__weather_forecast');
     expect(model.requests[1]!.body.tools!.map((t) => t.function.name)).toContain('beta__weather_forecast');
+  } finally {
+    await model.close();
+  }
+});
+
+test('the run note counts the tools the chat shows, says the app’s own tools apart, and is not repeated above every answer', async ({ page, shell }) => {
+  test.setTimeout(120_000);
+  const model = await startFakeModel({ chunkDelayMs: 1 });
+  try {
+    await openApp(page, shell.current);
+    // A small window: server-everything's definitions do not all fit in its tool share.
+    await saveProfile(page, { name: 'Small', baseUrl: model.baseUrl, model: 'fake-model', contextWindow: 4096 });
+    await expectStatus(await addLocalServer(page, { name: 'every', command: commandLine(['node', EVERYTHING, 'stdio']) }), 'ready');
+    await openChat(page);
+    const picker = page.getByRole('button', { name: 'Tools for this conversation' });
+    const count = Number((await picker.textContent())!.replace(/\D/g, ''));
+    expect(count).toBeGreaterThan(5);
+    await expect(page.locator('.chat-toolbar')).toContainText(`${count} tools available`);
+
+    await sendMessage(page, 'Which tools can you use?');
+    await expect(page.getByTestId('msg-assistant').last()).toHaveText('echo: Which tools can you use?', { timeout: 30_000 });
+    const notes = page.locator('[data-testid="run-tools-note"][data-stage="offered"]');
+    await expect(notes).toHaveCount(1);
+    // The same total as the header and the picker; the app's own tools (resources and prompts) said apart.
+    await expect(notes).toContainText(new RegExp(`^\\d+ of ${count} tools were offered at first \\(tool definitions may take about \\d+ tokens of the context window\\)`));
+    await expect(notes).toContainText(/The app’s own 4 tools for the servers’ resources and prompts \(host__…\) are counted apart: \d of them offered at first\./);
+
+    // The next answers offer the same: no note above them.
+    await sendMessage(page, 'Which tools can you use?');
+    await expect(page.getByTestId('msg-assistant')).toHaveCount(2, { timeout: 30_000 });
+    await sendMessage(page, 'Which tools can you use?');
+    await expect(page.getByTestId('msg-assistant')).toHaveCount(3, { timeout: 30_000 });
+    await expect(notes).toHaveCount(1);
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'run-note-once.png') });
   } finally {
     await model.close();
   }

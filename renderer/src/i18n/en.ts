@@ -225,6 +225,8 @@ export const en = {
     offered: '{{offered}} of {{total}} tools were offered at first ({{why}}); the model can search the others by name and description.',
     whyCount: 'the provider accepts at most {{max}} tools',
     whyTokens: 'tool definitions may take about {{max}} tokens of the context window',
+    hostTools_one: 'The app’s own tool for the servers’ resources and prompts (host__…) is counted apart: {{offered}} of 1 offered at first.',
+    hostTools_other: 'The app’s own {{count}} tools for the servers’ resources and prompts (host__…) are counted apart: {{offered}} of them offered at first.',
     showOffered: 'Offered tools',
     found_one: 'The model found and used 1 more tool in this run:',
     found_other: 'The model found and used {{count}} more tools in this run:',

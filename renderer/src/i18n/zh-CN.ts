@@ -225,6 +225,8 @@ export const zhCN: Strings = {
     offered: '先提供了 {{total}} 个工具中的 {{offered}} 个（{{why}}）；模型可以按名称和描述搜索其余工具。',
     whyCount: '该服务商最多接受 {{max}} 个工具',
     whyTokens: '工具定义最多可占上下文窗口约 {{max}} 个 token',
+    hostTools_one: '应用自带的 1 个用于服务器资源和提示词的工具（host__…）单独计数：先提供了其中 {{offered}} 个。',
+    hostTools_other: '应用自带的 {{count}} 个用于服务器资源和提示词的工具（host__…）单独计数：先提供了其中 {{offered}} 个。',
     showOffered: '已提供的工具',
     found_one: '模型在本次运行中又找到并使用了 1 个工具：',
     found_other: '模型在本次运行中又找到并使用了 {{count}} 个工具：',
