@@ -3,12 +3,13 @@
  * the empty chat; its folder step adds a real `@modelcontextprotocol/server-filesystem` (through
  * `npx`, which runs the copy installed with the app's packages) whose tool lists the folder; an
  * example prompt fills the composer; the empty states say what to do; Skip hides the guide for
- * good. Real core, real Chromium, a fake Ollama on loopback found by the local-model probe.
+ * good. The server's card says where it works: in the folder of its command line while no root
+ * folders are given. Real core, real Chromium, a fake Ollama on loopback found by the local-model probe.
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startFakeModel, type FakeModel } from '../fixtures/fake-model.js';
-import { expect, openApp, openChat, openSettings, sendMessage, tempDir, test } from './helpers.js';
+import { expect, openApp, openChat, openSettings, SCREENSHOTS, sendMessage, tempDir, test } from './helpers.js';
 
 let ollama: FakeModel;
 let work: string;
@@ -111,6 +112,24 @@ test('a fresh state leads through model, folder server and an example prompt; em
   // The config holds the server as the step made it.
   await openSettings(page, 'MCP servers');
   await expect(page.getByTestId('server-files').locator('.server-meta.mono')).toHaveText(`npx -y @modelcontextprotocol/server-filesystem ${path.join(work, 'notes')}`);
+
+  // Its root folders say what is true: none are given, and it works in the folder of its command line.
+  const roots = page.getByTestId('server-files').getByTestId('server-roots');
+  await expect(roots.locator('summary')).toHaveText(`Root folders: none given · it works in the folders in its command line (${path.join(work, 'notes')})`);
+  await roots.locator('summary').click();
+  await expect(roots.getByTestId('roots-command')).toHaveText(
+    `No root folders are given to it, so it works in the folders its command line names: ${path.join(work, 'notes')}. Root folders given to it would replace those.`,
+  );
+  await expect(page.getByTestId('default-roots').getByTestId('roots-empty')).toHaveText(
+    'None: servers without folders of their own are given no root folders. Servers whose command line names their folders work in those (files); a folder added here would be given to them instead.',
+  );
+  await expect(page.getByRole('region', { name: 'Root folders' })).not.toContainText('No folders.');
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'first-run-roots.png') });
+  // Given a default root folder, the card says it replaces the command line's.
+  await page.getByTestId('default-roots').getByLabel('Folder path').fill(work);
+  await page.getByTestId('default-roots').getByRole('button', { name: 'Add folder' }).click();
+  await expect(roots.locator('summary')).toHaveText('Root folders (1) · the default ones');
+  await expect(roots.getByTestId('roots-command')).toHaveText(`Its command line names ${path.join(work, 'notes')}; the root folders given to it replace those.`);
 });
 
 test('Skip hides the guide for good; the plain empty chat is left', async ({ page, shell }) => {

@@ -10,21 +10,7 @@ import type { FolderCheckView, ServerView } from '../../../preload/contract/inde
 import { call } from '../api';
 import { useTranslation } from '../i18n';
 import { useApp } from '../store';
-
-/** The npm package the step runs (the reference filesystem server). */
-export const FILESYSTEM_PACKAGE = '@modelcontextprotocol/server-filesystem';
-
-/** The command of a filesystem server on one folder (`npx` fetches the package the first time). */
-export function folderServerCommand(folder: string): string[] {
-  return ['npx', '-y', FILESYSTEM_PACKAGE, folder];
-}
-
-/** A free server name: `files`, else `files-2`, `files-3`, … */
-export function folderServerName(taken: readonly string[]): string {
-  let name = 'files';
-  for (let i = 2; taken.includes(name); i++) name = `files-${i}`;
-  return name;
-}
+import { folderServerCommand, folderServerName } from '../folder-server';
 
 /** The i18n key that says what is wrong with a checked folder (null: it is fine). */
 const FOLDER_PROBLEM: Record<FolderCheckView['state'], 'firstRun.folderMissing' | 'firstRun.folderNotFolder' | 'firstRun.folderUnreadable' | 'firstRun.folderNotAbsolute' | null> = {
