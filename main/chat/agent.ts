@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { stepCountIs, streamText, type LanguageModel, type ModelMessage } from 'ai';
-import type { ChatEvent, ContextEntry, ContextOverflowNote, ConversationSummary, TranscriptItem } from '../../preload/contract/index.js';
+import type { ChatEvent, ContextEntry, ContextOverflowNote, ConversationSummary, RunToolsNote, TranscriptItem } from '../../preload/contract/index.js';
 import type { RegisteredTool } from '../mcp/adapter.js';
 import { toolUiResourceUri } from '../mcp/apps/tool-ui.js';
 import type { McpHost } from '../mcp/host.js';
@@ -21,7 +21,8 @@ import type { PermissionGate } from './permissions/gate.js';
 import { ProfileNotFoundError, type ModelProfile, type ProfileStore } from './profiles.js';
 import { createModel } from './providers.js';
 import { RunRecorder } from './run-recorder.js';
-import { ContextOverflowError, RunBudget, runToolsText } from './run-budget.js';
+import { ContextOverflowError, RunBudget } from './run-budget.js';
+import { previousOffer, runToolsText, sameOffer } from './run-notes.js';
 import { buildRunTools } from './run-tools.js';
 import type { TaskService } from '../mcp/tasks/service.js';
 import { fitFamilyOf } from './schemas/index.js';
@@ -209,7 +210,10 @@ export class ChatService {
   /** Start a run on the saved transcript; `announce` runs first with the new run id. */
   private begin(conversationId: string, model: { model: LanguageModel; profile: ModelProfile }, announce: (runId: string) => void): { run_id: string } {
     const runId = randomUUID();
-    const history = transcriptToMessages(this.store.get(conversationId).items, imagePolicy(model.profile));
+    const { items } = this.store.get(conversationId);
+    const history = transcriptToMessages(items, imagePolicy(model.profile));
+    // What the conversation's last run note says was offered: a run that offers the same gets no note.
+    const before = previousOffer(items);
     // The conversation the user works in is the one to reopen at the next start.
     this.store.setLastOpened(conversationId);
     const run: ActiveRun = { runId, ctrl: new AbortController(), calls: new Map(), preparing: new Map(), done: Promise.resolve() };
@@ -217,7 +221,7 @@ export class ChatService {
     announce(runId);
     this.announceSummary(conversationId);
     const recorder = new RunRecorder(this.store, conversationId, runId, (e) => this.events.chat(e));
-    run.done = this.run(run, recorder, model, history).finally(() => {
+    run.done = this.run(run, recorder, model, history, before).finally(() => {
       this.runs.delete(conversationId);
       this.announceSummary(conversationId);
     });
@@ -263,7 +267,7 @@ export class ChatService {
     await Promise.all(runs.map((r) => r.done));
   }
 
-  private async run(run: ActiveRun, rec: RunRecorder, chosen: { model: LanguageModel; profile: ModelProfile }, history: ModelMessage[]): Promise<void> {
+  private async run(run: ActiveRun, rec: RunRecorder, chosen: { model: LanguageModel; profile: ModelProfile }, history: ModelMessage[], before: RunToolsNote | null): Promise<void> {
     const { ctrl } = run;
     const { profile } = chosen;
     let outcome: 'done' | 'stopped' | 'failed' | 'interrupted' = 'done';
@@ -283,7 +287,7 @@ export class ChatService {
       budget = new RunBudget(profile, offered, system, history, (t) => this.host.toolSetting(t.server, t.original_name)?.enabled !== false, this.toolFacts);
       const fitted = budget.step(history);
       const offeredNote = budget.offeredNote(fitted.activeTools);
-      if (offeredNote) rec.notice('info', runToolsText(offeredNote), { run_tools: offeredNote });
+      if (offeredNote && !sameOffer(offeredNote, before)) rec.notice('info', runToolsText(offeredNote), { run_tools: offeredNote });
       if (fitted.notice) rec.notice('info', fitted.notice.message);
       let lastFitNotice = fitted.notice?.message ?? null;
       const stepBudget = budget;

@@ -11,6 +11,7 @@
  */
 import type { ModelMessage, ToolResultPart } from 'ai';
 import type { ContentView } from '../../preload/contract/index.js';
+import { textTokens } from '../../preload/contract/rules/index.js';
 
 /** The output of one tool result as the AI SDK sends it to a model. */
 export type ModelToolOutput = ToolResultPart['output'];
@@ -104,9 +105,9 @@ export function fitImagesForModel(content: ContentView[], policy: ImagePolicy): 
 
 // ---- context window ----------------------------------------------------------------------------
 
-/** Rough tokens of a text: ~4 characters per token (conservative for English and code). */
+/** Rough tokens of a text: ~4 characters per token (the shared rule `textTokens`). */
 export function estimateTextTokens(text: string): number {
-  return Math.ceil(text.length / 4);
+  return textTokens(text.length);
 }
 
 /** Tokens counted for one image part (providers charge roughly 1–2k for a typical image). */

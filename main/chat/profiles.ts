@@ -91,15 +91,26 @@ function parseProfile(raw: unknown): ModelProfile | null {
 }
 
 /**
- * A stored profile's context window and its source. Files written before the source was kept:
- * a window equal to the name-based default reads as that guess (`default`), another as the user's.
+ * A stored profile's context window and its source. A guess (`default`, or no window) is guessed
+ * afresh. Files written before the source was kept: a window equal to the name-based default
+ * reads as that guess, another as the user's.
  */
 function storedWindow(r: Record<string, unknown>, provider: ModelProvider): Pick<ModelProfile, 'context_window' | 'context_window_source'> {
   const guess = defaultContextWindow(provider, String(r.model), String(r.base_url));
-  if (typeof r.context_window !== 'number' || !(r.context_window > 0)) return { context_window: guess, context_window_source: 'default' };
+  if (typeof r.context_window !== 'number' || !(r.context_window > 0) || r.context_window_source === 'default') return { context_window: guess, context_window_source: 'default' };
   const context_window = Math.floor(r.context_window);
   const source = r.context_window_source === 'provider' || r.context_window_source === 'user' || r.context_window_source === 'default' ? r.context_window_source : context_window === guess ? 'default' : 'user';
   return { context_window, context_window_source: source };
+}
+
+/**
+ * A profile as written to the file: a guessed window is not stored (only its source), so it is
+ * guessed again when read — from the model and address it then has, by the rules then in force.
+ */
+function storedForm(p: ModelProfile): Omit<ModelProfile, 'context_window'> & { context_window?: number } {
+  if (p.context_window_source !== 'default') return p;
+  const { context_window: _guess, ...rest } = p;
+  return rest;
 }
 
 /** Owns `model_profiles.json` and the profiles' API keys. One instance per app core. */
@@ -200,9 +211,11 @@ export class ProfileStore {
         base_url: input.base_url.trim(),
         model,
         system_prompt: input.system_prompt === undefined ? (prev?.system_prompt ?? null) : input.system_prompt?.trim() || null,
-        ...(input.context_window !== undefined
+        // A window given is kept with its source; none (null, or a guess before) is guessed again
+        // for this model and address (docs/ARCHITECTURE.md "Model profiles").
+        ...(typeof input.context_window === 'number'
           ? { context_window: input.context_window, context_window_source: input.context_window_source ?? 'user' }
-          : prev && !modelChanged
+          : input.context_window === undefined && prev && !modelChanged && prev.context_window_source !== 'default'
             ? { context_window: prev.context_window, context_window_source: prev.context_window_source }
             : { context_window: defaultContextWindow(input.provider, model, input.base_url), context_window_source: 'default' as const }),
         accepts_images: input.accepts_images ?? (prev && !modelChanged ? prev.accepts_images : modelAcceptsImages(model)),
@@ -260,7 +273,7 @@ export class ProfileStore {
       await fs.rename(this.file, `${this.file}.unreadable-${Date.now()}`).catch(() => undefined);
       this.warning = null;
     }
-    await writeFileAtomic(this.file, JSON.stringify(doc, null, 2) + '\n');
+    await writeFileAtomic(this.file, JSON.stringify({ ...doc, profiles: doc.profiles.map(storedForm) }, null, 2) + '\n');
     this.doc = doc;
   }
 
@@ -316,7 +329,7 @@ export class ProfileStore {
     // Copy the key first, then write the profiles file, then drop the old key: a crash at any
     // point loses nothing (at worst the old key stays behind).
     if (key) await this.secrets.set(profileKeySecret(profile.id), key);
-    await writeFileAtomic(this.file, JSON.stringify(doc, null, 2) + '\n');
+    await writeFileAtomic(this.file, JSON.stringify({ ...doc, profiles: doc.profiles.map(storedForm) }, null, 2) + '\n');
     if (key) await this.secrets.delete(LEGACY_MODEL_KEY_SECRET);
     return doc;
   }

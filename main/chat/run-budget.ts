@@ -11,19 +11,16 @@
 import type { ModelMessage } from 'ai';
 import type { ContextOverflowNote, RunToolsNote } from '../../preload/contract/index.js';
 import type { RegisteredTool } from '../mcp/adapter.js';
+import { ANSWER_RESERVE_TOKENS, answerReserveTokens } from '../../preload/contract/rules/index.js';
+import { META_SERVER } from '../mcp/protocol/meta-tools.js';
 import { searchToolSpec } from './discovery/search-tool.js';
 import { ToolFacts, ToolOffer, type ToolLimitsTokens } from './discovery/tool-offer.js';
 import { estimateTextTokens, fitToContextWindow, type ContextNotice } from './model-context.js';
 import type { ModelProfile } from './profiles.js';
 import { DEFAULT_SCHEMA_BYTES, limitsFor } from './tool-budget.js';
 
-/** Tokens kept free in the context window for the answer (at most a quarter of a small window). */
-export const ANSWER_RESERVE_TOKENS = 4096;
-
-/** The answer's reserve in a context window of `contextWindow` tokens. */
-export function answerReserveTokens(contextWindow: number): number {
-  return Math.min(ANSWER_RESERVE_TOKENS, Math.floor(contextWindow / 4));
-}
+/** The answer's reserve (a shared rule: the window counts with it too). */
+export { ANSWER_RESERVE_TOKENS, answerReserveTokens };
 
 /**
  * Share of the context window (after the answer's reserve) that tool definitions may take; the
@@ -81,6 +78,8 @@ export class RunBudget {
   private readonly limits: ToolLimitsTokens;
   private readonly systemTokens: number;
   private readonly reserve: number;
+  /** The names of the app's own tools among the candidates (`host__…`), counted apart in the notes. */
+  private readonly hostTools: ReadonlySet<string>;
 
   /**
    * @param candidates the conversation's enabled tools (the host's offered tools, picked servers)
@@ -99,6 +98,7 @@ export class RunBudget {
     this.limits = toolLimitsFor(profile);
     this.systemTokens = system ? estimateTextTokens(system) : 0;
     this.reserve = answerReserveTokens(profile.context_window);
+    this.hostTools = new Set(candidates.filter((t) => t.server === META_SERVER).map((t) => t.name));
     const spec = searchToolSpec(new Set(candidates.map((t) => t.name)));
     this.offer = new ToolOffer(candidates, this.limits, lastUserText(history), enabled, spec, facts);
     this.search = this.offer.discovery ? spec : null;
@@ -129,10 +129,22 @@ export class RunBudget {
     return { messages: fitted.messages, activeTools, notice: fitted.notice };
   }
 
-  /** The run note of a run that offers a subset (at its start), or null when every tool fits. */
+  /**
+   * The run note of a run that offers a subset (at its start), or null when every tool fits. The
+   * servers' tools are counted as the chat counts them; the app's own tools apart (`host_offered`).
+   */
   offeredNote(first: readonly string[]): RunToolsNote | null {
     if (!this.search) return null;
-    return { stage: 'offered', total: this.offer.total, offered: first.filter((n) => n !== this.search!.name), found: [], ...this.reason() };
+    const sent = first.filter((n) => n !== this.search!.name);
+    return {
+      stage: 'offered',
+      total: this.offer.total - this.hostTools.size,
+      offered: sent.filter((n) => !this.hostTools.has(n)),
+      found: [],
+      host_total: this.hostTools.size,
+      host_offered: sent.filter((n) => this.hostTools.has(n)),
+      ...this.reason(),
+    };
   }
 
   /** The run note of what the model's searches brought in (at the end), or null when nothing was. */
@@ -146,11 +158,4 @@ export class RunBudget {
     const over = this.limits.maxTools !== null && this.offer.total > this.limits.maxTools;
     return { reason: over ? 'count' : 'tokens', max_tools: this.limits.maxTools, max_tokens: this.limits.maxTokens };
   }
-}
-
-/** The English text of a run note (the window words it itself from the fields). */
-export function runToolsText(note: RunToolsNote): string {
-  if (note.stage === 'found') return `Tools the model found and was given in this run: ${note.found.join(', ')}.`;
-  const why = note.reason === 'count' ? `the provider accepts at most ${note.max_tools} tools` : `tool definitions may take about ${note.max_tokens} tokens of the context window`;
-  return `${note.offered.length} of ${note.total} tools were offered at first (${why}); the model can search the others by name and description.`;
 }

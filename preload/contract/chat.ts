@@ -106,16 +106,21 @@ export type TranscriptItem =
 
 /**
  * Which tools a run gave the model when not all of the conversation's enabled tools fit
- * (docs/ARCHITECTURE.md "Tool discovery"): at the start (`offered`: the names sent first, of
- * `total`), and at the end (`found`: what the model's searches brought in, in order). `reason`
- * says which limit applied: the provider's tool cap (`count`, `max_tools`) or the tool share of
- * the context budget (`tokens`, `max_tokens`, estimated tokens of definitions).
+ * (docs/ARCHITECTURE.md "Tool discovery"): at the start (`offered`: the servers' tools sent first,
+ * of `total` — the servers' tools the conversation has, the count the chat shows as available),
+ * and at the end (`found`: what the model's searches brought in, in order). The app's own tools
+ * (`host__…`, reading servers' resources and prompts) are counted apart: `host_total` of them,
+ * `host_offered` sent first (both absent in notes written before, whose `total` counted them too).
+ * `reason` says which limit applied: the provider's tool cap (`count`, `max_tools`) or the tool
+ * share of the context budget (`tokens`, `max_tokens`, estimated tokens of definitions).
  */
 export interface RunToolsNote {
   stage: 'offered' | 'found';
   total: number;
   offered: string[];
   found: string[];
+  host_total?: number;
+  host_offered?: string[];
   reason: 'count' | 'tokens';
   max_tools: number | null;
   max_tokens: number;

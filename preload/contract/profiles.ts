@@ -77,7 +77,11 @@ export const profileInputSchema = z.strictObject({
   base_url: z.string().url().max(LIMITS.shortText),
   model: z.string().trim().min(1, 'Model is required').max(LIMITS.shortText),
   system_prompt: z.string().max(LIMITS.chatText).nullable().optional(),
-  context_window: z.number().int().min(1024).max(MAX_CONTEXT_WINDOW).optional(),
+  /**
+   * The model's context window; null = none given (the form's field left empty): the window is
+   * guessed from the model's name and address wherever it is used, and the profile says so.
+   */
+  context_window: z.number().int().min(1024).max(MAX_CONTEXT_WINDOW).nullable().optional(),
   /** With `context_window`: whether the provider said it (`provider`) or the user typed it (`user`, the default). */
   context_window_source: z.enum(['provider', 'user']).optional(),
   accepts_images: z.boolean().optional(),

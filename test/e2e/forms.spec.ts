@@ -4,9 +4,11 @@
  * - `@` and `/` find resources and prompts whose names have spaces; Escape closes the menu for
  *   good; a spaced filter that matches nothing closes it;
  * - a message over the limit gets a counter and cannot be sent; schema refusals read as sentences
- *   beside their field, never as raw validator text;
- * - the model profile form: a base URL without http(s)://, duplicate names, the one model a test
- *   finds, a stale connection error;
+ *   beside their field, never as raw validator text; a text attached as a file that cannot fit
+ *   the model's context window says so when it is attached, with the numbers;
+ * - the model profile form: an empty form saved shows every problem at once beside its field, with
+ *   placeholders that read as examples; a base URL without http(s)://, duplicate names, the one
+ *   model a test finds, a stale connection error;
  * - Import: nothing to import, several skipped entries counted, an env variable given twice; the
  *   Add form refuses two rows of one name beside the row;
  * - in 简体中文 the same refusals are Chinese sentences.
@@ -103,12 +105,60 @@ test('a message over the limit gets a counter and is not sent; "Attach as a file
   await expect(page.getByTestId('msg-context')).toContainText('80001 characters were cut');
 });
 
+test('"Attach as a file" with a text that cannot fit the model’s window says so at once, with the numbers; a larger model lifts it', async ({ page, shell }) => {
+  test.setTimeout(90_000);
+  await openApp(page, shell.current);
+  // A model on this computer without a stated window: the app guesses 8,192 tokens.
+  await saveProfile(page, { name: 'Small', baseUrl: model.baseUrl, model: 'fake-small' });
+  await saveProfile(page, { name: 'Large', baseUrl: model.baseUrl, model: 'fake-large', contextWindow: 200_000, asNew: true });
+  await openChat(page);
+  const box = page.getByRole('textbox', { name: 'Message' });
+  const fit = page.getByTestId('attachment-fit');
+  await box.fill('y'.repeat(300_000));
+  await expect(fit).toHaveCount(0);
+  await page.getByRole('button', { name: 'Attach as a file' }).click();
+  await expect(page.getByTestId('attachment-chip')).toHaveText(/pasted text \(300,000 characters\)/);
+  await expect(fit).toHaveText(
+    'This will not fit fake-small: a message carries the first 120,000 characters of attached text, about 30,000 tokens, and the model’s context window of 8,192 tokens has room for 6,144 once 2,048 are kept for the answer. Sent like this, it is refused: pick a model with a larger window, or attach a shorter part. That window is a guess from the model’s name: if you know the real one, enter it in Settings → Model.',
+  );
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'forms-attach-too-large.png') });
+
+  // The conversation's model picker: a model with room lifts the warning, and back brings it again.
+  const picker = page.getByRole('combobox', { name: 'Model profile' });
+  await picker.selectOption({ label: 'Large (fake-large)' });
+  await expect(fit).toHaveCount(0);
+  await picker.selectOption({ label: 'Default (Small)' });
+  await expect(fit).toBeVisible();
+
+  // Sent anyway: main refuses it with the same numbers, and the model is asked nothing.
+  const before = model.requests.length;
+  await box.fill('summarize');
+  await box.press('Enter');
+  await expect(page.getByTestId('context-overflow-note')).toContainText('more than the model’s context window of 8192 tokens');
+  expect(model.requests.length).toBe(before);
+});
+
 test('model profile form: scheme, raw validator text, duplicate names, the one model, a stale connection error', async ({ page, shell }) => {
   test.setTimeout(90_000);
   await openApp(page, shell.current);
   await openSettings(page, 'Model');
   const form = page.getByTestId('profile-form');
   const alertBeside = (label: string) => form.locator('label.field', { has: page.getByLabel(label, { exact: true }) }).getByRole('alert');
+
+  // An empty form: the placeholders read as examples, and nothing is said about a window yet.
+  await expect(page.getByLabel('Base URL')).toHaveAttribute('placeholder', 'e.g. https://api.openai.com/v1');
+  await expect(page.getByLabel('Model name')).toHaveAttribute('placeholder', 'e.g. gpt-4o-mini');
+  await expect(page.getByTestId('context-window-source')).toHaveText('');
+  // Saved empty: every problem at once, each beside its field.
+  await page.getByRole('button', { name: 'Save model' }).click();
+  await expect(alertBeside('Base URL')).toHaveText('Start the base URL with https:// (or http:// for a server on this computer or network), e.g. https://api.openai.com/v1.');
+  await expect(alertBeside('Model name')).toHaveText('The model name is required.');
+  await expect(page.getByLabel('Model name')).toHaveAttribute('aria-invalid', 'true');
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'forms-profile-empty.png') });
+  // Typing a model takes its refusal away and says how the window is found.
+  await page.getByLabel('Model name').fill('m');
+  await expect(alertBeside('Model name')).toHaveCount(0);
+  await expect(page.getByTestId('context-window-source')).toHaveText('Empty: the app uses a guess from the model’s name. Test connection learns it where the provider says it.');
 
   // No scheme: refused beside the base URL, nothing saved.
   await page.getByLabel('Base URL').fill('api.example.com/v1');
@@ -126,7 +176,7 @@ test('model profile form: scheme, raw validator text, duplicate names, the one m
   await page.getByLabel('Base URL').fill(oneModel.baseUrl);
   await expect(page.getByTestId('connection-result')).toHaveCount(0);
 
-  // Main's schema refusal (empty model) reads as a sentence beside the model field.
+  // An emptied model is refused beside its field in a sentence (the form's own check, worded like main's refusal).
   await page.getByLabel('Model name').fill('');
   await page.getByLabel('Profile name').fill('Work');
   await page.getByRole('button', { name: 'Save model' }).click();
@@ -205,8 +255,9 @@ test('in 简体中文 the refusals are Chinese sentences beside their field', as
   const form = page.getByTestId('profile-form');
   await page.getByLabel('基础 URL').fill('api.example.com/v1');
   await page.getByRole('button', { name: '保存模型' }).click();
-  await expect(form.getByRole('alert')).toHaveText('基础 URL 需以 https:// 开头（本机或局域网中的服务器可用 http://），例如 https://api.openai.com/v1。');
-  // Main's schema refusal of an empty model, in Chinese.
+  // Both problems at once, each beside its field, in Chinese.
+  await expect(form.getByRole('alert')).toHaveText(['基础 URL 需以 https:// 开头（本机或局域网中的服务器可用 http://），例如 https://api.openai.com/v1。', '模型名称为必填项。']);
+  await expect(page.getByLabel('模型名称')).toHaveAttribute('placeholder', '例如 gpt-4o-mini');
   await page.getByLabel('基础 URL').fill(model.baseUrl);
   await page.getByRole('button', { name: '保存模型' }).click();
   await expect(form.getByRole('alert')).toHaveText('模型名称为必填项。');

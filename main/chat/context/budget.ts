@@ -6,11 +6,12 @@
  */
 import type { ContentView, PromptMessageView, ResourcePartView } from '../../../preload/contract/index.js';
 import { base64Bytes, MAX_IMAGE_BYTES, MAX_TOTAL_IMAGE_BYTES } from '../model-context.js';
+import { MESSAGE_CONTEXT_CHARS } from '../../../preload/contract/rules/index.js';
 
 /** Text of one attachment (a resource, or all messages of a prompt), in characters. */
 export const ATTACHMENT_TEXT_CHARS = 40_000;
-/** Text of all attachments of one message together, in characters. */
-export const MESSAGE_CONTEXT_CHARS = 120_000;
+/** Text of all attachments of one message together, in characters (a shared rule: the window warns with it). */
+export { MESSAGE_CONTEXT_CHARS };
 /** Text of a resource shown in the viewer, in characters. */
 export const VIEWER_TEXT_CHARS = 200_000;
 /** Images of one message's attachments together (decoded bytes); one image: `MAX_IMAGE_BYTES`. */

@@ -10,3 +10,4 @@ export { PERMISSION_MODES, TOOL_APPROVALS, isPermissionMode, isToolApproval, typ
 export { BRIDGE_MESSAGE_BYTES } from './bridge-message.js';
 export { toolDefinitionBytes, toolDefinitionTokens, type ToolDefinitionLike } from './tool-tokens.js';
 export { isTaskActive } from './task-status.js';
+export { ANSWER_RESERVE_TOKENS, MESSAGE_CONTEXT_CHARS, answerReserveTokens, textTokens } from './context-estimate.js';

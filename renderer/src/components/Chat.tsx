@@ -2,12 +2,13 @@ import { memo, startTransition, useEffect, useLayoutEffect, useRef, useState } f
 import type { TranscriptItem } from '../../../preload/contract/index.js';
 import { useApp } from '../store';
 import { SHOWN_AT_FIRST, type PreparingTool } from '../store/chat';
+import { activeProfile } from '../store/settings';
 import { call } from '../api';
-import { Trans, useTranslation } from '../i18n';
+import { useTranslation } from '../i18n';
 import { Composer } from './Composer';
 import { ContextChips } from './ContextChips';
 import { FirstRun, type GuideTarget } from './FirstRun';
-import { LocalModelOffers } from './LocalModelOffers';
+import { LocalModelOffers, SetUpModel, useLocalModelOffers } from './LocalModelOffers';
 import { Glyph, type IconName } from './icons';
 import { FoldedText } from './FoldedText';
 import { ToolPicker } from './ToolPicker';
@@ -202,6 +203,7 @@ const Item = memo(function Item({ item: it, editable, running, hit, regen }: { i
 function EmptyChat({ onOpenSettings }: { onOpenSettings: (target: GuideTarget) => void }) {
   const { t } = useTranslation();
   const model = useApp((s) => s.model);
+  const local = useLocalModelOffers();
   if (model?.configured)
     return (
       <div className="empty" data-testid="chat-empty">
@@ -210,10 +212,8 @@ function EmptyChat({ onOpenSettings }: { onOpenSettings: (target: GuideTarget) =
     );
   return (
     <div className="empty" data-testid="chat-empty">
-      <p>
-        <Trans i18nKey="chat.setupModel" components={{ action: <button className="link" onClick={() => onOpenSettings('model')} /> }} />
-      </p>
-      <LocalModelOffers onAdded={() => void useApp.getState().loadSettings()} />
+      <SetUpModel offers={local.offers.length} onOpenModel={() => onOpenSettings('model')} />
+      <LocalModelOffers found={local} onAdded={() => void useApp.getState().loadSettings()} />
     </div>
   );
 }
@@ -254,10 +254,7 @@ export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: (tar
   const guide = useApp((s) => s.firstRun.kind === 'shown' && s.conversations.length === 0);
   const running = summary?.running ?? false;
   // The profile this conversation uses: its own, the draft's pick, or the default.
-  const active = useApp((s) => {
-    const id = summary ? summary.profile_id : s.draftProfileId;
-    return s.profiles.find((p) => (id ? p.id === id : p.is_default)) ?? null;
-  });
+  const active = useApp(activeProfile);
   const [exportNote, setExportNote] = useState<{ tone: 'info' | 'error'; text: string } | null>(null);
   const end = useRef<HTMLDivElement>(null);
   const transcript = useRef<HTMLDivElement>(null);

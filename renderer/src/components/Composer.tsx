@@ -6,8 +6,10 @@
  * and are sent with the message as references that main resolves.
  */
 import { useEffect, useMemo, useState, type RefObject } from 'react';
-import type { LIMITS, ResourceTemplateView, ServerView } from '../../../preload/contract/index.js';
+import type { LIMITS, ModelProfileView, ResourceTemplateView, ServerView } from '../../../preload/contract/index.js';
 import { useApp } from '../store';
+import { activeProfile } from '../store/settings';
+import { attachedTextOverflow } from '../attachment-fit';
 import { useTranslation } from '../i18n';
 import { expandUriTemplate } from '../uri-template';
 import { ArgumentForm } from './ArgumentForm';
@@ -40,6 +42,24 @@ function menuKey(m: Menu): string | null {
   return m ? (m.kind === 'prompts' ? 'prompts' : `resources:${m.start}`) : null;
 }
 
+/**
+ * Text attached as a file that cannot fit the model's context window even alone: said as soon as it
+ * is attached, with the numbers (./attachment-fit.ts), before a send is refused for it.
+ */
+function AttachmentFit({ chars, profile }: { chars: number; profile: ModelProfileView | null }) {
+  const { t } = useTranslation();
+  const over = chars > 0 && profile?.configured ? attachedTextOverflow(chars, profile.context_window) : null;
+  if (!over || !profile) return null;
+  const n = (v: number): string => v.toLocaleString(t('validation.locale'));
+  const values = { model: profile.model, sent: n(over.sentChars), tokens: n(over.tokens), window: n(over.window), room: n(over.room), reserve: n(over.reserve) };
+  return (
+    <div className="attachment-fit field-error" role="alert" data-testid="attachment-fit">
+      {over.sentChars < over.chars ? t('composer.attachTooLargeCut', values) : t('composer.attachTooLarge', values)}
+      {profile.context_window_source === 'default' && <> {t('composer.attachWindowGuess')}</>}
+    </div>
+  );
+}
+
 /** The composer: chips, the menu, the argument form, the text box, Attach and Send/Stop. */
 export function Composer({ composerRef, running }: { composerRef: RefObject<HTMLTextAreaElement | null>; running: boolean }) {
   const { t } = useTranslation();
@@ -53,22 +73,26 @@ export function Composer({ composerRef, running }: { composerRef: RefObject<HTML
   const loadTemplates = useApp((s) => s.loadTemplates);
   const servers = useApp((s) => s.servers);
   const serverOrder = useApp((s) => s.serverOrder);
+  const profile = useApp(activeProfile);
   const [text, setText] = useState('');
   const [caret, setCaret] = useState(0);
   const [dismissed, setDismissed] = useState<string | null>(null);
   const [active, setActive] = useState(0);
   const [form, setForm] = useState<Form>(null);
-  // Text the app asks to put here (an example prompt of the first-run guide): replace and focus.
+  // Text the app asks to put here (an example prompt of the first-run guide): replace and focus,
+  // once — the request is then done, so a composer mounted again (back from Settings) keeps its own text.
   const fill = useApp((s) => s.composerFill);
+  const filled = useApp((s) => s.composerFilled);
   useEffect(() => {
     if (!fill) return;
     setText(fill.text);
     setCaret(fill.text.length);
+    filled(fill.seq);
     requestAnimationFrame(() => {
       composerRef.current?.focus();
       composerRef.current?.setSelectionRange(fill.text.length, fill.text.length);
     });
-  }, [fill, composerRef]);
+  }, [fill, filled, composerRef]);
 
   // The trigger typed before the caret; closed by Escape until that trigger is gone.
   const asked = menuFor(text, caret);
@@ -212,6 +236,7 @@ export function Composer({ composerRef, running }: { composerRef: RefObject<HTML
           ))}
         </ul>
       )}
+      <AttachmentFit chars={attachments.reduce((n, a) => n + (a.ref.kind === 'text' ? a.ref.text.length : 0), 0)} profile={profile} />
       <div className="composer-input">
         {menu && (
           <div className="composer-menu" data-testid="composer-menu">

@@ -2,13 +2,15 @@
  * The first-run guide (docs/ARCHITECTURE.md "First run"), shown in the empty chat of a fresh
  * state: 1. set up a model (the local Ollama / LM Studio offers, or Settings → Model), 2. add a
  * first server (a folder the model may read, in one step, or a few catalog suggestions), 3. an
- * example prompt that fills the composer. Each step shows when it is done; the guide can be
- * skipped and goes away with the first conversation (store/onboarding.ts).
+ * example prompt that fills the composer. Each step shows how it stands — to do, under way, done,
+ * or failed (the first server is done only once it is ready); the guide can be skipped and goes
+ * away with the first conversation (store/onboarding.ts).
  */
+import type { ServerView } from '../../../preload/contract/index.js';
 import { Trans, useTranslation } from '../i18n';
 import { useApp } from '../store';
 import { FolderStep } from './FirstRunFolder';
-import { LocalModelOffers } from './LocalModelOffers';
+import { LocalModelOffers, SetUpModel, useLocalModelOffers } from './LocalModelOffers';
 
 /** Where Settings opens from the guide. */
 export type GuideTarget = 'model' | 'servers' | 'catalog';
@@ -16,18 +18,28 @@ export type GuideTarget = 'model' | 'servers' | 'catalog';
 /** The example prompts of step 3 (i18n keys). */
 const EXAMPLES = ['firstRun.example1', 'firstRun.example2', 'firstRun.example3'] as const;
 
-/** One numbered step: its number (a check mark when done), title and body. */
-function Step({ n, done, title, testId, children }: { n: number; done: boolean; title: string; testId: string; children: React.ReactNode }) {
+/** How a step stands: to do, under way (a server starting), done, or failed (it did not start). */
+export type StepState = 'todo' | 'busy' | 'done' | 'failed';
+
+/** How the first server's step stands: done only once the server is ready; to do again while it is turned off. */
+export function serverStepState(server: ServerView | undefined): StepState {
+  const kind = server?.state.kind;
+  return kind === 'ready' ? 'done' : kind === 'starting' ? 'busy' : kind === 'error' || kind === 'needs_auth' ? 'failed' : 'todo';
+}
+
+/** One numbered step: its number (a check mark when done, "!" when failed), title and body. */
+function Step({ n, state, title, testId, children }: { n: number; state: StepState; title: string; testId: string; children: React.ReactNode }) {
   const { t } = useTranslation();
+  const done = state === 'done';
   return (
-    <li className={`guide-step${done ? ' done' : ''}`} data-testid={testId} data-done={done}>
+    <li className={`guide-step ${state}`} data-testid={testId} data-done={done} data-state={state}>
       <span className="guide-num" aria-hidden="true">
-        {done ? '✓' : n}
+        {done ? '✓' : state === 'failed' ? '!' : n}
       </span>
       <div className="guide-body">
         <h3>
           {title}
-          {done && <span className="sr-only"> {t('firstRun.stepDone')}</span>}
+          {state !== 'todo' && <span className="sr-only"> {t(`firstRun.step_${state}`)}</span>}
         </h3>
         {children}
       </div>
@@ -81,6 +93,7 @@ export function FirstRun({ onOpen }: { onOpen: (target: GuideTarget) => void }) 
   const firstServer = useApp((s) => (s.serverOrder[0] ? s.servers[s.serverOrder[0]] : undefined));
   const finish = useApp((s) => s.finishFirstRun);
   const fill = useApp((s) => s.fillComposer);
+  const local = useLocalModelOffers();
   return (
     <section className="guide" aria-labelledby="first-run-title" data-testid="first-run">
       <div className="guide-head">
@@ -93,20 +106,18 @@ export function FirstRun({ onOpen }: { onOpen: (target: GuideTarget) => void }) 
         </button>
       </div>
       <ol className="guide-steps">
-        <Step n={1} done={modelReady} title={t('firstRun.modelTitle')} testId="first-run-model">
+        <Step n={1} state={modelReady ? 'done' : 'todo'} title={t('firstRun.modelTitle')} testId="first-run-model">
           {modelReady ? (
             <p className="muted">{t('firstRun.modelDone', { name: profile?.name ?? modelName ?? '' })}</p>
           ) : (
             <>
-              <p className="muted">
-                <Trans i18nKey="chat.setupModel" components={{ action: <button className="link" onClick={() => onOpen('model')} /> }} />
-              </p>
-              <LocalModelOffers onAdded={() => void useApp.getState().loadSettings()} />
+              <SetUpModel offers={local.offers.length} onOpenModel={() => onOpen('model')} />
+              <LocalModelOffers found={local} onAdded={() => void useApp.getState().loadSettings()} />
             </>
           )}
         </Step>
-        <Step n={2} done={!!firstServer} title={t('firstRun.serverTitle')} testId="first-run-server">
-          <FolderStep />
+        <Step n={2} state={serverStepState(firstServer)} title={t('firstRun.serverTitle')} testId="first-run-server">
+          <FolderStep onOpenServers={() => onOpen('servers')} />
           {!firstServer && (
             <>
               <CatalogSuggestions onOpen={onOpen} />
@@ -119,7 +130,7 @@ export function FirstRun({ onOpen }: { onOpen: (target: GuideTarget) => void }) 
             </>
           )}
         </Step>
-        <Step n={3} done={false} title={t('firstRun.promptsTitle')} testId="first-run-prompts">
+        <Step n={3} state="todo" title={t('firstRun.promptsTitle')} testId="first-run-prompts">
           <p className="muted">{t('firstRun.promptsIntro')}</p>
           <div className="guide-examples">
             {EXAMPLES.map((k) => (

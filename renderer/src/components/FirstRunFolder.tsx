@@ -8,23 +8,11 @@
 import { useEffect, useState } from 'react';
 import type { FolderCheckView, ServerView } from '../../../preload/contract/index.js';
 import { call } from '../api';
-import { useTranslation } from '../i18n';
+import { Trans, useTranslation } from '../i18n';
+import { Fill } from '../i18n/Fill';
+import { failureSentences } from '../i18n/server-state';
 import { useApp } from '../store';
-
-/** The npm package the step runs (the reference filesystem server). */
-export const FILESYSTEM_PACKAGE = '@modelcontextprotocol/server-filesystem';
-
-/** The command of a filesystem server on one folder (`npx` fetches the package the first time). */
-export function folderServerCommand(folder: string): string[] {
-  return ['npx', '-y', FILESYSTEM_PACKAGE, folder];
-}
-
-/** A free server name: `files`, else `files-2`, `files-3`, … */
-export function folderServerName(taken: readonly string[]): string {
-  let name = 'files';
-  for (let i = 2; taken.includes(name); i++) name = `files-${i}`;
-  return name;
-}
+import { folderServerCommand, folderServerName } from '../folder-server';
 
 /** The i18n key that says what is wrong with a checked folder (null: it is fine). */
 const FOLDER_PROBLEM: Record<FolderCheckView['state'], 'firstRun.folderMissing' | 'firstRun.folderNotFolder' | 'firstRun.folderUnreadable' | 'firstRun.folderNotAbsolute' | null> = {
@@ -35,24 +23,43 @@ const FOLDER_PROBLEM: Record<FolderCheckView['state'], 'firstRun.folderMissing' 
   not_absolute: 'firstRun.folderNotAbsolute',
 };
 
-/** How the added server is doing, in a line. */
-function ServerLine({ server }: { server: ServerView }) {
+/**
+ * How the added server is doing, in a line: starting, ready with its tools, or not started — then
+ * the first sentence of why, and where the rest is (Settings → MCP servers: what it said, Edit, Remove).
+ */
+function ServerLine({ server, onOpenServers }: { server: ServerView; onOpenServers: () => void }) {
   const { t } = useTranslation();
   const state = server.state;
+  const failed = state.kind === 'error' || state.kind === 'needs_auth';
+  const why = state.kind === 'error' ? failureSentences(state.failure)[0] : null;
   return (
-    <p className="guide-server" data-testid="first-run-server-state" data-status={state.kind} role="status">
-      <span className={`status-dot ${state.kind}`} aria-hidden="true" /> <span className="mono">{server.name}</span>{' '}
-      {state.kind === 'ready'
-        ? t('firstRun.serverReady', { count: server.tool_count })
-        : state.kind === 'error' || state.kind === 'needs_auth'
-          ? t('firstRun.serverFailed')
-          : t('firstRun.serverStarting')}
-    </p>
+    <>
+      <p className="guide-server" data-testid="first-run-server-state" data-status={state.kind} role="status">
+        <span className={`status-dot ${state.kind}`} aria-hidden="true" /> <span className="mono">{server.name}</span>{' '}
+        {state.kind === 'ready'
+          ? t('firstRun.serverReady', { count: server.tool_count })
+          : failed
+            ? t('firstRun.serverFailed')
+            : state.kind === 'disabled'
+              ? t('firstRun.serverOff')
+              : t('firstRun.serverStarting')}
+      </p>
+      {(failed || state.kind === 'disabled') && (
+        <p className="muted" data-testid="first-run-server-failure">
+          {why && (
+            <>
+              <Fill k={why.k} slots={why.slots} />{' '}
+            </>
+          )}
+          <Trans i18nKey="firstRun.serverFailedWhere" components={{ action: <button className="link" onClick={onOpenServers} /> }} />
+        </p>
+      )}
+    </>
   );
 }
 
 /** The folder form, or — once a server exists — how the first server is doing. */
-export function FolderStep() {
+export function FolderStep({ onOpenServers }: { onOpenServers: () => void }) {
   const { t } = useTranslation();
   const names = useApp((s) => s.serverOrder);
   const first = useApp((s) => (s.serverOrder[0] ? s.servers[s.serverOrder[0]] : undefined));
@@ -72,7 +79,7 @@ export function FolderStep() {
     };
   }, []);
 
-  if (first) return <ServerLine server={first} />;
+  if (first) return <ServerLine server={first} onOpenServers={onOpenServers} />;
 
   const add = async (typed: string): Promise<void> => {
     const value = typed.trim();

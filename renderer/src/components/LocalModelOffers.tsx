@@ -1,21 +1,30 @@
 /**
  * First launch: model servers found running on this computer (Ollama, LM Studio), each offered
  * as a ready profile — pick one of its models and add it with one click. Shown when no profile
- * exists yet (Settings → Model, and the empty chat).
+ * exists yet (Settings → Model, the empty chat and the first-run guide, whose words around the
+ * offers depend on whether there are any: `useLocalModelOffers`).
  */
 import { useEffect, useState } from 'react';
 import type { LocalModelOffer, ModelProfileView } from '../../../preload/contract/index.js';
 import { call } from '../api';
-import { useTranslation } from '../i18n';
+import { Trans, useTranslation } from '../i18n';
 
-/** The offers, fetched once; `onAdded` gets the new profile. Renders nothing when none answered. */
-export function LocalModelOffers({ onAdded }: { onAdded: (p: ModelProfileView) => void }) {
-  const { t } = useTranslation();
+/**
+ * What to do for a model, in words that fit what is offered: Settings → Model, or — when model
+ * servers run on this computer (`offers` of them) — the one-click offers below, or Settings → Model.
+ */
+export function SetUpModel({ offers, onOpenModel }: { offers: number; onOpenModel: () => void }) {
+  const action = <button className="link" onClick={onOpenModel} />;
+  return (
+    <p className="muted" data-testid="set-up-model">
+      {offers > 0 ? <Trans i18nKey="chat.setupModelLocal" count={offers} components={{ action }} /> : <Trans i18nKey="chat.setupModel" components={{ action }} />}
+    </p>
+  );
+}
+
+/** The local model servers found on this computer, asked once per mount (none until they answer); `clear` drops them once one is used. */
+export function useLocalModelOffers(): { offers: LocalModelOffer[]; clear: () => void } {
   const [offers, setOffers] = useState<LocalModelOffer[]>([]);
-  const [picked, setPicked] = useState<Record<string, string>>({});
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
   useEffect(() => {
     let live = true;
     call('profiles.detectLocal', {}).then(
@@ -26,6 +35,19 @@ export function LocalModelOffers({ onAdded }: { onAdded: (p: ModelProfileView) =
       live = false;
     };
   }, []);
+  return { offers, clear: () => setOffers([]) };
+}
+
+/**
+ * The offers (from `useLocalModelOffers`); `onAdded` gets the new profile, after which the offers
+ * are cleared. Renders nothing when none answered.
+ */
+export function LocalModelOffers({ found, onAdded }: { found: ReturnType<typeof useLocalModelOffers>; onAdded: (p: ModelProfileView) => void }) {
+  const { t } = useTranslation();
+  const { offers } = found;
+  const [picked, setPicked] = useState<Record<string, string>>({});
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
 
   if (offers.length === 0) return null;
   return (
@@ -51,7 +73,7 @@ export function LocalModelOffers({ onAdded }: { onAdded: (p: ModelProfileView) =
                 setError(null);
                 call('profiles.save', { name: `${o.label} · ${model}`, provider: 'openai-compatible', base_url: o.base_url, model, accepts_images: info?.accepts_images ?? false, ...(info?.context_window ? { context_window: info.context_window, context_window_source: 'provider' as const } : {}) })
                   .then((p) => {
-                    setOffers([]);
+                    found.clear();
                     onAdded(p);
                   })
                   .catch((e: Error) => setError(e.message))

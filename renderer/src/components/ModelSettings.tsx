@@ -8,7 +8,7 @@ import type { ModelProfileView } from '../../../preload/contract/index.js';
 import { call } from '../api';
 import { useApp } from '../store';
 import { useTranslation } from '../i18n';
-import { LocalModelOffers } from './LocalModelOffers';
+import { LocalModelOffers, useLocalModelOffers } from './LocalModelOffers';
 import { ProfileForm } from './ProfileForm';
 
 /** Settings → Model. */
@@ -20,6 +20,7 @@ export function ModelSettings() {
   const [selected, setSelected] = useState<string | 'new' | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [justSaved, setJustSaved] = useState<string | null>(null);
+  const localOffers = useLocalModelOffers();
 
   const refresh = useCallback(async (select?: string) => {
     try {
@@ -47,6 +48,7 @@ export function ModelSettings() {
       <p className="muted">{t('model.intro')}</p>
       {profiles.length === 0 && (
         <LocalModelOffers
+          found={localOffers}
           onAdded={(p) => {
             setJustSaved(p.id);
             void refresh(p.id);

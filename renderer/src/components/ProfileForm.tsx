@@ -39,8 +39,9 @@ export function ProfileForm({ profile, onSaved, isFirst, justSaved = false }: { 
   const [apiKey, setApiKey] = useState('');
   const [clearKey, setClearKey] = useState(false);
   const [systemPrompt, setSystemPrompt] = useState(profile?.system_prompt ?? '');
-  const [contextWindow, setContextWindow] = useState(profile ? String(profile.context_window) : '');
-  // Where the window in the field comes from: a guess is not sent, so main keeps guessing for a new model.
+  // The window field: empty while the window is a guess (main guesses it where it is used and the
+  // form says so); a number only when the provider or the user gave one.
+  const [contextWindow, setContextWindow] = useState(profile && profile.context_window_source !== 'default' ? String(profile.context_window) : '');
   const [windowSource, setWindowSource] = useState<ContextWindowSource>(profile?.context_window_source ?? 'default');
   const [acceptsImages, setAcceptsImages] = useState<boolean | null>(profile ? profile.accepts_images : null);
   const [makeDefault, setMakeDefault] = useState(false);
@@ -53,6 +54,14 @@ export function ProfileForm({ profile, onSaved, isFirst, justSaved = false }: { 
   // Refusals shown beside their field (the form's own checks, or main's by `field`).
   const [fieldErrors, setFieldErrors] = useState<Partial<Record<ProfileField, string>>>({});
   const schemeError = (): string | null => (hasHttpScheme(baseUrl) ? null : t('profile.errScheme'));
+  /** Every problem the form can see itself, each for its own field: all are shown at once. */
+  const formErrors = (): Partial<Record<ProfileField, string>> => {
+    const out: Partial<Record<ProfileField, string>> = {};
+    const scheme = schemeError();
+    if (scheme) out.base_url = scheme;
+    if (!model.trim()) out.model = t('validation.required', { field: t('validation.field.model') });
+    return out;
+  };
 
   /** A changed address or key: the last failed test and the address refusal no longer apply. */
   const staleAfterEdit = (): void => {
@@ -72,7 +81,23 @@ export function ProfileForm({ profile, onSaved, isFirst, justSaved = false }: { 
     setWindowSource('provider');
   };
 
-  const runTest = async () => {
+  /**
+   * Check the connection and list the models. `learnWindow`: a window the provider states fills an
+   * empty window field (the user's Test connection); the check after a save only offers it, so a
+   * saved form is not changed behind the user's back.
+   */
+  /**
+   * What an empty window field means: the window the app assumes (the saved guess, while the model
+   * and address are the saved ones), and whether the provider says it (after a test) or may.
+   */
+  const guessText = (): string => {
+    const saved = profile && profile.context_window_source === 'default' && profile.provider === provider && profile.model === model.trim() && profile.base_url === baseUrl.trim() ? profile.context_window : null;
+    const assumed = saved !== null ? t('profile.windowAssumed', { tokens: saved.toLocaleString(t('validation.locale')) }) : t('profile.windowGuess');
+    if (knownWindow !== null) return assumed;
+    return `${assumed} ${models !== null ? t('profile.windowProviderSilent') : t('profile.windowTestToLearn')}`;
+  };
+
+  const runTest = async (learnWindow = true) => {
     const bad = schemeError();
     setFieldErrors((f) => ({ ...f, base_url: bad ?? undefined }));
     if (bad) return;
@@ -92,7 +117,7 @@ export function ProfileForm({ profile, onSaved, isFirst, justSaved = false }: { 
         // The one model the endpoint serves goes into an empty model field.
         if (r.models.length === 1 && !model.trim()) setModel(r.models[0]!.id);
         // A guessed window gives way to the one the provider states for this model.
-        if (windowSource === 'default') useKnownWindow(r.models.find((m) => m.id === model.trim())?.context_window ?? null);
+        if (learnWindow && windowSource === 'default') useKnownWindow(r.models.find((m) => m.id === model.trim())?.context_window ?? null);
       }
     } catch (err) {
       setTest({ ok: false, code: 'bad_request', message: err instanceof ApiError ? err.message : String(err) });
@@ -106,15 +131,15 @@ export function ProfileForm({ profile, onSaved, isFirst, justSaved = false }: { 
   useEffect(() => {
     if (justSaved && profile && !checkedAfterSave.current) {
       checkedAfterSave.current = true;
-      void runTest();
+      void runTest(false);
     }
     // Runs once for the form of a profile that was just saved.
   }, []);
 
   const save = async () => {
-    const bad = schemeError();
-    setFieldErrors(bad ? { base_url: bad } : {});
-    if (bad) return;
+    const bad = formErrors();
+    setFieldErrors(bad);
+    if (Object.keys(bad).length) return;
     setBusy(true);
     setStatus(null);
     try {
@@ -126,7 +151,8 @@ export function ProfileForm({ profile, onSaved, isFirst, justSaved = false }: { 
         base_url: baseUrl.trim(),
         model: model.trim(),
         system_prompt: systemPrompt.trim() ? systemPrompt : null,
-        ...(cw !== undefined && Number.isFinite(cw) && windowSource !== 'default' ? { context_window: Math.round(cw), context_window_source: windowSource } : {}),
+        // An empty field is sent as null: no window, main guesses one where it is used.
+        ...(cw !== undefined && Number.isFinite(cw) ? { context_window: Math.round(cw), context_window_source: windowSource === 'provider' ? ('provider' as const) : ('user' as const) } : { context_window: null }),
         ...(acceptsImages !== null ? { accepts_images: acceptsImages } : knownImages !== undefined ? { accepts_images: knownImages } : {}),
         ...(clearKey ? { api_key: '' } : apiKey ? { api_key: apiKey } : {}),
         ...(makeDefault ? { make_default: true } : {}),
@@ -136,7 +162,7 @@ export function ProfileForm({ profile, onSaved, isFirst, justSaved = false }: { 
       setStatus({ tone: 'ok', text: t('profile.saved') });
       onSaved(view);
       // A saved profile keeps this form (no remount): check its connection now.
-      if (profile) void runTest();
+      if (profile) void runTest(false);
     } catch (err) {
       const field = err instanceof ApiError && (err.field === 'name' || err.field === 'base_url' || err.field === 'model') ? err.field : null;
       const text = err instanceof ApiError && err.code === 'conflict' && field === 'name' ? t('profile.errDuplicateName') : (err as Error).message;
@@ -151,7 +177,16 @@ export function ProfileForm({ profile, onSaved, isFirst, justSaved = false }: { 
     <div className="profile-form" data-testid="profile-form">
       <label className="field">
         <span>{t('profile.name')}</span>
-        <input aria-label={t('profile.name')} placeholder={t('profile.namePlaceholder')} value={name} aria-invalid={!!fieldErrors.name} onChange={(e) => setName(e.target.value)} />
+        <input
+          aria-label={t('profile.name')}
+          placeholder={t('profile.namePlaceholder')}
+          value={name}
+          aria-invalid={!!fieldErrors.name}
+          onChange={(e) => {
+            setName(e.target.value);
+            setFieldErrors((f) => (f.name ? { ...f, name: undefined } : f));
+          }}
+        />
         {fieldErrors.name && <span className="field-error" role="alert">{fieldErrors.name}</span>}
       </label>
       <label className="field">
@@ -175,7 +210,7 @@ export function ProfileForm({ profile, onSaved, isFirst, justSaved = false }: { 
         <span>{t('profile.baseUrl')}</span>
         <input
           aria-label={t('profile.baseUrl')}
-          placeholder="https://api.openai.com/v1"
+          placeholder={t('profile.baseUrlPlaceholder')}
           value={baseUrl}
           aria-invalid={!!fieldErrors.base_url}
           onChange={(e) => {
@@ -218,7 +253,7 @@ export function ProfileForm({ profile, onSaved, isFirst, justSaved = false }: { 
         </div>
       )}
       <div className="row">
-        <button onClick={() => void runTest()} disabled={testing || !baseUrl.trim()}>
+        <button onClick={() => void runTest(true)} disabled={testing || !baseUrl.trim()}>
           {testing ? t('profile.testing') : t('profile.test')}
         </button>
         {test && (
@@ -234,7 +269,16 @@ export function ProfileForm({ profile, onSaved, isFirst, justSaved = false }: { 
       )}
       <label className="field">
         <span>{t('profile.model')}</span>
-        <input aria-label={t('profile.model')} placeholder="gpt-4o-mini" value={model} aria-invalid={!!fieldErrors.model} onChange={(e) => setModel(e.target.value)} />
+        <input
+          aria-label={t('profile.model')}
+          placeholder={t('profile.modelPlaceholder')}
+          value={model}
+          aria-invalid={!!fieldErrors.model}
+          onChange={(e) => {
+            setModel(e.target.value);
+            setFieldErrors((f) => (f.model ? { ...f, model: undefined } : f));
+          }}
+        />
         {fieldErrors.model && <span className="field-error" role="alert">{fieldErrors.model}</span>}
       </label>
       {models && models.length > 0 && (
@@ -277,7 +321,7 @@ export function ProfileForm({ profile, onSaved, isFirst, justSaved = false }: { 
         />
         <span className="hint">{t('profile.contextWindowHint')}</span>
         <span className="hint" data-testid="context-window-source" data-source={windowSource}>
-          {windowSource === 'provider' ? t('profile.windowFromProvider', { tokens: contextWindow }) : windowSource === 'user' ? t('profile.windowUser') : t('profile.windowGuess')}
+          {windowSource === 'provider' ? t('profile.windowFromProvider', { tokens: contextWindow }) : windowSource === 'user' ? t('profile.windowUser') : model.trim() ? guessText() : null}
           {knownWindow !== null && String(knownWindow) !== contextWindow && (
             <>
               {' '}

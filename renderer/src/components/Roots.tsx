@@ -3,13 +3,17 @@
  * servers) goes to every server without its own; a server card can give that server its own
  * list. Folders come from the system folder picker where there is one (Electron) or a path field
  * (the browser shell); each change is saved at once. Main checks every path (absolute, no control characters) and tells the
- * servers when their folders change (docs/ARCHITECTURE.md "Protocol features").
+ * servers when their folders change (docs/ARCHITECTURE.md "Protocol features"). A server given no
+ * root folders is said to be given none; a filesystem server then works in the folders of its
+ * command line (../folder-server.ts), and root folders given to it would replace those.
  */
 import { useEffect, useState } from 'react';
 import type { ServerView } from '../../../preload/contract/index.js';
 import { call } from '../api';
 import { useApp } from '../store';
 import { useTranslation } from '../i18n';
+import { commandFolders } from '../folder-server';
+import { useShallow } from 'zustand/react/shallow';
 
 /**
  * Whether a typed folder path is absolute: `/…` (POSIX), `C:\…` or `C:/…` (Windows drive) or
@@ -24,7 +28,7 @@ function isAbsolutePath(p: string): boolean {
  * (no separate Save step, so nothing is lost by leaving the screen); a refused change is undone
  * and says why.
  */
-function RootsEditor({ initial, canPick, onSave, testId }: { initial: string[]; canPick: boolean; onSave: (roots: string[]) => Promise<void>; testId: string }) {
+function RootsEditor({ initial, canPick, onSave, testId, empty }: { initial: string[]; canPick: boolean; onSave: (roots: string[]) => Promise<void>; testId: string; empty: React.ReactNode }) {
   const { t } = useTranslation();
   const [roots, setRoots] = useState<string[]>(initial);
   const [draft, setDraft] = useState('');
@@ -63,7 +67,7 @@ function RootsEditor({ initial, canPick, onSave, testId }: { initial: string[]; 
   return (
     <div data-testid={testId}>
       <div className="roots-list">
-        {roots.length === 0 && <span className="muted small">{t('protocol.rootsNone')}</span>}
+        {roots.length === 0 && <span className="muted small" data-testid="roots-empty">{empty}</span>}
         {roots.map((r) => (
           <div key={r} className="root-row">
             <span className="mono">{r}</span>
@@ -112,10 +116,17 @@ function RootsEditor({ initial, canPick, onSave, testId }: { initial: string[]; 
   );
 }
 
+/** The folders a local server's command line gives it (a filesystem server's), else none. */
+function folderArgs(server: ServerView): string[] {
+  return server.type === 'local' ? commandFolders(server.command) : [];
+}
+
 /** Settings → MCP servers: the default root folders. */
 export function DefaultRoots() {
   const { t } = useTranslation();
   const [state, setState] = useState<{ roots: string[]; can_pick: boolean } | null>(null);
+  // Servers that follow the default list and name their folders in their command line.
+  const fromCommand = useApp(useShallow((s) => s.serverOrder.filter((n) => s.servers[n] && s.servers[n]!.protocol.roots.own === null && folderArgs(s.servers[n]!).length > 0)));
   useEffect(() => {
     void call('roots.getDefault', {}).then(setState, () => setState({ roots: [], can_pick: false }));
   }, []);
@@ -126,6 +137,12 @@ export function DefaultRoots() {
       <p className="muted small">{t('protocol.rootsHint')}</p>
       <RootsEditor
         testId="default-roots"
+        empty={
+          <>
+            {t('protocol.rootsDefaultNone')}
+            {fromCommand.length > 0 && <> {t('protocol.rootsDefaultCommand', { names: fromCommand.join(', ') })}</>}
+          </>
+        }
         initial={state.roots}
         canPick={state.can_pick}
         onSave={async (roots) => setState({ ...state, roots: (await call('roots.setDefault', { roots })).roots })}
@@ -155,10 +172,17 @@ export function ServerRoots({ server }: { server: ServerView }) {
       setError((err as Error).message);
     }
   };
+  const given = roots.effective;
+  const inCommand = folderArgs(server);
+  const folders = inCommand.join(', ');
   return (
     <details className="tool-item" data-testid="server-roots">
       <summary>
-        {t('protocol.rootsServerCount', { title: t('protocol.rootsServerTitle'), n: roots.effective.length })}{roots.own === null ? ` · ${t('protocol.rootsFollowDefault')}` : ''}
+        {given.length > 0
+          ? `${t('protocol.rootsServerCount', { title: t('protocol.rootsServerTitle'), n: given.length })} · ${roots.own === null ? t('protocol.rootsSummaryDefault') : t('protocol.rootsSummaryOwn')}`
+          : inCommand.length > 0
+            ? t('protocol.rootsSummaryCommand', { folders })
+            : t('protocol.rootsSummaryNone')}
       </summary>
       <label className="check">
         <input type="radio" name={`roots-${server.name}`} checked={!own} onChange={() => void useDefault()} /> {t('protocol.rootsFollowDefault')}
@@ -172,11 +196,19 @@ export function ServerRoots({ server }: { server: ServerView }) {
           initial={roots.own ?? roots.effective}
           canPick={canPick}
           onSave={async (list) => upsert(await call('servers.update', { name: server.name, patch: { roots: list } }))}
+          empty={t('protocol.rootsNone')}
         />
-      ) : (
+      ) : given.length > 0 ? (
         <div className="small">
           <span className="muted">{t('protocol.rootsNow')}{t('common.colon')}</span>
-          <span className="mono">{roots.effective.join(', ') || t('protocol.rootsNone')}</span>
+          <span className="mono">{given.join(', ')}</span>
+        </div>
+      ) : (
+        inCommand.length === 0 && <div className="small muted">{t('protocol.rootsNoneGiven')}</div>
+      )}
+      {inCommand.length > 0 && (
+        <div className="small muted" data-testid="roots-command">
+          {given.length > 0 ? t('protocol.rootsReplaceCommand', { folders }) : t('protocol.rootsFromCommand', { folders })}
         </div>
       )}
       {error && (

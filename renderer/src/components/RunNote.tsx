@@ -16,12 +16,15 @@ export function NoticeText({ item }: { item: NoticeItem }) {
   const tools = item.run_tools;
   if (tools?.stage === 'offered') {
     const why = tools.reason === 'count' ? t('runNote.whyCount', { max: tools.max_tools ?? 0 }) : t('runNote.whyTokens', { max: tools.max_tokens });
+    // The servers' tools, counted as the chat counts them; the app's own tools said apart.
+    const host = tools.host_offered ?? [];
     return (
       <span data-testid="run-tools-note" data-stage="offered">
-        {t('runNote.offered', { offered: tools.offered.length, total: tools.total, why })}{' '}
+        {t('runNote.offered', { offered: tools.offered.length, total: tools.total, why })}
+        {!!tools.host_total && <> {t('runNote.hostTools', { count: tools.host_total, offered: host.length })}</>}{' '}
         <details className="run-note-list">
           <summary>{t('runNote.showOffered')}</summary>
-          <span className="mono small">{tools.offered.join(', ')}</span>
+          <span className="mono small">{[...tools.offered, ...host].join(', ')}</span>
         </details>
       </span>
     );

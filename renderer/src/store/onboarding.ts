@@ -25,6 +25,11 @@ export interface OnboardingSlice {
   finishFirstRun(): void;
   /** Put `text` in the composer (replacing what is there) and focus it. */
   fillComposer(text: string): void;
+  /**
+   * The composer applied fill `seq`: the request is done. A fill is applied once — a composer
+   * mounted again later (back from Settings) must not put the example back over what was sent.
+   */
+  composerFilled(seq: number): void;
 }
 
 const STORAGE_KEY = 'openprogram.firstRun';
@@ -57,5 +62,8 @@ export const createOnboardingSlice: StateCreator<AppState, [], [], OnboardingSli
   },
   fillComposer(text) {
     set((s) => ({ composerFill: { text, seq: (s.composerFill?.seq ?? 0) + 1 } }));
+  },
+  composerFilled(seq) {
+    if (get().composerFill?.seq === seq) set({ composerFill: null });
   },
 });

@@ -46,3 +46,13 @@ export const createSettingsSlice: StateCreator<AppState, [], [], SettingsSlice> 
     set((s) => ({ warnings: s.warnings.filter((_, j) => j !== i) }));
   },
 });
+
+/**
+ * The profile the open conversation uses: its own, the new chat's pick, or the default (null when
+ * that profile is not in the list). A selector for `useApp`.
+ */
+export function activeProfile(s: AppState): ModelProfileView | null {
+  const summary = s.conversations.find((c) => c.id === s.conversationId);
+  const id = summary ? summary.profile_id : s.draftProfileId;
+  return s.profiles.find((p) => (id ? p.id === id : p.is_default)) ?? null;
+}

@@ -3,7 +3,9 @@
  * two stdio servers, and the fake model refusing more than 128 tools the way OpenAI does. The
  * first message is answered: the run offers what fits plus `host__search_tools`, the model
  * searches, calls the tool it found (through the permission gate), and the run notes say what was
- * offered and found. A tool the user disabled is never found.
+ * offered and found — the servers' tools counted as the chat counts them, the app's own tools
+ * apart, and no note for a run that offers what the conversation's last note says. A tool the user disabled
+ * is never found.
  */
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -15,9 +17,10 @@ import { MemorySecretStore } from '../../../main/secrets/store.js';
 import type { TranscriptItem } from '../../../preload/contract/index.js';
 import { startFakeModel, textOf, type FakeModel, type Turn, type WireRequest } from '../../fixtures/fake-model.js';
 import { chatHarness, type ChatHarness } from '../chat-harness.js';
-import { makeTempDir, removeDir, ROOT } from '../helpers.js';
+import { makeTempDir, removeDir, ROOT, waitFor } from '../helpers.js';
 
 const MANY = path.join(ROOT, 'test', 'fixtures', 'many-tools-stdio.mjs');
+const RESOURCE_SERVER = path.join(ROOT, 'test', 'fixtures', 'resource-server.mjs');
 
 let dir: string;
 let host: McpHost;
@@ -86,8 +89,8 @@ describe('150 tools against a provider capped at 128', () => {
     expect(tools[1]!.permission).toMatchObject({ allowed: true, via: 'mode_never_ask' });
     expect(h.answer('c1', run_id)).toBe('Tool result: weather_forecast: {"city":"Paris"}');
     const notes = notices(h.items('c1'));
-    expect(notes[0]!.run_tools).toMatchObject({ stage: 'offered', total: 150 + host.tools().filter((t) => t.server === '@host').length, reason: 'count', max_tools: 128 });
-    expect(notes[0]!.run_tools!.offered.length).toBe(127);
+    expect(notes[0]!.run_tools).toMatchObject({ stage: 'offered', total: 150, reason: 'count', max_tools: 128 });
+    expect(notes[0]!.run_tools!.offered.length + notes[0]!.run_tools!.host_offered!.length).toBe(127);
     expect(notes.at(-1)!.run_tools).toMatchObject({ stage: 'found', found: ['beta__weather_forecast'] });
   });
 
@@ -100,6 +103,56 @@ describe('150 tools against a provider capped at 128', () => {
     expect(JSON.stringify(search.content)).not.toContain('weather_forecast');
     expect(h.tools('c2').map((t) => t.tool)).toEqual(['host__search_tools']);
     for (const r of model.requests) expect(r.body.tools!.map((t) => t.function.name)).not.toContain('beta__weather_forecast');
+  });
+});
+
+describe('the run notes', () => {
+  const offeredNotes = (id: string) => notices(h.items(id)).filter((n) => n.run_tools?.stage === 'offered');
+
+  it('count the servers’ tools as the chat shows them and the app’s own apart; a run that offers what the last note says gets no note', async () => {
+    // A server with resources and prompts: the host's own tools (host__list_resources, …) join the candidates.
+    await host.add('notes', { type: 'local', command: [process.execPath, RESOURCE_SERVER] });
+    expect(await waitFor(() => host.view('notes').state.kind === 'ready', 15_000)).toBe(true);
+    const hostTools = host.tools().filter((t) => t.server === '@host').map((t) => t.name);
+    expect(hostTools).toContain('host__list_resources');
+    // What the chat's header and "Tools: N" count: the ready servers' offered tools.
+    const shown = host.list().reduce((n, v) => n + v.tool_count, 0);
+    expect(shown).toBe(151);
+
+    const first = await h.chat.send('c3', 'How should I dress in Paris tomorrow?');
+    expect(await h.finished(first.run_id)).toBe('done');
+    const [note] = offeredNotes('c3');
+    expect(note!.run_tools).toMatchObject({ stage: 'offered', total: shown, reason: 'count' });
+    expect(note!.run_tools!.offered.every((n) => !n.startsWith('host__'))).toBe(true);
+    expect(note!.run_tools!.host_total).toBe(hostTools.length);
+    expect(note!.run_tools!.host_offered!.every((n) => hostTools.includes(n))).toBe(true);
+    expect(note!.run_tools!.offered.length + note!.run_tools!.host_offered!.length).toBe(127);
+    expect(note!.text).toMatch(new RegExp(`^\\d+ of 151 tools were offered at first .* The app's own ${hostTools.length} tools for the servers' resources and prompts \\(host__…\\) are counted apart: \\d+ of them were offered at first\\.$`));
+
+    // The same message again: the same offer, no second note.
+    const again = await h.chat.send('c3', 'How should I dress in Paris tomorrow?');
+    expect(await h.finished(again.run_id)).toBe('done');
+    expect(offeredNotes('c3')).toHaveLength(1);
+    // A message that ranks other tools first: its run offers others, and says so.
+    const other = await h.chat.send('c3', 'archive the music playlist and share the map of the video');
+    expect(await h.finished(other.run_id)).toBe('done');
+    const notes = offeredNotes('c3');
+    expect(notes).toHaveLength(2);
+    expect(notes[1]!.run_tools!.offered.sort()).not.toEqual(notes[0]!.run_tools!.offered.sort());
+    // The first message again: its offer is the first note's, but the last note says otherwise — a note.
+    const back = await h.chat.send('c3', 'How should I dress in Paris tomorrow?');
+    expect(await h.finished(back.run_id)).toBe('done');
+    expect(offeredNotes('c3')).toHaveLength(3);
+    // And once more: nothing new, however many runs in a row.
+    for (let k = 0; k < 2; k++) {
+      const same = await h.chat.send('c3', 'How should I dress in Paris tomorrow?');
+      expect(await h.finished(same.run_id)).toBe('done');
+    }
+    expect(offeredNotes('c3')).toHaveLength(3);
+    // Regenerating the last answer: the same offer as the last note before it — still no note.
+    const regen = await h.chat.regenerate('c3');
+    expect(await h.finished(regen.run_id)).toBe('done');
+    expect(offeredNotes('c3')).toHaveLength(3);
   });
 });
 

@@ -130,6 +130,26 @@ describe('profiles and their own keys', () => {
     expect(await store.save({ name: 'C', provider: 'openai-compatible', base_url: 'http://10.0.0.5:8000/v1', model: 'm', api_key: 'sk-clear-000000000000' })).toMatchObject({ key_in_clear: true });
   });
 
+  it('a window left empty stays a guess: not written to the file, guessed again for a new address, and null clears a given one', async () => {
+    const store = new ProfileStore(dir, secrets);
+    const p = await store.save({ name: 'L', provider: 'openai-compatible', base_url: 'http://127.0.0.1:11434/v1', model: 'fake-model' });
+    expect(p).toMatchObject({ context_window: 8192, context_window_source: 'default' });
+    const stored = () => fs.readFile(path.join(dir, 'model_profiles.json'), 'utf8').then((t) => (JSON.parse(t) as { profiles: Array<Record<string, unknown>> }).profiles[0]!);
+    // The file holds that it is a guess, not a number that would later read as the model's window.
+    expect(await stored()).not.toHaveProperty('context_window');
+    expect((await stored()).context_window_source).toBe('default');
+    // Read back (next launch): still the guess.
+    expect((await new ProfileStore(dir, secrets).view(p.id))).toMatchObject({ context_window: 8192, context_window_source: 'default' });
+    // Saved again at a remote address, same model: guessed again for that address.
+    expect(await store.save({ id: p.id, name: 'L', provider: 'openai-compatible', base_url: 'https://api.example.com/v1', model: 'fake-model' })).toMatchObject({ context_window: 32_768, context_window_source: 'default' });
+    // A window given by the user is kept while the field is not sent; null (the field emptied) makes it a guess again.
+    await store.save({ id: p.id, name: 'L', provider: 'openai-compatible', base_url: 'https://api.example.com/v1', model: 'fake-model', context_window: 50_000 });
+    expect(await store.save({ id: p.id, name: 'L', provider: 'openai-compatible', base_url: 'https://api.example.com/v1', model: 'fake-model' })).toMatchObject({ context_window: 50_000, context_window_source: 'user' });
+    expect((await stored()).context_window).toBe(50_000);
+    expect(await store.save({ id: p.id, name: 'L', provider: 'openai-compatible', base_url: 'https://api.example.com/v1', model: 'fake-model', context_window: null })).toMatchObject({ context_window: 32_768, context_window_source: 'default' });
+    expect(await stored()).not.toHaveProperty('context_window');
+  });
+
   it('a name another profile has is refused (case and spaces ignored); a profile keeps its own name', async () => {
     const store = new ProfileStore(dir, secrets);
     const a = await store.save({ name: 'Work', ...base });
