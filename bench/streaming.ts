@@ -21,6 +21,7 @@ import { chromium } from '@playwright/test';
 import { startFakeModel, textOf, type Turn, type WireRequest } from '../test/fixtures/fake-model.js';
 import { startShell } from './conversations.js';
 import { markdownWords } from './markdown-text.js';
+import { mainThreadTasks } from './trace-tasks.js';
 import { ROOT, fmtMs, makeStateDir, removeDir, runTsChild, type Row } from './util.js';
 
 const LONG_TASK_TARGET = 0;
@@ -43,30 +44,6 @@ interface PageResult {
   origin: number;
   scrolls: number;
   commits: number;
-}
-
-/**
- * The renderer main thread's tasks in a Chromium trace (JSON, 'toplevel' category), each with the
- * thread's own CPU time (`tdur`) and its wall time, in ms.
- */
-function mainThreadTasks(trace: Buffer): Array<{ cpuMs: number; wallMs: number }> {
-  const parsed = JSON.parse(trace.toString('utf8')) as { traceEvents?: TraceEvent[] } | TraceEvent[];
-  const events = Array.isArray(parsed) ? parsed : (parsed.traceEvents ?? []);
-  const main = new Set(events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
-  return events
-    .filter((e) => e.ph === 'X' && e.name === 'ThreadControllerImpl::RunTask' && main.has(`${e.pid}:${e.tid}`))
-    .map((e) => ({ cpuMs: (e.tdur ?? 0) / 1000, wallMs: (e.dur ?? 0) / 1000 }));
-}
-
-/** The fields of a Chromium trace event used here. */
-interface TraceEvent {
-  ph: string;
-  name: string;
-  pid: number;
-  tid: number;
-  dur?: number;
-  tdur?: number;
-  args?: { name?: string };
 }
 
 /** Run the streaming benchmark; returns table rows and the raw figures. */

@@ -228,6 +228,46 @@ test('a long conversation opens with its newest entries, shows earlier ones on r
   await expect(page.locator('.search-hit-item')).toBeInViewport();
 });
 
+test('"Show earlier" clicked again before the last step is on the page: every click counts, and the page changes by one step of 40 entries at a time', async ({ page, shell }) => {
+  const { openConversationDatabase } = await import('../../main/chat/conversations/database.js');
+  const { ConversationStore } = await import('../../main/chat/conversations/store.js');
+  await shell.current.stop();
+  const store = new ConversationStore(openConversationDatabase(shell.stateDir).db);
+  store.ensure('steps', 'Many steps back');
+  for (let i = 0; i < 300; i++)
+    store.append('steps', i % 2 ? { kind: 'assistant', id: `e${i}`, ts: i, run_id: `r${i}`, text: `answer ${i}`, state: 'done' } : { kind: 'user', id: `e${i}`, ts: i, text: `question ${i}` });
+  store.close();
+  await shell.restart();
+  await openApp(page, shell.current);
+  await page.getByRole('button', { name: /Many steps back/ }).click();
+  await expect(page.locator('[data-item-id="e299"]')).toBeVisible();
+  const transcript = page.getByTestId('transcript');
+  const entries = transcript.locator(':scope > .item[data-item-id]');
+  await expect(entries).toHaveCount(40);
+  // Entries added to the page per DOM commit (one mutation batch each), from here on.
+  await transcript.evaluate((el) => {
+    const added: number[] = ((window as unknown as { __added: number[] }).__added = []);
+    new MutationObserver((records) => {
+      const n = records.reduce((k, r) => k + Array.from(r.addedNodes).filter((node) => node instanceof HTMLElement && node.matches('.item[data-item-id]')).length, 0);
+      if (n) added.push(n);
+    }).observe(el, { childList: true });
+  });
+  // Six clicks before the page changes at all (a quick double-click, in the extreme).
+  await transcript.evaluate((el) => {
+    const button = el.querySelector<HTMLButtonElement>(':scope > .earlier')!;
+    for (let i = 0; i < 6; i++) button.click();
+  });
+  // 6 × 40 entries further back: [20, 260) of which the page keeps 200, the newest leaving.
+  await expect(page.locator('[data-item-id="e20"]')).toHaveCount(1);
+  await expect(entries).toHaveCount(200);
+  await expect(page.locator('[data-item-id="e19"]')).toHaveCount(0);
+  await expect(page.locator('[data-item-id="e220"]')).toHaveCount(0);
+  await expect(transcript.getByRole('button', { name: 'Show 20 earlier entries (20 not shown)' })).toBeVisible();
+  await expect(transcript.getByRole('button', { name: 'Show 40 later entries (80 not shown)' })).toBeVisible();
+  // One step per commit: never the whole range replaced at once.
+  expect(await page.evaluate(() => (window as unknown as { __added: number[] }).__added)).toEqual([40, 40, 40, 40, 40, 40]);
+});
+
 test('search finds Chinese and Japanese words anywhere in a message, one- and two-character words included, and opens the hit', async ({ page, shell }) => {
   const { openConversationDatabase } = await import('../../main/chat/conversations/database.js');
   const { ConversationStore } = await import('../../main/chat/conversations/store.js');

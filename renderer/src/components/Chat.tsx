@@ -1,4 +1,4 @@
-import { memo, startTransition, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { memo, useEffect, useRef, useState } from 'react';
 import type { TranscriptItem } from '../../../preload/contract/index.js';
 import { useApp } from '../store';
 import { SHOWN_AT_FIRST, type PreparingTool } from '../store/chat';
@@ -17,6 +17,7 @@ import { NoticeText } from './RunNote';
 import { AppViewSlot } from '../apps/AppView';
 import { EntryBoundary, entryRawText } from './EntryBoundary';
 import { useStickToBottom } from './use-stick-to-bottom';
+import { useTranscriptRange } from './use-transcript-range';
 
 /** An icon button of a message: its name is the accessible name and the tooltip. */
 function ActionButton({ icon, label, onClick, disabled, onBlur }: { icon: IconName; label: string; onClick: () => void; disabled?: boolean; onBlur?: () => void }) {
@@ -229,9 +230,6 @@ function uniqueKeys(rows: Array<TranscriptItem | PreparingTool>): Array<[Transcr
   });
 }
 
-/** How close (px) to the top or bottom of the shown entries a scroll shows more of them. */
-const NEAR_END_PX = 400;
-
 /** The chat: the open conversation's transcript, message actions, export, and the composer. */
 export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: (target: GuideTarget) => void; composerRef: React.RefObject<HTMLTextAreaElement | null> }) {
   const { t } = useTranslation();
@@ -258,35 +256,8 @@ export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: (tar
   const [exportNote, setExportNote] = useState<{ tone: 'info' | 'error'; text: string } | null>(null);
   const end = useRef<HTMLDivElement>(null);
   const transcript = useRef<HTMLDivElement>(null);
-  // The first entry shown (set by the store when a conversation opens: the newest entries, or a
-  // little before a search hit), so a long conversation never renders whole.
-  const storeFrom = useApp((s) => Math.min(s.firstShown, s.items.length));
-  const storeTo = useApp((s) => (s.lastShown === null ? s.items.length : Math.min(s.lastShown, s.items.length)));
-  // Showing earlier or later entries renders them as a transition (React yields between entries,
-  // so forty answers appearing make no long task): until it is done, the range shown before holds.
-  // The store's own updates are synchronous (useSyncExternalStore), hence this local hold.
-  const [hold, setHold] = useState<{ id: string; from: number; to: number } | null>(null);
-  const held = hold !== null && hold.id === conversationId;
-  const from = held ? Math.min(hold.from, items.length) : storeFrom;
-  const to = held ? Math.min(hold.to, items.length) : storeTo;
-  // The entry at the top of the view and its offset there, kept across a move so the view does not
-  // jump (the browser's own scroll anchoring does not hold in this column).
-  const anchor = useRef<{ id: string; top: number } | null>(null);
-  const move = (action: () => void): void => {
-    const el = transcript.current;
-    if (el) {
-      const box = el.getBoundingClientRect();
-      const first = Array.from(el.querySelectorAll<HTMLElement>(':scope > .item[data-item-id]')).find((it) => it.getBoundingClientRect().bottom > box.top);
-      anchor.current = first ? { id: first.dataset.itemId!, top: first.getBoundingClientRect().top - box.top } : null;
-    }
-    setHold({ id: conversationId, from, to });
-    action();
-    startTransition(() => setHold(null));
-  };
-  const storeEarlier = useApp((s) => s.showEarlier);
-  const storeLater = useApp((s) => s.showLater);
-  const showEarlier = (): void => move(storeEarlier);
-  const showLater = (): void => move(storeLater);
+  // The shown range of a long conversation, which slides one step at a time (./use-transcript-range.ts).
+  const { from, to, showEarlier, showLater, onScroll: onRangeScroll } = useTranscriptRange(transcript);
   // Follow the newest entry at most once per frame: scrolling forces a layout of the transcript, and
   // a streaming answer changes `items` hundreds of times a second (bench/streaming.ts).
   // A block body: an effect must return nothing or a cleanup function, and newer Chromium makes
@@ -295,18 +266,11 @@ export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: (tar
   // Growth that is not a new entry (an app view sizing itself) keeps the bottom in view too.
   // An empty chat (the first-run guide, the empty state) is read from its top.
   const onStickScroll = useStickToBottom(transcript, !!focusItemId || items.length === 0);
-  // Scrolling near either end of the shown entries shows more of them (the window slides, see
-  // MAX_SHOWN in store/chat.ts): only a move of the user's towards that end, never at open.
-  const lastTop = useRef(0);
+  // Scrolling near either end of the shown entries shows more of them: only a move of the user's
+  // towards that end, never at open.
   const onTranscriptScroll = (): void => {
     onStickScroll();
-    const el = transcript.current;
-    if (!el) return;
-    const up = el.scrollTop < lastTop.current;
-    lastTop.current = el.scrollTop;
-    if (held) return; // the last move is still being rendered
-    if (up && el.scrollTop < NEAR_END_PX && from > 0) showEarlier();
-    else if (!up && el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_END_PX && to < items.length) showLater();
+    onRangeScroll();
   };
   useEffect(() => {
     if (focusItemId || scrollFrame.current !== null) return;
@@ -325,16 +289,6 @@ export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: (tar
     },
     [],
   );
-  useLayoutEffect(() => {
-    const a = anchor.current;
-    const el = transcript.current;
-    if (!a || held || !el) return;
-    anchor.current = null;
-    const it = el.querySelector<HTMLElement>(`:scope > [data-item-id="${CSS.escape(a.id)}"]`);
-    if (!it) return;
-    el.scrollTop += it.getBoundingClientRect().top - el.getBoundingClientRect().top - a.top;
-    lastTop.current = el.scrollTop;
-  }, [from, to, held]);
   useEffect(() => {
     if (!focusItemId || loading) return;
     const el = transcript.current?.querySelector(`[data-item-id="${CSS.escape(focusItemId)}"]`);
