@@ -212,6 +212,7 @@ export const en = {
     stop: 'Stop',
     less: 'Fold again',
     hidden: '{{shown}} of {{total}} characters shown. Copy, search and export use the whole message.',
+    allShown: 'All {{total}} characters shown. Copy, search and export use the whole message.',
   },
   markdown: {
     copyCode: 'Copy code',

@@ -212,6 +212,7 @@ export const zhCN: Strings = {
     stop: '停止',
     less: '重新折叠',
     hidden: '已显示 {{total}} 个字符中的 {{shown}} 个。复制、搜索和导出都使用完整消息。',
+    allShown: '已显示全部 {{total}} 个字符。复制、搜索和导出都使用完整消息。',
   },
   markdown: {
     copyCode: '复制代码',
