@@ -102,7 +102,8 @@ test('changing a secret through the Edit form replaces it; removing it unsets it
   await openSettings(page, 'MCP servers');
   await (await cardAction(card, 'Edit')).click();
   form = page.getByRole('form', { name: 'Edit rot' });
-  await form.getByLabel('Remove API_TOKEN').check();
+  await form.getByRole('button', { name: 'Remove API_TOKEN' }).click();
+  await expect(form.getByRole('button', { name: 'Keep API_TOKEN' })).toBeVisible();
   await form.getByRole('button', { name: 'Save and restart' }).click();
   await expect(form).toBeHidden({ timeout: 30_000 });
   await expect(card.getByText('API_TOKEN set')).toHaveCount(0);

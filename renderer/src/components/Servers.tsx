@@ -18,6 +18,7 @@ import { ServerRoots } from './Roots';
 import { TRANSPORT_UI, transportUi, type AddDraft, type TransportType } from '../transports';
 import { ServerSandbox } from './sandbox/SandboxCard';
 import { SandboxFields, useSandboxForm } from './sandbox/SandboxFields';
+import { NewValueRow } from './ValueRows';
 
 interface Row {
   key: string;
@@ -52,7 +53,7 @@ export function AddServerForm({ onDone }: { onDone: () => void }) {
   const sandbox = useSandboxForm(null);
   const [errors, setErrors] = useState<Errors>({});
   const [busy, setBusy] = useState(false);
-  // Rows that repeat an earlier row's name (shown beside the row as the user types).
+  // Rows that repeat an earlier row's name (shown under the row as the user types).
   const duplicates = duplicateRows(rows.map((r) => r.key), type !== 'local');
 
   const validate = (): Errors => {
@@ -124,32 +125,20 @@ export function AddServerForm({ onDone }: { onDone: () => void }) {
       <div className="field">
         <span>{values.title()}</span>
         {rows.map((r, i) => (
-          <div className="kv" key={i}>
-            <input
-              aria-label={values.nameLabel(i + 1)}
-              className="mono"
-              placeholder={values.placeholder}
-              value={r.key}
-              aria-invalid={duplicates.has(i)}
-              onChange={(e) => setRows(rows.map((x, j) => (j === i ? { ...x, key: e.target.value } : x)))}
-            />
-            <input
-              aria-label={values.valueLabel(i + 1)}
-              type="password"
-              autoComplete="off"
-              placeholder={t('addServer.valueSecret')}
-              value={r.value}
-              onChange={(e) => setRows(rows.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)))}
-            />
-            <button type="button" className="link" onClick={() => setRows(rows.filter((_, j) => j !== i))} aria-label={t('addServer.removeRow', { n: i + 1 })}>
-              {t('common.remove')}
-            </button>
-            {duplicates.has(i) && (
-              <span className="field-error" role="alert" data-testid="duplicate-row">
-                {t('addServer.errDuplicateName', { name: r.key.trim() })}
-              </span>
-            )}
-          </div>
+          <NewValueRow
+            key={i}
+            name={r.key}
+            value={r.value}
+            nameLabel={values.nameLabel(i + 1)}
+            valueLabel={values.valueLabel(i + 1)}
+            removeLabel={t('addServer.removeRow', { n: i + 1 })}
+            namePlaceholder={values.placeholder}
+            valuePlaceholder={t('addServer.valueSecret')}
+            duplicate={duplicates.has(i) ? t('addServer.errDuplicateName', { name: r.key.trim() }) : null}
+            onName={(key) => setRows(rows.map((x, j) => (j === i ? { ...x, key } : x)))}
+            onValue={(value) => setRows(rows.map((x, j) => (j === i ? { ...x, value } : x)))}
+            onRemove={() => setRows(rows.filter((_, j) => j !== i))}
+          />
         ))}
         <button type="button" onClick={() => setRows([...rows, { key: '', value: '' }])}>
           {values.addLabel()}
