@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { ServerPatch, ServerView } from '../../../preload/contract/index.js';
 import { isValidServerName } from '../../../preload/contract/rules/index.js';
 import { ApiError, call } from '../api';
@@ -9,6 +9,7 @@ import { TRANSPORT_UI, transportUi, type EditDraft } from '../transports';
 import { duplicateRows } from './env-rows';
 import { SandboxFields, useSandboxForm } from './sandbox/SandboxFields';
 import { NewValueRow, StoredValueRow } from './ValueRows';
+import { useRevealFirstProblem } from './use-first-problem';
 
 /** The remote transports a remote server can be switched between. */
 const REMOTE_TYPES = ['http', 'sse'] as const;
@@ -52,6 +53,8 @@ export function EditServerForm({ server, onDone }: { server: ServerView; onDone:
   const [name, setName] = useState(server.name);
   const [nameError, setNameError] = useState<string | null>(null);
   const [type, setType] = useState(server.type);
+  const formRef = useRef<HTMLFormElement>(null);
+  const refused = useRevealFirstProblem(formRef);
   const order = useApp((s) => s.serverOrder);
   const others = order.filter((n) => n !== server.name);
   // New rows that repeat a stored name (one not being removed) or an earlier new row.
@@ -108,9 +111,9 @@ export function EditServerForm({ server, onDone }: { server: ServerView; onDone:
       patch = buildPatch();
     } catch (err) {
       setError((err as Error).message);
-      return;
+      return refused();
     }
-    if (badName) return;
+    if (badName) return refused();
     if (Object.keys(patch).length === 0 && newName === server.name) {
       onDone();
       return;
@@ -128,12 +131,13 @@ export function EditServerForm({ server, onDone }: { server: ServerView; onDone:
           if (err instanceof ApiError && err.code === 'conflict' && err.field === 'name') setNameError(t('editServer.errNameTaken', { name: newName }));
           else if (err instanceof ApiError && err.code === 'invalid_input') setNameError(t('addServer.errNameChars'));
           else setError(t('editServer.renameFailed', { detail: (err as Error).message }));
-          return;
+          return refused();
         }
       }
       onDone();
     } catch (err) {
       setError(sandbox.takeError(err) ? null : (err as Error).message);
+      refused();
     } finally {
       setBusy(false);
     }
@@ -141,6 +145,7 @@ export function EditServerForm({ server, onDone }: { server: ServerView; onDone:
 
   return (
     <form
+      ref={formRef}
       className="panel add-form"
       aria-label={t('editServer.form', { name: server.name })}
       onSubmit={(e) => {

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { ServerView } from '../../../preload/contract/index.js';
 import { isValidServerName } from '../../../preload/contract/rules/index.js';
 import { ApiError, call } from '../api';
@@ -19,6 +19,7 @@ import { TRANSPORT_UI, transportUi, type AddDraft, type TransportType } from '..
 import { ServerSandbox } from './sandbox/SandboxCard';
 import { SandboxFields, useSandboxForm } from './sandbox/SandboxFields';
 import { NewValueRow } from './ValueRows';
+import { useRevealFirstProblem } from './use-first-problem';
 
 interface Row {
   key: string;
@@ -38,7 +39,10 @@ function fieldOf(path: string | undefined): keyof Errors {
   return 'form';
 }
 
-/** The Add-server form, with inline validation. Nothing is saved unless everything is valid. */
+/**
+ * The Add-server form, with inline validation. Nothing is saved unless everything is valid; a
+ * refusal brings its first field into view (./use-first-problem.ts).
+ */
 export function AddServerForm({ onDone }: { onDone: () => void }) {
   const { t } = useTranslation();
   const existing = useApp((s) => s.serverOrder);
@@ -53,6 +57,8 @@ export function AddServerForm({ onDone }: { onDone: () => void }) {
   const sandbox = useSandboxForm(null);
   const [errors, setErrors] = useState<Errors>({});
   const [busy, setBusy] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
+  const refused = useRevealFirstProblem(formRef);
   // Rows that repeat an earlier row's name (shown under the row as the user types).
   const duplicates = duplicateRows(rows.map((r) => r.key), type !== 'local');
 
@@ -74,14 +80,14 @@ export function AddServerForm({ onDone }: { onDone: () => void }) {
   const submit = async () => {
     const e = validate();
     setErrors(e);
-    if (Object.keys(e).length) return;
+    if (Object.keys(e).length) return refused();
     const map = Object.fromEntries(rows.filter((r) => r.key.trim()).map((r) => [r.key.trim(), r.value]));
     let config;
     try {
       config = ui.input(draft, map, Number(timeout));
     } catch (err) {
       setErrors({ form: (err as Error).message });
-      return;
+      return refused();
     }
     setBusy(true);
     try {
@@ -91,6 +97,7 @@ export function AddServerForm({ onDone }: { onDone: () => void }) {
     } catch (err) {
       const f = err instanceof ApiError ? fieldOf(err.field) : 'form';
       setErrors(sandbox.takeError(err) ? {} : { [f]: (err as Error).message });
+      refused();
     } finally {
       setBusy(false);
     }
@@ -98,6 +105,7 @@ export function AddServerForm({ onDone }: { onDone: () => void }) {
 
   return (
     <form
+      ref={formRef}
       className="panel add-form"
       aria-label={t('addServer.form')}
       onSubmit={(e) => {
@@ -148,7 +156,7 @@ export function AddServerForm({ onDone }: { onDone: () => void }) {
       {type === 'local' && <SandboxFields form={sandbox} />}
       <label className="field narrow">
         <span>{t('addServer.timeout')}</span>
-        <input aria-label={t('addServer.timeoutLabel')} inputMode="numeric" value={timeout} onChange={(e) => setTimeoutS(e.target.value)} />
+        <input aria-label={t('addServer.timeoutLabel')} inputMode="numeric" value={timeout} onChange={(e) => setTimeoutS(e.target.value)} aria-invalid={!!errors.timeout} />
         {errors.timeout && <span className="field-error" role="alert">{errors.timeout}</span>}
       </label>
       {errors.form && <div className="field-error" role="alert">{errors.form}</div>}
