@@ -228,20 +228,29 @@ test.describe('Server lifecycle', () => {
     await expectStatus(serverCard(page, 'echoer'), 'ready');
     await expect(serverCard(page, 'echoer')).toContainText('3 tools');
 
-    // Remove, declining first: still there.
-    page.once('dialog', (d) => {
-      expect(d.type()).toBe('confirm');
-      expect(d.message()).toBe('Remove server "echoer"?');
-      void d.dismiss();
-    });
+    // Remove asks in the app's own confirmation (never the browser's); declining first: still there.
+    let nativeDialogs = 0;
+    page.on('dialog', (d) => (nativeDialogs++, void d.dismiss()));
     await (await cardAction(serverCard(page, 'echoer'), 'Remove')).click();
+    const ask = serverCard(page, 'echoer').getByRole('alertdialog', { name: 'Remove server "echoer"?' });
+    await expect(ask).toBeVisible();
+    await expect(ask.getByRole('button', { name: 'Cancel' })).toBeFocused();
+    await ask.getByRole('button', { name: 'Cancel' }).click();
+    await expect(ask).toHaveCount(0);
     await expect(serverCard(page, 'echoer')).toBeVisible();
     expect(storedNames(shell.stateDir)).toEqual(['echoer']);
-
-    // Remove, accepting: gone from the list, the file, and after a reload.
-    page.once('dialog', (d) => void d.accept());
+    // Escape keeps it too.
     await (await cardAction(serverCard(page, 'echoer'), 'Remove')).click();
+    await expect(ask).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(ask).toHaveCount(0);
+    expect(storedNames(shell.stateDir)).toEqual(['echoer']);
+
+    // Remove, confirming: gone from the list, the file, and after a reload.
+    await (await cardAction(serverCard(page, 'echoer'), 'Remove')).click();
+    await ask.getByRole('button', { name: 'Remove' }).click();
     await expect(serverCard(page, 'echoer')).toHaveCount(0);
+    expect(nativeDialogs).toBe(0);
     await expect(page.getByText('No servers yet')).toBeVisible();
     expect(storedNames(shell.stateDir)).toEqual([]);
     await openApp(page, shell.current);
