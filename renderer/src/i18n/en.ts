@@ -373,6 +373,7 @@ export const en = {
     errServerName: 'Use letters, digits, "_", "-" and "." (starting with a letter or digit).',
     errRequired: 'Enter a value.',
     updatesTitle: 'Installed from the catalog',
+    updatesIdle: 'Check for updates compares the servers you installed from the catalog with the registry.',
     checkUpdates: 'Check for updates',
     checking: 'Checking…',
     noInstalls: 'No server was installed from the catalog yet.',

@@ -373,6 +373,7 @@ export const zhCN: Strings = {
     errServerName: '请使用字母、数字、“_”、“-”和“.”（以字母或数字开头）。',
     errRequired: '请输入一个值。',
     updatesTitle: '从目录安装的服务器',
+    updatesIdle: '“检查更新”会把你从目录安装的服务器与注册中心比较。',
     checkUpdates: '检查更新',
     checking: '正在检查…',
     noInstalls: '尚未从目录安装任何服务器。',
