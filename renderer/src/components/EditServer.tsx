@@ -9,6 +9,7 @@ import { TRANSPORT_UI, transportUi, type EditDraft } from '../transports';
 import { duplicateRows } from './env-rows';
 import { SandboxFields, useSandboxForm } from './sandbox/SandboxFields';
 import { NewValueRow, StoredValueRow } from './ValueRows';
+import { SecretsFormNote } from './SecretsFormNote';
 import { useRevealFirstProblem } from './use-first-problem';
 
 /** The remote transports a remote server can be switched between. */
@@ -154,6 +155,7 @@ export function EditServerForm({ server, onDone }: { server: ServerView; onDone:
       }}
     >
       <h3>{t('editServer.title', { name: server.name })}</h3>
+      <SecretsFormNote />
       <label className="field">
         <span>{t('editServer.name')}</span>
         <input

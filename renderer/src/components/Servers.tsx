@@ -19,6 +19,7 @@ import { TRANSPORT_UI, transportUi, type AddDraft, type TransportType } from '..
 import { ServerSandbox } from './sandbox/SandboxCard';
 import { SandboxFields, useSandboxForm } from './sandbox/SandboxFields';
 import { NewValueRow } from './ValueRows';
+import { SecretsFormNote } from './SecretsFormNote';
 import { useRevealFirstProblem } from './use-first-problem';
 
 interface Row {
@@ -114,6 +115,7 @@ export function AddServerForm({ onDone }: { onDone: () => void }) {
       }}
     >
       <h3>{t('addServer.title')}</h3>
+      <SecretsFormNote />
       <label className="field">
         <span>{t('addServer.name')}</span>
         <input aria-label={t('addServer.nameLabel')} value={name} onChange={(e) => setName(e.target.value)} placeholder="filesystem" aria-invalid={!!errors.name} />

@@ -327,6 +327,8 @@ export const en = {
       memory: 'They are kept in memory only and are lost when the app quits.',
     },
     details: 'Details',
+    hideNotice: 'Hide for now',
+    hideNoticeTitle: 'Hide this notice until the app is started again; forms where you enter secrets still show it.',
   },
   catalog: {
     title: 'Catalog',

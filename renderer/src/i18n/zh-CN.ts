@@ -327,6 +327,8 @@ export const zhCN: Strings = {
       memory: '它们只保存在内存中，应用退出后即丢失。',
     },
     details: '详细信息（英文）',
+    hideNotice: '暂时隐藏',
+    hideNoticeTitle: '在应用下次启动前隐藏此提示；在输入密钥的表单中仍会显示。',
   },
   catalog: {
     title: '目录',
