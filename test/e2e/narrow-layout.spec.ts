@@ -3,8 +3,9 @@
  * whose labels have no spaces to break at, so a squeezed one breaks a character at a time — the
  * chat header's Tasks link, the tool picker's counts, the Tasks list's badges, headers and Cancel
  * stay on one line, the approval card's Deny stays beside its reason field, and a long tool name
- * in the Tasks list is cut with an ellipsis instead of wrapping (at 1440 px too). Measured in the
- * page: the lines a label's text takes, by the positions of its text boxes.
+ * in the Tasks list is cut with an ellipsis instead of wrapping (at 1440 px too); the chat header
+ * stays one row at 800 and 1440 px, in Chinese and English, with a long title and model name.
+ * Measured in the page: the lines a label's text takes, by the positions of its text boxes.
  */
 import type { Locator, Page } from '@playwright/test';
 import { startFakeModel, type FakeModel } from '../fixtures/fake-model.js';
@@ -63,6 +64,16 @@ async function seedTasks(stateDir: string): Promise<void> {
   db.close();
 }
 
+/** At 800 and 1440 px the chat header is one row: a long title and model name give way, not Tasks or the export buttons. */
+async function headerInOneRow(page: Page): Promise<void> {
+  const centre = async (l: Locator): Promise<number> => ((b) => b.y + b.height / 2)((await l.boundingBox())!);
+  for (const width of [800, 1440]) {
+    await page.setViewportSize({ width, height: 900 });
+    const title = await centre(page.getByTestId('chat-title'));
+    for (const b of [page.getByTestId('open-tasks'), page.locator('.chat-toolbar .export-buttons button').last()]) expect(Math.abs((await centre(b)) - title), `header row at ${width} px`).toBeLessThan(4);
+  }
+}
+
 async function inChinese(page: Page): Promise<void> {
   await page.evaluate(() => localStorage.setItem('openprogram.language', 'zh-CN'));
   await page.reload();
@@ -110,6 +121,7 @@ test('at 800 px in Chinese, short labels, badges and buttons keep one line; long
   await expect(page.getByTestId('chat-title')).toContainText('summarize the report');
   await oneLineEach(page.getByTestId('open-tasks'), 'header Tasks link');
   await oneLineEach(page.locator('.chat-toolbar .export-buttons button'), 'export buttons');
+  await headerInOneRow(page);
 
   // The Tasks list across conversations: badges, headers, times and Cancel on one line; the call's
   // tool name, arguments and the conversation each on one line, cut with an ellipsis when long.
@@ -130,4 +142,10 @@ test('at 800 px in Chinese, short labels, badges and buttons keep one line; long
     await expect(conversation).toHaveAttribute('title', /^call simulate-research-query .*summarize the report/);
     await dialog.getByRole('button', { name: '关闭' }).click();
   }
+
+  // In English too (longer button labels), the header stays one row.
+  await page.evaluate(() => localStorage.setItem('openprogram.language', 'en'));
+  await page.reload();
+  await expect(page.getByTestId('chat-title')).toContainText('summarize the report');
+  await headerInOneRow(page);
 });
