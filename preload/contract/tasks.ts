@@ -47,9 +47,13 @@ export interface ToolTask {
   updated_at: number;
 }
 
+/** The most characters of a call's arguments {@link TaskView.args_preview} holds (an ellipsis marks a cut). */
+export const TASK_ARGS_PREVIEW_CHARS = 160;
+
 /**
  * One task in the Tasks list: the task with where it came from — its server, the tool (namespaced
- * and real name), the conversation, run and tool call that started it.
+ * and real name), the conversation, run and tool call that started it, and the call's tool entry
+ * (the list opens the conversation there).
  */
 export interface TaskView extends ToolTask {
   server: string;
@@ -58,6 +62,14 @@ export interface TaskView extends ToolTask {
   conversation_id: string;
   run_id: string;
   call_id: string;
+  /** The id of the call's tool entry in its conversation. */
+  item_id: string;
+  /**
+   * The call's arguments as compact JSON, as its saved tool entry holds them (stored secrets
+   * redacted, as in every saved entry), cut to {@link TASK_ARGS_PREVIEW_CHARS} characters with a
+   * final "…"; empty when the entry cannot be read.
+   */
+  args_preview: string;
   /** The conversation's title, for the list across conversations. */
   conversation_title: string;
 }

@@ -7,7 +7,8 @@
  * it, and browse offline from the cache. Bundles: a good .mcpb installed through the file picker
  * starts and keeps its sensitive answer out of the config file; a malicious one dropped on the
  * window is refused. The install forms list every value an entry or bundle fixes; entries that
- * would redirect their runtime say why (English and Chinese).
+ * would redirect their runtime say why (English and Chinese). The installed section says what a
+ * check does before one is made.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -44,6 +45,19 @@ async function search(page: Page, query: string): Promise<void> {
   await page.getByLabel('Search the catalog').fill(query);
   await page.getByRole('button', { name: 'Search', exact: true }).click();
 }
+
+test('the installed section is never an empty heading: it says what checking does, then what it found', async ({ page, shell }) => {
+  await openApp(page, shell.current);
+  await openCatalog(page);
+  await page.getByLabel('Registry URL').fill(registry.url);
+  await page.getByRole('button', { name: 'Use this registry' }).click();
+  const updates = page.getByTestId('catalog-updates');
+  await expect(updates.getByRole('heading', { name: 'Installed from the catalog' })).toBeVisible();
+  await expect(updates.getByTestId('catalog-updates-idle')).toHaveText('Check for updates compares the servers you installed from the catalog with the registry.');
+  await updates.getByRole('button', { name: 'Check for updates' }).click();
+  await expect(updates).toContainText('No server was installed from the catalog yet.');
+  await expect(updates.getByTestId('catalog-updates-idle')).toHaveCount(0);
+});
 
 test('search, install from the registry (npm with a secret, remote), update from the diff, offline from the cache', async ({ page, shell }) => {
   test.setTimeout(120_000);

@@ -3,7 +3,7 @@
  * page reload and a core restart and the next request carries its history; search finds a word
  * that appears only in a tool result and opens the conversation at the hit; rename, export
  * (file contents checked), delete; edit-and-resend and regenerate replace what they should; two
- * conversations stream at once; keyboard shortcuts.
+ * conversations stream at once; keyboard shortcuts; search results never scroll sideways.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -361,4 +361,50 @@ test('a damaged search index is rebuilt at start with a warning; pages damaged w
   await openApp(page, shell.current);
   await page.getByRole('searchbox', { name: 'Search conversations' }).fill('still there after');
   await expect(sidebar.getByTestId('search-hit')).toHaveCount(2);
+});
+
+test('search results never scroll sideways: a hit’s title keeps one line, its snippet at most two, at 1440 and 800 px', async ({ page, shell }) => {
+  const { openConversationDatabase } = await import('../../main/chat/conversations/database.js');
+  const { ConversationStore } = await import('../../main/chat/conversations/store.js');
+  await shell.current.stop();
+  const store = new ConversationStore(openConversationDatabase(shell.stateDir).db);
+  store.ensure('zh', '大家好，今天的会议纪要已经发布在共享文件夹里了，请查收并在周五之前反馈意见');
+  store.append('zh', { kind: 'user', id: 'z1', ts: 1, text: '大家好，今天的会议纪要已经发布，请查收。发布之后的第一周，我们会根据大家的反馈再修订一次，然后把最终版本发给所有部门负责人和项目经理。' });
+  store.ensure('en', 'Research Report: birds');
+  store.append('en', { kind: 'user', id: 'e1', ts: 2, text: `# Research Report: birds (historical) ## Research Parameters - **Topic**: birds - **Clarification**: historical ${'https://example.com/a/very/long/path/without/any/space/'.repeat(4)} ## Synthesis This research query was processed` });
+  store.close();
+  await shell.restart();
+  await openApp(page, shell.current);
+  const list = page.getByRole('list', { name: 'Search results' });
+  const hits = list.getByTestId('search-hit');
+  for (const width of [1440, 800]) {
+    await page.setViewportSize({ width, height: 800 });
+    for (const [query, count] of [['发布', 1], ['birds research', 1]] as const) {
+      await page.getByRole('searchbox', { name: 'Search conversations' }).fill(query);
+      await expect(hits).toHaveCount(count);
+      const m = await list.evaluate((ul) => {
+        const box = ul.getBoundingClientRect();
+        return {
+          scroll: ul.scrollWidth,
+          client: ul.clientWidth,
+          rows: [...ul.querySelectorAll('[data-testid="search-hit"]')].map((li) => {
+            const title = li.querySelector('.conv-title')!;
+            const snippet = li.querySelector('.conv-snippet')!;
+            const line = parseFloat(getComputedStyle(snippet).lineHeight);
+            const t = title.getBoundingClientRect();
+            const s = snippet.getBoundingClientRect();
+            return { inside: t.left >= box.left && t.right <= box.right + 0.5 && s.left >= box.left && s.right <= box.right + 0.5, titleLines: Math.round(t.height / parseFloat(getComputedStyle(title).lineHeight)), snippetLines: Math.round(s.height / line) };
+          }),
+        };
+      });
+      expect(m.scroll, `${query} at ${width} px`).toBeLessThanOrEqual(m.client);
+      for (const r of m.rows) {
+        expect(r.inside, `${query} at ${width} px`).toBe(true);
+        expect(r.titleLines).toBe(1);
+        expect(r.snippetLines).toBeLessThanOrEqual(2);
+      }
+    }
+  }
+  // The whole title and snippet are in the hit's tooltip.
+  await expect(hits.getByRole('button')).toHaveAttribute('title', /^Research Report: birds\n.*historical https:\/\/example\.com\/a\/very\/long\/path/s);
 });

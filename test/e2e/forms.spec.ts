@@ -237,7 +237,7 @@ test('import: nothing to import, several skipped entries counted, a variable giv
   }
   const dup = form.getByTestId('duplicate-row');
   await expect(dup).toHaveCount(1);
-  await expect(form.locator('.kv').nth(1).getByTestId('duplicate-row')).toHaveText('“API_KEY” is already given in a row above: give each name once.');
+  await expect(form.getByTestId('new-value-row').nth(1).getByTestId('duplicate-row')).toHaveText('“API_KEY” is already given in a row above: give each name once.');
   await form.getByRole('button', { name: 'Add server' }).click();
   await expect(form).toBeVisible();
   await expect(serverCard(page, 'envs')).toHaveCount(0);

@@ -167,3 +167,52 @@ test('1,000 conversations: the sidebar renders the rows in view and opens one fa
   await expect(page.locator('[data-item-id="h2999"]')).toHaveCount(1);
   expect(await entries.count()).toBeLessThanOrEqual(200);
 });
+
+test('an unfolded answer reads as one text: the revealed part has the first part’s type size and block spacing, and once all is shown the bar says so', async ({ page, shell }) => {
+  test.setTimeout(120_000);
+  // The trial's answer: 150 paragraphs (about 37,000 characters), a table and a code block.
+  const para = (i: number): string => `Paragraph ${i}: ${'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(4).trim()}`;
+  const answer = `${Array.from({ length: 150 }, (_, i) => para(i + 1)).join('\n\n')}\n\n| a | b |\n| --- | --- |\n| 1 | 2 |\n\n\`\`\`js\nconsole.log("end");\n\`\`\`\n\nTHE END.`;
+  const { openConversationDatabase } = await import('../../main/chat/conversations/database.js');
+  const { ConversationStore } = await import('../../main/chat/conversations/store.js');
+  await shell.current.stop();
+  const store = new ConversationStore(openConversationDatabase(shell.stateDir).db);
+  store.ensure('long', 'long 150');
+  store.append('long', { kind: 'user', id: 'u1', ts: 1, text: 'long 150' });
+  store.append('long', { kind: 'assistant', id: 'a1', ts: 2, run_id: 'r1', text: answer, state: 'done' });
+  store.close();
+  await shell.restart();
+  await openApp(page, shell.current);
+  await page.getByRole('button', { name: /long 150/ }).click();
+
+  const msg = page.locator('[data-item-id="a1"]');
+  await msg.getByTestId('fold-more').click();
+  const pieces = msg.getByTestId('fold-piece');
+  await expect(pieces).toHaveCount(2);
+  // Each piece's paragraphs, measured where they meet: the first piece's last two and the second's first.
+  const seam = await pieces.evaluateAll((els) => {
+    const ps = els.map((el) => [...el.querySelectorAll('p')]);
+    const a = ps[0]!.at(-2)!;
+    const b = ps[0]!.at(-1)!;
+    const c = ps[1]![0]!;
+    const box = (e: Element): DOMRect => e.getBoundingClientRect();
+    return {
+      sizes: [getComputedStyle(b).fontSize, getComputedStyle(c).fontSize],
+      lineHeights: [getComputedStyle(b).lineHeight, getComputedStyle(c).lineHeight],
+      gapInside: box(b).top - box(a).bottom,
+      gapAcross: box(c).top - box(b).bottom,
+    };
+  });
+  expect(seam.sizes[1]).toBe(seam.sizes[0]);
+  expect(seam.lineHeights[1]).toBe(seam.lineHeights[0]);
+  expect(seam.sizes[0]).toBe('14px');
+  expect(Math.abs(seam.gapAcross - seam.gapInside)).toBeLessThanOrEqual(1);
+
+  // Show the rest: every piece; the bar no longer counts "N of N", it says all of it is shown.
+  await msg.getByTestId('fold-rest').click();
+  await expect(msg.getByTestId('fold-progress')).toHaveCount(0, { timeout: 60_000 });
+  await expect(msg.getByTestId('folded')).toHaveAttribute('data-shown', String(answer.length));
+  await expect(msg.getByTestId('fold-note')).toHaveText(`All ${answer.length.toLocaleString('en')} characters shown. Copy, search and export use the whole message.`);
+  await expect(msg.getByTestId('fold-less')).toBeVisible();
+  await expect(msg.getByRole('cell', { name: '2' })).toBeVisible();
+});

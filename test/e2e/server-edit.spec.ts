@@ -4,7 +4,9 @@
  * (stdio) keeps its "Always allow" and its pins, so its tool runs under the new name without
  * asking, while the conversation still shows the call made under the old name; a taken name is
  * refused beside the field; a remote server-everything switches from Streamable HTTP to SSE and
- * is ready again with its header kept; a new value row repeating a name is refused beside the row.
+ * is ready again with its header kept; a new value row repeating a name is refused beside the row;
+ * stored and new value rows share one design (the same columns, Remove in each, a refusal under
+ * its row).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -13,7 +15,7 @@ import net from 'node:net';
 import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { startFakeModel, type FakeModel } from '../fixtures/fake-model.js';
-import { ROOT, SCREENSHOTS, addLocalServer, cardAction, commandLine, configureModel, expect, expectStatus, openAddServerForm, openApp, openChat, openSettings, sendMessage, serverCard, setApprovalMode, test } from './helpers.js';
+import { BASH_SERVER, ROOT, SCREENSHOTS, addLocalServer, cardAction, commandLine, configureModel, expect, expectStatus, openAddServerForm, openApp, openChat, openSettings, sendMessage, serverCard, setApprovalMode, test } from './helpers.js';
 
 const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 
@@ -242,4 +244,53 @@ test.describe('in 简体中文', () => {
     await form.screenshot({ path: path.join(SCREENSHOTS, 'server-edit-zh-CN.png') });
     expect(Object.keys(configOf(shell.current.stateDir))).toEqual(['every', 'other']);
   });
+});
+
+test('stored and new value rows share one design: the same columns, Remove in each, a refusal on its own line under the row', async ({ page, shell }) => {
+  await openApp(page, shell.current);
+  await page.setViewportSize({ width: 800, height: 900 });
+  await expectStatus(await addLocalServer(page, { name: 'files', command: commandLine(['bash', BASH_SERVER]), env: [['FOO', 'stored-value-1']] }), 'ready');
+  const form = await openEdit(page, 'files');
+  await form.getByRole('button', { name: '+ Add variable' }).click();
+  const stored = form.getByTestId('stored-value-row');
+  const added = form.getByTestId('new-value-row');
+  await expect(stored).toHaveCount(1);
+  await expect(added).toHaveCount(1);
+  /** Where each column of a row starts and how wide it is. */
+  const columns = (row: Locator) =>
+    row.evaluate((el) =>
+      [...el.children]
+        .filter((c) => !c.classList.contains('kv-error'))
+        .map((c) => {
+          const r = c.getBoundingClientRect();
+          return { x: Math.round(r.x), width: Math.round(r.width), top: Math.round(r.top), bottom: Math.round(r.bottom) };
+        }),
+    );
+  const before = await columns(added);
+  const s = await columns(stored);
+  expect(s.map((c) => c.x)).toEqual(before.map((c) => c.x));
+  // The value fields and the Remove buttons are the same width (the name column holds a field or a name).
+  expect(s[1]!.width).toBe(before[1]!.width);
+  expect(s[2]!.width).toBe(before[2]!.width);
+  await expect(stored.getByRole('button', { name: 'Remove FOO' })).toHaveText('Remove');
+  await expect(added.getByRole('button', { name: 'Remove row 1' })).toHaveText('Remove');
+
+  // A repeated name: the refusal goes under the row, which keeps its columns.
+  await form.getByLabel('New variable name 1').fill('FOO');
+  await form.getByLabel('New variable value 1').fill('x');
+  const refusal = added.getByTestId('duplicate-row');
+  await expect(refusal).toHaveText('“FOO” is already given in a row above: give each name once.');
+  const after = await columns(added);
+  expect(after.map((c) => [c.x, c.width])).toEqual(before.map((c) => [c.x, c.width]));
+  const r = (await refusal.boundingBox())!;
+  expect(r.y).toBeGreaterThanOrEqual(Math.max(...after.map((c) => c.bottom)) - 1);
+
+  // Removing the stored one is undone the same way: Remove turns into Keep.
+  await stored.getByRole('button', { name: 'Remove FOO' }).click();
+  await expect(stored.getByRole('button', { name: 'Keep FOO' })).toHaveText('Keep');
+  await expect(stored.getByLabel('New value for FOO')).toHaveCount(0);
+  await expect(refusal).toHaveCount(0);
+  await form.screenshot({ path: path.join(SCREENSHOTS, 'server-edit-value-rows.png') });
+  await stored.getByRole('button', { name: 'Keep FOO' }).click();
+  await expect(stored.getByLabel('New value for FOO')).toBeVisible();
 });

@@ -1,6 +1,6 @@
 /**
  * Managing MCP servers from Settings, and chat controls: the Add form's validation (nothing is
- * saved on bad input), a failing server's visible error, enable/disable, restart, remove, the
+ * saved on bad input; a refusal far above the button is brought into view), a failing server's visible error, enable/disable, restart, remove, the
  * hand-written bash stdio server used from chat, and Stop during a streamed answer.
  */
 import { existsSync, readFileSync, rmSync } from 'node:fs';
@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { splitCommandLine } from '../../renderer/src/commandLine.js';
 import { startFakeModel, type FakeModel } from '../fixtures/fake-model.js';
-import { BASH_SERVER, FS_SERVER, addLocalServer, commandLine, configureModel, setApprovalMode, expect, expectStatus, openAddServerForm, openApp, openChat, openSettings, sendMessage, serverCard, submitLocalServer, tempDir, test, cardAction } from './helpers.js';
+import { BASH_SERVER, FS_SERVER, SCREENSHOTS, addLocalServer, commandLine, configureModel, setApprovalMode, expect, expectStatus, openAddServerForm, openApp, openChat, openSettings, sendMessage, serverCard, submitLocalServer, tempDir, test, cardAction } from './helpers.js';
 
 /** Names in the persisted config file (empty when there is none yet). */
 function storedNames(stateDir: string): string[] {
@@ -118,6 +118,45 @@ test.describe('Add-server form', () => {
   });
 });
 
+test.describe('Add-server form at 800 px', () => {
+  test.use({ viewport: { width: 800, height: 900 } });
+
+  test('a refused submit brings the first problem into view and focuses its field; the message is not repeated', async ({ page, shell }) => {
+    await openApp(page, shell.current);
+    await openSettings(page, 'MCP servers');
+    const form = await openAddServerForm(page);
+    const body = page.locator('.settings-body');
+    const submitFromBottom = async (): Promise<void> => {
+      // The user scrolled down to the button, far below the fields.
+      await body.evaluate((el) => el.scrollTo(0, el.scrollHeight));
+      await form.getByRole('button', { name: 'Add server' }).click();
+    };
+
+    // Refused in the window: the empty name, at the top of the form.
+    await form.getByLabel('Command').fill('definitely-not-a-command-e2e --flag');
+    await body.evaluate((el) => el.scrollTo(0, el.scrollHeight));
+    await expect(form.getByLabel('Server name')).not.toBeInViewport();
+    await submitFromBottom();
+    await expect(form.getByLabel('Server name')).toBeFocused();
+    await expect(form.getByLabel('Server name')).toBeInViewport();
+    await expect(form.getByText('Name is required.')).toBeInViewport();
+
+    // Refused by main: the command is not found on PATH.
+    await form.getByLabel('Server name').fill('ghost');
+    await body.evaluate((el) => el.scrollTo(0, el.scrollHeight));
+    await expect(form.getByLabel('Command')).not.toBeInViewport();
+    await submitFromBottom();
+    const message = form.getByRole('alert').filter({ hasText: 'definitely-not-a-command-e2e' });
+    await expect(message).toHaveCount(1);
+    await expect(message).toBeInViewport();
+    await expect(form.getByLabel('Command')).toBeFocused();
+    await expect(form.getByLabel('Command')).toBeInViewport();
+    // One copy of the message: beside its field, nowhere else on the page.
+    await expect(page.getByText(/definitely-not-a-command-e2e.*not found|not found.*definitely-not-a-command-e2e/)).toHaveCount(1);
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'add-server-refused-800.png') });
+  });
+});
+
 test.describe('Server lifecycle', () => {
   test('a failing command shows error with its stderr', async ({ page, shell }) => {
     await openApp(page, shell.current);
@@ -189,20 +228,29 @@ test.describe('Server lifecycle', () => {
     await expectStatus(serverCard(page, 'echoer'), 'ready');
     await expect(serverCard(page, 'echoer')).toContainText('3 tools');
 
-    // Remove, declining first: still there.
-    page.once('dialog', (d) => {
-      expect(d.type()).toBe('confirm');
-      expect(d.message()).toBe('Remove server "echoer"?');
-      void d.dismiss();
-    });
+    // Remove asks in the app's own confirmation (never the browser's); declining first: still there.
+    let nativeDialogs = 0;
+    page.on('dialog', (d) => (nativeDialogs++, void d.dismiss()));
     await (await cardAction(serverCard(page, 'echoer'), 'Remove')).click();
+    const ask = serverCard(page, 'echoer').getByRole('alertdialog', { name: 'Remove server "echoer"?' });
+    await expect(ask).toBeVisible();
+    await expect(ask.getByRole('button', { name: 'Cancel' })).toBeFocused();
+    await ask.getByRole('button', { name: 'Cancel' }).click();
+    await expect(ask).toHaveCount(0);
     await expect(serverCard(page, 'echoer')).toBeVisible();
     expect(storedNames(shell.stateDir)).toEqual(['echoer']);
-
-    // Remove, accepting: gone from the list, the file, and after a reload.
-    page.once('dialog', (d) => void d.accept());
+    // Escape keeps it too.
     await (await cardAction(serverCard(page, 'echoer'), 'Remove')).click();
+    await expect(ask).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(ask).toHaveCount(0);
+    expect(storedNames(shell.stateDir)).toEqual(['echoer']);
+
+    // Remove, confirming: gone from the list, the file, and after a reload.
+    await (await cardAction(serverCard(page, 'echoer'), 'Remove')).click();
+    await ask.getByRole('button', { name: 'Remove' }).click();
     await expect(serverCard(page, 'echoer')).toHaveCount(0);
+    expect(nativeDialogs).toBe(0);
     await expect(page.getByText('No servers yet')).toBeVisible();
     expect(storedNames(shell.stateDir)).toEqual([]);
     await openApp(page, shell.current);

@@ -4,7 +4,8 @@
  * Tasks server over Streamable HTTP) shows on its card as a running task with the server's status
  * messages, then its result, which the model gets; Cancel on the card reaches the server; a
  * reloaded window still shows the running task and sees it finish; a task still running when the
- * app restarts is picked up again (the card says so) and finishes; the Tasks list shows them.
+ * app restarts is picked up again (the card says so) and finishes; the Tasks list shows them,
+ * each call with its arguments, and a row opens its conversation at the call's tool card.
  * The same for a server of the 2026-07-28 Tasks extension (test/fixtures/tasks-v2-server.mjs over
  * Streamable HTTP), whose question asked inside a task reaches the user as the usual dialog.
  */
@@ -101,12 +102,23 @@ test('Cancel on a running task’s card cancels it on the server; a reloaded win
   await expect(card).toHaveAttribute('data-state', 'ok', { timeout: 20_000 });
   await expect(card.getByTestId('tool-result')).toContainText('Research Report: dunes');
 
-  // The list across conversations shows both, the cancelled one and the finished one.
+  // The list across conversations shows both, the cancelled one and the finished one, told apart
+  // by their arguments.
   await page.getByTestId('open-all-tasks').click();
   const rows = page.getByTestId('tasks-dialog').getByTestId('task-row');
   await expect(rows).toHaveCount(2);
   await expect(rows.nth(0)).toHaveAttribute('data-status', 'completed');
   await expect(rows.nth(1)).toHaveAttribute('data-status', 'cancelled');
+  await expect(rows.nth(0).getByTestId('task-args')).toHaveText('{"topic":"dunes"}');
+  await expect(rows.nth(1).getByTestId('task-args')).toHaveText('{"topic":"glaciers"}');
+  // A row opens its conversation at that call's tool card.
+  await page.evaluate(() => document.querySelector('[data-testid="transcript"]')!.scrollTo(0, 1e9));
+  await rows.nth(1).getByTestId('task-open').click();
+  await expect(page.getByTestId('tasks-dialog')).toHaveCount(0);
+  const hit = page.locator('.search-hit-item');
+  await expect(hit).toHaveCount(1);
+  await expect(hit.getByTestId('tool-args')).toContainText('"glaciers"');
+  await expect(hit.getByTestId('tool-card')).toBeInViewport();
 });
 
 test('a task still running when the app restarts is picked up again: the card says so and gets the result', async ({ page, shell }) => {

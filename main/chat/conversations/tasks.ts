@@ -6,7 +6,7 @@
  * (`ON DELETE CASCADE`). See docs/ARCHITECTURE.md "Tasks" and "Conversations".
  */
 import type Database from 'better-sqlite3';
-import type { TaskOrigin, TaskStatus, TaskView } from '../../../preload/contract/index.js';
+import { TASK_ARGS_PREVIEW_CHARS, type TaskOrigin, type TaskStatus, type TaskView } from '../../../preload/contract/index.js';
 import { asConversationDatabase, type ConversationDatabase, type DatabaseSource } from './database.js';
 
 /** The most tasks one list returns. */
@@ -20,8 +20,8 @@ export interface SavedTask {
   item_id: string;
 }
 
-/** A new task's row. */
-export type NewTask = Omit<TaskView, 'conversation_title' | 'updated_at'> & { item_id: string; reference: unknown };
+/** A new task's row (its title and arguments are read from its conversation and tool entry). */
+export type NewTask = Omit<TaskView, 'conversation_title' | 'args_preview' | 'updated_at'> & { reference: unknown };
 
 const KINDS = new Set<TaskStatus['kind']>(['working', 'input_required', 'completed', 'failed', 'cancelled', 'lost']);
 
@@ -41,6 +41,10 @@ interface Row {
   created_at: number;
   updated_at: number;
   title: string | null;
+  /** The first characters of the tool entry's arguments (compact JSON), or null when the entry cannot be read. */
+  args: string | null;
+  /** Whether the arguments go on past {@link Row.args}. */
+  args_cut: number | null;
 }
 
 /** Saved tasks, in the conversation database. Synchronous (better-sqlite3). */
@@ -126,6 +130,8 @@ function saved(row: Row): SavedTask {
       conversation_title: row.title ?? '',
       run_id: row.run_id,
       call_id: row.call_id,
+      item_id: row.item_id,
+      args_preview: row.args === null ? '' : row.args_cut ? `${row.args}…` : row.args,
       status: { kind, message: row.status_message },
       origin: row.origin === 'resumed' ? 'resumed' : 'started',
       created_at: row.created_at,
@@ -136,7 +142,11 @@ function saved(row: Row): SavedTask {
 
 /** The statements on one connection. */
 function queries(db: Database.Database) {
-  const select = 'SELECT t.*, c.title AS title FROM tasks t LEFT JOIN conversations c ON c.id = t.conversation_id';
+  // The call's arguments from its saved tool entry (redacted when it was written), cut by SQLite,
+  // which counts characters, never halves of one; an entry that is not JSON has none.
+  const args = `CASE WHEN json_valid(i.data) THEN i.data -> '$.args' END`;
+  const select = `SELECT t.*, c.title AS title, substr(${args}, 1, ${TASK_ARGS_PREVIEW_CHARS}) AS args, length(${args}) > ${TASK_ARGS_PREVIEW_CHARS} AS args_cut
+    FROM tasks t LEFT JOIN conversations c ON c.id = t.conversation_id LEFT JOIN items i ON i.id = t.item_id`;
   return {
     add: db.prepare(
       `INSERT INTO tasks(server, task_id, conversation_id, run_id, call_id, item_id, tool, original_name, reference, status, status_message, origin, created_at, updated_at)

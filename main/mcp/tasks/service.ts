@@ -30,7 +30,7 @@ export interface SavedTaskRow {
 
 /** The saved tasks (main/chat/conversations/tasks.ts `TaskStore`). */
 export interface TaskRows {
-  add(task: Omit<TaskView, 'conversation_title' | 'updated_at'> & { item_id: string; reference: unknown }): SavedTaskRow | null;
+  add(task: Omit<TaskView, 'conversation_title' | 'args_preview' | 'updated_at'> & { reference: unknown }): SavedTaskRow | null;
   update(server: string, taskId: string, status: TaskStatus, origin?: TaskView['origin']): SavedTaskRow | null;
   get(server: string, taskId: string): SavedTaskRow | null;
   list(conversationId?: string): SavedTaskRow[];

@@ -100,11 +100,20 @@ export function ApprovalCard({ approval, onAnswer }: { approval: ApprovalView; o
         <button disabled={busy} onClick={() => void answer('always_allow')} title={t('approval.alwaysAllowTitle', { tool: approval.tool, server: approval.server })}>
           {t('approval.alwaysAllow')}
         </button>
-        <span className="spacer" />
-        <input aria-label={t('approval.reason')} placeholder={t(fromView ? 'approval.reasonPlaceholderView' : 'approval.reasonPlaceholder')} value={reason} onChange={(e) => setReason(e.target.value)} maxLength={4096} />
-        <button className="danger" disabled={busy} onClick={() => void answer('deny')}>
-          {t('common.deny')}
-        </button>
+        {/* The reason goes with Deny: the two stay on one line, the field narrowing first. */}
+        <span className="approval-deny">
+          <input
+            aria-label={t('approval.reason')}
+            placeholder={t(fromView ? 'approval.reasonPlaceholderView' : 'approval.reasonPlaceholder')}
+            title={t(fromView ? 'approval.reasonPlaceholderView' : 'approval.reasonPlaceholder')}
+            value={reason}
+            onChange={(e) => setReason(e.target.value)}
+            maxLength={4096}
+          />
+          <button className="danger" disabled={busy} onClick={() => void answer('deny')}>
+            {t('common.deny')}
+          </button>
+        </span>
       </div>
       {error && (
         <div className="field-error" role="alert">

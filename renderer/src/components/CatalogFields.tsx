@@ -1,5 +1,6 @@
 import type { CatalogField, CatalogFixedValue } from '../../../preload/contract/index.js';
 import { useTranslation } from '../i18n';
+import { SecretsFormNote } from './SecretsFormNote';
 
 /** Answers by field id, as the form holds them (a repeated field: one value per line). */
 export type FieldAnswers = Record<string, string>;
@@ -36,6 +37,7 @@ export function CatalogFieldInputs({ fields, answers, onChange, errors }: { fiel
   const set = (id: string, v: string): void => onChange({ ...answers, [id]: v });
   return (
     <>
+      {fields.some((f) => f.secret) && <SecretsFormNote />}
       {fields.map((f) => {
         const v = answers[f.id] ?? '';
         const label = (

@@ -153,6 +153,12 @@ export function CatalogUpdates() {
           {diff.message}
         </div>
       )}
+      {/* Before a check the section says what it is for (the window learns which servers came from the catalog only by checking). */}
+      {diff.kind === 'idle' && (
+        <p className="muted small" data-testid="catalog-updates-idle">
+          {t('catalog.updatesIdle')}
+        </p>
+      )}
       {diff.kind === 'shown' && diff.items.length === 0 && <p className="muted">{t('catalog.noInstalls')}</p>}
       {diff.kind === 'shown' && diff.items.map((item) => <DiffRow key={`${item.server}@${item.installed_version}`} item={item} onUpdated={() => void load()} />)}
     </div>

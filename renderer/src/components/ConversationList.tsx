@@ -108,7 +108,7 @@ function Hit({ hit }: { hit: SearchHit }) {
   const open = useApp((s) => s.openConversation);
   return (
     <li className="conv-row" data-testid="search-hit">
-      <button className="conv-open" onClick={() => void open(hit.conversation_id, hit.item_id)}>
+      <button className="conv-open" onClick={() => void open(hit.conversation_id, hit.item_id)} title={`${hit.title}\n${hit.snippet.map((s) => s.text).join('')}`}>
         <span className="conv-title">{hit.title}</span>
         <span className="conv-snippet small">
           <Snippet segments={hit.snippet} />

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { ServerPatch, ServerView } from '../../../preload/contract/index.js';
 import { isValidServerName } from '../../../preload/contract/rules/index.js';
 import { ApiError, call } from '../api';
@@ -8,6 +8,9 @@ import { useTranslation } from '../i18n';
 import { TRANSPORT_UI, transportUi, type EditDraft } from '../transports';
 import { duplicateRows } from './env-rows';
 import { SandboxFields, useSandboxForm } from './sandbox/SandboxFields';
+import { NewValueRow, StoredValueRow } from './ValueRows';
+import { SecretsFormNote } from './SecretsFormNote';
+import { useRevealFirstProblem } from './use-first-problem';
 
 /** The remote transports a remote server can be switched between. */
 const REMOTE_TYPES = ['http', 'sse'] as const;
@@ -19,7 +22,7 @@ type RemoteType = (typeof REMOTE_TYPES)[number];
  * "" → delete). The edit is saved only if the server restarts successfully with it. A new name
  * is a rename (`servers.rename`, after the other changes are saved), which moves everything kept
  * under the name (docs/ARCHITECTURE.md "Renaming a server"); a remote server can switch between
- * Streamable HTTP and SSE. New value rows that repeat a name are refused beside the row, as in
+ * Streamable HTTP and SSE. New value rows that repeat a name are refused under the row, as in
  * the Add form.
  */
 export function EditServerForm({ server, onDone }: { server: ServerView; onDone: () => void }) {
@@ -51,6 +54,8 @@ export function EditServerForm({ server, onDone }: { server: ServerView; onDone:
   const [name, setName] = useState(server.name);
   const [nameError, setNameError] = useState<string | null>(null);
   const [type, setType] = useState(server.type);
+  const formRef = useRef<HTMLFormElement>(null);
+  const refused = useRevealFirstProblem(formRef);
   const order = useApp((s) => s.serverOrder);
   const others = order.filter((n) => n !== server.name);
   // New rows that repeat a stored name (one not being removed) or an earlier new row.
@@ -107,9 +112,9 @@ export function EditServerForm({ server, onDone }: { server: ServerView; onDone:
       patch = buildPatch();
     } catch (err) {
       setError((err as Error).message);
-      return;
+      return refused();
     }
-    if (badName) return;
+    if (badName) return refused();
     if (Object.keys(patch).length === 0 && newName === server.name) {
       onDone();
       return;
@@ -127,12 +132,13 @@ export function EditServerForm({ server, onDone }: { server: ServerView; onDone:
           if (err instanceof ApiError && err.code === 'conflict' && err.field === 'name') setNameError(t('editServer.errNameTaken', { name: newName }));
           else if (err instanceof ApiError && err.code === 'invalid_input') setNameError(t('addServer.errNameChars'));
           else setError(t('editServer.renameFailed', { detail: (err as Error).message }));
-          return;
+          return refused();
         }
       }
       onDone();
     } catch (err) {
       setError(sandbox.takeError(err) ? null : (err as Error).message);
+      refused();
     } finally {
       setBusy(false);
     }
@@ -140,6 +146,7 @@ export function EditServerForm({ server, onDone }: { server: ServerView; onDone:
 
   return (
     <form
+      ref={formRef}
       className="panel add-form"
       aria-label={t('editServer.form', { name: server.name })}
       onSubmit={(e) => {
@@ -148,6 +155,7 @@ export function EditServerForm({ server, onDone }: { server: ServerView; onDone:
       }}
     >
       <h3>{t('editServer.title', { name: server.name })}</h3>
+      <SecretsFormNote />
       <label className="field">
         <span>{t('editServer.name')}</span>
         <input
@@ -183,51 +191,31 @@ export function EditServerForm({ server, onDone }: { server: ServerView; onDone:
       <div className="field">
         <span>{values.editTitle()}</span>
         {Object.entries(stored).map(([name, v]) => (
-          <div className="kv" key={name}>
-            <span className="mono kv-name">
-              {name} {v.has_value && <span className="badge set">{t('common.set')}</span>}
-            </span>
-            <input
-              aria-label={t('editServer.newValueFor', { name })}
-              type="password"
-              autoComplete="off"
-              placeholder={t('editServer.unchanged')}
-              disabled={!!removed[name]}
-              value={replace[name] ?? ''}
-              onChange={(e) => setReplace({ ...replace, [name]: e.target.value })}
-            />
-            <label className="check">
-              <input type="checkbox" aria-label={t('editServer.removeName', { name })} checked={!!removed[name]} onChange={(e) => setRemoved({ ...removed, [name]: e.target.checked })} /> {t('editServer.remove')}
-            </label>
-          </div>
+          <StoredValueRow
+            key={name}
+            name={name}
+            hasValue={v.has_value}
+            value={replace[name] ?? ''}
+            removed={!!removed[name]}
+            onValue={(value) => setReplace({ ...replace, [name]: value })}
+            onRemoved={(r) => setRemoved({ ...removed, [name]: r })}
+          />
         ))}
         {added.map((r, i) => (
-          <div className="kv" key={`new-${i}`}>
-            <input
-              aria-label={values.newNameLabel(i + 1)}
-              className="mono"
-              placeholder={values.placeholder}
-              value={r.key}
-              aria-invalid={duplicates.has(i)}
-              onChange={(e) => setAdded(added.map((x, j) => (j === i ? { ...x, key: e.target.value } : x)))}
-            />
-            <input
-              aria-label={values.newValueLabel(i + 1)}
-              type="password"
-              autoComplete="off"
-              placeholder={t('editServer.value')}
-              value={r.value}
-              onChange={(e) => setAdded(added.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)))}
-            />
-            <button type="button" className="link" onClick={() => setAdded(added.filter((_, j) => j !== i))} aria-label={t('addServer.removeRow', { n: i + 1 })}>
-              {t('common.remove')}
-            </button>
-            {duplicates.has(i) && (
-              <span className="field-error" role="alert" data-testid="duplicate-row">
-                {t('addServer.errDuplicateName', { name: r.key.trim() })}
-              </span>
-            )}
-          </div>
+          <NewValueRow
+            key={`new-${i}`}
+            name={r.key}
+            value={r.value}
+            nameLabel={values.newNameLabel(i + 1)}
+            valueLabel={values.newValueLabel(i + 1)}
+            removeLabel={t('addServer.removeRow', { n: i + 1 })}
+            namePlaceholder={values.placeholder}
+            valuePlaceholder={t('editServer.value')}
+            duplicate={duplicates.has(i) ? t('addServer.errDuplicateName', { name: r.key.trim() }) : null}
+            onName={(key) => setAdded(added.map((x, j) => (j === i ? { ...x, key } : x)))}
+            onValue={(value) => setAdded(added.map((x, j) => (j === i ? { ...x, value } : x)))}
+            onRemove={() => setAdded(added.filter((_, j) => j !== i))}
+          />
         ))}
         <button type="button" onClick={() => setAdded([...added, { key: '', value: '' }])}>
           {values.addLabel()}

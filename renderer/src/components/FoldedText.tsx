@@ -38,7 +38,8 @@ function pieceMode(mode: FoldMode, start: number, mdEnd: number): { render: Piec
 const Piece = memo(function Piece({ text, start, end, mode, streaming, first, note }: { text: string; start: number; end: number; mode: PieceMode; streaming: boolean; first: boolean; note: 'size' | 'depth' | null }) {
   const { t } = useTranslation();
   const piece = text.slice(start, end);
-  const className = first ? 'fold-piece' : 'fold-piece later';
+  // `fold-later` (not the chat's `later`, which styles its "Show later" button): see conversations.css.
+  const className = first ? 'fold-piece' : 'fold-piece fold-later';
   if (mode === 'markdown-rest')
     return (
       <div className={`${className} md-overflow`} data-testid={note ? 'markdown-overflow' : 'fold-piece'}>
@@ -119,7 +120,9 @@ export function FoldedText({ text, mode, streaming = false, preClassName, preTes
       {preClassName ? <pre className={preClassName} data-testid={preTestId}>{shown}</pre> : shown}
       {first < text.length && (
         <div className="fold-bar" ref={bar} data-testid="fold-bar">
-          <span className="muted small">{t('fold.hidden', { shown: formatNumber(shownEnd), total: formatNumber(text.length) })}</span>
+          <span className="muted small" data-testid="fold-note">
+            {rest > 0 ? t('fold.hidden', { shown: formatNumber(shownEnd), total: formatNumber(text.length) }) : t('fold.allShown', { total: formatNumber(text.length) })}
+          </span>
           {adding ? (
             <>
               <span className="small" role="status" data-testid="fold-progress">

@@ -11,6 +11,7 @@ import { keyWouldTravelInClear } from '../../../preload/contract/rules/index.js'
 import { ApiError, call } from '../api';
 import { useTranslation } from '../i18n';
 import { describeModelError } from '../i18n/errors';
+import { SecretsFormNote } from './SecretsFormNote';
 
 /** The fields a refusal can be shown beside. */
 type ProfileField = 'name' | 'base_url' | 'model';
@@ -236,6 +237,7 @@ export function ProfileForm({ profile, onSaved, isFirst, justSaved = false }: { 
             staleAfterEdit();
           }}
         />
+        <SecretsFormNote />
       </label>
       {profile?.api_key.has_value && (
         <label className="check">

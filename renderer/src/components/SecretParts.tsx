@@ -1,6 +1,7 @@
 import type { MaskedValue } from '../../../preload/contract/index.js';
 import { splitCommandLine } from '../commandLine';
 import { useTranslation } from '../i18n';
+import { StoredValueRow } from './ValueRows';
 
 /** What main shows in place of a stored secret inside a command line or URL (docs/ARCHITECTURE.md "Masked views only"). */
 const PLACEHOLDER = '***';
@@ -71,7 +72,7 @@ export function urlSecretsPatch(stored: Record<string, MaskedValue>, edits: UrlS
 
 /**
  * A URL's stored secret parts (user name, password, query values), like env values in the edit
- * form: a "set" badge, a new-value field (empty keeps) and a remove box.
+ * form (./ValueRows.tsx): a "set" badge, a new-value field (empty keeps) and Remove.
  */
 export function UrlSecrets({ stored, edits, onChange }: { stored: Record<string, MaskedValue>; edits: UrlSecretEdits; onChange: (e: UrlSecretEdits) => void }) {
   const { t } = useTranslation();
@@ -84,29 +85,16 @@ export function UrlSecrets({ stored, edits, onChange }: { stored: Record<string,
         // Words for the part: the user name, the password, or a query parameter.
         const label = part === 'username' ? t('urlSecrets.username') : part === 'password' ? t('urlSecrets.password') : t('urlSecrets.query', { name: part.replace(/^query:/, '') });
         return (
-          <div className="kv" key={part}>
-            <span className="mono kv-name">
-              {label} {v.has_value && <span className="badge set">{t('common.set')}</span>}
-            </span>
-            <input
-              aria-label={t('editServer.newValueFor', { name: label })}
-              type="password"
-              autoComplete="off"
-              placeholder={t('editServer.unchanged')}
-              disabled={!!edits.removed[part]}
-              value={edits.replace[part] ?? ''}
-              onChange={(e) => onChange({ ...edits, replace: { ...edits.replace, [part]: e.target.value } })}
-            />
-            <label className="check">
-              <input
-                type="checkbox"
-                aria-label={t('editServer.removeName', { name: label })}
-                checked={!!edits.removed[part]}
-                onChange={(e) => onChange({ ...edits, removed: { ...edits.removed, [part]: e.target.checked } })}
-              />{' '}
-              {t('editServer.remove')}
-            </label>
-          </div>
+          <StoredValueRow
+            key={part}
+            name={part}
+            label={label}
+            hasValue={v.has_value}
+            value={edits.replace[part] ?? ''}
+            removed={!!edits.removed[part]}
+            onValue={(value) => onChange({ ...edits, replace: { ...edits.replace, [part]: value } })}
+            onRemoved={(r) => onChange({ ...edits, removed: { ...edits.removed, [part]: r } })}
+          />
         );
       })}
     </div>

@@ -2,7 +2,9 @@
  * A server card's actions: one primary action in view — Sign in (or Cancel sign-in) while an
  * OAuth server waits for it, else Tools — and the rest (Restart, Edit, Logs, Inspector, Sign out,
  * Remove) behind a "more" button. The menu is a disclosure of plain buttons, so each keeps its
- * name for assistive technology; it closes on Escape, a click outside or a chosen action.
+ * name for assistive technology; it closes on Escape, a click outside or a chosen action. Remove
+ * asks first, in the app's own confirmation beside the menu (Cancel has the focus; Escape or a
+ * click outside keeps the server).
  */
 import { useEffect, useRef, useState } from 'react';
 import type { ServerView } from '../../../preload/contract/index.js';
@@ -32,11 +34,13 @@ export function ServerActions({ server, panel, setPanel, editing, setEditing, ac
   const drop = useApp((s) => s.dropServer);
   const openInspector = useApp((s) => s.openInspector);
   const [open, setOpen] = useState(false);
+  const [confirming, setConfirming] = useState(false);
   const box = useRef<HTMLDivElement>(null);
   const toggle = useRef<HTMLButtonElement>(null);
   const menuId = `server-menu-${server.name}`;
 
   useDismiss(open, () => setOpen(false), box, () => toggle.current?.focus());
+  useDismiss(confirming, () => setConfirming(false), box, () => toggle.current?.focus());
   useEffect(() => {
     if (open) box.current?.querySelector<HTMLButtonElement>('.server-menu button:not(:disabled)')?.focus();
   }, [open]);
@@ -87,18 +91,31 @@ export function ServerActions({ server, panel, setPanel, editing, setEditing, ac
           {server.auth.kind === 'oauth' && server.auth.state === 'authorized' && (
             <button onClick={item(() => void act(() => call('servers.signOut', { name: server.name })))}>{t('servers.signOut')}</button>
           )}
-          <button
-            className="danger"
-            onClick={item(() => {
-              if (confirm(t('servers.confirmRemove', { name: server.name })))
+          <button className="danger" onClick={item(() => setConfirming(true))}>
+            {t('common.remove')}
+          </button>
+        </div>
+      )}
+      {confirming && (
+        <div className="server-menu server-confirm" role="alertdialog" aria-label={t('servers.confirmRemove', { name: server.name })} data-testid="server-remove-confirm">
+          <p>{t('servers.confirmRemove', { name: server.name })}</p>
+          <div className="row">
+            <button
+              className="danger"
+              onClick={() => {
+                setConfirming(false);
                 void act(async () => {
                   await call('servers.remove', { name: server.name });
                   drop(server.name);
                 });
-            })}
-          >
-            {t('common.remove')}
-          </button>
+              }}
+            >
+              {t('common.remove')}
+            </button>
+            <button onClick={() => (setConfirming(false), toggle.current?.focus())} autoFocus>
+              {t('common.cancel')}
+            </button>
+          </div>
         </div>
       )}
     </div>

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { ServerView } from '../../../preload/contract/index.js';
 import { isValidServerName } from '../../../preload/contract/rules/index.js';
 import { ApiError, call } from '../api';
@@ -18,6 +18,9 @@ import { ServerRoots } from './Roots';
 import { TRANSPORT_UI, transportUi, type AddDraft, type TransportType } from '../transports';
 import { ServerSandbox } from './sandbox/SandboxCard';
 import { SandboxFields, useSandboxForm } from './sandbox/SandboxFields';
+import { NewValueRow } from './ValueRows';
+import { SecretsFormNote } from './SecretsFormNote';
+import { useRevealFirstProblem } from './use-first-problem';
 
 interface Row {
   key: string;
@@ -37,7 +40,10 @@ function fieldOf(path: string | undefined): keyof Errors {
   return 'form';
 }
 
-/** The Add-server form, with inline validation. Nothing is saved unless everything is valid. */
+/**
+ * The Add-server form, with inline validation. Nothing is saved unless everything is valid; a
+ * refusal brings its first field into view (./use-first-problem.ts).
+ */
 export function AddServerForm({ onDone }: { onDone: () => void }) {
   const { t } = useTranslation();
   const existing = useApp((s) => s.serverOrder);
@@ -52,7 +58,9 @@ export function AddServerForm({ onDone }: { onDone: () => void }) {
   const sandbox = useSandboxForm(null);
   const [errors, setErrors] = useState<Errors>({});
   const [busy, setBusy] = useState(false);
-  // Rows that repeat an earlier row's name (shown beside the row as the user types).
+  const formRef = useRef<HTMLFormElement>(null);
+  const refused = useRevealFirstProblem(formRef);
+  // Rows that repeat an earlier row's name (shown under the row as the user types).
   const duplicates = duplicateRows(rows.map((r) => r.key), type !== 'local');
 
   const validate = (): Errors => {
@@ -73,14 +81,14 @@ export function AddServerForm({ onDone }: { onDone: () => void }) {
   const submit = async () => {
     const e = validate();
     setErrors(e);
-    if (Object.keys(e).length) return;
+    if (Object.keys(e).length) return refused();
     const map = Object.fromEntries(rows.filter((r) => r.key.trim()).map((r) => [r.key.trim(), r.value]));
     let config;
     try {
       config = ui.input(draft, map, Number(timeout));
     } catch (err) {
       setErrors({ form: (err as Error).message });
-      return;
+      return refused();
     }
     setBusy(true);
     try {
@@ -90,6 +98,7 @@ export function AddServerForm({ onDone }: { onDone: () => void }) {
     } catch (err) {
       const f = err instanceof ApiError ? fieldOf(err.field) : 'form';
       setErrors(sandbox.takeError(err) ? {} : { [f]: (err as Error).message });
+      refused();
     } finally {
       setBusy(false);
     }
@@ -97,6 +106,7 @@ export function AddServerForm({ onDone }: { onDone: () => void }) {
 
   return (
     <form
+      ref={formRef}
       className="panel add-form"
       aria-label={t('addServer.form')}
       onSubmit={(e) => {
@@ -105,6 +115,7 @@ export function AddServerForm({ onDone }: { onDone: () => void }) {
       }}
     >
       <h3>{t('addServer.title')}</h3>
+      <SecretsFormNote />
       <label className="field">
         <span>{t('addServer.name')}</span>
         <input aria-label={t('addServer.nameLabel')} value={name} onChange={(e) => setName(e.target.value)} placeholder="filesystem" aria-invalid={!!errors.name} />
@@ -124,32 +135,20 @@ export function AddServerForm({ onDone }: { onDone: () => void }) {
       <div className="field">
         <span>{values.title()}</span>
         {rows.map((r, i) => (
-          <div className="kv" key={i}>
-            <input
-              aria-label={values.nameLabel(i + 1)}
-              className="mono"
-              placeholder={values.placeholder}
-              value={r.key}
-              aria-invalid={duplicates.has(i)}
-              onChange={(e) => setRows(rows.map((x, j) => (j === i ? { ...x, key: e.target.value } : x)))}
-            />
-            <input
-              aria-label={values.valueLabel(i + 1)}
-              type="password"
-              autoComplete="off"
-              placeholder={t('addServer.valueSecret')}
-              value={r.value}
-              onChange={(e) => setRows(rows.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)))}
-            />
-            <button type="button" className="link" onClick={() => setRows(rows.filter((_, j) => j !== i))} aria-label={t('addServer.removeRow', { n: i + 1 })}>
-              {t('common.remove')}
-            </button>
-            {duplicates.has(i) && (
-              <span className="field-error" role="alert" data-testid="duplicate-row">
-                {t('addServer.errDuplicateName', { name: r.key.trim() })}
-              </span>
-            )}
-          </div>
+          <NewValueRow
+            key={i}
+            name={r.key}
+            value={r.value}
+            nameLabel={values.nameLabel(i + 1)}
+            valueLabel={values.valueLabel(i + 1)}
+            removeLabel={t('addServer.removeRow', { n: i + 1 })}
+            namePlaceholder={values.placeholder}
+            valuePlaceholder={t('addServer.valueSecret')}
+            duplicate={duplicates.has(i) ? t('addServer.errDuplicateName', { name: r.key.trim() }) : null}
+            onName={(key) => setRows(rows.map((x, j) => (j === i ? { ...x, key } : x)))}
+            onValue={(value) => setRows(rows.map((x, j) => (j === i ? { ...x, value } : x)))}
+            onRemove={() => setRows(rows.filter((_, j) => j !== i))}
+          />
         ))}
         <button type="button" onClick={() => setRows([...rows, { key: '', value: '' }])}>
           {values.addLabel()}
@@ -159,7 +158,7 @@ export function AddServerForm({ onDone }: { onDone: () => void }) {
       {type === 'local' && <SandboxFields form={sandbox} />}
       <label className="field narrow">
         <span>{t('addServer.timeout')}</span>
-        <input aria-label={t('addServer.timeoutLabel')} inputMode="numeric" value={timeout} onChange={(e) => setTimeoutS(e.target.value)} />
+        <input aria-label={t('addServer.timeoutLabel')} inputMode="numeric" value={timeout} onChange={(e) => setTimeoutS(e.target.value)} aria-invalid={!!errors.timeout} />
         {errors.timeout && <span className="field-error" role="alert">{errors.timeout}</span>}
       </label>
       {errors.form && <div className="field-error" role="alert">{errors.form}</div>}

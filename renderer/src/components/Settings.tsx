@@ -14,17 +14,27 @@ export type SettingsSection = 'servers' | 'catalog' | 'model' | 'permissions' | 
 export function SettingsView({ section, onSection: setSection }: { section: SettingsSection; onSection: (s: SettingsSection) => void }) {
   const { t } = useTranslation();
   const secrets = useApp((s) => s.secrets);
+  const noticeHidden = useApp((s) => s.secretsNoticeHidden);
+  const hideNotice = useApp((s) => s.hideSecretsNotice);
   return (
     <div className="settings-wrap">
-      {secrets && (
+      {/* Not in a keychain: a warning the user may hide for the session; the forms that take secrets still say it (SecretsFormNote). */}
+      {secrets && !(secrets.kind !== 'keychain' && noticeHidden) && (
         <div className={secrets.kind === 'keychain' ? 'secrets-note ok' : 'banner warning secrets-note'} data-testid="secrets-notice" role={secrets.kind === 'keychain' ? undefined : 'alert'}>
-          <strong>{secrets.kind === 'keychain' ? t('settings.keychainOk') : t('settings.keychainMissing')}</strong>{' '}
-          {/* Every language gets a one-line summary by kind; main's specific English notice (why, which file) sits behind Details. */}
-          <span>{t(`settings.secretsNote.${secrets.kind}`)}</span>{' '}
+          <p className="secrets-text">
+            <strong>{secrets.kind === 'keychain' ? t('settings.keychainOk') : t('settings.keychainMissing')}</strong>{' '}
+            {/* Every language gets a one-line summary by kind; main's specific English notice (why, which file) sits behind Details. */}
+            <span>{t(`settings.secretsNote.${secrets.kind}`)}</span>
+          </p>
           <details className="secrets-detail">
             <summary>{t('settings.details')}</summary>
             <span lang="en">{secrets.notice}</span>
           </details>
+          {secrets.kind !== 'keychain' && (
+            <button className="link secrets-hide" onClick={hideNotice} title={t('settings.hideNoticeTitle')} data-testid="secrets-notice-hide">
+              {t('settings.hideNotice')}
+            </button>
+          )}
         </div>
       )}
     <div className="settings">

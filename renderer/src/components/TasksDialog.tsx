@@ -1,11 +1,12 @@
 /**
  * The Tasks list (MCP Tasks; docs/ARCHITECTURE.md "Tasks"): the tasks of the open conversation or
- * of every conversation, each with its status, server, tool, start time and — while it runs —
- * Cancel. Opened from the conversation's header and from the conversation list.
+ * of every conversation, each with its status, the call (tool, server, arguments), its
+ * conversation, start time and — while it runs — Cancel; a row opens its conversation at the
+ * call's tool card. Opened from the conversation's header and from the conversation list.
  */
 import type { TaskView } from '../../../preload/contract/index.js';
 import { isTaskActive } from '../../../preload/contract/rules/index.js';
-import { useTranslation } from '../i18n';
+import { formatDate, formatTime, useTranslation } from '../i18n';
 import { useApp } from '../store';
 import { TaskStatusText } from './TaskStatus';
 
@@ -55,12 +56,11 @@ export function TasksDialog() {
             {t('tasks.empty')}
           </p>
         ) : (
-          <table className="tasks-table">
+          <table className={`tasks-table ${scope.kind}`}>
             <thead>
               <tr>
                 <th>{t('tasks.colStatus')}</th>
-                <th>{t('tasks.colTool')}</th>
-                <th>{t('tasks.colServer')}</th>
+                <th>{t('tasks.colCall')}</th>
                 {scope.kind === 'all' && <th>{t('tasks.colConversation')}</th>}
                 <th>{t('tasks.colStarted')}</th>
                 <th />
@@ -78,19 +78,53 @@ export function TasksDialog() {
   );
 }
 
+/**
+ * One task: its status, the call (tool, server and arguments — a button that opens the
+ * conversation at the call's tool card), the conversation (across conversations), when it
+ * started, and Cancel while it runs. Names and arguments stay on one line each, cut with an
+ * ellipsis; the whole is in the tooltip.
+ */
 function TaskRow({ task, showConversation }: { task: TaskView; showConversation: boolean }) {
   const { t } = useTranslation();
   const cancelTask = useApp((s) => s.cancelTask);
+  const close = useApp((s) => s.closeTasks);
+  const openConversation = useApp((s) => s.openConversation);
+  const title = task.conversation_title || t('tasks.untitled');
+  const open = (): void => {
+    close();
+    void openConversation(task.conversation_id, task.item_id);
+  };
   return (
     <tr data-testid="task-row" data-status={task.status.kind}>
-      <td>
+      <td className="task-state">
         <TaskStatusText task={task} />
       </td>
-      <td className="mono">{task.original_name}</td>
-      <td>{task.server}</td>
-      {showConversation && <td>{task.conversation_title || t('tasks.untitled')}</td>}
-      <td className="muted small">{new Date(task.created_at).toLocaleString()}</td>
-      <td>
+      <td className="task-call">
+        <button
+          className="task-open"
+          onClick={open}
+          title={`${task.original_name} · ${task.server}${task.args_preview ? `\n${task.args_preview}` : ''}\n${t('tasks.openCall')}`}
+          data-testid="task-open"
+        >
+          <span className="task-line">
+            <span className="mono task-tool">{task.original_name}</span> <span className="muted">{task.server}</span>
+          </span>
+          {task.args_preview && (
+            <span className="task-line mono muted small" data-testid="task-args">
+              {task.args_preview}
+            </span>
+          )}
+        </button>
+      </td>
+      {showConversation && (
+        <td className="task-conversation" title={title}>
+          <span className="task-line">{title}</span>
+        </td>
+      )}
+      <td className="task-started muted small">
+        {formatDate(task.created_at)} {formatTime(task.created_at)}
+      </td>
+      <td className="task-action">
         {isTaskActive(task.status) && (
           <button className="link" onClick={() => void cancelTask(task.server, task.task_id)} data-testid="task-cancel">
             {t('tasks.cancel')}

@@ -54,7 +54,10 @@ export function ToolPicker() {
             <label key={v!.name} className="check">
               <input type="checkbox" checked={chosen(v!.name)} onChange={() => toggle(v!.name)} aria-label={t('toolPicker.useServer', { server: v!.name })} />
               <ServerIcon server={v!} />
-              <span className="mono">{v!.name}</span> <span className="muted small">{t('toolPicker.toolCount', { count: v!.tool_count })}</span>{' '}
+              <span className="mono tool-picker-server" title={v!.name}>
+                {v!.name}
+              </span>{' '}
+              <span className="muted small">{t('toolPicker.toolCount', { count: v!.tool_count })}</span>{' '}
               <span className="muted small" data-testid="tool-picker-tokens" title={t('toolPicker.tokensTitle')}>
                 · {t('toolPicker.tokens', { tokens: tokens.get(v!.name)! })}
               </span>

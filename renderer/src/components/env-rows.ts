@@ -1,7 +1,7 @@
 /**
  * The name → value rows of the Add-server form (environment variables or headers): which rows
  * repeat a name an earlier row gives. Two rows of one name would silently become one value, so
- * the form refuses them beside the row. Header names compare without case (RFC 9110 §5.1). Pure.
+ * the form refuses them under the row. Header names compare without case (RFC 9110 §5.1). Pure.
  */
 
 /** Indexes of rows whose trimmed, non-empty name an earlier row already gives. */

@@ -10,6 +10,11 @@ export interface SettingsSlice {
   model: ModelSettingsView | null;
   /** How secrets are stored (shown in Settings; a persistent notice when not in a keychain). */
   secrets: SecretsInfo | null;
+  /**
+   * The user hid Settings' notice that secrets are not in a keychain, for this session (the
+   * window's sessionStorage); the forms that take secrets still say it (components/SecretsFormNote.tsx).
+   */
+  secretsNoticeHidden: boolean;
   warnings: string[];
   /** The saved model profiles (masked), for the composer's picker. */
   profiles: ModelProfileView[];
@@ -18,12 +23,27 @@ export interface SettingsSlice {
   setModelView(v: ModelSettingsView): void;
   addWarning(message: string): void;
   dismissWarning(i: number): void;
+  /** Hide Settings' keychain notice until the app (or this tab of the browser shell) is closed. */
+  hideSecretsNotice(): void;
+}
+
+/** The sessionStorage key of {@link SettingsSlice.secretsNoticeHidden}. */
+const NOTICE_HIDDEN_KEY = 'openprogram.secretsNoticeHidden';
+
+/** Whether the notice was hidden earlier in this session (false where sessionStorage cannot be read). */
+function noticeHiddenThisSession(): boolean {
+  try {
+    return sessionStorage.getItem(NOTICE_HIDDEN_KEY) === '1';
+  } catch {
+    return false;
+  }
 }
 
 export const createSettingsSlice: StateCreator<AppState, [], [], SettingsSlice> = (set) => ({
   info: null,
   model: null,
   secrets: null,
+  secretsNoticeHidden: noticeHiddenThisSession(),
   warnings: [],
   profiles: [],
   async loadProfiles() {
@@ -44,6 +64,14 @@ export const createSettingsSlice: StateCreator<AppState, [], [], SettingsSlice> 
   },
   dismissWarning(i) {
     set((s) => ({ warnings: s.warnings.filter((_, j) => j !== i) }));
+  },
+  hideSecretsNotice() {
+    try {
+      sessionStorage.setItem(NOTICE_HIDDEN_KEY, '1');
+    } catch {
+      // Hidden for this window's life only.
+    }
+    set({ secretsNoticeHidden: true });
   },
 });
 

@@ -71,6 +71,29 @@ describe('saved tasks', () => {
     db.close();
   });
 
+  it('a task carries its call’s entry and arguments as the saved entry holds them: compact, redacted, cut with an ellipsis', () => {
+    const db = openConversationDatabase(dir);
+    const secret = 'sk-live-0123456789abcdef';
+    // The core's store redacts every entry before it is written; so do this one's.
+    const store = new ConversationStore(db, Date.now, (item) => JSON.parse(JSON.stringify(item).replaceAll(secret, '[redacted]')) as TranscriptItem);
+    const tasks = new TaskStore(db);
+    store.ensure('a', 'first');
+    store.append('a', { ...tool('item-t1', 'call-t1'), args: { topic: 'cats', key: secret } });
+    store.append('a', { ...tool('item-t2', 'call-t2'), args: { text: '猫'.repeat(100) + '😺'.repeat(100) } });
+    tasks.add(row('a', 't1', 1));
+    tasks.add(row('a', 't2', 2));
+    // No entry (or one that is not JSON): no arguments.
+    tasks.add(row('a', 't3', 3));
+    const [t3, t2, t1] = tasks.list('a').map((t) => t.view);
+    expect(t1).toMatchObject({ item_id: 'item-t1', args_preview: '{"topic":"cats","key":"[redacted]"}' });
+    // Cut at 160 characters (never inside a character), then "…".
+    expect([...t2!.args_preview]).toHaveLength(161);
+    expect(t2!.args_preview).toBe(`{"text":"${'猫'.repeat(100)}${'😺'.repeat(51)}…`);
+    expect(t3).toMatchObject({ item_id: 'item-t3', args_preview: '' });
+    store.close();
+    db.close();
+  });
+
   it('at open, a running call whose task still ran stays running; an ordinary running call is interrupted', () => {
     let db = openConversationDatabase(dir);
     let store = new ConversationStore(db);
