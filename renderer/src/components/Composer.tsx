@@ -131,7 +131,7 @@ export function Composer({ composerRef, running }: { composerRef: RefObject<HTML
 
   /** The text typed so far becomes an attached text file; the box empties (nothing is lost). */
   const attachText = (): void => {
-    attach({ ref: { kind: 'text', name: t('composer.pastedName'), text }, label: t('composer.pastedLabel', { count: text.length.toLocaleString(t('validation.locale')) }) });
+    attach({ ref: { kind: 'text', name: t('composer.pastedName'), text }, label: t('composer.pastedLabel', { count: text.length }) });
     update('', 0);
     composerRef.current?.focus();
   };
@@ -298,13 +298,13 @@ export function Composer({ composerRef, running }: { composerRef: RefObject<HTML
       </div>
       {text.length >= COUNTER_FROM && (
         <div className={tooLong ? 'composer-count field-error' : 'composer-count muted small'} data-testid="composer-count" role={tooLong ? 'alert' : undefined}>
-          {tooLong ? t('composer.tooLong', { count: text.length.toLocaleString(t('validation.locale')), max: TEXT_MAX.toLocaleString(t('validation.locale')) }) : t('composer.count', { count: text.length.toLocaleString(t('validation.locale')), max: TEXT_MAX.toLocaleString(t('validation.locale')) })}{' '}
+          {tooLong ? t('composer.tooLong', { count: text.length, max: TEXT_MAX }) : t('composer.count', { count: text.length, max: TEXT_MAX })}{' '}
           {text.length <= ATTACH_MAX ? (
             <button className="link" onClick={attachText}>
               {t('composer.attachAsFile')}
             </button>
           ) : (
-            t('composer.tooLongToAttach', { max: ATTACH_MAX.toLocaleString(t('validation.locale')) })
+            t('composer.tooLongToAttach', { max: ATTACH_MAX })
           )}
         </div>
       )}

@@ -3,7 +3,7 @@ import type { ServerView } from '../../../preload/contract/index.js';
 import { isValidServerName } from '../../../preload/contract/rules/index.js';
 import { ApiError, call } from '../api';
 import { useApp } from '../store';
-import { formatTime, Trans, useTranslation } from '../i18n';
+import { formatDateTime, Trans, useTranslation } from '../i18n';
 import { ServerStateNotes } from '../i18n/server-state';
 import { EditServerForm } from './EditServer';
 import { ImportExport } from './ImportExport';
@@ -233,7 +233,7 @@ export function ServerCard({ server }: { server: ServerView }) {
         <div className="server-meta" data-testid="server-auth">
           {server.auth.kind === 'bearer'
             ? t('servers.bearer', { state: server.auth.has_token ? t('servers.bearerSet') : t('servers.bearerMissing') })
-            : `${t('servers.oauth', { state: t(`servers.oauthState.${server.auth.state ?? 'unknown'}`) })}${server.auth.client_id ? t('servers.oauthClient', { id: server.auth.client_id }) : ''}${server.auth.expires_at ? t('servers.oauthUntil', { time: formatTime(server.auth.expires_at) }) : ''}`}
+            : `${t('servers.oauth', { state: t(`servers.oauthState.${server.auth.state ?? 'unknown'}`) })}${server.auth.client_id ? t('servers.oauthClient', { id: server.auth.client_id }) : ''}${server.auth.expires_at ? t('servers.oauthUntil', { time: formatDateTime(server.auth.expires_at) }) : ''}`}
         </div>
       )}
       {pendingUrl && server.auth.state === 'signing_in' && (

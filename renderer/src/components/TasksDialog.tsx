@@ -5,7 +5,7 @@
  */
 import type { TaskView } from '../../../preload/contract/index.js';
 import { isTaskActive } from '../../../preload/contract/rules/index.js';
-import { useTranslation } from '../i18n';
+import { formatDateTime, useTranslation } from '../i18n';
 import { useApp } from '../store';
 import { TaskStatusText } from './TaskStatus';
 
@@ -89,7 +89,7 @@ function TaskRow({ task, showConversation }: { task: TaskView; showConversation:
       <td className="mono">{task.original_name}</td>
       <td>{task.server}</td>
       {showConversation && <td>{task.conversation_title || t('tasks.untitled')}</td>}
-      <td className="muted small">{new Date(task.created_at).toLocaleString()}</td>
+      <td className="muted small">{formatDateTime(task.created_at)}</td>
       <td>
         {isTaskActive(task.status) && (
           <button className="link" onClick={() => void cancelTask(task.server, task.task_id)} data-testid="task-cancel">

@@ -50,10 +50,10 @@ function sentenceKey(i: ValidationIssue): string {
 /**
  * The sentence for one schema refusal, e.g. `too_big` of the `text` string with `maximum` 200000
  * → "The message is too long: at most 200,000 characters." Numbers are grouped for the current
- * language.
+ * language (the window's one formatter, ./format.ts).
  */
 export function describeIssue(i: ValidationIssue): string {
   const tt = t as unknown as Tr;
-  const fmt = (n: number | undefined): string => (n === undefined ? '' : n.toLocaleString(tt('validation.locale')));
-  return tt(`validation.${sentenceKey(i)}`, { field: fieldName(i.path), max: fmt(i.maximum), min: fmt(i.minimum), interpolation: { escapeValue: false } });
+  // The bounds are numbers: the sentence's `{{max, number}}` groups them (./format.ts).
+  return tt(`validation.${sentenceKey(i)}`, { field: fieldName(i.path), max: i.maximum ?? '', min: i.minimum ?? '', interpolation: { escapeValue: false } });
 }
