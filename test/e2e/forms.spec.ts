@@ -190,6 +190,9 @@ test('import: nothing to import, several skipped entries counted, a variable giv
   await expect(form.locator('.kv').nth(1).getByTestId('duplicate-row')).toHaveText('“API_KEY” is already given in a row above: give each name once.');
   await form.getByRole('button', { name: 'Add server' }).click();
   await expect(form).toBeVisible();
+  // The refusal is said once, beside the row (no summary under the form repeats it); the focus goes there.
+  await expect(form.getByLabel('Variable name 2')).toBeFocused();
+  await expect(form.getByRole('alert')).toHaveCount(1);
   await expect(serverCard(page, 'envs')).toHaveCount(0);
   await form.getByLabel('Variable name 2').fill('OTHER_KEY');
   await expect(dup).toHaveCount(0);

@@ -8,6 +8,7 @@ import { useTranslation } from '../i18n';
 import { TRANSPORT_UI, transportUi, type EditDraft } from '../transports';
 import { duplicateRows } from './env-rows';
 import { SandboxFields, useSandboxForm } from './sandbox/SandboxFields';
+import { useFocusFirstProblem } from './first-problem';
 
 /** The remote transports a remote server can be switched between. */
 const REMOTE_TYPES = ['http', 'sse'] as const;
@@ -57,6 +58,7 @@ export function EditServerForm({ server, onDone }: { server: ServerView; onDone:
   const kept = Object.keys(stored).filter((n) => !removed[n]);
   const dupes = duplicateRows([...kept, ...added.map((r) => r.key)], values.field === 'headers');
   const duplicates = new Set([...dupes].filter((i) => i >= kept.length).map((i) => i - kept.length));
+  const [formRef, focusFirstProblem] = useFocusFirstProblem<HTMLFormElement>();
 
   /**
    * The new name's error in words, or null when it may be asked for. Main checks it again, with
@@ -84,7 +86,6 @@ export function EditServerForm({ server, onDone }: { server: ServerView; onDone:
       if (removed[name]) secrets[name] = '';
       else if (replace[name]) secrets[name] = replace[name]!;
     }
-    if (duplicates.size) throw new Error(t('addServer.errDuplicateRows'));
     for (const row of added) {
       const k = row.key.trim();
       if (!k) continue;
@@ -102,6 +103,11 @@ export function EditServerForm({ server, onDone }: { server: ServerView; onDone:
     const newName = name.trim();
     const badName = checkName(newName);
     setNameError(badName);
+    // A repeated name or a bad new name is said beside its field only; the focus goes there.
+    if (badName || duplicates.size) {
+      focusFirstProblem();
+      return;
+    }
     let patch: ServerPatch;
     try {
       patch = buildPatch();
@@ -109,7 +115,6 @@ export function EditServerForm({ server, onDone }: { server: ServerView; onDone:
       setError((err as Error).message);
       return;
     }
-    if (badName) return;
     if (Object.keys(patch).length === 0 && newName === server.name) {
       onDone();
       return;
@@ -127,6 +132,7 @@ export function EditServerForm({ server, onDone }: { server: ServerView; onDone:
           if (err instanceof ApiError && err.code === 'conflict' && err.field === 'name') setNameError(t('editServer.errNameTaken', { name: newName }));
           else if (err instanceof ApiError && err.code === 'invalid_input') setNameError(t('addServer.errNameChars'));
           else setError(t('editServer.renameFailed', { detail: (err as Error).message }));
+          focusFirstProblem();
           return;
         }
       }
@@ -140,6 +146,7 @@ export function EditServerForm({ server, onDone }: { server: ServerView; onDone:
 
   return (
     <form
+      ref={formRef}
       className="panel add-form"
       aria-label={t('editServer.form', { name: server.name })}
       onSubmit={(e) => {

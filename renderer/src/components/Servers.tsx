@@ -18,6 +18,7 @@ import { ServerRoots } from './Roots';
 import { TRANSPORT_UI, transportUi, type AddDraft, type TransportType } from '../transports';
 import { ServerSandbox } from './sandbox/SandboxCard';
 import { SandboxFields, useSandboxForm } from './sandbox/SandboxFields';
+import { useFocusFirstProblem } from './first-problem';
 
 interface Row {
   key: string;
@@ -52,8 +53,11 @@ export function AddServerForm({ onDone }: { onDone: () => void }) {
   const sandbox = useSandboxForm(null);
   const [errors, setErrors] = useState<Errors>({});
   const [busy, setBusy] = useState(false);
-  // Rows that repeat an earlier row's name (shown beside the row as the user types).
+  // Rows that repeat an earlier row's name (said beside the row as the user types, and only there).
   const duplicates = duplicateRows(rows.map((r) => r.key), type !== 'local');
+  // Rows whose name is not allowed (marked; the sentence naming them is under the rows).
+  const badRows = new Set(rows.flatMap((r, i) => (r.key.trim() && !values.nameRule.test(r.key.trim()) ? [i] : [])));
+  const [formRef, focusFirstProblem] = useFocusFirstProblem<HTMLFormElement>();
 
   const validate = (): Errors => {
     const e: Errors = {};
@@ -62,9 +66,7 @@ export function AddServerForm({ onDone }: { onDone: () => void }) {
     else if (!isValidServerName(n)) e.name = t('addServer.errNameChars');
     else if (existing.includes(n)) e.name = t('addServer.errNameExists', { name: n });
     Object.assign(e, ui.checkTarget(draft));
-    const bad = rows.filter((r) => r.key.trim() && !values.nameRule.test(r.key.trim()));
-    if (bad.length) e.env = values.badNames(bad.map((r) => r.key).join(', '));
-    else if (duplicates.size) e.env = t('addServer.errDuplicateRows');
+    if (badRows.size) e.env = values.badNames(rows.filter((_, i) => badRows.has(i)).map((r) => r.key).join(', '));
     const secs = Number(timeout);
     if (!Number.isInteger(secs) || secs < 1 || secs > 3600) e.timeout = t('addServer.errTimeout');
     return e;
@@ -73,7 +75,11 @@ export function AddServerForm({ onDone }: { onDone: () => void }) {
   const submit = async () => {
     const e = validate();
     setErrors(e);
-    if (Object.keys(e).length) return;
+    // Each problem is said beside its field; the focus goes to the first (it may be out of view).
+    if (Object.keys(e).length || duplicates.size) {
+      focusFirstProblem();
+      return;
+    }
     const map = Object.fromEntries(rows.filter((r) => r.key.trim()).map((r) => [r.key.trim(), r.value]));
     let config;
     try {
@@ -90,6 +96,7 @@ export function AddServerForm({ onDone }: { onDone: () => void }) {
     } catch (err) {
       const f = err instanceof ApiError ? fieldOf(err.field) : 'form';
       setErrors(sandbox.takeError(err) ? {} : { [f]: (err as Error).message });
+      focusFirstProblem();
     } finally {
       setBusy(false);
     }
@@ -97,6 +104,7 @@ export function AddServerForm({ onDone }: { onDone: () => void }) {
 
   return (
     <form
+      ref={formRef}
       className="panel add-form"
       aria-label={t('addServer.form')}
       onSubmit={(e) => {
@@ -130,7 +138,7 @@ export function AddServerForm({ onDone }: { onDone: () => void }) {
               className="mono"
               placeholder={values.placeholder}
               value={r.key}
-              aria-invalid={duplicates.has(i)}
+              aria-invalid={duplicates.has(i) || (!!errors.env && badRows.has(i))}
               onChange={(e) => setRows(rows.map((x, j) => (j === i ? { ...x, key: e.target.value } : x)))}
             />
             <input
@@ -159,7 +167,7 @@ export function AddServerForm({ onDone }: { onDone: () => void }) {
       {type === 'local' && <SandboxFields form={sandbox} />}
       <label className="field narrow">
         <span>{t('addServer.timeout')}</span>
-        <input aria-label={t('addServer.timeoutLabel')} inputMode="numeric" value={timeout} onChange={(e) => setTimeoutS(e.target.value)} />
+        <input aria-label={t('addServer.timeoutLabel')} inputMode="numeric" value={timeout} onChange={(e) => setTimeoutS(e.target.value)} aria-invalid={!!errors.timeout} />
         {errors.timeout && <span className="field-error" role="alert">{errors.timeout}</span>}
       </label>
       {errors.form && <div className="field-error" role="alert">{errors.form}</div>}

@@ -299,8 +299,8 @@ export const en = {
     range: 'From {{min, number}} to {{max, number}}',
     picks: 'Pick {{min}} to {{max}}',
     default: 'Default: {{value}}',
-    fix_one: 'One field needs a change before this can be sent.',
-    fix_other: '{{count}} fields need a change before this can be sent.',
+    fixAt_one: 'Before this can be sent, one field needs a change:',
+    fixAt_other: 'Before this can be sent, {{count, number}} fields need a change:',
     accept: 'Accept',
     decline: 'Decline',
   },
@@ -609,7 +609,6 @@ export const en = {
   },
   addServer: {
     errDuplicateName: '“{{name}}” is already given in a row above: give each name once.',
-    errDuplicateRows: 'Two rows give the same name: remove or rename one.',
     form: 'Add server',
     title: 'Add an MCP server',
     name: 'Name',

@@ -299,8 +299,8 @@ export const zhCN: Strings = {
     range: '范围 {{min, number}} 到 {{max, number}}',
     picks: '选择 {{min}} 到 {{max}} 项',
     default: '默认值：{{value}}',
-    fix_one: '有 1 个字段需要修改后才能发送。',
-    fix_other: '有 {{count}} 个字段需要修改后才能发送。',
+    fixAt_one: '发送前，有 1 个字段需要修改：',
+    fixAt_other: '发送前，有 {{count, number}} 个字段需要修改：',
     accept: '接受',
     decline: '拒绝',
   },
@@ -609,7 +609,6 @@ export const zhCN: Strings = {
   },
   addServer: {
     errDuplicateName: '上面的行已经填写了“{{name}}”：每个名称只能填写一次。',
-    errDuplicateRows: '有两行填写了相同的名称：请删除或重命名其中一行。',
     form: '添加服务器',
     title: '添加 MCP 服务器',
     name: '名称',
