@@ -171,7 +171,7 @@ test('import: nothing to import, several skipped entries counted, a variable giv
   await box.getByRole('button', { name: 'Preview' }).click();
   await expect(box.getByRole('button', { name: 'Import 1 server (1 new, 3 skipped)' })).toBeVisible();
   await expect(box.getByTestId('import-unreadable')).toHaveCount(3);
-  await expect(box.getByTestId('import-unreadable').filter({ hasText: 'twice' })).toHaveText('Skipped twice: the environment variable "API_KEY" is given twice');
+  await expect(box.getByTestId('import-unreadable').filter({ hasText: 'twice' })).toHaveText('Skipped twice: It gives the environment variable “API_KEY” twice.');
   await expect(box.getByTestId('import-preview').locator('strong')).toHaveText(['good']);
   await page.screenshot({ path: path.join(SCREENSHOTS, 'forms-import-skipped.png') });
   await box.getByRole('button', { name: 'Close' }).click();

@@ -9,6 +9,7 @@ import { TRANSPORT_UI, transportUi, type EditDraft } from '../transports';
 import { duplicateRows } from './env-rows';
 import { SandboxFields, useSandboxForm } from './sandbox/SandboxFields';
 import { useFocusFirstProblem } from './first-problem';
+import { ErrorText } from './ErrorText';
 
 /** The remote transports a remote server can be switched between. */
 const REMOTE_TYPES = ['http', 'sse'] as const;
@@ -47,7 +48,8 @@ export function EditServerForm({ server, onDone }: { server: ServerView; onDone:
   const [removed, setRemoved] = useState<Record<string, boolean>>({});
   const [added, setAdded] = useState<{ key: string; value: string }[]>([]);
   const sandbox = useSandboxForm(server.sandbox_settings);
-  const [error, setError] = useState<string | null>(null);
+  // The form's own refusal, or what main's failed with (a failed trial start shows the server's output).
+  const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const [name, setName] = useState(server.name);
   const [nameError, setNameError] = useState<string | null>(null);
@@ -138,7 +140,7 @@ export function EditServerForm({ server, onDone }: { server: ServerView; onDone:
       }
       onDone();
     } catch (err) {
-      setError(sandbox.takeError(err) ? null : (err as Error).message);
+      setError(sandbox.takeError(err) ? null : err);
     } finally {
       setBusy(false);
     }
@@ -246,9 +248,9 @@ export function EditServerForm({ server, onDone }: { server: ServerView; onDone:
         <span>{t('addServer.timeout')}</span>
         <input aria-label={t('editServer.timeoutLabel')} inputMode="numeric" value={timeout} onChange={(e) => setTimeoutS(e.target.value)} />
       </label>
-      {error && (
-        <div className="field-error" role="alert">
-          {error}
+      {error !== null && (
+        <div className="field-error" role="alert" data-testid="edit-error">
+          <ErrorText error={error} />
         </div>
       )}
       <div className="row">

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { ServerView } from '../../../preload/contract/index.js';
 import { isValidServerName } from '../../../preload/contract/rules/index.js';
 import { ApiError, call } from '../api';
@@ -19,13 +19,14 @@ import { TRANSPORT_UI, transportUi, type AddDraft, type TransportType } from '..
 import { ServerSandbox } from './sandbox/SandboxCard';
 import { SandboxFields, useSandboxForm } from './sandbox/SandboxFields';
 import { useFocusFirstProblem } from './first-problem';
+import { ErrorText } from './ErrorText';
 
 interface Row {
   key: string;
   value: string;
 }
 
-type Errors = Partial<Record<'name' | 'command' | 'url' | 'env' | 'timeout' | 'form', string>>;
+type Errors = Partial<Record<'name' | 'command' | 'url' | 'env' | 'timeout' | 'form', ReactNode>>;
 
 /** Map a field path from main (e.g. `config.env.X`) to a form field. */
 function fieldOf(path: string | undefined): keyof Errors {
@@ -95,7 +96,7 @@ export function AddServerForm({ onDone }: { onDone: () => void }) {
       onDone();
     } catch (err) {
       const f = err instanceof ApiError ? fieldOf(err.field) : 'form';
-      setErrors(sandbox.takeError(err) ? {} : { [f]: (err as Error).message });
+      setErrors(sandbox.takeError(err) ? {} : { [f]: <ErrorText error={err} /> });
       focusFirstProblem();
     } finally {
       setBusy(false);
@@ -191,14 +192,15 @@ export function ServerCard({ server }: { server: ServerView }) {
   // The edit form stays open while Tools or Logs are looked at, so no typed change is lost.
   const [editing, setEditing] = useState(false);
   const pendingUrl = useApp((s) => s.signInUrls[server.name]);
-  const [actionError, setActionError] = useState<string | null>(null);
+  // What an action failed with (a failed start shows the server's own output, marked as its).
+  const [actionError, setActionError] = useState<unknown>(null);
   const act = async (fn: () => Promise<ServerView | void>) => {
     setActionError(null);
     try {
       const v = await fn();
       if (v) upsert(v);
     } catch (err) {
-      setActionError((err as Error).message);
+      setActionError(err);
     }
   };
   return (
@@ -280,7 +282,11 @@ export function ServerCard({ server }: { server: ServerView }) {
               : t(`servers.issue.${issue.reason}`, { tool: issue.tool })}
         </div>
       ))}
-      {actionError && <div className="field-error" role="alert">{actionError}</div>}
+      {actionError !== null && (
+        <div className="field-error" role="alert">
+          <ErrorText error={actionError} />
+        </div>
+      )}
       {panel === 'tools' && (
         <div className="tools-list" data-testid="tools-list">
           {server.tools.length === 0 ? (
