@@ -144,7 +144,7 @@ export class RunRecorder {
   }
 
   /** A notice for the user (not sent to the model), with the structured note the window words, if any. */
-  notice(tone: 'info' | 'error', text: string, note: Pick<NoticeItem, 'run_tools' | 'context_overflow' | 'run_end'> = {}): void {
+  notice(tone: 'info' | 'error', text: string, note: Pick<NoticeItem, 'run_tools' | 'context_overflow' | 'run_end' | 'model_error' | 'context_fit'> = {}): void {
     this.add({ kind: 'notice', id: newItemId(), ts: this.now(), run_id: this.runId, tone, text, ...note });
   }
 

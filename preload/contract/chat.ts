@@ -8,6 +8,7 @@ import { LIMITS, serverNameSchema } from './limits.js';
 import { contextRefSchema, MAX_CONTEXT_REFS, type ContextEntry } from './protocol.js';
 import type { ApprovalDecision } from './tools.js';
 import type { ToolTask } from './tasks.js';
+import type { ModelErrorCode, ModelErrorDetail } from './profiles.js';
 
 /** Tool-result content as shown in the UI (images as data, resources as text). */
 export type ContentView =
@@ -102,7 +103,27 @@ export type TranscriptItem =
       context_overflow?: ContextOverflowNote;
       /** How the run ended, when the notice says only that (the window words it): `stopped` by the user. */
       run_end?: 'stopped';
+      /** Why the model request failed, by code and facts (the window words it; profiles.ts `ModelErrorDetail`). */
+      model_error?: { code: ModelErrorCode; detail: ModelErrorDetail };
+      /** What was left out of the conversation to fit the model's context window (the window words it). */
+      context_fit?: ContextFitNote;
     };
+
+/**
+ * What fitting a run's conversation into the model's context window left out (docs/ARCHITECTURE.md
+ * "Context budget"): tool results `shortened` (of the current turn too when `current_turn`),
+ * tool results `removed`, the oldest `dropped_messages`; `still_too_long` when even that was not
+ * enough (about `estimated_tokens` of `budget_tokens`).
+ */
+export interface ContextFitNote {
+  shortened: number;
+  removed: number;
+  dropped_messages: number;
+  current_turn: boolean;
+  still_too_long: boolean;
+  estimated_tokens: number;
+  budget_tokens: number;
+}
 
 /**
  * Which tools a run gave the model when not all of the conversation's enabled tools fit

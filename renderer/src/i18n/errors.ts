@@ -3,7 +3,7 @@
  * `ErrorCode`) and an English `message`; this turns them into the text a user reads.
  * See docs/ARCHITECTURE.md "Languages".
  */
-import type { CatalogReason, ErrorCode, ErrorFact, ImportSkip, IpcError, ModelErrorCode, REASON_TEXT_MAX } from '../../../preload/contract/index.js';
+import type { CatalogReason, ErrorCode, ErrorFact, ImportSkip, IpcError, ModelErrorCode, ModelErrorDetail, REASON_TEXT_MAX } from '../../../preload/contract/index.js';
 import { currentLanguage, t } from './index.js';
 import { failureText, joinSentences } from './server-state.js';
 import { describeIssue } from './validation.js';
@@ -119,13 +119,18 @@ export function describeReason(r: CatalogReason): string {
 }
 
 /**
- * Why a model endpoint failed ("Test connection"), in the current language: English shows main's
- * message as is; another language a translated lead by `code`, then main's message (it names the
- * address, the status, what answered) as the detail.
+ * Why a model endpoint failed ("Test connection", a failed run), in the current language: the
+ * code's sentence, then its facts — a redirect, the network error, the HTTP status. The provider's
+ * own words (`detail.provider_message`) are not in it: a view shows them as sent, marked as the
+ * provider's (components/ModelErrorText.tsx). A detail from an older entry may be missing.
  */
-export function describeModelError(code: ModelErrorCode, message: string): string {
-  if (currentLanguage() === 'en') return message;
-  const lead = (t as (key: string, o: { defaultValue: string }) => string)(`modelErrors.${code}`, { defaultValue: '' });
-  if (!lead) return message;
-  return message ? `${lead}：${message}` : lead;
+export function describeModelError(code: ModelErrorCode, detail: ModelErrorDetail | undefined): string {
+  const tt = t as unknown as (key: string, o?: Record<string, unknown>) => string;
+  const parts = [tt(`modelErrors.${code}`, { defaultValue: tt('modelErrors.unknown') })];
+  if (detail?.redirected) parts.push(tt('modelErrors.redirected'));
+  const because: string[] = [];
+  if (detail?.system_code) because.push(tt(`serverState.net_${detail.system_code}`, { defaultValue: detail.system_code }));
+  if (typeof detail?.http_status === 'number') because.push(`HTTP ${detail.http_status}`);
+  if (because.length) parts.push(tt('modelErrors.because', { why: because.join(tt('importExport.listSep')), interpolation: { escapeValue: false } }));
+  return parts.reduce((first, then) => joinSentences(first, then));
 }

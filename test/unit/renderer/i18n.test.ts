@@ -11,7 +11,7 @@ import { en } from '../../../renderer/src/i18n/en.js';
 import { zhCN } from '../../../renderer/src/i18n/zh-CN.js';
 import { i18next, languageForLocales, t } from '../../../renderer/src/i18n/index.js';
 import { describeError, describeImportSkip, describeModelError } from '../../../renderer/src/i18n/errors.js';
-import type { ImportSkip, IpcError } from '../../../preload/contract/index.js';
+import type { ImportSkip, IpcError, ModelErrorDetail } from '../../../preload/contract/index.js';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { Trans } from 'react-i18next';
@@ -256,11 +256,18 @@ describe('errors from main', () => {
     expect(tt('importExport.skippedOne', { name: 'x', reason: describeImportSkip(skips[0]!) })).toBe('已跳过 x：命令为必填项。');
   });
 
-  it('model endpoint failures: English as main said; Chinese with a lead by code and main’s detail', async () => {
-    expect(describeModelError('unauthorized', 'HTTP 401 from http://127.0.0.1:1/v1: bad key')).toBe('HTTP 401 from http://127.0.0.1:1/v1: bad key');
+  it('model endpoint failures by code and facts, in both languages: the sentence, what happened (network code, HTTP status, a redirect); never main’s English', async () => {
+    const none: ModelErrorDetail = { http_status: null, system_code: null, redirected: false, provider_message: null };
+    expect(describeModelError('unreachable', { ...none, system_code: 'ECONNREFUSED' })).toBe('Nothing answers at the model’s base URL. Check the address and port, and that the server is running. What happened: the connection was refused.');
+    expect(describeModelError('not_found', { ...none, http_status: 404, provider_message: 'model x does not exist' })).toBe(
+      'The model endpoint says “not found”: check the base URL (OpenAI-compatible servers usually end in /v1) and the model name (Test connection lists the models). What happened: HTTP 404.',
+    );
+    expect(describeModelError('not_found', { ...none, http_status: 301, redirected: true })).toContain('The base URL redirects elsewhere: enter the final address. What happened: HTTP 301.');
+    // An older notice without its detail still reads as a sentence.
+    expect(describeModelError('rate_limited', undefined)).toBe('The model provider is limiting requests (too many, or no quota left). Wait a moment and try again, or check your plan.');
     await i18next.changeLanguage('zh-CN');
-    expect(describeModelError('unauthorized', 'HTTP 401 from http://127.0.0.1:1/v1: bad key')).toBe('密钥被拒绝：HTTP 401 from http://127.0.0.1:1/v1: bad key');
-    expect(describeModelError('unreachable', '')).toBe('这个地址没有响应');
+    expect(describeModelError('unreachable', { ...none, system_code: 'ECONNREFUSED' })).toBe('模型的基础 URL 没有响应。请检查地址和端口，以及服务器是否在运行。具体情况：连接被拒绝。');
+    expect(describeModelError('not_found', { ...none, http_status: 404 })).toBe('模型接口返回“未找到”：请检查基础 URL（兼容 OpenAI 的服务器通常以 /v1 结尾）和模型名称（“测试连接”会列出可用模型）。具体情况：HTTP 404。');
   });
 
   it('Chinese: a message this window made itself is already translated and shown as is', async () => {
