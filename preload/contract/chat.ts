@@ -44,6 +44,26 @@ export interface PermissionRecord {
   warning?: string;
 }
 
+/**
+ * Why a call ended without a result of its own, by code — what the app did, or whose words
+ * `error` holds (the window words it, docs/ARCHITECTURE.md "Languages"; `error` stays the English
+ * text the model was given):
+ * - `cancelled`: by the user (`by: 'user'`: its card's Cancel), by Stop ending the run (`run`), or
+ *   its task was cancelled on the server (`task`);
+ * - `refused`: the permissions did not let it run; `via` as `PermissionRecord.via`, with the
+ *   user's own `reason` for `denied` (else null);
+ * - `failed`: no answer came from the tool: its server stopped or restarted (`server_gone`), was
+ *   not connected (`not_connected`), did not answer in time (`timeout`), its task is not known
+ *   to the server any more (`task_lost`), or something else (`other`: `error` has the detail);
+ * - `server_error`: the tool or its server said the call failed; `error` is its own words
+ *   (`said: false` when it gave none).
+ */
+export type ToolEnd =
+  | { code: 'cancelled'; by: 'user' | 'run' | 'task' }
+  | { code: 'refused'; via: string; reason: string | null }
+  | { code: 'failed'; why: 'server_gone' | 'not_connected' | 'timeout' | 'task_lost' | 'other' }
+  | { code: 'server_error'; said: boolean };
+
 /** Progress a server reported for a running call (MCP `notifications/progress`). */
 export interface ToolProgress {
   progress: number;
@@ -73,6 +93,8 @@ export type TranscriptItem =
       state: ToolCallState;
       content: ContentView[];
       error: string | null;
+      /** Why it ended without a result of its own (absent: it did not, or an older entry). */
+      end?: ToolEnd;
       duration_ms: number | null;
       progress: ToolProgress | null;
       /** How the permissions decided (null until they have). */
