@@ -100,7 +100,8 @@ test('a message over the limit gets a counter and is not sent; "Attach as a file
   expect(body.includes('[… cut: 80001 more characters not included]')).toBe(true);
   expect(body.includes('see the file')).toBe(true);
   await expect(page.getByTestId('msg-context')).toContainText('pasted text.txt');
-  await expect(page.getByTestId('msg-context')).toContainText('80001 characters were cut');
+  // The chip names the file once; its note says what was left out, the number grouped.
+  await expect(page.getByTestId('msg-context').getByTestId('context-notes')).toHaveText('· Shortened: 80,001 characters were left out');
 });
 
 test('model profile form: scheme, raw validator text, duplicate names, the one model, a stale connection error', async ({ page, shell }) => {

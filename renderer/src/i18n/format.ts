@@ -32,6 +32,11 @@ export function formatNumber(n: number, maxFractionDigits = 2): string {
   return new Intl.NumberFormat(locale(), { maximumFractionDigits: maxFractionDigits }).format(n);
 }
 
+/** A size in bytes, in kB or MB: 1234567 → "1.2 MB", 800 → "1 KB". */
+export function formatBytes(bytes: number): string {
+  return bytes >= 1_000_000 ? `${formatNumber(bytes / 1_000_000, 1)} MB` : `${formatNumber(Math.max(1, Math.round(bytes / 1000)), 0)} KB`;
+}
+
 /**
  * The `number` format of translated sentences (`{{n, number}}`): a number through
  * {@link formatNumber}; anything else (a slot `Fill` keeps as `{{n}}`, text) unchanged.

@@ -94,7 +94,7 @@ export function currentLanguage(): Language {
   return i18next.language === 'zh-CN' ? 'zh-CN' : 'en';
 }
 
-export { formatDate, formatDateTime, formatNumber, formatTime } from './format.js';
+export { formatBytes, formatDate, formatDateTime, formatNumber, formatTime } from './format.js';
 
 /** Translate outside React (stores, error classes). */
 export const t = i18next.t.bind(i18next);
