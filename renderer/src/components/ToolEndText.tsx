@@ -20,9 +20,10 @@ function endSentence(t: Tr, end: ToolEnd): string {
     case 'cancelled':
       return t(`tool.end.cancelled_${end.by === 'run' || end.by === 'task' ? end.by : 'user'}`);
     case 'refused':
-      return t(`tool.end.refused_${REFUSALS.has(end.via) ? end.via : 'other'}`);
+      return t(`tool.end.refused_${REFUSALS.has(end.via) ? end.via : 'general'}`);
     case 'failed':
-      return t(`tool.end.failed_${FAILURES.has(end.why) ? end.why : 'other'}`);
+      // (`other` is not a key's ending here: i18next reads `_other` as a plural form.)
+      return t(`tool.end.failed_${end.why !== 'other' && FAILURES.has(end.why) ? end.why : 'general'}`);
     case 'server_error':
       return t('tool.end.server_error_empty');
   }
