@@ -64,12 +64,17 @@ export interface IpcError {
  * - `name_taken`: a server name is refused: `same` (`existing` has that name, or one that differs
  *   only in case, or in "." and "_"), `namespace` (`existing`'s tools would be named alike:
  *   "." becomes "_" in tool names), `adding` (a server of that name is being added right now);
- * - `import`: the pasted text of an import cannot be read as a config at all ({@link ImportProblem}).
+ * - `import`: the pasted text of an import cannot be read as a config at all ({@link ImportProblem});
+ * - `server_unavailable`: the request needs `server`, which is not configured (`unknown`), not
+ *   ready yet (`not_ready`) or not running (`not_running`);
+ * - `server_refused`: `server` answered the request with an error; `said` is its message as sent.
  */
 export type ErrorFact =
   | { kind: 'server_failure'; failure: ServerFailure; stderr: string[] }
   | { kind: 'name_taken'; name: string; existing: string; why: 'same' | 'namespace' | 'adding' }
-  | { kind: 'import'; problem: ImportProblem };
+  | { kind: 'import'; problem: ImportProblem }
+  | { kind: 'server_unavailable'; server: string; why: 'unknown' | 'not_ready' | 'not_running' }
+  | { kind: 'server_refused'; server: string; said: string };
 
 /**
  * The rule a schema's own check (a zod `custom` issue) names in its `params.rule`, so the window

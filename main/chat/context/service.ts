@@ -16,7 +16,7 @@ import type {
 } from '../../../preload/contract/index.js';
 import type { ReadyServer, ReadyServers } from '../../mcp/host/ready-server.js';
 import { NotConnectedError } from '../../mcp/connection.js';
-import { HostError } from '../../mcp/host/errors.js';
+import { HostError, noSuchServer, serverRefused, serverUnavailable } from '../../mcp/host/errors.js';
 import type { ChooseSavePath } from '../conversations/service.js';
 import { ExportWriteError } from '../conversations/service.js';
 import { ContextBudget, fitPromptMessages, fitResourceContents, MESSAGE_CONTEXT_CHARS, notesFrom, partsForViewer, shortLabel } from './budget.js';
@@ -49,9 +49,9 @@ function listedUris(conn: ReadyServer): string[] {
 /** Server failures as typed errors for the window (the server's words, bounded). */
 function asTyped(err: unknown, server: string): Error {
   if (err instanceof HostError) return err;
-  if (err instanceof NotConnectedError) return new HostError('conflict', `Server "${server}" is not ready.`);
+  if (err instanceof NotConnectedError) return serverUnavailable(server, 'not_ready');
   const msg = err instanceof Error ? err.message : String(err);
-  return new HostError('invalid_input', `Server "${server}" refused the request: ${shortLabel(msg, 500)}`);
+  return serverRefused(server, shortLabel(msg, 500));
 }
 
 /** The composer's prompts and resources, over the host's live connections. */
@@ -78,8 +78,8 @@ export class ContextService {
   private ready(server: string): ReadyServer {
     const c = this.conns.ready(server);
     if (c) return c;
-    if (!this.conns.names().includes(server)) throw new HostError('not_found', `No server named "${server.slice(0, 64)}".`);
-    throw new HostError('conflict', `Server "${server}" is not ready.`);
+    if (!this.conns.names().includes(server)) throw noSuchServer(server.slice(0, 64));
+    throw serverUnavailable(server, 'not_ready');
   }
 
   /** Schemes of the server's own resources (listed resources and known templates). */

@@ -112,5 +112,18 @@ export class RenameFailedError extends HostError {
 
 /** `HostError('not_found')` for a server name that is not configured. */
 export function noSuchServer(name: string): HostError {
-  return new HostError('not_found', `No server named "${name}".`);
+  return new HostError('not_found', `No server named "${name}".`, undefined, { fact: { kind: 'server_unavailable', server: name, why: 'unknown' } });
+}
+
+/**
+ * A request that needs `server`, which is not ready yet (`HostError('conflict')`, or `code` when
+ * the caller's contract names another) or not running (`not_found`).
+ */
+export function serverUnavailable(server: string, why: 'not_ready' | 'not_running', code: HostError['code'] = why === 'not_ready' ? 'conflict' : 'not_found'): HostError {
+  return new HostError(code, why === 'not_ready' ? `Server "${server}" is not ready.` : `Server "${server}" is not running.`, undefined, { fact: { kind: 'server_unavailable', server, why } });
+}
+
+/** `HostError('invalid_input')` for a request `server` answered with an error: its message (`said`, the server's words) as the fact. */
+export function serverRefused(server: string, said: string): HostError {
+  return new HostError('invalid_input', `Server "${server}" refused the request: ${said}`, undefined, { fact: { kind: 'server_refused', server, said } });
 }

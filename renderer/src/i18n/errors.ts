@@ -61,6 +61,10 @@ export function describeFact(f: ErrorFact, code: ErrorCode): string {
       return tt(`errors.nameTaken_${f.why}`, { name: f.name, existing: f.existing, interpolation: { escapeValue: false } });
     case 'import':
       return tt(`importExport.problem_${f.problem}`);
+    case 'server_unavailable':
+      return tt(`errors.server_${f.why}`, { server: f.server, interpolation: { escapeValue: false } });
+    case 'server_refused':
+      return tt('errors.server_refused', { server: f.server, said: f.said, interpolation: { escapeValue: false } });
   }
 }
 

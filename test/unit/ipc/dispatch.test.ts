@@ -200,7 +200,7 @@ describe('malformed input', () => {
 
 describe('errors from handlers', () => {
   it('HostError maps to its typed code and field', async () => {
-    expect(errorOf(await dispatcher.invoke('servers.get', { name: 'missing' }))).toEqual({ code: 'not_found', message: 'No server named "missing".' });
+    expect(errorOf(await dispatcher.invoke('servers.get', { name: 'missing' }))).toEqual({ code: 'not_found', message: 'No server named "missing".', fact: { kind: 'server_unavailable', server: 'missing', why: 'unknown' } });
     const e = errorOf(await dispatcher.invoke('servers.add', { name: 'x', config: { type: 'local', command: ['no-such-command-xyz'] } }));
     expect(e).toMatchObject({ code: 'command_not_found', field: 'command' });
     expect(internal).toEqual([]);

@@ -232,6 +232,8 @@ describe('errors from main', () => {
     expect(describeError(taken)).toBe('已存在名为“Files”的服务器（仅大小写不同，或仅“.”与“_”不同的名称视为相同）：请换一个名称。');
     expect(describeError(notObject)).toBe('粘贴的文本不是 JSON 对象：请粘贴服务器配置 {"servers": …} 或 {"mcpServers": …}。');
     expect(describeError({ code: 'invalid_input', message: 'The text is not valid JSON.', field: 'json', fact: { kind: 'import', problem: 'not_json' } })).toBe('粘贴的文本不是有效的 JSON。');
+    expect(describeError({ code: 'conflict', message: 'Server "notes" is not ready.', fact: { kind: 'server_unavailable', server: 'notes', why: 'not_ready' } })).toBe('服务器“notes”尚未就绪。');
+    expect(describeError({ code: 'invalid_input', message: 'Server "notes" refused the request: no such prompt', fact: { kind: 'server_refused', server: 'notes', said: 'no such prompt' } })).toBe('服务器“notes”拒绝了请求：no such prompt');
     // A config field's refusal (an add, an edit, an imported entry) by its issue.
     expect(describeError({ code: 'invalid_input', message: 'url: The URL must start with http:// or https://', field: 'url', issue: { code: 'custom', path: ['url'], rule: 'http_scheme' } })).toBe('地址必须以 http:// 或 https:// 开头。');
   });
