@@ -260,7 +260,7 @@ export class McpHost {
   async acceptToolDefinitions(name: string, tools?: readonly string[]): Promise<ServerView> {
     if (!this.rt.store.has(name)) throw noSuchServer(name);
     const conn = this.rt.conns.get(name);
-    if (!conn || conn.status !== 'ready') throw new HostError('invalid_input', `Server "${name}" is not ready, so its tools are not known yet.`);
+    if (!conn || conn.status !== 'ready') throw serverUnavailable(name, 'not_ready', 'invalid_input');
     const identity = programIdentity(conn.config);
     this.rt.pins.check(name, identity, conn.tools);
     await this.rt.pins.accept(name, identity, tools);

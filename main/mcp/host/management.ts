@@ -8,7 +8,7 @@ import type { ServerFailure, ServerInput, ServerPatch, ServerView, ToolSettingPa
 import { applyPatch, assertLoadable, assertNoPlaceholders, ConfigError, configFromInput, toolNamespace, withToolSettings, type ServerConfig } from '../config.js';
 import { applyToolSettingsPatch, ToolSettingsError } from '../tool-settings.js';
 import { describeFailure } from '../failure-log.js';
-import { HostError, NameCollisionError, nameTaken, noSuchServer, refusedConfig } from './errors.js';
+import { HostError, NameCollisionError, nameTaken, noSuchServer, refusedConfig, serverUnavailable } from './errors.js';
 import type { ServerRuntime } from './runtime.js';
 import { transportFor } from '../transports/registry.js';
 
@@ -238,7 +238,7 @@ export class ServerManagement {
       const names = new Set([...listed.map((t) => t.original_name), ...Object.keys(cfg.tools ?? {})]);
       return this.patchToolSettings(name, Object.fromEntries([...names].map((n) => [n, { enabled: true }])));
     }
-    if (this.rt.conns.get(name)?.status !== 'ready') throw new HostError('invalid_input', `Server "${name}" is not ready, so its tools are not known yet.`);
+    if (this.rt.conns.get(name)?.status !== 'ready') throw serverUnavailable(name, 'not_ready', 'invalid_input');
     if (action === 'disable_all') return this.patchToolSettings(name, Object.fromEntries(listed.map((t) => [t.original_name, { enabled: false }])));
     return this.patchToolSettings(name, Object.fromEntries(listed.filter((t) => t.annotations.readOnlyHint === true).map((t) => [t.original_name, { approval: 'always_allow' as const }])));
   }
