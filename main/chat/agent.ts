@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { stepCountIs, streamText, type LanguageModel, type ModelMessage } from 'ai';
-import type { ChatEvent, ContextEntry, ContextOverflowNote, ConversationSummary, RunToolsNote, TranscriptItem } from '../../preload/contract/index.js';
+import type { ChatEvent, ContextEntry, ContextOverflowNote, ConversationSummary, ModelErrorCode, ModelErrorDetail, RunToolsNote, TranscriptItem } from '../../preload/contract/index.js';
 import type { RegisteredTool } from '../mcp/adapter.js';
 import { toolUiResourceUri } from '../mcp/apps/tool-ui.js';
 import type { McpHost } from '../mcp/host.js';
@@ -16,7 +16,7 @@ import { newItemId, type ConversationStore } from './conversations/store.js';
 import { describeModelError } from './model-errors.js';
 import { buildSearchTool } from './discovery/search-tool.js';
 import { ToolFacts } from './discovery/tool-offer.js';
-import type { ImagePolicy, ModelImage } from './model-context.js';
+import { contextFitNote, type ImagePolicy, type ModelImage } from './model-context.js';
 import type { PermissionGate } from './permissions/gate.js';
 import { ProfileNotFoundError, type ModelProfile, type ProfileStore } from './profiles.js';
 import { createModel } from './providers.js';
@@ -271,8 +271,7 @@ export class ChatService {
     const { ctrl } = run;
     const { profile } = chosen;
     let outcome: 'done' | 'stopped' | 'failed' | 'interrupted' = 'done';
-    let failure: string | null = null;
-    let overflow: ContextOverflowNote | null = null;
+    let failure: ReturnType<typeof failureOf> | null = null;
     let budget: RunBudget | null = null;
     try {
       // The tools the model gets: those the host offers, narrowed to the servers picked for this conversation.
@@ -288,7 +287,7 @@ export class ChatService {
       const fitted = budget.step(history);
       const offeredNote = budget.offeredNote(fitted.activeTools);
       if (offeredNote && !sameOffer(offeredNote, before)) rec.notice('info', runToolsText(offeredNote), { run_tools: offeredNote });
-      if (fitted.notice) rec.notice('info', fitted.notice.message);
+      if (fitted.notice) rec.notice('info', fitted.notice.message, { context_fit: contextFitNote(fitted.notice) });
       let lastFitNotice = fitted.notice?.message ?? null;
       const stepBudget = budget;
       const followUpImages: ModelImage[] = [];
@@ -331,7 +330,7 @@ export class ChatService {
           const step = stepBudget.step(withImages);
           if (step.notice && step.notice.message !== lastFitNotice) {
             lastFitNotice = step.notice.message;
-            rec.notice('info', step.notice.message);
+            rec.notice('info', step.notice.message, { context_fit: contextFitNote(step.notice) });
           }
           return { messages: step.messages, activeTools: step.activeTools };
         },
@@ -353,7 +352,7 @@ export class ChatService {
         else if (part.type === 'tool-input-delta') await inputs.delta(part.id, part.delta);
         else if (part.type === 'tool-input-end') await inputs.end(part.id);
         else if (part.type === 'start-step') rec.endAnswer();
-        else if (part.type === 'error') [failure, overflow] = failureOf(part.error);
+        else if (part.type === 'error') failure = failureOf(part.error);
         else if (part.type === 'abort') break;
       }
       if (ctrl.signal.aborted) outcome = stoppedBy(ctrl.signal);
@@ -362,7 +361,7 @@ export class ChatService {
       if (ctrl.signal.aborted) outcome = stoppedBy(ctrl.signal);
       else {
         outcome = 'failed';
-        [failure, overflow] = failureOf(err);
+        failure = failureOf(err);
       }
     }
     try {
@@ -370,7 +369,7 @@ export class ChatService {
       const foundNote = budget?.foundNote();
       if (foundNote) rec.notice('info', runToolsText(foundNote), { run_tools: foundNote });
       if (outcome === 'stopped') rec.notice('info', 'Stopped.', { run_end: 'stopped' });
-      if (outcome === 'failed') rec.notice('error', failure ?? 'The model request failed.', overflow ? { context_overflow: overflow } : {});
+      if (outcome === 'failed') rec.notice('error', failure?.text ?? 'The model request failed.', failure?.note ?? {});
     } catch (err) {
       // The database failed (disk full, file removed): the window still learns how the run ended.
       this.events.chat({ conversation_id: rec.conversationId, run_id: run.runId, type: 'item', item: { kind: 'notice', id: newItemId(), ts: Date.now(), run_id: run.runId, tone: 'error', text: `Could not save this conversation: ${errorMessage(err)}` } });
@@ -384,10 +383,14 @@ function stoppedBy(signal: AbortSignal): 'stopped' | 'interrupted' {
   return interruptedByApp(signal) ? 'interrupted' : 'stopped';
 }
 
-/** A failed run's message, and the numbers when the request did not fit the context window (not sent). */
-function failureOf(err: unknown): [string, ContextOverflowNote | null] {
-  if (err instanceof ContextOverflowError) return [err.message, err.note];
-  return [describeModelError(err).message, null];
+/**
+ * A failed run's notice: its English text, and the facts the window words — the numbers when the
+ * request did not fit the context window (not sent), else the model error's code and detail.
+ */
+function failureOf(err: unknown): { text: string; note: { context_overflow: ContextOverflowNote } | { model_error: { code: ModelErrorCode; detail: ModelErrorDetail } } } {
+  if (err instanceof ContextOverflowError) return { text: err.message, note: { context_overflow: err.note } };
+  const d = describeModelError(err);
+  return { text: d.message, note: { model_error: { code: d.code, detail: d.detail } } };
 }
 
 /**

@@ -10,7 +10,7 @@
  *   what was left out (docs/ARCHITECTURE.md "Context budget").
  */
 import type { ModelMessage, ToolResultPart } from 'ai';
-import type { ContentView } from '../../preload/contract/index.js';
+import type { ContentView, ContextFitNote } from '../../preload/contract/index.js';
 import { textTokens } from '../../preload/contract/rules/index.js';
 
 /** The output of one tool result as the AI SDK sends it to a model. */
@@ -164,8 +164,23 @@ export interface ContextNotice {
   budgetTokens: number;
   /** Still over budget after everything that may be left out was: the request will likely fail. */
   stillTooLong: boolean;
-  /** Plain-language summary. */
+  /** Whether a result of the current turn (after the last user message) had to be shortened or left out too. */
+  currentTurn: boolean;
+  /** Plain-language summary (English, for exports and logs; the window words {@link contextFitNote}). */
   message: string;
+}
+
+/** A fitting's notice as the facts the transcript keeps for the window to word (the contract's `ContextFitNote`). */
+export function contextFitNote(n: ContextNotice): ContextFitNote {
+  return {
+    shortened: n.shortenedToolResults,
+    removed: n.removedToolResults,
+    dropped_messages: n.removedMessages,
+    current_turn: n.currentTurn,
+    still_too_long: n.stillTooLong,
+    estimated_tokens: n.estimatedTokens,
+    budget_tokens: n.budgetTokens,
+  };
 }
 
 /** Tool-result text kept when a result is shortened (characters). */
@@ -261,5 +276,5 @@ export function fitToContextWindow(messages: ModelMessage[], budgetTokens: numbe
   const message = still
     ? `This conversation is too long for the model's context window (about ${est} of ${budgetTokens} tokens) even after leaving out older parts. Start a new chat, use fewer tools, or choose a profile with a larger context window.`
     : `To fit the model's context window, ${bits.join(', ')}.`;
-  return { messages: msgs, notice: { shortenedToolResults: shortened, removedToolResults: removed, removedMessages: dropped, estimatedTokens: est, budgetTokens, stillTooLong: still, message } };
+  return { messages: msgs, notice: { shortenedToolResults: shortened, removedToolResults: removed, removedMessages: dropped, estimatedTokens: est, budgetTokens, stillTooLong: still, currentTurn, message } };
 }

@@ -1,17 +1,20 @@
 /**
- * Model-endpoint failures in plain words: `describeModelError(err)` turns whatever a model call
- * threw (AI SDK errors, our own endpoint checks, network errors) into a stable `code` and a message
- * that tells the user what to do. Pure; classifies by error class, HTTP status and structured
- * fields of the provider's error body — never by the wording of a thrown message (the one
- * exception is documented at `isContextLengthBody`).
+ * Model-endpoint failures as facts: `describeModelError(err)` turns whatever a model call threw
+ * (AI SDK errors, our own endpoint checks, network errors) into a stable `code` and its `detail`
+ * (HTTP status, network code, a redirect, the provider's own words), which the window words in the
+ * user's language (docs/ARCHITECTURE.md "Languages"), plus an English message for logs and
+ * exports. Pure; classifies by error class, HTTP status and structured fields of the provider's
+ * error body — never by the wording of a thrown message (the one exception is documented at
+ * `isContextLengthBody`).
  */
 import { APICallError, JSONParseError, RetryError, TypeValidationError, InvalidResponseDataError, EmptyResponseBodyError } from 'ai';
-import type { ModelErrorCode } from '../../preload/contract/index.js';
+import type { ModelErrorCode, ModelErrorDetail } from '../../preload/contract/index.js';
 
-/** A classified model-endpoint failure. */
+/** A classified model-endpoint failure: its code and facts, and an English message for logs and exports. */
 export interface ModelErrorDescription {
   code: ModelErrorCode;
   message: string;
+  detail: ModelErrorDetail;
 }
 
 /**
@@ -95,9 +98,16 @@ const MESSAGES: Record<ModelErrorCode, string> = {
   unknown: 'The model call failed.',
 };
 
-function describe(code: ModelErrorCode, detail?: string): ModelErrorDescription {
-  const d = detail?.trim();
-  return { code, message: d ? `${MESSAGES[code]} (${d.length > 200 ? `${d.slice(0, 200)}…` : d})` : MESSAGES[code] };
+/** The provider's own words, cut to 200 characters (data, shown as sent). */
+function said(message: string): string | null {
+  const m = message.trim();
+  return m ? (m.length > 200 ? `${m.slice(0, 200)}…` : m) : null;
+}
+
+function describe(code: ModelErrorCode, facts: Partial<ModelErrorDetail> = {}): ModelErrorDescription {
+  const detail: ModelErrorDetail = { http_status: null, system_code: null, redirected: false, provider_message: null, ...facts };
+  const d = [detail.redirected ? 'the base URL redirects elsewhere; enter the final address' : null, detail.provider_message, detail.system_code, detail.http_status !== null ? `HTTP ${detail.http_status}` : null].filter(Boolean).join('; ');
+  return { code, message: d ? `${MESSAGES[code]} (${d})` : MESSAGES[code], detail };
 }
 
 /**
@@ -117,23 +127,24 @@ export function describeModelError(err: unknown): ModelErrorDescription {
       if (cause instanceof ModelEndpointError) return describe(cause.code);
       return describe('malformed_response');
     }
-    if (status === undefined) return networkCode(err) ? describe('unreachable', networkCode(err) ?? undefined) : describe('unreachable');
+    if (status === undefined) return describe('unreachable', { system_code: networkCode(err) });
     const f = errorFields(err.data, err.responseBody);
-    if (/text\/html/i.test(headerOf(err.responseHeaders, 'content-type')) || /^\s*<(!doctype|html)/i.test(err.responseBody ?? '')) return describe('html_page', `HTTP ${status}`);
-    if (status >= 300 && status < 400) return describe('not_found', `HTTP ${status}: the base URL redirects elsewhere; enter the final address`);
-    if (status === 401 || status === 403) return describe('unauthorized', `HTTP ${status}`);
-    if (status === 404) return describe('not_found', f.message || `HTTP ${status}`);
+    const http_status = status;
+    if (/text\/html/i.test(headerOf(err.responseHeaders, 'content-type')) || /^\s*<(!doctype|html)/i.test(err.responseBody ?? '')) return describe('html_page', { http_status });
+    if (status >= 300 && status < 400) return describe('not_found', { http_status, redirected: true });
+    if (status === 401 || status === 403) return describe('unauthorized', { http_status });
+    if (status === 404) return describe('not_found', { http_status, provider_message: said(f.message) });
     if ((status === 400 || status === 413) && isContextLengthBody(status, f)) return describe('context_length_exceeded');
-    if (status === 408 || status === 504) return describe('timeout', `HTTP ${status}`);
+    if (status === 408 || status === 504) return describe('timeout', { http_status });
     if (status === 429) return describe('rate_limited');
-    if (status >= 500) return describe('server_error', `HTTP ${status}`);
-    return describe('bad_request', f.message || `HTTP ${status}`);
+    if (status >= 500) return describe('server_error', { http_status });
+    return describe('bad_request', { http_status, provider_message: said(f.message) });
   }
   if (JSONParseError.isInstance(err) || TypeValidationError.isInstance(err) || InvalidResponseDataError.isInstance(err) || EmptyResponseBodyError.isInstance(err)) return describe('malformed_response');
   if (err instanceof SyntaxError) return describe('malformed_response');
   if (err instanceof Error && err.name === 'TimeoutError') return describe('timeout');
   const net = networkCode(err);
-  if (net) return describe('unreachable', net);
+  if (net) return describe('unreachable', { system_code: net });
   if (err instanceof TypeError && err.cause !== undefined) return describe('unreachable');
   return describe('unknown');
 }

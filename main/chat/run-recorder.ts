@@ -4,7 +4,7 @@
  * saved first, then announced — so a window that reloads sees what was shown, and a run that is
  * stopped, fails or is killed keeps what already happened. See docs/ARCHITECTURE.md "Conversations".
  */
-import { isTaskActive, type AnswerState, type ChatEvent, type ContentView, type PermissionRecord, type ToolProgress, type ToolTask, type TranscriptItem } from '../../preload/contract/index.js';
+import { isTaskActive, type AnswerState, type ChatEvent, type ContentView, type PermissionRecord, type ToolEnd, type ToolProgress, type ToolTask, type TranscriptItem } from '../../preload/contract/index.js';
 import { newItemId, type ConversationStore } from './conversations/store.js';
 import { itemForUi, limitContent, MODEL_RESULT_LIMIT, truncateText } from './limits.js';
 
@@ -123,7 +123,7 @@ export class RunRecorder {
    */
   toolEnd(
     callId: string,
-    outcome: { state: 'ok' | 'error' | 'denied' | 'cancelled' | 'interrupted' | 'approval_interrupted'; content: ContentView[]; error: string | null; duration_ms: number; structured_content?: unknown },
+    outcome: { state: 'ok' | 'error' | 'denied' | 'cancelled' | 'interrupted' | 'approval_interrupted'; content: ContentView[]; error: string | null; duration_ms: number; structured_content?: unknown; end?: ToolEnd },
     permission?: PermissionRecord,
   ): void {
     const item = this.tools.get(callId);
@@ -135,6 +135,7 @@ export class RunRecorder {
       // Saved whole but for long text blocks; the model's share is cut again when it is sent.
       content: limitContent(outcome.content, MODEL_RESULT_LIMIT),
       error: outcome.error === null ? null : truncateText(outcome.error, MODEL_RESULT_LIMIT),
+      ...(outcome.end ? { end: outcome.end } : {}),
       duration_ms: outcome.duration_ms,
       progress: null,
       ...(keepStructured(outcome.structured_content) ? { structured_content: outcome.structured_content } : {}),
@@ -144,7 +145,7 @@ export class RunRecorder {
   }
 
   /** A notice for the user (not sent to the model), with the structured note the window words, if any. */
-  notice(tone: 'info' | 'error', text: string, note: Pick<NoticeItem, 'run_tools' | 'context_overflow' | 'run_end'> = {}): void {
+  notice(tone: 'info' | 'error', text: string, note: Pick<NoticeItem, 'run_tools' | 'context_overflow' | 'run_end' | 'model_error' | 'context_fit'> = {}): void {
     this.add({ kind: 'notice', id: newItemId(), ts: this.now(), run_id: this.runId, tone, text, ...note });
   }
 
@@ -163,7 +164,7 @@ export class RunRecorder {
       const duration_ms = Math.max(0, this.now() - item.ts);
       if (outcome === 'interrupted' && item.state === 'awaiting_approval') this.toolEnd(item.call_id, { state: 'approval_interrupted', content: [], error: null, duration_ms });
       else if (outcome === 'interrupted' && item.state === 'running') this.toolEnd(item.call_id, { state: 'interrupted', content: [], error: null, duration_ms });
-      else if (item.state === 'running' || item.state === 'awaiting_approval') this.toolEnd(item.call_id, { state: 'cancelled', content: [], error: 'Cancelled: the run was stopped.', duration_ms });
+      else if (item.state === 'running' || item.state === 'awaiting_approval') this.toolEnd(item.call_id, { state: 'cancelled', content: [], error: 'Cancelled: the run was stopped.', duration_ms, end: { code: 'cancelled', by: 'run' } });
     }
   }
 }

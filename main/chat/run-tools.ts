@@ -9,7 +9,8 @@
  * of a tool call".
  */
 import { dynamicTool, jsonSchema, type ToolSet } from 'ai';
-import type { ContentView } from '../../preload/contract/index.js';
+import type { ContentView, ToolEnd } from '../../preload/contract/index.js';
+import { failedCallEnd, toolErrorEnd } from './tool-end.js';
 import { contentToText, convertCallResult } from '../mcp/adapter.js';
 import type { McpHost } from '../mcp/host.js';
 import { TaskCancelled, TaskDetached } from '../mcp/tasks/session.js';
@@ -75,7 +76,8 @@ export function buildRunTools(host: McpHost, gate: PermissionGate, tools: readon
           }
           if (!auth.allowed) {
             const cancelled = auth.reason === 'cancelled' && (ctx.signal.aborted || own.signal.aborted);
-            rec.toolEnd(toolCallId, { state: cancelled ? 'cancelled' : 'denied', content: [], error: cancelled ? CANCELLED_RESULT : auth.message, duration_ms: elapsed() }, { allowed: false, via: auth.reason, decision: auth.decision });
+            const end: ToolEnd = cancelled ? { code: 'cancelled', by: own.signal.aborted ? 'user' : 'run' } : { code: 'refused', via: auth.reason, reason: auth.said ?? null };
+            rec.toolEnd(toolCallId, { state: cancelled ? 'cancelled' : 'denied', content: [], error: cancelled ? CANCELLED_RESULT : auth.message, duration_ms: elapsed(), end }, { allowed: false, via: auth.reason, decision: auth.decision });
             throw new ToolResultError(cancelled ? CANCELLED_RESULT : auth.message);
           }
           // A choice the user made that could not be remembered is recorded with the call, never dropped.
@@ -114,12 +116,14 @@ export function buildRunTools(host: McpHost, gate: PermissionGate, tools: readon
             // A task cancelled from the Tasks list (or by its server) ends cancelled too.
             const cancelled = ctx.signal.aborted || own.signal.aborted || err instanceof TaskCancelled;
             const msg = cancelled ? CANCELLED_RESULT : (err as Error).message;
-            rec.toolEnd(toolCallId, { state: cancelled ? 'cancelled' : 'error', content: [], error: msg, duration_ms: elapsed() });
+            const end: ToolEnd = !cancelled ? failedCallEnd(err) : { code: 'cancelled', by: own.signal.aborted ? 'user' : ctx.signal.aborted ? 'run' : 'task' };
+            rec.toolEnd(toolCallId, { state: cancelled ? 'cancelled' : 'error', content: [], error: msg, duration_ms: elapsed(), end });
             throw cancelled ? new ToolResultError(msg) : err;
           }
           if (converted.isError) {
-            const msg = contentToText(converted.content) || 'The tool reported an error.';
-            rec.toolEnd(toolCallId, { state: 'error', content: converted.content, error: msg, duration_ms: elapsed(), structured_content: structured });
+            const said = contentToText(converted.content);
+            const msg = said || 'The tool reported an error.';
+            rec.toolEnd(toolCallId, { state: 'error', content: converted.content, error: msg, duration_ms: elapsed(), structured_content: structured, end: toolErrorEnd(said) });
             throw new ToolResultError(truncateText(msg, MODEL_RESULT_LIMIT));
           }
           rec.toolEnd(toolCallId, { state: 'ok', content: converted.content, error: null, duration_ms: elapsed(), structured_content: structured });

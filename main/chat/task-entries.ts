@@ -9,6 +9,7 @@ import { contentToText, convertCallResult } from '../mcp/adapter.js';
 import type { TaskEnd } from '../mcp/tasks/session.js';
 import type { ConversationStore } from './conversations/store.js';
 import { itemForUi, limitContent, MODEL_RESULT_LIMIT, truncateText } from './limits.js';
+import { toolErrorEnd } from './tool-end.js';
 
 type ToolItem = Extract<TranscriptItem, { kind: 'tool' }>;
 
@@ -34,13 +35,16 @@ export function taskEntryWriter(store: ConversationStore, events: TaskEntryEvent
       if (end.kind === 'completed') {
         const converted = convertCallResult(end.result);
         const content = limitContent(converted.content, MODEL_RESULT_LIMIT);
+        const said = contentToText(converted.content);
         next = converted.isError
-          ? { ...next, state: 'error', content, error: truncateText(contentToText(converted.content) || 'The tool reported an error.', MODEL_RESULT_LIMIT), duration_ms, progress: null }
+          ? { ...next, state: 'error', content, error: truncateText(said || 'The tool reported an error.', MODEL_RESULT_LIMIT), end: toolErrorEnd(said), duration_ms, progress: null }
           : { ...next, state: 'ok', content, error: null, duration_ms, progress: null };
       } else if (end.kind === 'cancelled') {
-        next = { ...next, state: 'cancelled', error: 'Cancelled: the task was cancelled.', duration_ms, progress: null };
+        next = { ...next, state: 'cancelled', error: 'Cancelled: the task was cancelled.', end: { code: 'cancelled', by: 'task' }, duration_ms, progress: null };
       } else {
-        next = { ...next, state: 'error', error: truncateText(end.message || 'The task failed.', MODEL_RESULT_LIMIT), duration_ms, progress: null };
+        // A failed task's message is its server's words; a lost one's is the app's (the window words it).
+        const why = end.kind === 'lost' ? ({ code: 'failed', why: 'task_lost' } as const) : toolErrorEnd(end.message);
+        next = { ...next, state: 'error', error: truncateText(end.message || 'The task failed.', MODEL_RESULT_LIMIT), end: why, duration_ms, progress: null };
       }
     }
     store.update(conversationId, next);

@@ -6,7 +6,8 @@
 import os from 'node:os';
 import { z } from 'zod';
 import { checkFolder } from '../mcp/protocol/folder-check.js';
-import { catalogReasonSchema, channels, type CatalogReason, type ChannelName, type ChannelOutput, type Envelope, type IpcError, type ValidationIssue, type ValidationRule } from '../../preload/contract/index.js';
+import { catalogReasonSchema, channels, type CatalogReason, type ChannelName, type ChannelOutput, type Envelope, type IpcError } from '../../preload/contract/index.js';
+import { validationIssue } from '../util/validation-issue.js';
 import type { AppCore } from '../core.js';
 import { ConversationBusyError, NotConfiguredError, NotEditableError } from '../chat/agent.js';
 import { ExportWriteError } from '../chat/conversations/service.js';
@@ -172,40 +173,10 @@ function checkedReason(r: CatalogReason | undefined): { reason?: CatalogReason }
   return parsed.success ? { reason: parsed.data } : {};
 }
 
-const ISSUE_CODES: ReadonlySet<string> = new Set(['too_big', 'too_small', 'invalid_format', 'invalid_type', 'invalid_value', 'unrecognized_keys', 'custom']);
-const RULES: ReadonlySet<string> = new Set<ValidationRule>(['required', 'control_char', 'http_scheme', 'https_or_loopback', 'too_many', 'reserved_name']);
-
-/** A finite number from a zod bound (numbers or bigints), else nothing. */
-function bound(v: unknown): number | undefined {
-  const n = typeof v === 'bigint' ? Number(v) : v;
-  return typeof n === 'number' && Number.isFinite(n) ? n : undefined;
-}
-
-/**
- * One zod issue as the contract's {@link ValidationIssue}: its code, a short path and the bounds
- * the window words it with — never its message (docs/ARCHITECTURE.md "The IPC contract").
- */
-export function validationIssue(i: z.core.$ZodIssue): ValidationIssue {
-  const raw = i as unknown as Record<string, unknown>;
-  const code = ISSUE_CODES.has(i.code) ? (i.code as ValidationIssue['code']) : 'other';
-  const path = i.path.slice(0, 8).map((p) => clip(String(p), 64));
-  const maximum = bound(raw.maximum);
-  const minimum = bound(raw.minimum);
-  const rule = (raw.params as { rule?: unknown } | undefined)?.rule;
-  return {
-    code,
-    path,
-    ...(typeof raw.origin === 'string' ? { origin: clip(raw.origin, 32) } : {}),
-    ...(maximum !== undefined ? { maximum } : {}),
-    ...(minimum !== undefined ? { minimum } : {}),
-    ...(typeof raw.format === 'string' ? { format: clip(raw.format, 32) } : {}),
-    ...(typeof rule === 'string' && RULES.has(rule) ? { rule: rule as ValidationRule } : {}),
-  };
-}
-
 /** Map any thrown value to a typed, secret-free error. */
 export function toIpcError(err: unknown): IpcError {
-  if (err instanceof HostError) return { code: err.code, message: err.message, ...(err.field ? { field: err.field } : {}) };
+  // A host error's facts (a refused field's issue, a failed start, a taken name) are what the window words.
+  if (err instanceof HostError) return { code: err.code, message: err.message, ...(err.field ? { field: err.field } : {}), ...(err.issue ? { issue: err.issue } : {}), ...(err.fact ? { fact: err.fact } : {}) };
   if (err instanceof NotConfiguredError) return { code: 'not_configured', message: err.message };
   if (err instanceof ConversationBusyError) return { code: 'busy', message: err.message };
   if (err instanceof NotEditableError) return { code: 'conflict', message: err.message };

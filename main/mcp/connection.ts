@@ -20,7 +20,7 @@ import { DenialLog } from './sandbox/denials.js';
 import { classifyAuthFailure } from './oauth/flow.js';
 import type { PersistentOAuthProvider } from './oauth/provider.js';
 import type { ProcessLedger } from './process-ledger.js';
-import { describeFailure } from './failure-log.js';
+import { describeFailure, needsRawDetail, probeEndedLine } from './failure-log.js';
 import { classifyStartFailure, isLegacyHandshakeRefused, isLegacySseCandidate, isLocalProbeFailure, isSessionExpired, TimeoutError } from './failures.js';
 import { versionNegotiation, type EraMemory, type EraMode, type NegotiatedProtocol } from './negotiation.js';
 import { LogRing } from './connection/log-ring.js';
@@ -282,7 +282,7 @@ export class McpConnection {
             // a fresh process, with the 2025 handshake.
             await this.closeTransport();
             // The SDK's own wording of this failure names its internals; the log says what happened.
-            this.note('lifecycle', 'the server closed the connection when asked which protocol version it speaks (an older server); starting it again with the 2025 initialize handshake');
+            this.note('lifecycle', probeEndedLine(this.exitInfo()));
             this.eras?.remember(this.config, 'legacy');
             await attempt('legacy');
           } else if (isLegacyHandshakeRefused(err)) {
@@ -327,7 +327,6 @@ export class McpConnection {
         this.setState({ kind: 'needs_auth', reason: authKind });
         return;
       }
-      this.note('lifecycle', `start failed: ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}`.slice(0, 2000));
       const f = classifyStartFailure(err, {
         type: this.config.type,
         ...this.descriptor.failureTarget(this.config, this.resolvedCommand),
@@ -335,6 +334,9 @@ export class McpConnection {
         exit: this.exitInfo(),
         seconds: this.config.timeout_seconds,
       });
+      // The error's own words (the SDK's "Connection closed") go to the log only where the
+      // failure's line does not say what happened; else the last line is that (e.g. the exit code).
+      if (needsRawDetail(f)) this.note('lifecycle', `start failed: ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}`.slice(0, 2000));
       this.failure(f);
     } finally {
       for (const t of timers) clearTimeout(t);
@@ -594,7 +596,8 @@ export class McpConnection {
     const client = this.client;
     await this.tasks.close();
     const transport = this.transport;
-    this.lastExit = (transport as { exit?: { code: number | null; signal: string | null } | null } | null)?.exit ?? this.lastExit;
+    const exitOf = (): { code: number | null; signal: string | null } | null => (transport as { exit?: { code: number | null; signal: string | null } | null } | null)?.exit ?? null;
+    this.lastExit = exitOf() ?? this.lastExit;
     this.client = null;
     this.transport = null;
     this.lane = null;
@@ -606,6 +609,8 @@ export class McpConnection {
     } catch {
       // Closing a dead transport may fail; the process is gone either way.
     }
+    // A process that closed its output may not have been reaped yet above; it has been now.
+    this.lastExit = exitOf() ?? this.lastExit;
     await this.sandbox?.dispose().catch(() => undefined);
   }
 

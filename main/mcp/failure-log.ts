@@ -1,7 +1,8 @@
 /**
- * A server failure (`ServerFailure`, docs/ARCHITECTURE.md "Status") as one English line for the
- * server's log. The window never shows these lines as the failure: it words the typed facts in
- * the user's language (renderer/src/i18n/server-state.ts).
+ * A server's start as English lines for its log: a failure (`ServerFailure`, docs/ARCHITECTURE.md
+ * "Status") as one line, and the era retry of a local server that ended at the `server/discover`
+ * probe ("Protocol eras"). The window never shows these lines as the failure: it words the typed
+ * facts in the user's language (renderer/src/i18n/server-state.tsx).
  */
 import type { NetworkCode, ServerFailure, SpawnCode } from '../../preload/contract/index.js';
 
@@ -54,6 +55,26 @@ function connectText(f: Extract<ServerFailure, { kind: 'connect_failed' }>): str
     case 'no_answer':
       return 'the request failed before the server answered';
   }
+}
+
+/**
+ * The log line when a local server's process ended (or closed its output) at its first request,
+ * the `server/discover` probe: an older server does that, and so does one that crashes at start
+ * (a missing module) — it is tried once more, with the 2025 `initialize` handshake.
+ */
+export function probeEndedLine(exit: { code: number | null; signal: string | null } | null): string {
+  const ended = !exit ? "the server's process closed its connection" : exit.signal ? `the server's process was ended by ${exit.signal}` : `the server's process exited with code ${exit.code}`;
+  return `${ended} at its first request (server/discover, which asks which protocol version it speaks); an older server does that, so it is started once more with the 2025 initialize handshake`;
+}
+
+/**
+ * Whether the log needs the error's own words besides the failure's line: only where that line
+ * does not say what happened (an unknown failure, an `initialize` answer the SDK refused). An
+ * exit, a timeout or a refusal is said by the line itself (with the exit code when known), so
+ * the SDK's "Connection closed" is not the log's last word.
+ */
+export function needsRawDetail(f: ServerFailure): boolean {
+  return f.kind === 'unknown' || (f.kind === 'protocol' && f.reason === 'initialize_rejected');
 }
 
 /** One English line describing `f`, for the server's log (no secret: URLs and commands come masked). */

@@ -145,6 +145,11 @@ export function isLocalProbeFailure(err: unknown): boolean {
   return err instanceof SdkError && err.code === SdkErrorCode.EraNegotiationFailed && systemCode(err) === null && httpStatusOf(err) === null;
 }
 
+/** The failure of a command that is not on the PATH (checked before a start, or met by one). */
+export function commandNotFound(err: CommandNotFoundError): ServerFailure {
+  return { kind: 'spawn_failed', command: err.command, code: 'not_on_path', server_message: null };
+}
+
 /**
  * Classify why a server did not start — spawning (MCP spec "Transports: stdio"), reaching it
  * ("Transports: Streamable HTTP"), or the handshake and first listing ("Lifecycle:
@@ -184,7 +189,7 @@ export function classifyStartFailure(err: unknown, ctx: FailureContext): ServerF
     ...said,
   });
 
-  if (err instanceof CommandNotFoundError) return { kind: 'spawn_failed', command: err.command, code: 'not_on_path', ...said };
+  if (err instanceof CommandNotFoundError) return commandNotFound(err);
   if (err instanceof TimeoutError) return { kind: 'timeout', phase: ctx.phase, seconds: ctx.seconds, ...said };
   if (!remote && isSpawnCode(code)) return { kind: 'spawn_failed', command: ctx.command ?? '', code, ...said };
   if (sdk?.code === SdkErrorCode.RequestTimeout) return { kind: 'timeout', phase: ctx.phase, seconds: ctx.seconds, ...said };

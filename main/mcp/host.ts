@@ -32,7 +32,7 @@ import { boundDepth } from './nesting.js';
 import { capCallResult } from './result-limits.js';
 import type { TaskEnd, TaskObserver, TaskReference } from './tasks/session.js';
 import type { ToolSetting } from './tool-settings.js';
-import { HostError, noSuchServer, ServerChangedError, ToolDisabledError } from './host/errors.js';
+import { HostError, noSuchServer, serverUnavailable, ServerChangedError, ToolDisabledError } from './host/errors.js';
 import { isLive, resolveTool, type ResolvedTool, type ToolRef } from './host/resolved-tools.js';
 import { ServerTransfer } from './host/import-export.js';
 import { ServerManagement } from './host/management.js';
@@ -260,7 +260,7 @@ export class McpHost {
   async acceptToolDefinitions(name: string, tools?: readonly string[]): Promise<ServerView> {
     if (!this.rt.store.has(name)) throw noSuchServer(name);
     const conn = this.rt.conns.get(name);
-    if (!conn || conn.status !== 'ready') throw new HostError('invalid_input', `Server "${name}" is not ready, so its tools are not known yet.`);
+    if (!conn || conn.status !== 'ready') throw serverUnavailable(name, 'not_ready', 'invalid_input');
     const identity = programIdentity(conn.config);
     this.rt.pins.check(name, identity, conn.tools);
     await this.rt.pins.accept(name, identity, tools);
@@ -492,7 +492,7 @@ export class McpHost {
     const tool = this.rt.tools.byName(namespaced);
     if (!tool) throw new HostError('not_found', `No tool named "${namespaced}".`);
     const resolved = this.resolveTool(tool);
-    if (!resolved) throw new HostError('not_found', `Server "${tool.server}" is not running.`);
+    if (!resolved) throw serverUnavailable(tool.server, 'not_running');
     return this.callResolved(resolved, args, opts);
   }
 
@@ -532,7 +532,7 @@ export class McpHost {
    */
   async resumeTask(server: string, reference: TaskReference, opts: { observer?: TaskObserver; signal?: AbortSignal } = {}): Promise<TaskEnd> {
     const conn = this.ready(server);
-    if (!conn) throw new HostError('not_found', `Server "${server}" is not running.`);
+    if (!conn) throw serverUnavailable(server, 'not_running');
     const end = await conn.resumeTask(reference, opts);
     return end.kind === 'completed' ? { kind: 'completed', result: capCallResult(boundDepth(end.result)) } : end;
   }

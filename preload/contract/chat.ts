@@ -8,6 +8,7 @@ import { LIMITS, serverNameSchema } from './limits.js';
 import { contextRefSchema, MAX_CONTEXT_REFS, type ContextEntry } from './protocol.js';
 import type { ApprovalDecision } from './tools.js';
 import type { ToolTask } from './tasks.js';
+import type { ModelErrorCode, ModelErrorDetail } from './profiles.js';
 
 /** Tool-result content as shown in the UI (images as data, resources as text). */
 export type ContentView =
@@ -43,6 +44,26 @@ export interface PermissionRecord {
   warning?: string;
 }
 
+/**
+ * Why a call ended without a result of its own, by code — what the app did, or whose words
+ * `error` holds (the window words it, docs/ARCHITECTURE.md "Languages"; `error` stays the English
+ * text the model was given):
+ * - `cancelled`: by the user (`by: 'user'`: its card's Cancel), by Stop ending the run (`run`), or
+ *   its task was cancelled on the server (`task`);
+ * - `refused`: the permissions did not let it run; `via` as `PermissionRecord.via`, with the
+ *   user's own `reason` for `denied` (else null);
+ * - `failed`: no answer came from the tool: its server stopped or restarted (`server_gone`), was
+ *   not connected (`not_connected`), did not answer in time (`timeout`), its task is not known
+ *   to the server any more (`task_lost`), or something else (`other`: `error` has the detail);
+ * - `server_error`: the tool or its server said the call failed; `error` is its own words
+ *   (`said: false` when it gave none).
+ */
+export type ToolEnd =
+  | { code: 'cancelled'; by: 'user' | 'run' | 'task' }
+  | { code: 'refused'; via: string; reason: string | null }
+  | { code: 'failed'; why: 'server_gone' | 'not_connected' | 'timeout' | 'task_lost' | 'other' }
+  | { code: 'server_error'; said: boolean };
+
 /** Progress a server reported for a running call (MCP `notifications/progress`). */
 export interface ToolProgress {
   progress: number;
@@ -72,6 +93,8 @@ export type TranscriptItem =
       state: ToolCallState;
       content: ContentView[];
       error: string | null;
+      /** Why it ended without a result of its own (absent: it did not, or an older entry). */
+      end?: ToolEnd;
       duration_ms: number | null;
       progress: ToolProgress | null;
       /** How the permissions decided (null until they have). */
@@ -102,7 +125,27 @@ export type TranscriptItem =
       context_overflow?: ContextOverflowNote;
       /** How the run ended, when the notice says only that (the window words it): `stopped` by the user. */
       run_end?: 'stopped';
+      /** Why the model request failed, by code and facts (the window words it; profiles.ts `ModelErrorDetail`). */
+      model_error?: { code: ModelErrorCode; detail: ModelErrorDetail };
+      /** What was left out of the conversation to fit the model's context window (the window words it). */
+      context_fit?: ContextFitNote;
     };
+
+/**
+ * What fitting a run's conversation into the model's context window left out (docs/ARCHITECTURE.md
+ * "Context budget"): tool results `shortened` (of the current turn too when `current_turn`),
+ * tool results `removed`, the oldest `dropped_messages`; `still_too_long` when even that was not
+ * enough (about `estimated_tokens` of `budget_tokens`).
+ */
+export interface ContextFitNote {
+  shortened: number;
+  removed: number;
+  dropped_messages: number;
+  current_turn: boolean;
+  still_too_long: boolean;
+  estimated_tokens: number;
+  budget_tokens: number;
+}
 
 /**
  * Which tools a run gave the model when not all of the conversation's enabled tools fit

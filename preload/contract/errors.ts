@@ -3,6 +3,8 @@
  * are values, classified by code). docs/ARCHITECTURE.md "The IPC contract".
  */
 import type { CatalogReason } from './catalog.js';
+import type { ServerFailure } from './server-view.js';
+import type { ImportProblem } from './servers.js';
 
 /** Typed error codes. */
 export type ErrorCode =
@@ -44,18 +46,46 @@ export interface IpcError {
   message: string;
   field?: string;
   reason?: CatalogReason;
-  /** Why the input schema refused the request (`invalid_input` from validation), for the window to word. */
+  /**
+   * Why the input was refused, for the window to word: a channel's input schema (`invalid_input`
+   * from validation), or a server entry's check (an added, edited or imported server's config).
+   */
   issue?: ValidationIssue;
+  /** What the error is about, as typed facts the window words in every language ({@link ErrorFact}). */
+  fact?: ErrorFact;
 }
+
+/**
+ * What an error is about, as facts the window words in the user's language (docs/ARCHITECTURE.md
+ * "Languages") — main's `message` is English for logs, never shown as the sentence:
+ * - `server_failure`: a server did not start — the check of an added or edited server's command
+ *   (`spawn_failed`, `not_on_path`), or an edit's trial start: its {@link ServerFailure}, and its
+ *   last stderr lines (the server's own words, shown as sent);
+ * - `name_taken`: a server name is refused: `same` (`existing` has that name, or one that differs
+ *   only in case, or in "." and "_"), `namespace` (`existing`'s tools would be named alike:
+ *   "." becomes "_" in tool names), `adding` (a server of that name is being added right now);
+ * - `import`: the pasted text of an import cannot be read as a config at all ({@link ImportProblem});
+ * - `server_unavailable`: the request needs `server`, which is not configured (`unknown`), not
+ *   ready yet (`not_ready`) or not running (`not_running`);
+ * - `server_refused`: `server` answered the request with an error; `said` is its message as sent.
+ */
+export type ErrorFact =
+  | { kind: 'server_failure'; failure: ServerFailure; stderr: string[] }
+  | { kind: 'name_taken'; name: string; existing: string; why: 'same' | 'namespace' | 'adding' }
+  | { kind: 'import'; problem: ImportProblem }
+  | { kind: 'server_unavailable'; server: string; why: 'unknown' | 'not_ready' | 'not_running' }
+  | { kind: 'server_refused'; server: string; said: string };
 
 /**
  * The rule a schema's own check (a zod `custom` issue) names in its `params.rule`, so the window
  * can word it: `required` (an empty value where one is needed), `control_char` (a control
  * character, see limits.ts `controlCharIn`), `http_scheme` (an address without `http://` or
  * `https://`), `https_or_loopback` (`https:`, or `http:` to this computer only), `too_many` (more
- * entries than allowed), `reserved_name` (`__proto__`).
+ * entries than allowed), `reserved_name` (`__proto__`). A server entry's own checks
+ * (main/mcp/config) add `secret_placeholder` (a `***` standing for a stored secret where none is
+ * stored) and `not_for_type` (a field of the other kind of server: `url` on a local one).
  */
-export type ValidationRule = 'required' | 'control_char' | 'http_scheme' | 'https_or_loopback' | 'too_many' | 'reserved_name';
+export type ValidationRule = 'required' | 'control_char' | 'http_scheme' | 'https_or_loopback' | 'too_many' | 'reserved_name' | 'secret_placeholder' | 'not_for_type';
 
 /**
  * One refusal of a channel's input schema, by zod's issue code — never its message text

@@ -139,10 +139,28 @@ export interface ModelInfo {
   context_window: number | null;
 }
 
-/** The outcome of "Test connection": the provider's models, or why it failed, in plain words. */
+/**
+ * What a model endpoint failure adds to its code, as facts the window words
+ * (docs/ARCHITECTURE.md "Languages"): `http_status` when an answer came; `system_code`, a
+ * network error's Node code (`ECONNREFUSED`, …); `redirected`, the base URL answered with a
+ * redirect; `provider_message`, the provider's own words from its error body (at most 200
+ * characters; shown as sent, marked as the provider's).
+ */
+export interface ModelErrorDetail {
+  http_status: number | null;
+  system_code: string | null;
+  redirected: boolean;
+  provider_message: string | null;
+}
+
+/**
+ * The outcome of "Test connection": the provider's models, or why it failed — by `code` and
+ * `detail` (the window words them); `message` is main's English for logs. `warning` is main's
+ * English note that the key would travel unencrypted (the window says it in its own words).
+ */
 export type ConnectionTestResult =
   | { ok: true; models: ModelInfo[]; warning: string | null }
-  | { ok: false; code: ModelErrorCode; message: string };
+  | { ok: false; code: ModelErrorCode; message: string; detail: ModelErrorDetail };
 
 /** A local model server that answered on this machine (first launch: offered as a ready profile). */
 export interface LocalModelOffer {

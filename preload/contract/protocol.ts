@@ -89,14 +89,41 @@ export interface PromptMessageView {
 }
 
 /**
+ * What fitting an attachment into a message (or a resource into the viewer) changed, by code —
+ * the window words it (docs/ARCHITECTURE.md "Prompts and resources in chat", "Languages"):
+ * - `cut`: `chars` characters of text were left out (of the part `uri`, when it names one);
+ * - `described`: content of the kind `content_kind` was described, not included;
+ * - `image_type`: an image of the type `mime` was described (a type models do not take);
+ * - `image_left_out`: an image of `bytes` was left out — larger than `limit` bytes
+ *   (`too_large`), or over what the message's images may take together, `limit` (`over_total`);
+ * - `binary`: binary content (of the part `uri`) was described, not included;
+ * - `no_content`: the part `uri` (or, when null, the whole reply) had no readable content;
+ * - `malformed`: a malformed block was left out;
+ * - `more_parts`, `more_messages`: `count` more parts or prompt messages were left out;
+ * - `no_messages`: the prompt returned no messages.
+ */
+export type ContextNote =
+  | { kind: 'cut'; chars: number; uri: string | null }
+  | { kind: 'described'; content_kind: string }
+  | { kind: 'image_type'; mime: string }
+  | { kind: 'image_left_out'; bytes: number; why: 'too_large' | 'over_total'; limit: number }
+  | { kind: 'binary'; uri: string | null }
+  | { kind: 'no_content'; uri: string | null }
+  | { kind: 'malformed' }
+  | { kind: 'more_parts'; count: number }
+  | { kind: 'more_messages'; count: number }
+  | { kind: 'no_messages' };
+
+/**
  * What a reference resolved to, saved in the user entry and sent to the model with it. Content
- * is already cut to the budgets (main/chat/context/budget.ts); `notice` says what was cut or
- * described instead of pasted, or is null.
+ * is already cut to the budgets (main/chat/context/budget.ts); `notes` say what was cut or
+ * described instead of pasted (the window words them); `notice` is the same in English for the
+ * model and exports, or null. An older entry has no `notes`.
  */
 export type ContextEntry =
-  | { kind: 'prompt'; server: string; name: string; title: string; arguments: Record<string, string>; messages: PromptMessageView[]; notice: string | null }
-  | { kind: 'resource'; server: string; uri: string; title: string; mime_type: string | null; content: ContentView[]; notice: string | null }
-  | { kind: 'text'; title: string; content: ContentView[]; notice: string | null };
+  | { kind: 'prompt'; server: string; name: string; title: string; arguments: Record<string, string>; messages: PromptMessageView[]; notice: string | null; notes?: ContextNote[] }
+  | { kind: 'resource'; server: string; uri: string; title: string; mime_type: string | null; content: ContentView[]; notice: string | null; notes?: ContextNote[] }
+  | { kind: 'text'; title: string; content: ContentView[]; notice: string | null; notes?: ContextNote[] };
 
 /** A resource template of a ready server (MCP "Resource Templates"). */
 export interface ResourceTemplateView {
@@ -128,12 +155,13 @@ export type ResourcePartView =
   | { type: 'image'; uri: string; mime_type: string; data: string }
   | { type: 'binary'; uri: string; mime_type: string | null; bytes: number };
 
-/** A resource as the in-app viewer shows it; `notice` says what was cut. */
+/** A resource as the in-app viewer shows it; `notes` say what was cut (`notice`: the same in English, for logs). */
 export interface ResourceReadView {
   server: string;
   uri: string;
   parts: ResourcePartView[];
   notice: string | null;
+  notes: ContextNote[];
   /** Whether the server supports `resources/subscribe` (the viewer refreshes on updates). */
   can_subscribe: boolean;
 }

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { LIMITS, noControl, serverNameSchema } from './limits.js';
 import type { LogEntry, ServerView } from './server-view.js';
+import type { ValidationIssue } from './errors.js';
 import { sandboxPatchSchema } from './sandbox.js';
 import { toolSettingsPatchSchema } from './tools.js';
 
@@ -206,13 +207,50 @@ export interface ImportPreviewItem extends Pick<ServerView, 'name' | 'type' | 'c
 }
 
 /**
+ * Why the pasted text of an import cannot be read at all (an `IpcError` fact, errors.ts):
+ * `not_json` (not valid JSON), `not_object` (valid JSON, but not an object: an array, a string, a
+ * number), `servers_not_object` (its `servers` or `mcpServers` is not an object).
+ */
+export type ImportProblem = 'not_json' | 'not_object' | 'servers_not_object';
+
+/**
+ * Why one entry of an import is skipped, by code (the window words it; `reason` beside it is
+ * main's English for logs):
+ * - `invalid_name`: the entry's name is not a server name;
+ * - `duplicate_name`: `other`, earlier in the text, has the same name but for case;
+ * - `invalid_entry`: a field of the entry is refused (`issue`, worded like a form's refusal);
+ * - `given_twice`: the entry gives the environment variable or header `key` twice;
+ * - `name_taken`: a server already there takes the name (`same`: it differs only in case;
+ *   `namespace`: its tools would be named alike; `adding`: it is being added right now);
+ * - `exists`: a server of that name exists, and "replace" was not asked for;
+ * - `command_not_found`: the entry's `command` is not on the PATH;
+ * - `not_saved`: anything else (main's English `reason` has the detail).
+ */
+export type ImportSkip =
+  | { code: 'invalid_name' }
+  | { code: 'duplicate_name'; other: string }
+  | { code: 'invalid_entry'; issue: ValidationIssue }
+  | { code: 'given_twice'; map: 'env' | 'headers'; key: string }
+  | { code: 'name_taken'; existing: string; why: 'same' | 'namespace' | 'adding' }
+  | { code: 'exists' }
+  | { code: 'command_not_found'; command: string }
+  | { code: 'not_saved' };
+
+/** One entry an import skips: its name, why (typed) and main's English reason. */
+export interface ImportSkipped {
+  name: string;
+  why: ImportSkip;
+  reason: string;
+}
+
+/**
  * What an import would do. `servers` and `unreadable` both empty: the text lists no servers
  * (`{}`, `[]`, an empty `mcpServers`) — nothing to import.
  */
 export interface ImportPreview {
   servers: ImportPreviewItem[];
   /** Entries of the text that cannot be read (a bad name, a bad field), with why: they are skipped. */
-  unreadable: { name: string; reason: string }[];
+  unreadable: ImportSkipped[];
   warning: string | null;
 }
 
@@ -220,8 +258,8 @@ export interface ImportPreview {
 export interface ImportResult {
   added: string[];
   replaced: string[];
-  /** Not imported, with the reason. */
-  skipped: { name: string; reason: string }[];
+  /** Not imported, with why. */
+  skipped: ImportSkipped[];
 }
 
 const empty = z.strictObject({});

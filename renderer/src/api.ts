@@ -2,7 +2,7 @@
  * The renderer's only way to main: `window.openprogram` from the Electron preload, or — in the
  * browser shell — the same contract over a loopback WebSocket (token from the URL fragment).
  */
-import type { ChannelInput, ChannelName, ChannelOutput, Envelope, ErrorCode, EventName, EventPayloads, IpcError, OpenProgramApi } from '../../preload/contract/index.js';
+import type { ChannelInput, ChannelName, ChannelOutput, Envelope, ErrorCode, ErrorFact, EventName, EventPayloads, IpcError, OpenProgramApi } from '../../preload/contract/index.js';
 import { BRIDGE_MESSAGE_BYTES } from '../../preload/contract/rules/index.js';
 import { t } from './i18n';
 import { describeError, type LocalError } from './i18n/errors';
@@ -22,11 +22,14 @@ export class ApiError extends Error {
   readonly code: IpcError['code'];
   readonly field: string | undefined;
   readonly detail: string;
+  /** What the error is about, for a view that shows more than its text (a failed start's server output). */
+  readonly fact: ErrorFact | undefined;
   constructor(e: IpcError) {
     super(describeError(e));
     this.code = e.code;
     this.field = e.field;
     this.detail = e.message;
+    this.fact = e.fact;
   }
 }
 

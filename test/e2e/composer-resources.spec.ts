@@ -151,7 +151,8 @@ test('bad input: huge and binary attachments are cut or described, never pasted 
   expect(has('[resource: note://bin — binary application/octet-stream, 1 KB: not included]')).toBe(true);
   // SVG is XML text: it goes to the model as text (never as an image, never rendered).
   expect(has('[resource: note://svg]\\n<svg')).toBe(true);
-  await expect(page.getByTestId('msg-context')).toContainText('260000 characters of note://huge were cut');
+  // Worded by the window: the number grouped, the resource's own name and address not said again.
+  await expect(page.getByTestId('msg-context')).toContainText('Shortened: 260,000 characters were left out');
   await expect(page.getByRole('button', { name: 'Stop' })).toBeHidden({ timeout: 30_000 });
 
   // A huge prompt: cut, its audio block described.

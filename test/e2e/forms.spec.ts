@@ -102,7 +102,8 @@ test('a message over the limit gets a counter and is not sent; "Attach as a file
   expect(body.includes('[… cut: 80001 more characters not included]')).toBe(true);
   expect(body.includes('see the file')).toBe(true);
   await expect(page.getByTestId('msg-context')).toContainText('pasted text.txt');
-  await expect(page.getByTestId('msg-context')).toContainText('80001 characters were cut');
+  // The chip names the file once; its note says what was left out, the number grouped.
+  await expect(page.getByTestId('msg-context').getByTestId('context-notes')).toHaveText('· Shortened: 80,001 characters were left out');
 });
 
 test('"Attach as a file" with a text that cannot fit the model’s window says so at once, with the numbers; a larger model lifts it', async ({ page, shell }) => {
@@ -221,7 +222,7 @@ test('import: nothing to import, several skipped entries counted, a variable giv
   await box.getByRole('button', { name: 'Preview' }).click();
   await expect(box.getByRole('button', { name: 'Import 1 server (1 new, 3 skipped)' })).toBeVisible();
   await expect(box.getByTestId('import-unreadable')).toHaveCount(3);
-  await expect(box.getByTestId('import-unreadable').filter({ hasText: 'twice' })).toHaveText('Skipped twice: the environment variable "API_KEY" is given twice');
+  await expect(box.getByTestId('import-unreadable').filter({ hasText: 'twice' })).toHaveText('Skipped twice: It gives the environment variable “API_KEY” twice.');
   await expect(box.getByTestId('import-preview').locator('strong')).toHaveText(['good']);
   await page.screenshot({ path: path.join(SCREENSHOTS, 'forms-import-skipped.png') });
   await box.getByRole('button', { name: 'Close' }).click();
@@ -240,6 +241,9 @@ test('import: nothing to import, several skipped entries counted, a variable giv
   await expect(form.getByTestId('new-value-row').nth(1).getByTestId('duplicate-row')).toHaveText('“API_KEY” is already given in a row above: give each name once.');
   await form.getByRole('button', { name: 'Add server' }).click();
   await expect(form).toBeVisible();
+  // The refusal is said once, beside the row (no summary under the form repeats it); the focus goes there.
+  await expect(form.getByLabel('Variable name 2')).toBeFocused();
+  await expect(form.getByRole('alert')).toHaveCount(1);
   await expect(serverCard(page, 'envs')).toHaveCount(0);
   await form.getByLabel('Variable name 2').fill('OTHER_KEY');
   await expect(dup).toHaveCount(0);

@@ -29,3 +29,40 @@ test('the import preview names the stored secrets a replacement keeps, and only 
   await expect(box.getByTestId('import-kept')).toHaveText('If replaced, no stored secret is kept (values left empty stay empty).');
   await expect(page.getByText('tok-stored-0123456789')).toHaveCount(0);
 });
+
+test('pasted text that is no config is refused beside Preview, in words for pasted text; an existing entry the import skips says so', async ({ page, shell }) => {
+  writeFileSync(path.join(shell.stateDir, 'mcp_servers.json'), JSON.stringify({ servers: { files: { type: 'local', command: ['bash', BASH_SERVER], env: {}, enabled: false } } }));
+  await shell.restart();
+  await openApp(page, shell.current);
+  await openSettings(page, 'MCP servers');
+  await page.getByRole('button', { name: 'Import / export' }).click();
+  const box = page.getByTestId('import-export');
+  const preview = box.getByRole('button', { name: 'Preview' });
+  // The problem is said in the row of the button that met it (not under the export buttons), as a sentence about pasted text.
+  const error = box.getByTestId('import-error');
+  for (const [text, said] of [
+    ['[1,2]', 'The pasted text is not a JSON object: paste {"servers": …} or {"mcpServers": …}.'],
+    ['{"mcpServers": ', 'The pasted text is not valid JSON.'],
+    ['{"servers": [1]}', 'In the pasted text, “servers” (or “mcpServers”) is not an object of servers.'],
+  ]) {
+    await box.getByLabel('Import JSON').fill(text!);
+    await preview.click();
+    await expect(error, text).toHaveText(said!);
+    await expect(error.locator('xpath=..')).toContainText('Preview');
+    await expect(box.getByTestId('export-error')).toHaveCount(0);
+  }
+  // Typing on clears it.
+  await box.getByLabel('Import JSON').fill('{}');
+  await expect(error).toHaveCount(0);
+
+  // Two new entries and one that exists: the existing one is marked as skipped — or replaced, once that is ticked.
+  const doc = { mcpServers: { notes: { command: 'bash', args: [BASH_SERVER], disabled: true }, files: { command: 'bash', args: [BASH_SERVER], disabled: true }, remote: { url: 'http://127.0.0.1:9/mcp', disabled: true } } };
+  await box.getByLabel('Import JSON').fill(JSON.stringify(doc));
+  await preview.click();
+  await expect(box.getByRole('button', { name: 'Import 2 servers (2 new, 1 skipped)' })).toBeVisible();
+  const exists = box.getByTestId('import-preview').locator('li').filter({ hasText: 'files' }).getByTestId('import-exists');
+  await expect(exists).toHaveText('exists: skipped (tick “replace servers that exist” to replace it)');
+  await box.getByLabel('replace servers that exist').check();
+  await expect(box.getByRole('button', { name: 'Import 3 servers (2 new, 1 replaced)' })).toBeVisible();
+  await expect(exists).toHaveText('exists: will be replaced');
+});

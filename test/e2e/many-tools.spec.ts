@@ -53,8 +53,8 @@ test('150 tools against a provider capped at 128: the first message is answered,
     const picker = page.getByRole('button', { name: 'Tools for this conversation' });
     await expect(picker).toHaveText('Tools: 150');
     await picker.click();
-    await expect(page.getByTestId('tool-picker-tokens')).toHaveText([/· ~\d+ tokens/, /· ~\d+ tokens/]);
-    await expect(page.getByTestId('tool-picker-total-tokens')).toHaveText(/~\d+ tokens of tool definitions/);
+    await expect(page.getByTestId('tool-picker-tokens')).toHaveText([/· ~[\d,]+ tokens/, /· ~[\d,]+ tokens/]);
+    await expect(page.getByTestId('tool-picker-total-tokens')).toHaveText(/~[\d,]+ tokens of tool definitions/);
     await page.keyboard.press('Escape');
 
     await sendMessage(page, 'How should I dress in Paris tomorrow?');
@@ -126,7 +126,7 @@ test('Test connection learns the context window from Ollama; without it the form
     await page.getByRole('button', { name: 'Test connection' }).click();
     await expect(page.getByTestId('connection-result')).toHaveText(/Connected/);
     await expect(page.getByLabel('Context window (tokens)')).toHaveValue('32768');
-    await expect(page.getByTestId('context-window-source')).toHaveText('The provider says this model’s context window is 32768 tokens.');
+    await expect(page.getByTestId('context-window-source')).toHaveText('The provider says this model’s context window is 32,768 tokens.');
     await page.getByRole('button', { name: 'Save model' }).click();
     await expect(page.getByRole('status')).toHaveText('Saved.');
     await page.reload();

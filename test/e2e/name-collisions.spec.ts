@@ -25,13 +25,13 @@ test('colliding names: cards warn, the import preview refuses, the Add form says
   await expect(box.getByTestId('import-refused')).toHaveText('refused: its tools would be named like those of the server “data.set” (“.” becomes “_” in tool names); add it under another name');
   const importButton = box.getByRole('button', { name: 'Import 1 server (1 new, 1 refused)' });
   await importButton.click();
-  await expect(box.getByTestId('import-result')).toContainText('Skipped Data_Set: its tools would be named like those of the server "data.set"');
+  await expect(box.getByTestId('import-result')).toContainText('Skipped Data_Set: Its tools would be named like those of the server “data.set” (“.” becomes “_” in tool names).');
   await expect(serverCard(page, 'data.set')).toBeVisible();
   await expect(page.locator('[data-testid="server-Data_Set"]')).toHaveCount(0);
   await box.getByRole('button', { name: 'Close' }).click();
 
   const form = await submitLocalServer(page, { name: 'data_set', command: commandLine(['bash', BASH_SERVER]) });
-  await expect(form.getByRole('alert')).toHaveText('The name "data_set" would give its tools the same names as those of the server "data.set" (tool names turn "." into "_"); choose another name.');
+  await expect(form.getByRole('alert')).toHaveText('The tools of “data_set” would be named like those of the server “data.set” (“.” becomes “_” in tool names): choose another name.');
   await expect(form.getByLabel('Server name')).toHaveAttribute('aria-invalid', 'true');
   await expect(page.locator('[data-testid="server-data_set"]')).toHaveCount(0);
 });

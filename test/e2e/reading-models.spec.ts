@@ -250,7 +250,7 @@ test('a tiny context window: every request fits, the oldest tool result is short
   // older result again — each time with a notice in the transcript.
   expect(toolTexts(sent[1]!)).toMatch(/shortened to fit the context window: \d+ characters left out/);
   const notices = page.getByTestId('chat-notice');
-  await expect(notices).toHaveText([/^To fit the model's context window, 1 tool result was shortened\.$/, /^To fit the model's context window, 1 older tool result was shortened\.$/]);
+  await expect(notices).toHaveText([/^To fit the model’s context window, 1 tool result was shortened\.$/, /^To fit the model’s context window, 1 older tool result was shortened\.$/]);
   // The window still shows the whole result to the user.
   await expect(page.getByTestId('tool-card').last().getByTestId('tool-result')).toContainText('x'.repeat(1000));
 });

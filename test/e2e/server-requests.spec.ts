@@ -29,8 +29,11 @@ test('an elicitation form: the user fills it in, defaults fill the rest, the ser
   await expect(dialog).toContainText('Who are you?');
   await expect(dialog.getByLabel('Age')).toHaveValue('30'); // the schema's default is pre-filled
   await dialog.getByRole('button', { name: 'Accept' }).click();
-  // The problem is said beside its field.
+  // The problem is said beside its field, once: the focus goes there, no summary repeats it.
   await expect(dialog.locator('[data-key="name"]').getByRole('alert')).toHaveText('Enter a value.');
+  await expect(dialog.getByLabel('Name')).toBeFocused();
+  await expect(dialog.getByRole('alert')).toHaveCount(1);
+  await expect(dialog.getByTestId('elicit-summary')).toHaveCount(0);
   await expect(dialog.locator('[data-key="age"]')).toContainText('Default: 30');
   await dialog.getByLabel('Name').fill('Ada');
   await dialog.getByLabel('Age').fill('');
@@ -97,7 +100,14 @@ test('server-everything’s elicitation form: every field kind as its own contro
   await expect(field('email').getByRole('alert')).toHaveText('Enter an email address, such as name@example.com.');
   await expect(field('integer').getByRole('alert')).toHaveText('Enter 100 or less.');
   await expect(field('untitledMultipleSelectEnum').getByRole('alert')).toHaveText('Pick at most 3.');
-  await expect(dialog.getByTestId('elicit-summary')).toHaveText('3 fields need a change before this can be sent.');
+  // The dialog scrolls, so a line names the fields (not their problems again), each a way to it.
+  await expect(field('email').getByLabel('String with email format')).toBeFocused();
+  const summary = dialog.getByTestId('elicit-summary');
+  await expect(summary).toContainText('Before this can be sent, 3 fields need a change:');
+  await expect(summary.getByRole('button')).toHaveText(['String with email format', 'Integer', 'Untitled Multiple Select Enum']);
+  await expect(summary).not.toContainText('Enter');
+  await summary.getByRole('button', { name: 'Integer' }).click();
+  await expect(field('integer').getByLabel('Integer')).toBeFocused();
   await dialog.screenshot({ path: path.join(SCREENSHOTS, 'elicitation-everything.png') });
   // Fix them and send.
   await field('email').getByLabel('String with email format').fill('ada@example.com');

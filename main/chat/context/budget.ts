@@ -3,8 +3,10 @@
  * docs/ARCHITECTURE.md "Prompts and resources in chat"): text inline within a character budget
  * (cut with a notice), raster images as images within byte budgets, anything else — binary where
  * text was expected, audio, malformed blocks — as a one-line description. Nothing is pasted whole.
+ * What was changed is kept as typed notes (`ContextNote`, the window words them) and as one
+ * English notice for the model and exports.
  */
-import type { ContentView, PromptMessageView, ResourcePartView } from '../../../preload/contract/index.js';
+import type { ContentView, ContextNote, PromptMessageView, ResourcePartView } from '../../../preload/contract/index.js';
 import { base64Bytes, MAX_IMAGE_BYTES, MAX_TOTAL_IMAGE_BYTES } from '../model-context.js';
 import { MESSAGE_CONTEXT_CHARS } from '../../../preload/contract/rules/index.js';
 
@@ -19,10 +21,16 @@ export const MESSAGE_IMAGE_BYTES = MAX_TOTAL_IMAGE_BYTES;
 
 const RASTER = /^image\/(png|jpeg|gif|webp)$/i;
 
+/** A note of what fitting changed, with the label of the attachment it is about (for the English notice). */
+export interface LabelledNote {
+  label: string;
+  note: ContextNote;
+}
+
 /** A budget shared by the blocks of one message: characters of text, bytes of images. */
 export class ContextBudget {
-  /** Whether anything was cut or described instead of included. */
-  readonly notes: string[] = [];
+  /** What was cut or described instead of included, in order. */
+  readonly notes: LabelledNote[] = [];
   constructor(
     private textLeft = MESSAGE_CONTEXT_CHARS,
     private imageBytesLeft = MESSAGE_IMAGE_BYTES,
@@ -38,6 +46,11 @@ export class ContextBudget {
     return { text: `${text.slice(0, keep)}\n[… cut: ${cut} more characters not included]`, cut };
   }
 
+  /** Note what fitting changed in the attachment `label`. */
+  note(label: string, note: ContextNote): void {
+    this.notes.push({ label, note });
+  }
+
   /** Whether an image of `bytes` fits; counts it when it does. */
   image(bytes: number): 'ok' | 'too_large' | 'over_total' {
     if (bytes > this.maxImageBytes) return 'too_large';
@@ -49,6 +62,32 @@ export class ContextBudget {
 
 function size(bytes: number): string {
   return bytes >= 1_000_000 ? `${(bytes / 1_000_000).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1000))} KB`;
+}
+
+/** One note in English, for the notice the model and exports get (`label: what happened`). */
+export function noteText({ label, note }: LabelledNote): string {
+  switch (note.kind) {
+    case 'cut':
+      return `${label}: ${note.chars} characters${note.uri ? ` of ${note.uri}` : ''} were cut`;
+    case 'described':
+      return `${label}: ${note.content_kind} content was described, not included`;
+    case 'image_type':
+      return `${label}: an image of type ${note.mime} was described, not included`;
+    case 'image_left_out':
+      return `${label}: an image of ${size(note.bytes)} was left out (${note.why === 'too_large' ? `larger than ${size(note.limit)}` : `the images of this message exceed ${size(note.limit)}`})`;
+    case 'binary':
+      return `${label}: binary content of ${note.uri ?? 'a part'} was described, not included`;
+    case 'no_content':
+      return note.uri ? `${label}: ${note.uri} had no readable content` : `${label}: the server returned no content`;
+    case 'malformed':
+      return `${label}: a malformed block was left out`;
+    case 'more_parts':
+      return `${label}: ${note.count} more parts were left out`;
+    case 'more_messages':
+      return `${label}: ${note.count} more messages were left out`;
+    case 'no_messages':
+      return `${label}: the prompt returned no messages`;
+  }
 }
 
 /** Bounded display text from server data (one line, ≤ 200 characters). */
@@ -77,7 +116,7 @@ function decodeTextBlob(blob: string): string | null {
  */
 export function fitBlock(block: unknown, budget: ContextBudget, label: string): ContentView {
   if (typeof block !== 'object' || block === null) {
-    budget.notes.push(`${label}: a malformed block was left out`);
+    budget.note(label, { kind: 'malformed' });
     return { type: 'text', text: `[${label}: malformed content left out]` };
   }
   const b = block as Record<string, unknown>;
@@ -86,14 +125,14 @@ export function fitBlock(block: unknown, budget: ContextBudget, label: string): 
   if (b.type === undefined && typeof b.uri === 'string') return fitResourceContents(b, budget, label);
   if (b.type === 'text' && typeof b.text === 'string') {
     const r = budget.text(b.text, ATTACHMENT_TEXT_CHARS);
-    if (r.cut) budget.notes.push(`${label}: ${r.cut} characters were cut`);
+    if (r.cut) budget.note(label, { kind: 'cut', chars: r.cut, uri: null });
     return { type: 'text', text: r.text };
   }
   if (b.type === 'image' && typeof b.data === 'string' && typeof b.mimeType === 'string') return fitImage(b.data, b.mimeType, budget, label);
   if (b.type === 'resource_link' && typeof b.uri === 'string') return { type: 'text', text: `[resource link: ${shortLabel(b.uri, 2000)}]` };
   const kind = shortLabel(b.type, 40) || 'unknown';
   const mime = typeof b.mimeType === 'string' ? `, ${shortLabel(b.mimeType, 64)}` : '';
-  budget.notes.push(`${label}: ${kind} content was described, not included`);
+  budget.note(label, { kind: 'described', content_kind: kind });
   return { type: 'text', text: `[${kind} content${mime}: not included]` };
 }
 
@@ -101,13 +140,13 @@ function fitImage(data: string, mime: string, budget: ContextBudget, label: stri
   const bytes = base64Bytes(data);
   const m = shortLabel(mime, 64);
   if (!RASTER.test(mime) || !/^[A-Za-z0-9+/=\s]*$/.test(data)) {
-    budget.notes.push(`${label}: an image of type ${m} was described, not included`);
+    budget.note(label, { kind: 'image_type', mime: m });
     return { type: 'text', text: `[image ${m}, ${size(bytes)}: not included (a type models do not take)]` };
   }
   const fit = budget.image(bytes);
   if (fit !== 'ok') {
     const why = fit === 'too_large' ? `larger than ${size(budget.maxImageBytes)}` : `the images of this message exceed ${size(MESSAGE_IMAGE_BYTES)}`;
-    budget.notes.push(`${label}: an image of ${size(bytes)} was left out (${why})`);
+    budget.note(label, { kind: 'image_left_out', bytes, why: fit, limit: fit === 'too_large' ? budget.maxImageBytes : MESSAGE_IMAGE_BYTES });
     return { type: 'text', text: `[image ${m}, ${size(bytes)}: not included (${why})]` };
   }
   return { type: 'image', data: data.replace(/\s+/g, ''), mimeType: mime.toLowerCase() };
@@ -120,7 +159,7 @@ export function fitResourceContents(res: unknown, budget: ContextBudget, label: 
   const mime = typeof r.mimeType === 'string' ? r.mimeType : null;
   if (typeof r.text === 'string') {
     const t = budget.text(r.text, ATTACHMENT_TEXT_CHARS);
-    if (t.cut) budget.notes.push(`${label}: ${t.cut} characters of ${uri} were cut`);
+    if (t.cut) budget.note(label, { kind: 'cut', chars: t.cut, uri });
     return { type: 'text', text: `[resource: ${uri}]\n${t.text}` };
   }
   if (typeof r.blob === 'string') {
@@ -128,17 +167,17 @@ export function fitResourceContents(res: unknown, budget: ContextBudget, label: 
     const bytes = base64Bytes(r.blob);
     const asText = isTextMime(mime) && bytes <= 4 * ATTACHMENT_TEXT_CHARS ? decodeTextBlob(r.blob) : null;
     if (asText !== null) return fitResourceContents({ uri: r.uri, mimeType: mime, text: asText }, budget, label);
-    budget.notes.push(`${label}: binary content of ${uri} was described, not included`);
+    budget.note(label, { kind: 'binary', uri });
     return { type: 'text', text: `[resource: ${uri} — binary${mime ? ` ${shortLabel(mime, 64)}` : ''}, ${size(bytes)}: not included]` };
   }
-  budget.notes.push(`${label}: ${uri} had no readable content`);
+  budget.note(label, { kind: 'no_content', uri });
   return { type: 'text', text: `[resource: ${uri} — no readable content]` };
 }
 
 /** A prompt's messages (MCP `PromptMessage[]`) fitted to the budget; malformed ones described. */
 export function fitPromptMessages(messages: unknown, budget: ContextBudget, label: string): PromptMessageView[] {
   if (!Array.isArray(messages)) {
-    budget.notes.push(`${label}: the prompt returned no messages`);
+    budget.note(label, { kind: 'no_messages' });
     return [];
   }
   const out: PromptMessageView[] = [];
@@ -148,23 +187,31 @@ export function fitPromptMessages(messages: unknown, budget: ContextBudget, labe
     const content = Array.isArray(msg.content) ? msg.content.slice(0, 100) : [msg.content];
     out.push({ role, content: content.map((c) => fitBlock(c, budget, label)) });
   }
-  if (messages.length > 100) budget.notes.push(`${label}: ${messages.length - 100} more messages were left out`);
+  if (messages.length > 100) budget.note(label, { kind: 'more_messages', count: messages.length - 100 });
   return out;
 }
 
-/** The notice for an attachment from the notes its fitting added, or null. */
-export function noticeFrom(notes: string[], from: number): string | null {
-  const mine = notes.slice(from);
-  return mine.length ? mine.slice(0, 5).join('; ') + (mine.length > 5 ? ` (and ${mine.length - 5} more)` : '') : null;
+/** Most notes kept with one attachment. */
+const MAX_NOTES = 20;
+
+/**
+ * What fitting an attachment changed, from the notes it added to `budget` since `from`: the
+ * typed notes (the window words them) and the English notice (the model and exports read it), or null.
+ */
+export function notesFrom(budget: ContextBudget, from: number): { notice: string | null; notes: ContextNote[] } {
+  const mine = budget.notes.slice(from);
+  const notice = mine.length ? mine.slice(0, 5).map(noteText).join('; ') + (mine.length > 5 ? ` (and ${mine.length - 5} more)` : '') : null;
+  return { notice, notes: mine.slice(0, MAX_NOTES).map((n) => n.note) };
 }
 
 /**
  * A resource read for the viewer: text cut to `VIEWER_TEXT_CHARS`, raster images up to
  * `MAX_IMAGE_BYTES`, anything else as binary (size only; saved through `context.save`).
  */
-export function partsForViewer(contents: unknown): { parts: ResourcePartView[]; notice: string | null } {
+export function partsForViewer(contents: unknown): { parts: ResourcePartView[]; notice: string | null; notes: ContextNote[] } {
   const list = Array.isArray(contents) ? contents.slice(0, 50) : [];
   const notes: string[] = [];
+  const typed: ContextNote[] = [];
   let textLeft = VIEWER_TEXT_CHARS;
   const parts: ResourcePartView[] = [];
   for (const c of list) {
@@ -186,16 +233,21 @@ export function partsForViewer(contents: unknown): { parts: ResourcePartView[]; 
     }
     if (text === null) {
       notes.push(`${uri || 'a part'} had no readable content`);
+      typed.push({ kind: 'no_content', uri: uri || null });
       continue;
     }
     const keep = Math.max(0, textLeft);
     if (text.length > keep) {
       notes.push(`${text.length - keep} characters of ${uri || 'the text'} are not shown`);
+      typed.push({ kind: 'cut', chars: text.length - keep, uri: uri || null });
       text = `${text.slice(0, keep)}\n[… cut]`;
     }
     textLeft -= Math.min(text.length, keep);
     parts.push({ type: 'text', uri, mime_type: mime, text });
   }
-  if (Array.isArray(contents) && contents.length > 50) notes.push(`${contents.length - 50} more parts are not shown`);
-  return { parts, notice: notes.length ? notes.join('; ') : null };
+  if (Array.isArray(contents) && contents.length > 50) {
+    notes.push(`${contents.length - 50} more parts are not shown`);
+    typed.push({ kind: 'more_parts', count: contents.length - 50 });
+  }
+  return { parts, notice: notes.length ? notes.join('; ') : null, notes: typed };
 }

@@ -16,10 +16,10 @@ import type {
 } from '../../../preload/contract/index.js';
 import type { ReadyServer, ReadyServers } from '../../mcp/host/ready-server.js';
 import { NotConnectedError } from '../../mcp/connection.js';
-import { HostError } from '../../mcp/host/errors.js';
+import { HostError, noSuchServer, serverRefused, serverUnavailable } from '../../mcp/host/errors.js';
 import type { ChooseSavePath } from '../conversations/service.js';
 import { ExportWriteError } from '../conversations/service.js';
-import { ContextBudget, fitPromptMessages, fitResourceContents, MESSAGE_CONTEXT_CHARS, noticeFrom, partsForViewer, shortLabel } from './budget.js';
+import { ContextBudget, fitPromptMessages, fitResourceContents, MESSAGE_CONTEXT_CHARS, notesFrom, partsForViewer, shortLabel } from './budget.js';
 import { mayReadFromServer, ownSchemes } from '../../../preload/contract/rules/index.js';
 import { base64Bytes } from '../model-context.js';
 
@@ -49,9 +49,9 @@ function listedUris(conn: ReadyServer): string[] {
 /** Server failures as typed errors for the window (the server's words, bounded). */
 function asTyped(err: unknown, server: string): Error {
   if (err instanceof HostError) return err;
-  if (err instanceof NotConnectedError) return new HostError('conflict', `Server "${server}" is not ready.`);
+  if (err instanceof NotConnectedError) return serverUnavailable(server, 'not_ready');
   const msg = err instanceof Error ? err.message : String(err);
-  return new HostError('invalid_input', `Server "${server}" refused the request: ${shortLabel(msg, 500)}`);
+  return serverRefused(server, shortLabel(msg, 500));
 }
 
 /** The composer's prompts and resources, over the host's live connections. */
@@ -78,8 +78,8 @@ export class ContextService {
   private ready(server: string): ReadyServer {
     const c = this.conns.ready(server);
     if (c) return c;
-    if (!this.conns.names().includes(server)) throw new HostError('not_found', `No server named "${server.slice(0, 64)}".`);
-    throw new HostError('conflict', `Server "${server}" is not ready.`);
+    if (!this.conns.names().includes(server)) throw noSuchServer(server.slice(0, 64));
+    throw serverUnavailable(server, 'not_ready');
   }
 
   /** Schemes of the server's own resources (listed resources and known templates). */
@@ -161,8 +161,8 @@ export class ContextService {
         // Pasted text attached as a file: no server; fitted like a resource's text, with a larger share.
         const title = shortLabel(ref.name, 200);
         const r = budget.text(ref.text, MESSAGE_CONTEXT_CHARS);
-        if (r.cut) budget.notes.push(`${title}: ${r.cut} characters were cut`);
-        out.push({ kind: 'text', title, content: [{ type: 'text', text: r.text }], notice: noticeFrom(budget.notes, from) });
+        if (r.cut) budget.note(title, { kind: 'cut', chars: r.cut, uri: null });
+        out.push({ kind: 'text', title, content: [{ type: 'text', text: r.text }], ...notesFrom(budget, from) });
         continue;
       }
       const conn = this.ready(ref.server);
@@ -178,7 +178,7 @@ export class ContextService {
           throw asTyped(err, ref.server);
         }
         const messages = fitPromptMessages(result.messages, budget, `prompt ${listed.name}`);
-        out.push({ kind: 'prompt', server: ref.server, name: listed.name, title: shortLabel(listed.title ?? listed.name, 200), arguments: ref.arguments, messages, notice: noticeFrom(budget.notes, from) });
+        out.push({ kind: 'prompt', server: ref.server, name: listed.name, title: shortLabel(listed.title ?? listed.name, 200), arguments: ref.arguments, messages, ...notesFrom(budget, from) });
       } else {
         await this.guardRead(ref.server, conn, ref.uri);
         let result;
@@ -191,10 +191,10 @@ export class ContextService {
         const listed = conn.resources.find((r) => r.uri === ref.uri);
         const label = shortLabel(listed?.name ?? ref.uri, 200);
         const content = contents.map((c) => fitResourceContents(c, budget, label));
-        if (contents.length === 0) budget.notes.push(`${label}: the server returned no content`);
-        if (Array.isArray(result.contents) && result.contents.length > 20) budget.notes.push(`${label}: ${result.contents.length - 20} more parts were left out`);
+        if (contents.length === 0) budget.note(label, { kind: 'no_content', uri: null });
+        if (Array.isArray(result.contents) && result.contents.length > 20) budget.note(label, { kind: 'more_parts', count: result.contents.length - 20 });
         const mime = listed?.mimeType ?? (contents[0] as { mimeType?: unknown } | undefined)?.mimeType;
-        out.push({ kind: 'resource', server: ref.server, uri: ref.uri, title: label, mime_type: typeof mime === 'string' ? shortLabel(mime, 128) : null, content, notice: noticeFrom(budget.notes, from) });
+        out.push({ kind: 'resource', server: ref.server, uri: ref.uri, title: label, mime_type: typeof mime === 'string' ? shortLabel(mime, 128) : null, content, ...notesFrom(budget, from) });
       }
     }
     return out;

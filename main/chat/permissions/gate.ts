@@ -93,7 +93,7 @@ export type RefusalReason =
 export type AuthorizeResult =
   | { allowed: true; via: AllowReason; decision: null; resolved: ResolvedTool }
   | { allowed: true; via: 'user'; decision: Exclude<ApprovalDecision, 'deny'>; warning: string | null; resolved: ResolvedTool }
-  | { allowed: false; reason: RefusalReason; message: string; decision: 'deny' | null };
+  | { allowed: false; reason: RefusalReason; message: string; decision: 'deny' | null; /** The user's own reason for a denial, as typed. */ said?: string };
 
 /** The gate of one app core. */
 export class PermissionGate {
@@ -180,7 +180,7 @@ export class PermissionGate {
     // The answer binds to the arguments shown; refuse if they changed while the card was open.
     if (r.args_sha256 !== asked || argsHash(req.args) !== asked) return { allowed: false, reason: 'args_changed', message: 'The arguments changed after the user was asked; the call was not run.', decision: null };
     const { decision, reason } = r.answer;
-    if (decision === 'deny') return { allowed: false, reason: 'denied', message: `Denied by the user${reason ? `: ${reason}` : '.'}`, decision: 'deny' };
+    if (decision === 'deny') return { allowed: false, reason: 'denied', message: `Denied by the user${reason ? `: ${reason}` : '.'}`, decision: 'deny', ...(reason ? { said: reason } : {}) };
     // The answer is about the server instance the card showed: if it stopped or restarted while
     // the card was open (another command may run under that name now), nothing is allowed or kept.
     if (!this.host.isLive(resolved))

@@ -17,7 +17,7 @@ import { NotConnectedError, type CallOptions } from '../connection.js';
 import type { ReadyServer } from '../host/ready-server.js';
 import { boundDepth } from '../nesting.js';
 import type { RegisteredTool } from '../adapter.js';
-import { HostError } from '../host/errors.js';
+import { HostError, serverRefused, serverUnavailable } from '../host/errors.js';
 import type { ResolvedTool } from '../host/resolved-tools.js';
 import { sanitizeCsp } from './csp.js';
 import { SANDBOX_PAGE_PATH } from './sandbox-page.js';
@@ -53,9 +53,9 @@ export class AppRequestRefusedError extends HostError {
 /** A server's failure on a view's request as a typed error (never classified by its text). */
 function asTyped(err: unknown, server: string): Error {
   if (err instanceof HostError) return err;
-  if (err instanceof NotConnectedError) return new HostError('conflict', `Server "${server}" is not ready.`);
+  if (err instanceof NotConnectedError) return serverUnavailable(server, 'not_ready');
   const msg = err instanceof Error ? err.message : String(err);
-  return new HostError('invalid_input', `Server "${server}" refused the request: ${msg.slice(0, 500)}`);
+  return serverRefused(server, msg.slice(0, 500));
 }
 
 /** Why a request of a released view (or of a page that went away) is refused. */
@@ -132,7 +132,7 @@ export class AppsService {
 
   private ready(server: string): ReadyServer {
     const c = this.host.ready(server);
-    if (!c) throw new HostError('not_found', `Server "${server}" is not running.`);
+    if (!c) throw serverUnavailable(server, 'not_running');
     return c;
   }
 

@@ -4,21 +4,34 @@
  * `{"secret": key}` references, remote auth, URL secrets, secret arguments. A leaf module: the
  * transport descriptors (main/mcp/transports/) and config/schema.ts both build on it.
  */
-import { headerValueSchema, envNameSchema, envValueSchema, headerNameSchema, type AuthInput } from '../../../preload/contract/index.js';
+import { headerValueSchema, envNameSchema, envValueSchema, headerNameSchema, type AuthInput, type ValidationIssue } from '../../../preload/contract/index.js';
 import type { z } from 'zod';
+import { ownIssue, validationIssue } from '../../util/validation-issue.js';
 import type { AuthConfig, LocalServerConfig } from './schema.js';
 import { detectSecretArgs, normalizePositions } from './secret-args.js';
 import { isUrlPartName, joinUrl, splitUrl } from './url-parts.js';
 
-/** Thrown for a config document that cannot be understood; `field` names the offending field. */
+/**
+ * Thrown for a config entry (or an edit of one) that cannot be taken: `issue` says why by code
+ * and path, for the window to word (docs/ARCHITECTURE.md "Languages"); the message is English for
+ * logs. `field` names the offending field for a form, when one is meant.
+ */
 export class ConfigError extends Error {
   override name = 'ConfigError';
   constructor(
     message: string,
+    readonly issue: ValidationIssue,
     readonly field?: string,
   ) {
     super(message);
   }
+}
+
+/** The {@link ConfigError} of a value schema's refusal of `field` (a dotted path): its first issue, by code. */
+export function schemaRefusal(err: z.ZodError, field: string, message = `${field}: ${err.issues[0]?.message ?? 'invalid'}`): ConfigError {
+  const first = err.issues[0];
+  const at = field.split('.');
+  return new ConfigError(message, first ? validationIssue(first, at) : ownIssue('other', at), field);
 }
 
 /** A reference to a value held in the secret store, as written in mcp_servers.json. */
@@ -52,7 +65,7 @@ export function isRecord(v: unknown): v is Record<string, unknown> {
  */
 export function checked(v: string, schema: z.ZodType<string>, field: string): string {
   const r = schema.safeParse(v);
-  if (!r.success) throw new ConfigError(`${field}: ${r.error.issues[0]?.message ?? 'invalid'}`, field);
+  if (!r.success) throw schemaRefusal(r.error, field);
   return v;
 }
 
@@ -63,20 +76,20 @@ export function checked(v: string, schema: z.ZodType<string>, field: string): st
  */
 export function stringMap(v: unknown, what: 'env' | 'headers', refs?: RefCollector): Record<string, string> {
   if (v === undefined || v === null) return {};
-  if (!isRecord(v)) throw new ConfigError(`${what} must be an object of strings`);
+  if (!isRecord(v)) throw new ConfigError(`${what} must be an object of strings`, ownIssue('invalid_type', [what]));
   const out: Record<string, string> = {};
   const names = what === 'env' ? envNameSchema : headerNameSchema;
   for (const [k, val] of Object.entries(v)) {
     // The same name rules as the add/edit forms (the contract), so nothing saved is dropped here.
     const named = names.safeParse(k);
-    if (!named.success) throw new ConfigError(`${what} name "${k.slice(0, 64)}": ${named.error.issues[0]?.message ?? 'invalid'}`, what);
+    if (!named.success) throw schemaRefusal(named.error, what, `${what} name "${k.slice(0, 64)}": ${named.error.issues[0]?.message ?? 'invalid'}`);
     if (isSecretRef(val) && refs) {
       refs[`${what}:${k}`] = val.secret;
       out[k] = '';
       continue;
     }
     if (typeof val !== 'string' && typeof val !== 'number' && typeof val !== 'boolean') {
-      throw new ConfigError(`${what}.${k} must be a string`, `${what}.${k}`);
+      throw new ConfigError(`${what}.${k} must be a string`, ownIssue('invalid_type', [what, k]), `${what}.${k}`);
     }
     out[k] = checked(String(val), what === 'env' ? envValueSchema : headerValueSchema, `${what}.${k}`);
   }
@@ -102,15 +115,15 @@ export function withSecretArgs(cfg: LocalServerConfig, marked: Iterable<number>,
  */
 export function withUrlSecrets(url: string, raw: unknown, refs: RefCollector | undefined): string {
   if (raw === undefined || raw === null) return url;
-  if (!isRecord(raw)) throw new ConfigError('url_secrets must be an object', 'url_secrets');
+  if (!isRecord(raw)) throw new ConfigError('url_secrets must be an object', ownIssue('invalid_type', ['url_secrets']), 'url_secrets');
   const { base, parts } = splitUrl(url);
   for (const [part, v] of Object.entries(raw)) {
-    if (!isUrlPartName(part)) throw new ConfigError(`url_secrets: "${part.slice(0, 64)}" is not a part of a URL`, 'url_secrets');
+    if (!isUrlPartName(part)) throw new ConfigError(`url_secrets: "${part.slice(0, 64)}" is not a part of a URL`, ownIssue('unrecognized_keys', ['url_secrets']), 'url_secrets');
     if (isSecretRef(v) && refs) {
       refs[`url:${part}`] = v.secret;
       parts[part] = '';
     } else if (typeof v === 'string') parts[part] = checked(v, headerValueSchema, `url_secrets.${part}`);
-    else throw new ConfigError(`url_secrets.${part} must be a string`, `url_secrets.${part}`);
+    else throw new ConfigError(`url_secrets.${part} must be a string`, ownIssue('invalid_type', ['url_secrets', part]), `url_secrets.${part}`);
   }
   return joinUrl(base, parts);
 }
@@ -121,27 +134,28 @@ function secretField(v: unknown, path: string, refs: RefCollector | undefined, w
     refs[path] = v.secret;
     return '';
   }
-  if (typeof v !== 'string') throw new ConfigError(`${what} must be a string`);
+  if (typeof v !== 'string') throw new ConfigError(`${what} must be a string`, ownIssue('invalid_type', what.split('.')));
   return checked(v, headerValueSchema, what);
 }
 
 function optionalString(v: unknown, what: string, max = 4096): string | undefined {
   if (v === undefined || v === null || v === '') return undefined;
-  if (typeof v !== 'string' || v.length > max) throw new ConfigError(`${what} must be a string`);
+  if (typeof v !== 'string') throw new ConfigError(`${what} must be a string`, ownIssue('invalid_type', what.split('.')));
+  if (v.length > max) throw new ConfigError(`${what} is longer than ${max} characters`, ownIssue('too_big', what.split('.'), { origin: 'string', maximum: max }));
   return checked(v, headerValueSchema, what);
 }
 
 /** Parse `auth` of a remote entry; absent → `{kind: 'none'}`. @throws ConfigError */
 export function parseAuth(raw: unknown, refs?: RefCollector): AuthConfig {
   if (raw === undefined || raw === null) return { kind: 'none' };
-  if (!isRecord(raw)) throw new ConfigError('auth must be an object');
+  if (!isRecord(raw)) throw new ConfigError('auth must be an object', ownIssue('invalid_type', ['auth']));
   switch (raw.kind) {
     case undefined:
     case 'none':
       return { kind: 'none' };
     case 'bearer': {
       const token = secretField(raw.token, 'auth:token', refs, 'auth.token');
-      if (token === undefined) throw new ConfigError('auth.token is required for bearer auth');
+      if (token === undefined) throw new ConfigError('auth.token is required for bearer auth', ownIssue('custom', ['auth', 'token'], { rule: 'required' }));
       return { kind: 'bearer', token };
     }
     case 'oauth': {
@@ -155,7 +169,7 @@ export function parseAuth(raw: unknown, refs?: RefCollector): AuthConfig {
       return out;
     }
     default:
-      throw new ConfigError(`unknown auth kind "${String(raw.kind).slice(0, 32)}"`);
+      throw new ConfigError(`unknown auth kind "${String(raw.kind).slice(0, 32)}"`, ownIssue('invalid_value', ['auth']));
   }
 }
 

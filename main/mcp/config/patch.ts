@@ -13,6 +13,7 @@ import { describeUrlPart, encodeUrlPart, joinUrl, splitUrl } from './url-parts.j
 import { SECRET_PLACEHOLDER } from '../../secrets/mask.js';
 import { normalizeRoots, RootsInputError } from '../protocol/roots.js';
 import { applySandboxPatch } from './sandbox-settings.js';
+import { ownIssue } from '../../util/validation-issue.js';
 
 /**
  * Apply an auth PATCH: `token` / `client_secret` follow the secret rules (absent → keep, `""` →
@@ -26,7 +27,7 @@ export function applyAuthPatch(stored: AuthConfig, patch: AuthPatch | undefined)
   const base: AuthConfig = kind === stored.kind ? structuredClone(stored) : kind === 'bearer' ? { kind: 'bearer', token: '' } : kind === 'oauth' ? { kind: 'oauth' } : { kind: 'none' };
   if (base.kind === 'bearer') {
     if (patch.token !== undefined) base.token = patch.token;
-    if (!base.token) throw new ConfigError('A bearer token is required.');
+    if (!base.token) throw new ConfigError('A bearer token is required.', ownIssue('custom', ['token'], { rule: 'required' }), 'token');
   } else if (base.kind === 'oauth') {
     if (patch.client_secret === '') delete base.client_secret;
     else if (patch.client_secret !== undefined) base.client_secret = patch.client_secret;
@@ -66,13 +67,13 @@ export function applyCommandPatch(cfg: LocalServerConfig, patch: ServerPatch, en
     try {
       ({ command, secret } = fillPlaceholders(patch.command, cfg.command, maskedPositions(cfg.command, cfg.secret_args, isKnownSecret)));
     } catch (err) {
-      if (err instanceof PlaceholderError) throw new ConfigError(err.message, 'command');
+      if (err instanceof PlaceholderError) throw new ConfigError(err.message, ownIssue('custom', ['command'], { rule: 'secret_placeholder' }), 'command');
       throw err;
     }
   }
   const marked = patch.secret_args ?? [];
   const bad = marked.find((i) => i >= command.length);
-  if (bad !== undefined) throw new ConfigError(`secret_args: there is no argument ${bad}`, 'secret_args');
+  if (bad !== undefined) throw new ConfigError(`secret_args: there is no argument ${bad}`, ownIssue('too_big', ['secret_args'], { origin: 'number', maximum: command.length - 1 }), 'secret_args');
   const known = isKnownSecret ? command.filter((a, i) => i > 0 && isKnownSecret(a)) : [];
   const out = withSecretArgs({ ...cfg, command, env }, [...secret, ...marked], known);
   return { command: out.command, ...(out.secret_args ? { secret_args: out.secret_args } : {}) };
@@ -90,7 +91,7 @@ export function applyUrlPatch(stored: string, url: string | undefined, secrets: 
   for (const [part, v] of Object.entries(parts)) {
     if (v !== SECRET_PLACEHOLDER) continue;
     const kept = before[part];
-    if (kept === undefined) throw new ConfigError(`The ${describeUrlPart(part)} is "${SECRET_PLACEHOLDER}" but has no stored value; enter it.`, 'url');
+    if (kept === undefined) throw new ConfigError(`The ${describeUrlPart(part)} is "${SECRET_PLACEHOLDER}" but has no stored value; enter it.`, ownIssue('custom', ['url'], { rule: 'secret_placeholder' }), 'url');
     parts[part] = kept;
   }
   const drop = new Set<string>();
@@ -114,7 +115,7 @@ export function applyPatch(cfg: ServerConfig, patch: ServerPatch, isKnownSecret?
   try {
     roots = patch.roots === undefined ? cfg.roots : patch.roots === null ? undefined : normalizeRoots(patch.roots);
   } catch (err) {
-    if (err instanceof RootsInputError) throw new ConfigError(`roots: ${err.message}`, 'roots');
+    if (err instanceof RootsInputError) throw new ConfigError(`roots: ${err.message}`, ownIssue('other', ['roots']), 'roots');
     throw err;
   }
   const common = {
@@ -127,15 +128,15 @@ export function applyPatch(cfg: ServerConfig, patch: ServerPatch, isKnownSecret?
   try {
     tools = applyToolSettingsPatch(cfg.tools, patch.tools);
   } catch (err) {
-    throw new ConfigError((err as Error).message);
+    throw new ConfigError((err as Error).message, ownIssue('other', ['tools']));
   }
   if (cfg.type === 'local') {
-    if (patch.type !== undefined || patch.url !== undefined || patch.url_secrets !== undefined || patch.headers !== undefined || patch.auth !== undefined) throw new ConfigError('type, url, url_secrets, headers and auth apply to remote servers only');
+    if (patch.type !== undefined || patch.url !== undefined || patch.url_secrets !== undefined || patch.headers !== undefined || patch.auth !== undefined) throw new ConfigError('type, url, url_secrets, headers and auth apply to remote servers only', ownIssue('custom', [], { rule: 'not_for_type' }));
     const env = mergeSecretMap(cfg.env, patch.env);
     const sandbox = patch.sandbox === undefined ? cfg.sandbox : applySandboxPatch(cfg.sandbox, patch.sandbox);
     return withToolSettings({ type: 'local', ...applyCommandPatch(cfg, patch, env, isKnownSecret), env, ...common, ...(sandbox ? { sandbox } : {}) }, tools);
   }
-  if (patch.command !== undefined || patch.secret_args !== undefined || patch.env !== undefined || patch.sandbox !== undefined) throw new ConfigError('command, secret_args, env and sandbox apply to local servers only');
+  if (patch.command !== undefined || patch.secret_args !== undefined || patch.env !== undefined || patch.sandbox !== undefined) throw new ConfigError('command, secret_args, env and sandbox apply to local servers only', ownIssue('custom', [], { rule: 'not_for_type' }));
   return withToolSettings(
     // `type` switches between Streamable HTTP and SSE; everything else of the entry is kept as it is.
     { type: patch.type ?? cfg.type, url: applyUrlPatch(cfg.url, patch.url, patch.url_secrets), headers: mergeSecretMap(cfg.headers, patch.headers), auth: applyAuthPatch(cfg.auth, patch.auth), ...common },

@@ -5,7 +5,7 @@
  * the defaults, so existing entries stay as they are and are sandboxed.
  */
 import { DEFAULT_SANDBOX_SETTINGS, sandboxPatchSchema, type SandboxPatch, type SandboxSettings } from '../../../preload/contract/index.js';
-import { ConfigError } from './schema.js';
+import { schemaRefusal } from './entry-parts.js';
 
 /** The effective settings of an entry's stored `sandbox` (absent → the defaults). */
 export function effectiveSandbox(stored: SandboxSettings | undefined): SandboxSettings {
@@ -36,7 +36,7 @@ export function applySandboxPatch(stored: SandboxSettings | undefined, patch: un
   if (!r.success) {
     const issue = r.error.issues[0];
     const at = ['sandbox', ...(issue?.path ?? [])].join('.');
-    throw new ConfigError(`${at}: ${issue?.message ?? 'invalid'}`, at);
+    throw schemaRefusal(r.error, 'sandbox', `${at}: ${issue?.message ?? 'invalid'}`);
   }
   const p: SandboxPatch = r.data;
   const cur = effectiveSandbox(stored);

@@ -4,7 +4,8 @@
  * `{"mcpServers": …}` shape), and contract input → stored config (docs/ARCHITECTURE.md
  * "Config file"). Adding, editing and loading go through this one schema.
  */
-import { serverNameSchema, type ServerInput } from '../../../preload/contract/index.js';
+import { serverNameSchema, type ImportSkipped, type ServerInput } from '../../../preload/contract/index.js';
+import { ownIssue } from '../../util/validation-issue.js';
 import { toolSettingsOfEntry, ToolSettingsError, type ToolSettingsMap } from '../tool-settings.js';
 import { ConfigError, isRecord, type RefCollector } from './entry-parts.js';
 import { normalizeRoots, RootsInputError } from '../protocol/roots.js';
@@ -72,7 +73,8 @@ export const DEFAULT_TIMEOUT_SECONDS = 60;
 
 function timeoutOf(v: unknown): number {
   if (v === undefined || v === null) return DEFAULT_TIMEOUT_SECONDS;
-  if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) throw new ConfigError('timeout_seconds must be a positive number');
+  if (typeof v !== 'number' || !Number.isFinite(v)) throw new ConfigError('timeout_seconds must be a positive number', ownIssue('invalid_type', ['timeout_seconds']));
+  if (v <= 0) throw new ConfigError('timeout_seconds must be a positive number', ownIssue('too_small', ['timeout_seconds'], { origin: 'number', minimum: 1 }));
   return Math.min(Math.round(v), 3600);
 }
 
@@ -90,24 +92,24 @@ export function parseServerEntry(raw: unknown, refs?: RefCollector): ServerConfi
   try {
     tools = toolSettingsOfEntry(raw as Record<string, unknown>).tools;
   } catch (err) {
-    if (err instanceof ToolSettingsError) throw new ConfigError(err.message);
+    if (err instanceof ToolSettingsError) throw new ConfigError(err.message, ownIssue('other', ['tools']));
     throw err;
   }
   const out = withToolSettings(cfg, tools);
   const sandbox = (raw as { sandbox?: unknown }).sandbox;
   if (sandbox !== undefined && sandbox !== null) {
-    if (out.type !== 'local') throw new ConfigError('sandbox applies to local servers only', 'sandbox');
+    if (out.type !== 'local') throw new ConfigError('sandbox applies to local servers only', ownIssue('custom', ['sandbox'], { rule: 'not_for_type' }), 'sandbox');
     const settings = parseSandboxEntry(sandbox);
     if (settings) out.sandbox = settings;
   }
   // The server's own root folders (main/mcp/protocol/roots.ts); absent = the default roots.
   const roots = (raw as { roots?: unknown }).roots;
   if (roots !== undefined && roots !== null) {
-    if (!Array.isArray(roots)) throw new ConfigError('roots must be a list of folder paths', 'roots');
+    if (!Array.isArray(roots)) throw new ConfigError('roots must be a list of folder paths', ownIssue('invalid_type', ['roots']), 'roots');
     try {
       out.roots = normalizeRoots(roots as string[]);
     } catch (err) {
-      if (err instanceof RootsInputError) throw new ConfigError(`roots: ${err.message}`, 'roots');
+      if (err instanceof RootsInputError) throw new ConfigError(`roots: ${err.message}`, ownIssue('other', ['roots']), 'roots');
       throw err;
     }
   }
@@ -123,14 +125,14 @@ export function withToolSettings<T extends ServerConfig>(cfg: T, tools: ToolSett
 }
 
 function parseServerEntryBase(raw: unknown, refs?: RefCollector): ServerConfig {
-  if (!isRecord(raw)) throw new ConfigError('server entry must be an object');
+  if (!isRecord(raw)) throw new ConfigError('server entry must be an object', ownIssue('invalid_type', ['entry']));
   const enabled = raw.enabled === undefined ? !(raw.disabled === true) : raw.enabled !== false;
   const timeout_seconds = timeoutOf(raw.timeout_seconds ?? raw.timeout);
   const named = typeof raw.type === 'string' && raw.type ? raw.type : raw.url !== undefined ? 'http' : 'local';
   // The transport's own part (main/mcp/transports/): its name or an alias such as `stdio`.
   const type = typeNamed(named);
   if (type) return transportOf(type).parse(raw, type, { enabled, timeout_seconds }, refs);
-  throw new ConfigError(`unknown server type "${named}"`);
+  throw new ConfigError(`unknown server type "${named}"`, ownIssue('invalid_value', ['type']));
 }
 
 /**
@@ -150,7 +152,7 @@ export function assertLoadable(cfg: ServerConfig): void {
   const back = parseServerEntry(JSON.parse(JSON.stringify(cfg)) as unknown);
   // What a save could lose without an error: the destination and the names of secret values.
   const shape = (c: ServerConfig): string => JSON.stringify(transportFor(c).loadShape(c));
-  if (shape(back) !== shape(cfg)) throw new ConfigError('The configuration would not load back as given.');
+  if (shape(back) !== shape(cfg)) throw new ConfigError('The configuration would not load back as given.', ownIssue('other', []));
 }
 
 /**
@@ -186,30 +188,41 @@ export interface ParsedDocument extends LoadResult {
   /** Entries that were skipped, by name (invalid names are not kept). */
   skipped: Map<string, SkippedEntry>;
   /** Every entry that was skipped, in order, invalid names included (cut to 64 characters), with why. */
-  unreadable: Array<{ name: string; reason: string }>;
+  unreadable: ImportSkipped[];
+}
+
+/**
+ * A config document of neither shape: not a JSON object (`not_object`: an array, a string), or
+ * one whose `servers` / `mcpServers` is not an object (`servers_not_object`).
+ */
+export class ConfigDocumentError extends ConfigError {
+  override name = 'ConfigDocumentError';
+  constructor(readonly problem: 'not_object' | 'servers_not_object') {
+    super(problem === 'not_object' ? 'the file is not a JSON object' : '"servers" must be an object', ownIssue('invalid_type', problem === 'not_object' ? [] : ['servers']));
+  }
 }
 
 /**
  * Parse a whole config document (`{"servers": …}` or `{"mcpServers": …}`).
  * Bad entries are skipped with a warning; a document that is not an object throws. With
  * `allowRefs: false` (imports), `{"secret": …}` values are rejected.
- * @throws ConfigError when the document has neither shape.
+ * @throws ConfigDocumentError when the document has neither shape.
  */
 export function parseConfigDocument(doc: unknown, opts: { allowRefs?: boolean } = {}): ParsedDocument {
   const allowRefs = opts.allowRefs ?? true;
-  if (!isRecord(doc)) throw new ConfigError('the file is not a JSON object');
+  if (!isRecord(doc)) throw new ConfigDocumentError('not_object');
   const table = isRecord(doc.servers) ? doc.servers : isRecord(doc.mcpServers) ? doc.mcpServers : doc.servers === undefined && doc.mcpServers === undefined ? {} : null;
-  if (table === null) throw new ConfigError('"servers" must be an object');
+  if (table === null) throw new ConfigDocumentError('servers_not_object');
   const servers = new Map<string, ServerConfig>();
   const refs = new Map<string, RefCollector>();
   const skipped = new Map<string, SkippedEntry>();
   const problems: string[] = [];
-  const unreadable: Array<{ name: string; reason: string }> = [];
+  const unreadable: ImportSkipped[] = [];
   const folded = new Map<string, string>();
   for (const [name, raw] of Object.entries(table)) {
     if (!serverNameSchema.safeParse(name).success) {
       problems.push(`"${name.slice(0, 64)}": invalid server name`);
-      unreadable.push({ name: name.slice(0, 64), reason: 'invalid server name' });
+      unreadable.push({ name: name.slice(0, 64), why: { code: 'invalid_name' }, reason: 'invalid server name' });
       continue;
     }
     const first = folded.get(name.toLowerCase());
@@ -217,7 +230,7 @@ export function parseConfigDocument(doc: unknown, opts: { allowRefs?: boolean } 
       const reason = `a server named "${first}" comes earlier (names that differ only in case are duplicates)`;
       problems.push(`"${name}": ${reason}`);
       skipped.set(name, { raw, reason });
-      unreadable.push({ name, reason });
+      unreadable.push({ name, why: { code: 'duplicate_name', other: first }, reason });
       continue;
     }
     folded.set(name.toLowerCase(), name);
@@ -230,7 +243,7 @@ export function parseConfigDocument(doc: unknown, opts: { allowRefs?: boolean } 
     } catch (err) {
       problems.push(`"${name}": ${(err as Error).message}`);
       skipped.set(name, { raw, reason: (err as Error).message });
-      unreadable.push({ name, reason: (err as Error).message });
+      unreadable.push({ name, why: err instanceof ConfigError ? { code: 'invalid_entry', issue: err.issue } : { code: 'not_saved' }, reason: (err as Error).message });
     }
   }
   return { servers, refs, skipped, unreadable, warning: problems.length ? `Some servers in the config were skipped: ${problems.join('; ')}` : null };

@@ -3,17 +3,49 @@
  * refusal of a tool the user disabled. Errors are classified by class and code, never by text
  * (docs/ARCHITECTURE.md "The IPC contract").
  */
+import type { ErrorFact, ValidationIssue } from '../../../preload/contract/index.js';
+import type { ConfigError } from '../config.js';
 
-/** A typed failure of a management action; `code` maps to the contract's `ErrorCode`. */
+/** What a {@link HostError} says in facts, for the window to word (the contract's `IpcError.issue` and `fact`). */
+export interface HostErrorFacts {
+  issue?: ValidationIssue;
+  fact?: ErrorFact;
+}
+
+/**
+ * A typed failure of a management action; `code` maps to the contract's `ErrorCode`. `facts`
+ * carry what the window words (a refused field's issue, a failed start, a taken name); the
+ * message is English for logs.
+ */
 export class HostError extends Error {
   override name = 'HostError';
+  readonly issue: ValidationIssue | undefined;
+  readonly fact: ErrorFact | undefined;
   constructor(
     readonly code: 'not_found' | 'conflict' | 'command_not_found' | 'start_failed' | 'invalid_input' | 'forbidden' | 'gone' | 'write_failed',
     message: string,
     readonly field?: string,
+    facts: HostErrorFacts = {},
   ) {
     super(message);
+    this.issue = facts.issue;
+    this.fact = facts.fact;
   }
+}
+
+/** `HostError('invalid_input')` for a config the app cannot take, with its issue and field. */
+export function refusedConfig(err: ConfigError, field: string | undefined = err.field): HostError {
+  return new HostError('invalid_input', err.message, field, { issue: err.issue });
+}
+
+/**
+ * `HostError('conflict')` on the field `name` for a server name that is taken: `existing` has it
+ * (or one that differs only in case), or a server of that name is being added right now.
+ * (A name whose tools would be named like another server's is a {@link NameCollisionError}.)
+ */
+export function nameTaken(name: string, existing: string, why: 'same' | 'adding'): HostError {
+  const message = why === 'adding' ? `A server named "${name}" is being added right now.` : existing === name ? `A server named "${name}" already exists.` : `A server named "${existing}" already exists (names that differ only in case are the same).`;
+  return new HostError('conflict', message, 'name', { fact: { kind: 'name_taken', name, existing, why } });
 }
 
 /**
@@ -41,7 +73,9 @@ export class NameCollisionError extends HostError {
     readonly server: string,
     readonly existing: string,
   ) {
-    super('conflict', `The name "${server}" would give its tools the same names as those of the server "${existing}" (tool names turn "." into "_"); choose another name.`, 'name');
+    super('conflict', `The name "${server}" would give its tools the same names as those of the server "${existing}" (tool names turn "." into "_"); choose another name.`, 'name', {
+      fact: { kind: 'name_taken', name: server, existing, why: 'namespace' },
+    });
   }
 }
 
@@ -78,5 +112,18 @@ export class RenameFailedError extends HostError {
 
 /** `HostError('not_found')` for a server name that is not configured. */
 export function noSuchServer(name: string): HostError {
-  return new HostError('not_found', `No server named "${name}".`);
+  return new HostError('not_found', `No server named "${name}".`, undefined, { fact: { kind: 'server_unavailable', server: name, why: 'unknown' } });
+}
+
+/**
+ * A request that needs `server`, which is not ready yet (`HostError('conflict')`, or `code` when
+ * the caller's contract names another) or not running (`not_found`).
+ */
+export function serverUnavailable(server: string, why: 'not_ready' | 'not_running', code: HostError['code'] = why === 'not_ready' ? 'conflict' : 'not_found'): HostError {
+  return new HostError(code, why === 'not_ready' ? `Server "${server}" is not ready.` : `Server "${server}" is not running.`, undefined, { fact: { kind: 'server_unavailable', server, why } });
+}
+
+/** `HostError('invalid_input')` for a request `server` answered with an error: its message (`said`, the server's words) as the fact. */
+export function serverRefused(server: string, said: string): HostError {
+  return new HostError('invalid_input', `Server "${server}" refused the request: ${said}`, undefined, { fact: { kind: 'server_refused', server, said } });
 }

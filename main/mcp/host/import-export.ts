@@ -6,8 +6,8 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { ExportResult, ImportPreview, ImportResult } from '../../../preload/contract/index.js';
-import { assertNoPlaceholders, parseConfigDocument, toolNamespace, type ServerConfig } from '../config.js';
+import type { ExportResult, ImportPreview, ImportResult, ImportSkip, ImportSkipped } from '../../../preload/contract/index.js';
+import { assertNoPlaceholders, ConfigDocumentError, ConfigError, parseConfigDocument, toolNamespace, type ServerConfig } from '../config.js';
 import { transportFor } from '../transports/registry.js';
 import { maskedTarget } from './views.js';
 import { mapForeignToolKeys } from '../tool-settings.js';
@@ -42,15 +42,23 @@ export function storedSecretsKept(next: ServerConfig, stored: ServerConfig | und
  * Take out of `servers` every entry of the pasted `json` that gives one environment variable or
  * header twice (JSON.parse would keep the last value unseen); returns them with why.
  */
-function withoutDuplicateNames(json: string, servers: Map<string, ServerConfig>): Array<{ name: string; reason: string }> {
-  const out: Array<{ name: string; reason: string }> = [];
+function withoutDuplicateNames(json: string, servers: Map<string, ServerConfig>): ImportSkipped[] {
+  const out: ImportSkipped[] = [];
   for (const d of duplicateKeys(json)) {
     const [table, name, map] = d.path;
     if (d.path.length !== 3 || (table !== 'servers' && table !== 'mcpServers') || (map !== 'env' && map !== 'headers') || !servers.has(name!)) continue;
     servers.delete(name!);
-    out.push({ name: name!, reason: `${map === 'env' ? 'the environment variable' : 'the header'} "${d.key.slice(0, 256)}" is given twice` });
+    const key = d.key.slice(0, 256);
+    out.push({ name: name!, why: { code: 'given_twice', map, key }, reason: `${map === 'env' ? 'the environment variable' : 'the header'} "${key}" is given twice` });
   }
   return out;
+}
+
+/** Why saving an imported entry failed, by the error's class: its command, a refused field, or else `not_saved`. */
+function skipOf(err: unknown): ImportSkip {
+  if (err instanceof HostError && err.fact?.kind === 'server_failure' && err.fact.failure.kind === 'spawn_failed') return { code: 'command_not_found', command: err.fact.failure.command };
+  if (err instanceof ConfigError) return { code: 'invalid_entry', issue: err.issue };
+  return { code: 'not_saved' };
 }
 
 /** Import and export for one host. */
@@ -84,20 +92,21 @@ export class ServerTransfer {
    * The pasted document's servers and the entries it skips. An empty array reads as an empty
    * document (nothing to import, not an error).
    */
-  private parseImport(json: string): { servers: Map<string, ServerConfig>; unreadable: Array<{ name: string; reason: string }>; warning: string | null } {
+  private parseImport(json: string): { servers: Map<string, ServerConfig>; unreadable: ImportSkipped[]; warning: string | null } {
     let doc: unknown;
     try {
       doc = JSON.parse(json);
     } catch {
-      throw new HostError('invalid_input', 'The text is not valid JSON.', 'json');
+      throw new HostError('invalid_input', 'The text is not valid JSON.', 'json', { fact: { kind: 'import', problem: 'not_json' } });
     }
     if (Array.isArray(doc) && doc.length === 0) return { servers: new Map(), unreadable: [], warning: null };
     try {
       const parsed = parseConfigDocument(doc, { allowRefs: false });
       return { ...parsed, unreadable: [...parsed.unreadable, ...withoutDuplicateNames(json, parsed.servers)] };
     } catch (err) {
-      if (err instanceof HostError) throw err;
-      throw new HostError('invalid_input', `Cannot import: ${(err as Error).message}`, 'json');
+      // Pasted text, not a file: the window words the problem by its code.
+      if (err instanceof ConfigDocumentError) throw new HostError('invalid_input', `The text cannot be imported: ${err.message}.`, 'json', { fact: { kind: 'import', problem: err.problem } });
+      throw err;
     }
   }
 
@@ -156,16 +165,16 @@ export class ServerTransfer {
       const taken = this.mgmt.nameTakenBy(name);
       if (taken?.kind === 'namespace') {
         // Refused like an add (NameCollisionError): the two could be taken for one another.
-        result.skipped.push({ name, reason: `its tools would be named like those of the server "${taken.existing}" (tool names turn "." into "_")` });
+        result.skipped.push({ name, why: { code: 'name_taken', existing: taken.existing, why: 'namespace' }, reason: `its tools would be named like those of the server "${taken.existing}" (tool names turn "." into "_")` });
         continue;
       }
       if (taken && (taken.adding || taken.existing !== name)) {
-        result.skipped.push({ name, reason: `a server named "${taken.existing}" exists (names that differ only in case are the same)` });
+        result.skipped.push({ name, why: { code: 'name_taken', existing: taken.existing, why: taken.adding ? 'adding' : 'same' }, reason: `a server named "${taken.existing}" exists (names that differ only in case are the same)` });
         continue;
       }
       const exists = taken !== null; // loaded, or skipped at load (kept in the file)
       if (exists && !replaceExisting) {
-        result.skipped.push({ name, reason: 'a server of that name exists' });
+        result.skipped.push({ name, why: { code: 'exists' }, reason: 'a server of that name exists' });
         continue;
       }
       try {
@@ -185,7 +194,7 @@ export class ServerTransfer {
         else this.rt.emitChanged(name);
         (exists ? result.replaced : result.added).push(name);
       } catch (err) {
-        result.skipped.push({ name, reason: (err as Error).message });
+        result.skipped.push({ name, why: skipOf(err), reason: (err as Error).message });
       }
     }
     return result;

@@ -4,11 +4,11 @@
  * servers (./runtime.ts); a later action on the same server wins over an edit still starting
  * (docs/ARCHITECTURE.md "Update semantics (PATCH)", "Readiness").
  */
-import type { ServerInput, ServerPatch, ServerView, ToolSettingPatch } from '../../../preload/contract/index.js';
+import type { ServerFailure, ServerInput, ServerPatch, ServerView, ToolSettingPatch } from '../../../preload/contract/index.js';
 import { applyPatch, assertLoadable, assertNoPlaceholders, ConfigError, configFromInput, toolNamespace, withToolSettings, type ServerConfig } from '../config.js';
 import { applyToolSettingsPatch, ToolSettingsError } from '../tool-settings.js';
 import { describeFailure } from '../failure-log.js';
-import { HostError, NameCollisionError, noSuchServer } from './errors.js';
+import { HostError, NameCollisionError, nameTaken, noSuchServer, refusedConfig, serverUnavailable } from './errors.js';
 import type { ServerRuntime } from './runtime.js';
 import { transportFor } from '../transports/registry.js';
 
@@ -21,7 +21,7 @@ function loadable(cfg: ServerConfig): void {
     assertLoadable(cfg);
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
-    throw new HostError('invalid_input', err.message, err.field);
+    throw refusedConfig(err);
   }
 }
 
@@ -73,8 +73,7 @@ export class ServerManagement {
     const t = this.nameTakenBy(name);
     if (!t) return;
     if (t.kind === 'namespace') throw new NameCollisionError(name, t.existing);
-    if (t.adding) throw new HostError('conflict', `A server named "${name}" is being added right now.`, 'name');
-    throw new HostError('conflict', t.existing === name ? `A server named "${name}" already exists.` : `A server named "${t.existing}" already exists (names that differ only in case are the same).`, 'name');
+    throw nameTaken(name, t.existing, t.adding ? 'adding' : 'same');
   }
 
   /** Run `fn` with `name` marked as being added (see {@link nameTakenBy}). */
@@ -102,7 +101,7 @@ export class ServerManagement {
       assertNoPlaceholders(cfg);
     } catch (err) {
       if (!(err instanceof ConfigError)) throw err;
-      throw new HostError('invalid_input', err.message, err.field);
+      throw refusedConfig(err);
     }
     // An argument equal to a stored secret (another server's token, the model key) is one too.
     cfg = transportFor(cfg).markKnownSecrets(cfg, (v) => this.rt.isKnownSecret(v));
@@ -129,7 +128,8 @@ export class ServerManagement {
     try {
       next = applyPatch(old, patch, (v) => this.rt.isKnownSecret(v));
     } catch (err) {
-      throw new HostError('invalid_input', (err as Error).message, err instanceof ConfigError ? err.field : undefined);
+      if (err instanceof ConfigError) throw refusedConfig(err);
+      throw new HostError('invalid_input', (err as Error).message);
     }
     if (patch.tools !== undefined && Object.keys(patch).every((k) => k === 'tools')) {
       // Per-tool settings only: nothing about the connection changes, so no restart.
@@ -180,9 +180,11 @@ export class ServerManagement {
     }
     if (candidate.status !== 'ready') {
       const tail = candidate.stderrTail().slice(-12);
-      const why = `${candidate.state.kind === 'error' ? describeFailure(candidate.state.failure) : 'unknown error'}${tail.length ? `\nLast stderr lines:\n${tail.join('\n')}` : ''}`;
+      const failure: ServerFailure = candidate.state.kind === 'error' ? candidate.state.failure : { kind: 'unknown', server_message: null };
+      const why = `${describeFailure(failure)}${tail.length ? `\nLast stderr lines:\n${tail.join('\n')}` : ''}`;
       await candidate.close();
-      throw new HostError('start_failed', `The server did not start with the new settings, so they were not saved: ${why}`);
+      // The window words the failure and shows the stderr lines as the server's (the message is for logs).
+      throw new HostError('start_failed', `The server did not start with the new settings, so they were not saved: ${why}`, undefined, { fact: { kind: 'server_failure', failure, stderr: tail } });
     }
     if (this.rt.shuttingDown) {
       await candidate.close();
@@ -236,7 +238,7 @@ export class ServerManagement {
       const names = new Set([...listed.map((t) => t.original_name), ...Object.keys(cfg.tools ?? {})]);
       return this.patchToolSettings(name, Object.fromEntries([...names].map((n) => [n, { enabled: true }])));
     }
-    if (this.rt.conns.get(name)?.status !== 'ready') throw new HostError('invalid_input', `Server "${name}" is not ready, so its tools are not known yet.`);
+    if (this.rt.conns.get(name)?.status !== 'ready') throw serverUnavailable(name, 'not_ready', 'invalid_input');
     if (action === 'disable_all') return this.patchToolSettings(name, Object.fromEntries(listed.map((t) => [t.original_name, { enabled: false }])));
     return this.patchToolSettings(name, Object.fromEntries(listed.filter((t) => t.annotations.readOnlyHint === true).map((t) => [t.original_name, { approval: 'always_allow' as const }])));
   }

@@ -8,7 +8,7 @@
  * records, log levels) joins as {@link RenameParticipant}s.
  */
 import type { ServerView } from '../../../preload/contract/index.js';
-import { HostError, NameCollisionError, noSuchServer, RenameFailedError } from './errors.js';
+import { HostError, NameCollisionError, nameTaken, noSuchServer, RenameFailedError } from './errors.js';
 import type { ServerManagement } from './management.js';
 import type { ServerRuntime } from './runtime.js';
 
@@ -42,7 +42,7 @@ export class ServerRename {
     const t = this.management.nameTakenBy(to);
     if (!t || t.existing === from) return;
     if (t.kind === 'namespace') throw new NameCollisionError(to, t.existing);
-    throw new HostError('conflict', t.adding ? `A server named "${to}" is being added right now.` : `A server named "${t.existing}" already exists.`, 'name');
+    throw nameTaken(to, t.existing, t.adding ? 'adding' : 'same');
   }
 
   /** The host's own records of a server, in the order they move. */
@@ -53,7 +53,7 @@ export class ServerRename {
         what: 'settings and secrets',
         move: async (a, b) => {
           // Taken meanwhile (an import landed): refused as any taken name is.
-          if (!(await rt.store.rename(a, b))) throw new HostError('conflict', `A server named "${b}" already exists.`, 'name');
+          if (!(await rt.store.rename(a, b))) throw nameTaken(b, b, 'same');
         },
       },
       { what: 'pinned tool definitions', move: (a, b) => rt.pins.rename(a, b) },

@@ -13,6 +13,7 @@ import type { ConfigStore, ServerConfig } from '../config.js';
 import { LogRing, McpConnection, type ElicitHandler, type SampleHandler } from '../connection.js';
 import type { ProcessLedger } from '../process-ledger.js';
 import { CommandNotFoundError, type ServerEnvironment } from '../transports/environment.js';
+import { commandNotFound } from '../failures.js';
 import type { LaunchWrapper } from '../transports/kind.js';
 import { transportFor } from '../transports/registry.js';
 import { EraMemory } from '../negotiation.js';
@@ -151,7 +152,7 @@ export class ServerRuntime {
     try {
       transportFor(cfg).preflight(cfg, this.deps.environment);
     } catch (err) {
-      if (err instanceof CommandNotFoundError) throw new HostError('command_not_found', err.message, 'command');
+      if (err instanceof CommandNotFoundError) throw new HostError('command_not_found', err.message, 'command', { fact: { kind: 'server_failure', failure: commandNotFound(err), stderr: [] } });
       throw err;
     }
   }

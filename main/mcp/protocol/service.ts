@@ -6,7 +6,7 @@
  */
 import type { EventName, EventPayloads, LoggingLevel, ServerView } from '../../../preload/contract/index.js';
 import type { ConfigStore } from '../config.js';
-import { HostError, noSuchServer } from '../host/errors.js';
+import { HostError, noSuchServer, serverUnavailable } from '../host/errors.js';
 import type { ReadyServer } from '../host/ready-server.js';
 import type { ProtocolHooks } from './hooks.js';
 import { DefaultRootsStore, RootsInputError, toRootEntries } from './roots.js';
@@ -116,7 +116,7 @@ export class ProtocolService {
     const host = this.host;
     if (!this.opts.config.has(name)) throw noSuchServer(name);
     const conn = host.ready(name);
-    if (!conn) throw new HostError('invalid_input', `Server "${name}" is not ready.`);
+    if (!conn) throw serverUnavailable(name, 'not_ready', 'invalid_input');
     if (!conn.supportsLogging) throw new HostError('invalid_input', `Server "${name}" does not support setting a log level.`);
     await conn.setLoggingLevel(level);
     this.levels.set(name, level);

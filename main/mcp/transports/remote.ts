@@ -6,7 +6,8 @@
  */
 import { serverUrlSchema } from '../../../preload/contract/index.js';
 import type { RemoteServerConfig, ServerConfig } from '../config.js';
-import { authFromInput, ConfigError, parseAuth, stringMap, withUrlSecrets } from '../config/entry-parts.js';
+import { authFromInput, ConfigError, parseAuth, schemaRefusal, stringMap, withUrlSecrets } from '../config/entry-parts.js';
+import { ownIssue } from '../../util/validation-issue.js';
 import { describeUrlPart, joinUrl, maskUrl, splitUrl, urlSecretParts } from '../config/url-parts.js';
 import { maskMap, SECRET_PLACEHOLDER } from '../../secrets/mask.js';
 import type { TransportKind } from './kind.js';
@@ -39,9 +40,9 @@ export const remoteParts: Omit<TransportKind<RemoteServerConfig>, 'type' | 'alia
   remote: true,
 
   parse(raw, type, common, refs) {
-    if (typeof raw.url !== 'string') throw new ConfigError('url is required for a remote server', 'url');
+    if (typeof raw.url !== 'string') throw new ConfigError('url is required for a remote server', raw.url === undefined || raw.url === null ? ownIssue('custom', ['url'], { rule: 'required' }) : ownIssue('invalid_type', ['url']), 'url');
     const url = serverUrlSchema.safeParse(raw.url);
-    if (!url.success) throw new ConfigError(`url: ${url.error.issues[0]?.message ?? 'invalid'}`, 'url');
+    if (!url.success) throw schemaRefusal(url.error, 'url');
     return { type, url: withUrlSecrets(raw.url, raw.url_secrets, refs), headers: stringMap(raw.headers, 'headers', refs), auth: parseAuth(raw.auth, refs), ...common };
   },
 
@@ -49,7 +50,7 @@ export const remoteParts: Omit<TransportKind<RemoteServerConfig>, 'type' | 'alia
 
   assertNoPlaceholders(cfg) {
     const { parts } = splitUrl(cfg.url);
-    if (Object.values(parts).includes(SECRET_PLACEHOLDER)) throw new ConfigError(`The URL holds "${SECRET_PLACEHOLDER}", which stands for a stored secret; enter the value.`, 'url');
+    if (Object.values(parts).includes(SECRET_PLACEHOLDER)) throw new ConfigError(`The URL holds "${SECRET_PLACEHOLDER}", which stands for a stored secret; enter the value.`, ownIssue('custom', ['url'], { rule: 'secret_placeholder' }), 'url');
   },
 
   loadShape: (cfg) => [cfg.type, cfg.url, Object.keys(cfg.headers), cfg.auth.kind],

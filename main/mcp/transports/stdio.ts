@@ -8,6 +8,7 @@
 import { commandPartSchema } from '../../../preload/contract/index.js';
 import type { LocalServerConfig, ServerConfig } from '../config.js';
 import { checked, ConfigError, isSecretRef, stringMap, withSecretArgs } from '../config/entry-parts.js';
+import { ownIssue } from '../../util/validation-issue.js';
 import { fillPlaceholders, maskCommand, maskedPositions, PlaceholderError } from '../config/secret-args.js';
 import { maskMap, SECRET_PLACEHOLDER } from '../../secrets/mask.js';
 import { ManagedStdioTransport } from '../stdio.js';
@@ -62,21 +63,21 @@ export const stdioTransport: TransportKind<LocalServerConfig> = {
           refArgs.push(i);
           return '';
         }
-        if (typeof c !== 'string') throw new ConfigError('command must be a list of strings');
+        if (typeof c !== 'string') throw new ConfigError('command must be a list of strings', ownIssue('invalid_type', ['command', String(i)]));
         return c;
       });
     } else if (typeof raw.command === 'string') {
       const args = raw.args === undefined ? [] : raw.args;
-      if (!Array.isArray(args) || args.some((a) => typeof a !== 'string')) throw new ConfigError('args must be a list of strings');
+      if (!Array.isArray(args) || args.some((a) => typeof a !== 'string')) throw new ConfigError('args must be a list of strings', ownIssue('invalid_type', ['args']));
       command = [raw.command, ...(args as string[])];
     } else {
-      throw new ConfigError('command is required for a local server');
+      throw new ConfigError('command is required for a local server', raw.command === undefined || raw.command === null ? ownIssue('custom', ['command'], { rule: 'required' }) : ownIssue('invalid_type', ['command']));
     }
-    if (command.length === 0 || !command[0]!.trim()) throw new ConfigError('command is empty');
+    if (command.length === 0 || !command[0]!.trim()) throw new ConfigError('command is empty', ownIssue('custom', ['command'], { rule: 'required' }));
     command.forEach((c, i) => checked(c, commandPartSchema, `command.${i}`));
     const env = stringMap(raw.env, 'env', refs);
     const marked = raw.secret_args === undefined || raw.secret_args === null ? [] : raw.secret_args;
-    if (!Array.isArray(marked) || marked.some((i) => !Number.isInteger(i) || i < 1 || i >= command.length)) throw new ConfigError('secret_args must list argument positions (1 … the number of arguments)', 'secret_args');
+    if (!Array.isArray(marked) || marked.some((i) => !Number.isInteger(i) || i < 1 || i >= command.length)) throw new ConfigError('secret_args must list argument positions (1 … the number of arguments)', ownIssue('invalid_value', ['secret_args']), 'secret_args');
     return withSecretArgs({ type, command, env, ...common }, [...(marked as number[]), ...refArgs]);
   },
 
@@ -84,13 +85,13 @@ export const stdioTransport: TransportKind<LocalServerConfig> = {
     const cfg: LocalServerConfig = { type: input.type, command: [...input.command], env: { ...(input.env ?? {}) }, ...common };
     const marked = input.secret_args ?? [];
     const bad = marked.find((i) => i >= cfg.command.length);
-    if (bad !== undefined) throw new ConfigError(`secret_args: there is no argument ${bad}`, 'secret_args');
+    if (bad !== undefined) throw new ConfigError(`secret_args: there is no argument ${bad}`, ownIssue('too_big', ['secret_args'], { origin: 'number', maximum: cfg.command.length - 1 }), 'secret_args');
     return withSecretArgs(cfg, marked);
   },
 
   assertNoPlaceholders(cfg) {
     const at = cfg.command.indexOf(SECRET_PLACEHOLDER, 1);
-    if (at > 0) throw new ConfigError(`Argument ${at} is "${SECRET_PLACEHOLDER}", which stands for a stored secret; enter its value.`, `command.${at}`);
+    if (at > 0) throw new ConfigError(`Argument ${at} is "${SECRET_PLACEHOLDER}", which stands for a stored secret; enter its value.`, ownIssue('custom', ['command', String(at)], { rule: 'secret_placeholder' }), `command.${at}`);
   },
 
   loadShape: (cfg) => [cfg.type, cfg.command, Object.keys(cfg.env), cfg.secret_args ?? []],

@@ -50,8 +50,7 @@ function AttachmentFit({ chars, profile }: { chars: number; profile: ModelProfil
   const { t } = useTranslation();
   const over = chars > 0 && profile?.configured ? attachedTextOverflow(chars, profile.context_window) : null;
   if (!over || !profile) return null;
-  const n = (v: number): string => v.toLocaleString(t('validation.locale'));
-  const values = { model: profile.model, sent: n(over.sentChars), tokens: n(over.tokens), window: n(over.window), room: n(over.room), reserve: n(over.reserve) };
+  const values = { model: profile.model, sent: over.sentChars, tokens: over.tokens, window: over.window, room: over.room, reserve: over.reserve };
   return (
     <div className="attachment-fit field-error" role="alert" data-testid="attachment-fit">
       {over.sentChars < over.chars ? t('composer.attachTooLargeCut', values) : t('composer.attachTooLarge', values)}
@@ -155,7 +154,7 @@ export function Composer({ composerRef, running }: { composerRef: RefObject<HTML
 
   /** The text typed so far becomes an attached text file; the box empties (nothing is lost). */
   const attachText = (): void => {
-    attach({ ref: { kind: 'text', name: t('composer.pastedName'), text }, label: t('composer.pastedLabel', { count: text.length.toLocaleString(t('validation.locale')) }) });
+    attach({ ref: { kind: 'text', name: t('composer.pastedName'), text }, label: t('composer.pastedLabel', { count: text.length }) });
     update('', 0);
     composerRef.current?.focus();
   };
@@ -323,13 +322,13 @@ export function Composer({ composerRef, running }: { composerRef: RefObject<HTML
       </div>
       {text.length >= COUNTER_FROM && (
         <div className={tooLong ? 'composer-count field-error' : 'composer-count muted small'} data-testid="composer-count" role={tooLong ? 'alert' : undefined}>
-          {tooLong ? t('composer.tooLong', { count: text.length.toLocaleString(t('validation.locale')), max: TEXT_MAX.toLocaleString(t('validation.locale')) }) : t('composer.count', { count: text.length.toLocaleString(t('validation.locale')), max: TEXT_MAX.toLocaleString(t('validation.locale')) })}{' '}
+          {tooLong ? t('composer.tooLong', { count: text.length, max: TEXT_MAX }) : t('composer.count', { count: text.length, max: TEXT_MAX })}{' '}
           {text.length <= ATTACH_MAX ? (
             <button className="link" onClick={attachText}>
               {t('composer.attachAsFile')}
             </button>
           ) : (
-            t('composer.tooLongToAttach', { max: ATTACH_MAX.toLocaleString(t('validation.locale')) })
+            t('composer.tooLongToAttach', { max: ATTACH_MAX })
           )}
         </div>
       )}

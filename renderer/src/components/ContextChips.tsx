@@ -6,6 +6,7 @@
 import type { ContextEntry } from '../../../preload/contract/index.js';
 import { useApp } from '../store';
 import { useTranslation } from '../i18n';
+import { ContextNotesText } from './ContextNotesText';
 
 /** The prompts and resources a sent message carried (a resource opens in the viewer). */
 export function ContextChips({ context }: { context: ContextEntry[] }) {
@@ -37,7 +38,12 @@ export function ContextChips({ context }: { context: ContextEntry[] }) {
               ))}
             </details>
           )}
-          {c.notice && <span className="muted small"> · {t('composer.cutNotice', { notice: c.notice })}</span>}
+          {c.notice && (
+            <span className="muted small" data-testid="context-notes">
+              {' · '}
+              <ContextNotesText notes={c.notes} notice={c.notice} uri={c.kind === 'resource' ? c.uri : null} />
+            </span>
+          )}
         </li>
       ))}
     </ul>

@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import type { ServerPatch, ServerView } from '../../../preload/contract/index.js';
 import { isValidServerName } from '../../../preload/contract/rules/index.js';
 import { ApiError, call } from '../api';
@@ -10,7 +10,8 @@ import { duplicateRows } from './env-rows';
 import { SandboxFields, useSandboxForm } from './sandbox/SandboxFields';
 import { NewValueRow, StoredValueRow } from './ValueRows';
 import { SecretsFormNote } from './SecretsFormNote';
-import { useRevealFirstProblem } from './use-first-problem';
+import { useFocusFirstProblem } from './first-problem';
+import { ErrorText } from './ErrorText';
 
 /** The remote transports a remote server can be switched between. */
 const REMOTE_TYPES = ['http', 'sse'] as const;
@@ -49,19 +50,19 @@ export function EditServerForm({ server, onDone }: { server: ServerView; onDone:
   const [removed, setRemoved] = useState<Record<string, boolean>>({});
   const [added, setAdded] = useState<{ key: string; value: string }[]>([]);
   const sandbox = useSandboxForm(server.sandbox_settings);
-  const [error, setError] = useState<string | null>(null);
+  // The form's own refusal, or what main's failed with (a failed trial start shows the server's output).
+  const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const [name, setName] = useState(server.name);
   const [nameError, setNameError] = useState<string | null>(null);
   const [type, setType] = useState(server.type);
-  const formRef = useRef<HTMLFormElement>(null);
-  const refused = useRevealFirstProblem(formRef);
   const order = useApp((s) => s.serverOrder);
   const others = order.filter((n) => n !== server.name);
   // New rows that repeat a stored name (one not being removed) or an earlier new row.
   const kept = Object.keys(stored).filter((n) => !removed[n]);
   const dupes = duplicateRows([...kept, ...added.map((r) => r.key)], values.field === 'headers');
   const duplicates = new Set([...dupes].filter((i) => i >= kept.length).map((i) => i - kept.length));
+  const [formRef, focusFirstProblem] = useFocusFirstProblem<HTMLFormElement>();
 
   /**
    * The new name's error in words, or null when it may be asked for. Main checks it again, with
@@ -89,7 +90,6 @@ export function EditServerForm({ server, onDone }: { server: ServerView; onDone:
       if (removed[name]) secrets[name] = '';
       else if (replace[name]) secrets[name] = replace[name]!;
     }
-    if (duplicates.size) throw new Error(t('addServer.errDuplicateRows'));
     for (const row of added) {
       const k = row.key.trim();
       if (!k) continue;
@@ -107,14 +107,19 @@ export function EditServerForm({ server, onDone }: { server: ServerView; onDone:
     const newName = name.trim();
     const badName = checkName(newName);
     setNameError(badName);
+    // A repeated name or a bad new name is said beside its field only; the focus goes there.
+    if (badName || duplicates.size) {
+      focusFirstProblem();
+      return;
+    }
     let patch: ServerPatch;
     try {
       patch = buildPatch();
     } catch (err) {
       setError((err as Error).message);
-      return refused();
+      focusFirstProblem();
+      return;
     }
-    if (badName) return refused();
     if (Object.keys(patch).length === 0 && newName === server.name) {
       onDone();
       return;
@@ -132,13 +137,14 @@ export function EditServerForm({ server, onDone }: { server: ServerView; onDone:
           if (err instanceof ApiError && err.code === 'conflict' && err.field === 'name') setNameError(t('editServer.errNameTaken', { name: newName }));
           else if (err instanceof ApiError && err.code === 'invalid_input') setNameError(t('addServer.errNameChars'));
           else setError(t('editServer.renameFailed', { detail: (err as Error).message }));
-          return refused();
+          focusFirstProblem();
+          return;
         }
       }
       onDone();
     } catch (err) {
-      setError(sandbox.takeError(err) ? null : (err as Error).message);
-      refused();
+      setError(sandbox.takeError(err) ? null : err);
+      focusFirstProblem();
     } finally {
       setBusy(false);
     }
@@ -227,9 +233,9 @@ export function EditServerForm({ server, onDone }: { server: ServerView; onDone:
         <span>{t('addServer.timeout')}</span>
         <input aria-label={t('editServer.timeoutLabel')} inputMode="numeric" value={timeout} onChange={(e) => setTimeoutS(e.target.value)} />
       </label>
-      {error && (
-        <div className="field-error" role="alert">
-          {error}
+      {error !== null && (
+        <div className="field-error" role="alert" data-testid="edit-error">
+          <ErrorText error={error} />
         </div>
       )}
       <div className="row">

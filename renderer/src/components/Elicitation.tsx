@@ -4,6 +4,7 @@ import { useTranslation } from '../i18n';
 import { Fill } from '../i18n/Fill';
 import { ElicitationField } from './elicitation/ElicitationField';
 import { check, formFields, initialValues, type FormValue, type Problem } from './elicitation/schema';
+import { focusProblem, scrollsItself, useFocusFirstProblem } from './first-problem';
 
 interface Request {
   id: string;
@@ -17,13 +18,18 @@ interface Request {
  * always shown; the user can accept, decline or cancel. Every field kind the spec allows is
  * rendered as its own control (./elicitation/), defaults pre-filled and named under their field;
  * a field left empty is omitted (the SDK then applies the schema's default, the one shown).
- * Problems are shown beside their fields; nothing is sent until every field is accepted.
+ * Problems are shown beside their fields, and Accept with a problem moves the focus to the first;
+ * only a dialog that scrolls (a problem may be out of view) adds a line naming those fields, each
+ * a button to it. Nothing is sent until every field is accepted.
  */
 export function ElicitationDialogs() {
   const { t } = useTranslation();
   const [queue, setQueue] = useState<Request[]>([]);
   const [values, setValues] = useState<Record<string, FormValue>>({});
   const [problems, setProblems] = useState<Record<string, Problem>>({});
+  // Whether the dialog scrolled when Accept found problems (then a line points at the fields).
+  const [scrolls, setScrolls] = useState(false);
+  const [formRef, focusFirstProblem] = useFocusFirstProblem<HTMLFormElement>();
 
   useEffect(() => {
     const offs = [
@@ -52,7 +58,11 @@ export function ElicitationDialogs() {
         else if (r.value !== null) content[f.key] = r.value;
       }
       setProblems(found);
-      if (Object.keys(found).length) return;
+      if (Object.keys(found).length) {
+        setScrolls(scrollsItself(formRef.current));
+        focusFirstProblem();
+        return;
+      }
     }
     try {
       await call('elicitation.respond', { id: current.id, action, ...(action === 'accept' ? { content } : {}) });
@@ -65,6 +75,7 @@ export function ElicitationDialogs() {
   return (
     <div className="modal-backdrop">
       <form
+        ref={formRef}
         className="modal panel"
         // The app checks every field itself and says why beside it (the browser's bubbles would not).
         noValidate
@@ -91,9 +102,16 @@ export function ElicitationDialogs() {
             }}
           />
         ))}
-        {Object.keys(problems).length > 0 && (
-          <div className="field-error" role="alert" data-testid="elicit-summary">
-            {t('elicitation.fix', { count: Object.keys(problems).length })}
+        {scrolls && Object.keys(problems).length > 0 && (
+          <div className="field-error" data-testid="elicit-summary">
+            {t('elicitation.fixAt', { count: Object.keys(problems).length })}{' '}
+            {fields
+              .filter((f) => problems[f.key])
+              .map((f) => (
+                <button key={f.key} type="button" className="link" onClick={() => focusProblem(formRef.current?.querySelector(`[data-key="${CSS.escape(f.key)}"] [aria-invalid="true"]`) ?? null)}>
+                  {f.label}
+                </button>
+              ))}
           </div>
         )}
         <div className="row">

@@ -9,8 +9,7 @@ import { useEffect, useState } from 'react';
 import type { FolderCheckView, ServerView } from '../../../preload/contract/index.js';
 import { call } from '../api';
 import { Trans, useTranslation } from '../i18n';
-import { Fill } from '../i18n/Fill';
-import { failureSentences } from '../i18n/server-state';
+import { failureSentences, SentenceView } from '../i18n/server-state';
 import { useApp } from '../store';
 import { folderServerCommand, folderServerName } from '../folder-server';
 
@@ -48,7 +47,7 @@ function ServerLine({ server, onOpenServers }: { server: ServerView; onOpenServe
         <p className="muted" data-testid="first-run-server-failure">
           {why && (
             <>
-              <Fill k={why.k} slots={why.slots} />{' '}
+              <SentenceView s={why} />{' '}
             </>
           )}
           <Trans i18nKey="firstRun.serverFailedWhere" components={{ action: <button className="link" onClick={onOpenServers} /> }} />

@@ -11,7 +11,7 @@
 import { memo, startTransition, useEffect, useMemo, useRef, useState } from 'react';
 import { FOLD_PIECE, FOLD_SHOWN, foldEnd, isFolded, pieceEnd, type FoldMode } from '../fold';
 import { splitForRendering } from '../markdown-limits';
-import { formatNumber, useTranslation } from '../i18n';
+import { useTranslation } from '../i18n';
 import { Markdown } from './Markdown';
 import { holdInChat } from './use-stick-to-bottom';
 
@@ -121,7 +121,7 @@ export function FoldedText({ text, mode, streaming = false, preClassName, preTes
       {first < text.length && (
         <div className="fold-bar" ref={bar} data-testid="fold-bar">
           <span className="muted small" data-testid="fold-note">
-            {rest > 0 ? t('fold.hidden', { shown: formatNumber(shownEnd), total: formatNumber(text.length) }) : t('fold.allShown', { total: formatNumber(text.length) })}
+            {rest > 0 ? t('fold.hidden', { shown: shownEnd, total: text.length }) : t('fold.allShown', { total: text.length })}
           </span>
           {adding ? (
             <>
@@ -136,11 +136,11 @@ export function FoldedText({ text, mode, streaming = false, preClassName, preTes
             <>
               {next < rest && (
                 <button className="link small" data-testid="fold-more" onClick={() => ask({ kind: 'more', pieces: ends.length + 1 })}>
-                  {t('fold.more', { count: next, n: formatNumber(next) })}
+                  {t('fold.more', { count: next, n: next })}
                 </button>
               )}
               <button className="link small" data-testid="fold-rest" onClick={() => ask({ kind: 'all', pieces: ends.length + 1 })}>
-                {t('fold.rest', { count: rest, n: formatNumber(rest) })}
+                {t('fold.rest', { count: rest, n: rest })}
               </button>
             </>
           ) : null}

@@ -3,6 +3,7 @@ import type { ExportResult, ImportPreview, ImportResult } from '../../../preload
 import { call } from '../api';
 import { useApp } from '../store';
 import { t as translate, useTranslation } from '../i18n';
+import { describeImportSkip } from '../i18n/errors';
 import { importCounts } from './import-count';
 
 /** "Import 2 servers (1 new, 1 replaced, 3 skipped)" — what the button will really do (current language). */
@@ -19,7 +20,9 @@ function importLabel(preview: ImportPreview, replace: boolean): string {
 /**
  * Import servers from pasted JSON (`{"servers": …}` or other hosts' `{"mcpServers": …}`), with a
  * masked preview first; export the list without secrets (shown here) or with secrets (written by
- * the app to an owner-only file; the secrets never reach this window).
+ * the app to an owner-only file; the secrets never reach this window). A problem is said where it
+ * arose — the pasted text's beside Preview, an export's beside the export buttons — and every
+ * entry the import skips says so, an existing one too (unless "replace" is ticked).
  */
 export function ImportExport({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation();
@@ -29,10 +32,13 @@ export function ImportExport({ onClose }: { onClose: () => void }) {
   const [replace, setReplace] = useState(false);
   const [result, setResult] = useState<ImportResult | null>(null);
   const [exported, setExported] = useState<ExportResult | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  // The pasted text's problem (Preview, Import), and an export's: each said beside its buttons.
+  const [importError, setImportError] = useState<string | null>(null);
+  const [exportError, setExportError] = useState<string | null>(null);
 
-  const run = async <T,>(fn: () => Promise<T>, then: (v: T) => void) => {
-    setError(null);
+  const run = async <T,>(fn: () => Promise<T>, then: (v: T) => void, setError: (e: string | null) => void) => {
+    setImportError(null);
+    setExportError(null);
     try {
       then(await fn());
     } catch (err) {
@@ -57,13 +63,19 @@ export function ImportExport({ onClose }: { onClose: () => void }) {
             setJson(e.target.value);
             setPreview(null);
             setResult(null);
+            setImportError(null);
           }}
         />
       </label>
       <div className="row">
-        <button disabled={!json.trim()} onClick={() => void run(() => call('servers.importPreview', { json }), setPreview)}>
+        <button disabled={!json.trim()} onClick={() => void run(() => call('servers.importPreview', { json }), setPreview, setImportError)}>
           {t('importExport.preview')}
         </button>
+        {importError && (
+          <span className="field-error" role="alert" data-testid="import-error">
+            {importError}
+          </span>
+        )}
         {preview && importCounts(preview, replace).nothing && (
           <span className="field-error" role="status" data-testid="import-nothing">
             {t('importExport.nothing')}
@@ -86,6 +98,7 @@ export function ImportExport({ onClose }: { onClose: () => void }) {
                     setPreview(null);
                     void loadServers();
                   },
+                  setImportError,
                 )
               }
             >
@@ -104,7 +117,11 @@ export function ImportExport({ onClose }: { onClose: () => void }) {
                   {k} {v.has_value ? v.masked : t('common.empty')}
                 </span>
               ))}
-              {s.exists && <span className="badge error">{t('importExport.exists')}</span>}
+              {s.exists && (
+                <span className="badge error" data-testid="import-exists">
+                  {t(replace ? 'importExport.existsReplaced' : 'importExport.existsSkipped')}
+                </span>
+              )}
               {!s.exists && s.collides_with !== null && (
                 <div className="error-text" data-testid="import-refused">
                   {t('importExport.collides', { other: s.collides_with })}
@@ -137,7 +154,7 @@ export function ImportExport({ onClose }: { onClose: () => void }) {
           ))}
           {preview.unreadable.map((u) => (
             <li key={`unreadable:${u.name}`} className="error-text" data-testid="import-unreadable">
-              {t('importExport.skippedOne', { name: u.name, reason: u.reason })}
+              {t('importExport.skippedOne', { name: u.name, reason: describeImportSkip(u.why) })}
             </li>
           ))}
         </ul>
@@ -148,17 +165,17 @@ export function ImportExport({ onClose }: { onClose: () => void }) {
           {result.replaced.length > 0 && t('importExport.replacedList', { names: result.replaced.join(', ') })}
           {result.skipped.map((s) => (
             <div key={s.name} className="error-text">
-              {t('importExport.skippedOne', { name: s.name, reason: s.reason })}
+              {t('importExport.skippedOne', { name: s.name, reason: describeImportSkip(s.why) })}
             </div>
           ))}
         </div>
       )}
       <div className="row">
-        <button onClick={() => void run(() => call('servers.export', { include_secrets: false }), setExported)}>{t('importExport.exportPlain')}</button>
+        <button onClick={() => void run(() => call('servers.export', { include_secrets: false }), setExported, setExportError)}>{t('importExport.exportPlain')}</button>
         <button
           className="danger"
           onClick={() => {
-            if (confirm(t('importExport.confirmSecrets'))) void run(() => call('servers.export', { include_secrets: true }), setExported);
+            if (confirm(t('importExport.confirmSecrets'))) void run(() => call('servers.export', { include_secrets: true }), setExported, setExportError);
           }}
         >
           {t('importExport.exportSecrets')}
@@ -170,12 +187,13 @@ export function ImportExport({ onClose }: { onClose: () => void }) {
           <div>
             {t('importExport.writtenTo')}<span className="mono">{exported.path}</span>
           </div>
-          <div>{exported.warning}</div>
+          {/* Main's `warning` is its English for logs; the window says what the file holds. */}
+          <div>{t('importExport.secretsWritten')}</div>
         </div>
       )}
-      {error && (
-        <div className="field-error" role="alert">
-          {error}
+      {exportError && (
+        <div className="field-error" role="alert" data-testid="export-error">
+          {exportError}
         </div>
       )}
     </div>

@@ -1,5 +1,5 @@
 import type { ToolDiffEntry, ToolPinStatus } from '../../../preload/contract/index.js';
-import { formatTime, useTranslation } from '../i18n';
+import { formatDateTime, useTranslation } from '../i18n';
 
 /**
  * A tool's pin status as main sends it (docs/ARCHITECTURE.md "Pinned tool definitions"): nothing
@@ -9,7 +9,7 @@ export function PinBadge({ pin }: { pin: ToolPinStatus }) {
   const { t } = useTranslation();
   if (pin.kind === 'pinned') return null;
   return (
-    <span className="badge hint-warn" data-testid="tool-pin" data-pin={pin.kind} title={pin.kind === 'new' ? t('pins.new_detail') : t('pins.changed_detail', { time: formatTime(pin.pinned_at) })}>
+    <span className="badge hint-warn" data-testid="tool-pin" data-pin={pin.kind} title={pin.kind === 'new' ? t('pins.new_detail') : t('pins.changed_detail', { time: formatDateTime(pin.pinned_at) })}>
       {t(`pins.${pin.kind}`)}
     </span>
   );

@@ -10,7 +10,7 @@ import type { ConnectionTestResult, ContextWindowSource, ModelInfo, ModelProfile
 import { keyWouldTravelInClear } from '../../../preload/contract/rules/index.js';
 import { ApiError, call } from '../api';
 import { useTranslation } from '../i18n';
-import { describeModelError } from '../i18n/errors';
+import { ModelErrorText } from './ModelErrorText';
 import { SecretsFormNote } from './SecretsFormNote';
 
 /** The fields a refusal can be shown beside. */
@@ -47,7 +47,8 @@ export function ProfileForm({ profile, onSaved, isFirst, justSaved = false }: { 
   const [acceptsImages, setAcceptsImages] = useState<boolean | null>(profile ? profile.accepts_images : null);
   const [makeDefault, setMakeDefault] = useState(false);
   const [models, setModels] = useState<ModelInfo[] | null>(null);
-  const [test, setTest] = useState<ConnectionTestResult | null>(null);
+  // The last "Test connection": its result, or the call's own failure (already worded).
+  const [test, setTest] = useState<ConnectionTestResult | { ok: false; said: string } | null>(null);
   const [testing, setTesting] = useState(false);
   // A new profile's form is replaced by the saved profile's form: it starts by saying "Saved.".
   const [status, setStatus] = useState<{ tone: 'ok' | 'error'; text: string } | null>(justSaved ? { tone: 'ok', text: t('profile.saved') } : null);
@@ -93,7 +94,7 @@ export function ProfileForm({ profile, onSaved, isFirst, justSaved = false }: { 
    */
   const guessText = (): string => {
     const saved = profile && profile.context_window_source === 'default' && profile.provider === provider && profile.model === model.trim() && profile.base_url === baseUrl.trim() ? profile.context_window : null;
-    const assumed = saved !== null ? t('profile.windowAssumed', { tokens: saved.toLocaleString(t('validation.locale')) }) : t('profile.windowGuess');
+    const assumed = saved !== null ? t('profile.windowAssumed', { tokens: saved }) : t('profile.windowGuess');
     if (knownWindow !== null) return assumed;
     return `${assumed} ${models !== null ? t('profile.windowProviderSilent') : t('profile.windowTestToLearn')}`;
   };
@@ -111,8 +112,8 @@ export function ProfileForm({ profile, onSaved, isFirst, justSaved = false }: { 
         base_url: baseUrl.trim(),
         ...(clearKey ? { api_key: '' } : apiKey ? { api_key: apiKey } : {}),
       });
-      // A failure's text in the current language (main's English message kept as the detail).
-      setTest(r.ok ? r : { ...r, message: describeModelError(r.code, r.message) });
+      // A failure is worded by its code and detail when shown (in the language current then).
+      setTest(r);
       if (r.ok) {
         setModels(r.models);
         // The one model the endpoint serves goes into an empty model field.
@@ -121,7 +122,7 @@ export function ProfileForm({ profile, onSaved, isFirst, justSaved = false }: { 
         if (learnWindow && windowSource === 'default') useKnownWindow(r.models.find((m) => m.id === model.trim())?.context_window ?? null);
       }
     } catch (err) {
-      setTest({ ok: false, code: 'bad_request', message: err instanceof ApiError ? err.message : String(err) });
+      setTest({ ok: false, said: err instanceof ApiError ? err.message : String(err) });
     } finally {
       setTesting(false);
     }
@@ -260,13 +261,14 @@ export function ProfileForm({ profile, onSaved, isFirst, justSaved = false }: { 
         </button>
         {test && (
           <span className={test.ok ? 'ok-text' : 'error-text'} data-testid="connection-result" aria-live="polite">
-            {test.ok ? (test.models.length ? t('profile.connected', { count: test.models.length }) : t('profile.connectedNone')) : test.message}
+            {test.ok ? test.models.length ? t('profile.connected', { count: test.models.length }) : t('profile.connectedNone') : 'said' in test ? test.said : <ModelErrorText code={test.code} detail={test.detail} />}
           </span>
         )}
       </div>
-      {test?.ok && test.warning && (
+      {/* Main's English warning is a fact here: said in the window's words, and not twice (the form may say it already). */}
+      {test?.ok && test.warning && !clearText && (
         <div className="notice-block warning" data-testid="connection-warning">
-          {test.warning}
+          {t('profile.clearText')}
         </div>
       )}
       <label className="field">

@@ -8,13 +8,10 @@
 import { useEffect, useMemo, useState } from 'react';
 import { call } from '../api';
 import { useApp } from '../store';
-import { formatNumber, useTranslation } from '../i18n';
+import { formatBytes, useTranslation } from '../i18n';
+import { ContextNotesText } from './ContextNotesText';
 import { classifyResourceUri, ownSchemes } from '../../../preload/contract/rules/index.js';
 import { Markdown, openExternal } from './Markdown';
-
-function size(bytes: number): string {
-  return bytes >= 1_000_000 ? `${formatNumber(bytes / 1_000_000, 1)} MB` : `${formatNumber(Math.max(1, Math.round(bytes / 1000)), 0)} KB`;
-}
 
 /** The viewer dialog (rendered while the store's viewer is open). */
 export function ResourceViewer() {
@@ -80,7 +77,11 @@ export function ResourceViewer() {
         {viewer.state === 'ready' && (
           <div className="viewer-body" data-testid="viewer-body">
             {viewer.updated && <div className="muted small" role="status">{t('composer.viewerUpdated')}</div>}
-            {viewer.view.notice && <div className="notice info">{t('composer.cutNotice', { notice: viewer.view.notice })}</div>}
+            {viewer.view.notice && (
+              <div className="notice info">
+                <ContextNotesText notes={viewer.view.notes} notice={viewer.view.notice} uri={viewer.view.uri} />
+              </div>
+            )}
             {viewer.view.parts.length === 0 && <div className="muted">{t('composer.viewerEmpty')}</div>}
             {viewer.view.parts.map((p, i) =>
               p.type === 'text' ? (
@@ -95,7 +96,7 @@ export function ResourceViewer() {
                 <img key={i} className="tool-image" alt={t('composer.viewerImageAlt')} src={`data:${p.mime_type};base64,${p.data}`} />
               ) : (
                 <div key={i} className="muted">
-                  {t('composer.viewerBinary', { type: p.mime_type ?? '?', size: size(p.bytes) })}
+                  {t('composer.viewerBinary', { type: p.mime_type ?? '?', size: formatBytes(p.bytes) })}
                 </div>
               ),
             )}
@@ -134,7 +135,7 @@ export function ResourceLink({ server, uri, prefix }: { server: string; uri: str
   const open = (): void => {
     if (kind === 'https') openExternal(uri);
     else if (kind === 'server') void openResource(server, uri);
-    else useApp.setState({ viewer: { state: 'ready', updated: false, view: { server, uri: uri.slice(0, 64) + '…', parts: [{ type: 'image', uri: '', mime_type: /^data:([^;]+)/.exec(uri)![1]!, data: uri.slice(uri.indexOf(',') + 1) }], notice: null, can_subscribe: false } } });
+    else useApp.setState({ viewer: { state: 'ready', updated: false, view: { server, uri: uri.slice(0, 64) + '…', parts: [{ type: 'image', uri: '', mime_type: /^data:([^;]+)/.exec(uri)![1]!, data: uri.slice(uri.indexOf(',') + 1) }], notice: null, notes: [], can_subscribe: false } } });
   };
   return (
     <div className="resource-link">

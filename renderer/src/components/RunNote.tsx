@@ -5,10 +5,22 @@
  * stopped the run.
  * docs/ARCHITECTURE.md "Tool discovery", "Context budget".
  */
-import type { TranscriptItem } from '../../../preload/contract/index.js';
+import type { ContextFitNote, TranscriptItem } from '../../../preload/contract/index.js';
 import { useTranslation } from '../i18n';
+import { ModelErrorText } from './ModelErrorText';
 
 type NoticeItem = Extract<TranscriptItem, { kind: 'notice' }>;
+type T = (key: string, o?: Record<string, unknown>) => string;
+
+/** What fitting the conversation into the context window left out, or that even that was not enough. */
+function contextFitText(t: T, f: ContextFitNote): string {
+  if (f.still_too_long) return t('contextFit.tooLong', { estimated: f.estimated_tokens, budget: f.budget_tokens });
+  const parts: string[] = [];
+  if (f.shortened) parts.push(f.current_turn ? t('contextFit.shortened', { count: f.shortened }) : t('contextFit.shortenedOlder', { count: f.shortened }));
+  if (f.removed) parts.push(t('contextFit.removed', { count: f.removed }));
+  if (f.dropped_messages) parts.push(t('contextFit.dropped', { count: f.dropped_messages }));
+  return t('contextFit.fitted', { parts: parts.join(t('importExport.listSep')) });
+}
 
 /** A notice's body. */
 export function NoticeText({ item }: { item: NoticeItem }) {
@@ -45,5 +57,14 @@ export function NoticeText({ item }: { item: NoticeItem }) {
       </span>
     );
   if (item.run_end === 'stopped') return <span data-testid="run-stopped-note">{t('runNote.stopped')}</span>;
+  const failed = item.model_error;
+  if (failed)
+    return (
+      <span data-testid="model-error-note" data-code={failed.code}>
+        <ModelErrorText code={failed.code} detail={failed.detail} />
+      </span>
+    );
+  const fit = item.context_fit;
+  if (fit) return <span data-testid="context-fit-note">{contextFitText(t as unknown as T, fit)}</span>;
   return <>{item.text}</>;
 }

@@ -1,9 +1,9 @@
-import { useRef, useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { ServerView } from '../../../preload/contract/index.js';
 import { isValidServerName } from '../../../preload/contract/rules/index.js';
 import { ApiError, call } from '../api';
 import { useApp } from '../store';
-import { formatTime, Trans, useTranslation } from '../i18n';
+import { formatDateTime, Trans, useTranslation } from '../i18n';
 import { ServerStateNotes } from '../i18n/server-state';
 import { EditServerForm } from './EditServer';
 import { ImportExport } from './ImportExport';
@@ -20,14 +20,15 @@ import { ServerSandbox } from './sandbox/SandboxCard';
 import { SandboxFields, useSandboxForm } from './sandbox/SandboxFields';
 import { NewValueRow } from './ValueRows';
 import { SecretsFormNote } from './SecretsFormNote';
-import { useRevealFirstProblem } from './use-first-problem';
+import { useFocusFirstProblem } from './first-problem';
+import { ErrorText } from './ErrorText';
 
 interface Row {
   key: string;
   value: string;
 }
 
-type Errors = Partial<Record<'name' | 'command' | 'url' | 'env' | 'timeout' | 'form', string>>;
+type Errors = Partial<Record<'name' | 'command' | 'url' | 'env' | 'timeout' | 'form', ReactNode>>;
 
 /** Map a field path from main (e.g. `config.env.X`) to a form field. */
 function fieldOf(path: string | undefined): keyof Errors {
@@ -42,7 +43,7 @@ function fieldOf(path: string | undefined): keyof Errors {
 
 /**
  * The Add-server form, with inline validation. Nothing is saved unless everything is valid; a
- * refusal brings its first field into view (./use-first-problem.ts).
+ * refusal brings its first field into view (./first-problem.ts).
  */
 export function AddServerForm({ onDone }: { onDone: () => void }) {
   const { t } = useTranslation();
@@ -58,10 +59,11 @@ export function AddServerForm({ onDone }: { onDone: () => void }) {
   const sandbox = useSandboxForm(null);
   const [errors, setErrors] = useState<Errors>({});
   const [busy, setBusy] = useState(false);
-  const formRef = useRef<HTMLFormElement>(null);
-  const refused = useRevealFirstProblem(formRef);
-  // Rows that repeat an earlier row's name (shown under the row as the user types).
+  // Rows that repeat an earlier row's name (said beside the row as the user types, and only there).
   const duplicates = duplicateRows(rows.map((r) => r.key), type !== 'local');
+  // Rows whose name is not allowed (marked; the sentence naming them is under the rows).
+  const badRows = new Set(rows.flatMap((r, i) => (r.key.trim() && !values.nameRule.test(r.key.trim()) ? [i] : [])));
+  const [formRef, focusFirstProblem] = useFocusFirstProblem<HTMLFormElement>();
 
   const validate = (): Errors => {
     const e: Errors = {};
@@ -70,9 +72,7 @@ export function AddServerForm({ onDone }: { onDone: () => void }) {
     else if (!isValidServerName(n)) e.name = t('addServer.errNameChars');
     else if (existing.includes(n)) e.name = t('addServer.errNameExists', { name: n });
     Object.assign(e, ui.checkTarget(draft));
-    const bad = rows.filter((r) => r.key.trim() && !values.nameRule.test(r.key.trim()));
-    if (bad.length) e.env = values.badNames(bad.map((r) => r.key).join(', '));
-    else if (duplicates.size) e.env = t('addServer.errDuplicateRows');
+    if (badRows.size) e.env = values.badNames(rows.filter((_, i) => badRows.has(i)).map((r) => r.key).join(', '));
     const secs = Number(timeout);
     if (!Number.isInteger(secs) || secs < 1 || secs > 3600) e.timeout = t('addServer.errTimeout');
     return e;
@@ -81,14 +81,19 @@ export function AddServerForm({ onDone }: { onDone: () => void }) {
   const submit = async () => {
     const e = validate();
     setErrors(e);
-    if (Object.keys(e).length) return refused();
+    // Each problem is said beside its field; the focus goes to the first (it may be out of view).
+    if (Object.keys(e).length || duplicates.size) {
+      focusFirstProblem();
+      return;
+    }
     const map = Object.fromEntries(rows.filter((r) => r.key.trim()).map((r) => [r.key.trim(), r.value]));
     let config;
     try {
       config = ui.input(draft, map, Number(timeout));
     } catch (err) {
       setErrors({ form: (err as Error).message });
-      return refused();
+      focusFirstProblem();
+      return;
     }
     setBusy(true);
     try {
@@ -97,8 +102,8 @@ export function AddServerForm({ onDone }: { onDone: () => void }) {
       onDone();
     } catch (err) {
       const f = err instanceof ApiError ? fieldOf(err.field) : 'form';
-      setErrors(sandbox.takeError(err) ? {} : { [f]: (err as Error).message });
-      refused();
+      setErrors(sandbox.takeError(err) ? {} : { [f]: <ErrorText error={err} /> });
+      focusFirstProblem();
     } finally {
       setBusy(false);
     }
@@ -145,6 +150,7 @@ export function AddServerForm({ onDone }: { onDone: () => void }) {
             namePlaceholder={values.placeholder}
             valuePlaceholder={t('addServer.valueSecret')}
             duplicate={duplicates.has(i) ? t('addServer.errDuplicateName', { name: r.key.trim() }) : null}
+            invalid={!!errors.env && badRows.has(i)}
             onName={(key) => setRows(rows.map((x, j) => (j === i ? { ...x, key } : x)))}
             onValue={(value) => setRows(rows.map((x, j) => (j === i ? { ...x, value } : x)))}
             onRemove={() => setRows(rows.filter((_, j) => j !== i))}
@@ -182,14 +188,15 @@ export function ServerCard({ server }: { server: ServerView }) {
   // The edit form stays open while Tools or Logs are looked at, so no typed change is lost.
   const [editing, setEditing] = useState(false);
   const pendingUrl = useApp((s) => s.signInUrls[server.name]);
-  const [actionError, setActionError] = useState<string | null>(null);
+  // What an action failed with (a failed start shows the server's own output, marked as its).
+  const [actionError, setActionError] = useState<unknown>(null);
   const act = async (fn: () => Promise<ServerView | void>) => {
     setActionError(null);
     try {
       const v = await fn();
       if (v) upsert(v);
     } catch (err) {
-      setActionError((err as Error).message);
+      setActionError(err);
     }
   };
   return (
@@ -232,7 +239,7 @@ export function ServerCard({ server }: { server: ServerView }) {
         <div className="server-meta" data-testid="server-auth">
           {server.auth.kind === 'bearer'
             ? t('servers.bearer', { state: server.auth.has_token ? t('servers.bearerSet') : t('servers.bearerMissing') })
-            : `${t('servers.oauth', { state: t(`servers.oauthState.${server.auth.state ?? 'unknown'}`) })}${server.auth.client_id ? t('servers.oauthClient', { id: server.auth.client_id }) : ''}${server.auth.expires_at ? t('servers.oauthUntil', { time: formatTime(server.auth.expires_at) }) : ''}`}
+            : `${t('servers.oauth', { state: t(`servers.oauthState.${server.auth.state ?? 'unknown'}`) })}${server.auth.client_id ? t('servers.oauthClient', { id: server.auth.client_id }) : ''}${server.auth.expires_at ? t('servers.oauthUntil', { time: formatDateTime(server.auth.expires_at) }) : ''}`}
         </div>
       )}
       {pendingUrl && server.auth.state === 'signing_in' && (
@@ -271,7 +278,11 @@ export function ServerCard({ server }: { server: ServerView }) {
               : t(`servers.issue.${issue.reason}`, { tool: issue.tool })}
         </div>
       ))}
-      {actionError && <div className="field-error" role="alert">{actionError}</div>}
+      {actionError !== null && (
+        <div className="field-error" role="alert">
+          <ErrorText error={actionError} />
+        </div>
+      )}
       {panel === 'tools' && (
         <div className="tools-list" data-testid="tools-list">
           {server.tools.length === 0 ? (

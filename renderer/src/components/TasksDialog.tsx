@@ -6,7 +6,7 @@
  */
 import type { TaskView } from '../../../preload/contract/index.js';
 import { isTaskActive } from '../../../preload/contract/rules/index.js';
-import { formatDate, formatTime, useTranslation } from '../i18n';
+import { formatDateTime, useTranslation } from '../i18n';
 import { useApp } from '../store';
 import { TaskStatusText } from './TaskStatus';
 
@@ -122,7 +122,7 @@ function TaskRow({ task, showConversation }: { task: TaskView; showConversation:
         </td>
       )}
       <td className="task-started muted small">
-        {formatDate(task.created_at)} {formatTime(task.created_at)}
+        {formatDateTime(task.created_at)}
       </td>
       <td className="task-action">
         {isTaskActive(task.status) && (

@@ -13,6 +13,7 @@ import { ApprovalCard } from './ApprovalCard';
 import { FoldedText } from './FoldedText';
 import { ToolProgressBar, ToolResult } from './ToolResult';
 import { TaskStatusText } from './TaskStatus';
+import { ToolEndText } from './ToolEndText';
 
 type ToolItem = Extract<TranscriptItem, { kind: 'tool' }>;
 
@@ -107,9 +108,13 @@ export function ToolCard({ call: item }: { call: ToolItem }) {
               <div className="label">{failed ? t('tool.error') : t('tool.result')}</div>
               <div data-testid="tool-result">
                 {failed && item.content.length === 0 ? (
-                  <pre className="tool-text error-text" data-testid="tool-error">
-                    {item.state === 'approval_interrupted' ? t('tool.approvalInterruptedNote') : item.state === 'interrupted' && !item.error ? t('tool.interruptedNote') : item.error}
-                  </pre>
+                  item.state === 'approval_interrupted' || (item.state === 'interrupted' && !item.error) ? (
+                    <pre className="tool-text error-text" data-testid="tool-error">
+                      {item.state === 'approval_interrupted' ? t('tool.approvalInterruptedNote') : t('tool.interruptedNote')}
+                    </pre>
+                  ) : (
+                    <ToolEndText item={item} />
+                  )
                 ) : (
                   <ToolResult content={item.content} progress={null} server={item.server} />
                 )}

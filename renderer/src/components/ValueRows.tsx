@@ -54,6 +54,7 @@ export function NewValueRow({
   namePlaceholder,
   valuePlaceholder,
   duplicate,
+  invalid = false,
   onName,
   onValue,
   onRemove,
@@ -67,6 +68,8 @@ export function NewValueRow({
   valuePlaceholder: string;
   /** Why this row's name is refused (it repeats another row's), or null. */
   duplicate: string | null;
+  /** Whether the name is refused for another reason said under the rows (a character it may not hold). */
+  invalid?: boolean;
   onName: (v: string) => void;
   onValue: (v: string) => void;
   onRemove: () => void;
@@ -74,7 +77,7 @@ export function NewValueRow({
   const { t } = useTranslation();
   return (
     <div className="kv-row" data-testid="new-value-row">
-      <input aria-label={nameLabel} className="mono" placeholder={namePlaceholder} value={name} aria-invalid={!!duplicate} onChange={(e) => onName(e.target.value)} />
+      <input aria-label={nameLabel} className="mono" placeholder={namePlaceholder} value={name} aria-invalid={!!duplicate || invalid} onChange={(e) => onName(e.target.value)} />
       <input aria-label={valueLabel} type="password" autoComplete="off" placeholder={valuePlaceholder} value={value} onChange={(e) => onValue(e.target.value)} />
       <button type="button" className="link kv-remove" onClick={onRemove} aria-label={removeLabel}>
         {t('common.remove')}

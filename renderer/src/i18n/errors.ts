@@ -3,8 +3,9 @@
  * `ErrorCode`) and an English `message`; this turns them into the text a user reads.
  * See docs/ARCHITECTURE.md "Languages".
  */
-import type { CatalogReason, ErrorCode, IpcError, ModelErrorCode, REASON_TEXT_MAX } from '../../../preload/contract/index.js';
+import type { CatalogReason, ErrorCode, ErrorFact, ImportSkip, IpcError, ModelErrorCode, ModelErrorDetail, REASON_TEXT_MAX } from '../../../preload/contract/index.js';
 import { currentLanguage, t } from './index.js';
+import { failureText, joinSentences } from './server-state.js';
 import { describeIssue } from './validation.js';
 
 /** An error this window makes itself (lost bridge, stale token): its message is already translated. */
@@ -24,8 +25,9 @@ const GENERIC_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['unknown_chann
  * English message as the detail (`lead：detail`). Unknown codes fall back to main's message.
  * A catalog error with a `reason` (`not_installable`, `missing_runtime`, and `registry_unavailable`,
  * `not_found`, `bundle_invalid` from the registry or a download) is its reason's sentence in every
- * language ({@link describeReason}); a schema refusal (`invalid_input` with an `issue`) its
- * issue's sentence ({@link describeIssue}).
+ * language ({@link describeReason}); an error with a `fact` (a failed start, a taken name, an
+ * import that cannot be read) its fact's sentence ({@link describeFact}); a schema or config
+ * refusal (`invalid_input` with an `issue`) its issue's sentence ({@link describeIssue}).
  */
 export function describeError(e: IpcError): string {
   if ((e as LocalError).said_here) return e.message;
@@ -33,6 +35,7 @@ export function describeError(e: IpcError): string {
   // schema): rendered by code in every language.
   const why = e.reason ? describeReason(e.reason) : '';
   if (why) return why;
+  if (e.fact) return describeFact(e.fact, e.code);
   // A schema refusal: worded by its issue code and path in every language (./validation.ts).
   if (e.code === 'invalid_input' && e.issue) return describeIssue(e.issue);
   if (currentLanguage() === 'en') return e.message;
@@ -40,6 +43,49 @@ export function describeError(e: IpcError): string {
   if (!lead) return e.message;
   if (GENERIC_CODES.has(e.code) || !e.message) return lead;
   return `${lead}：${e.message}`;
+}
+
+/**
+ * An error's facts in the current language (docs/ARCHITECTURE.md "Languages"): a server that did
+ * not start by its failure's sentences (data as sent; after an edit's trial start, with what
+ * became of the edit), a taken name by why, an import that cannot be read by its problem.
+ */
+export function describeFact(f: ErrorFact, code: ErrorCode): string {
+  const tt = t as unknown as (key: string, o?: Record<string, unknown>) => string;
+  switch (f.kind) {
+    case 'server_failure': {
+      const text = failureText(f.failure);
+      return code === 'start_failed' ? joinSentences(tt('errors.notSavedEdit'), text) : text;
+    }
+    case 'name_taken':
+      return tt(`errors.nameTaken_${f.why}`, { name: f.name, existing: f.existing, interpolation: { escapeValue: false } });
+    case 'import':
+      return tt(`importExport.problem_${f.problem}`);
+    case 'server_unavailable':
+      return tt(`errors.server_${f.why}`, { server: f.server, interpolation: { escapeValue: false } });
+    case 'server_refused':
+      return tt('errors.server_refused', { server: f.server, said: f.said, interpolation: { escapeValue: false } });
+  }
+}
+
+/** Why an import skips an entry, in the current language (a refused field worded like a form's refusal). */
+export function describeImportSkip(w: ImportSkip): string {
+  const tt = t as unknown as (key: string, o?: Record<string, unknown>) => string;
+  const o = { interpolation: { escapeValue: false } };
+  switch (w.code) {
+    case 'invalid_entry':
+      return describeIssue(w.issue);
+    case 'duplicate_name':
+      return tt('importExport.skip_duplicate_name', { other: w.other, ...o });
+    case 'given_twice':
+      return tt(`importExport.skip_given_twice_${w.map}`, { key: w.key, ...o });
+    case 'name_taken':
+      return tt(`importExport.skip_name_taken_${w.why}`, { existing: w.existing, ...o });
+    case 'command_not_found':
+      return tt('importExport.skip_command_not_found', { command: w.command, ...o });
+    default:
+      return tt(`importExport.skip_${w.code}`);
+  }
 }
 
 /** The contract's `REASON_TEXT_MAX` (the renderer imports only types from it; the type checks the value). */
@@ -77,13 +123,18 @@ export function describeReason(r: CatalogReason): string {
 }
 
 /**
- * Why a model endpoint failed ("Test connection"), in the current language: English shows main's
- * message as is; another language a translated lead by `code`, then main's message (it names the
- * address, the status, what answered) as the detail.
+ * Why a model endpoint failed ("Test connection", a failed run), in the current language: the
+ * code's sentence, then its facts — a redirect, the network error, the HTTP status. The provider's
+ * own words (`detail.provider_message`) are not in it: a view shows them as sent, marked as the
+ * provider's (components/ModelErrorText.tsx). A detail from an older entry may be missing.
  */
-export function describeModelError(code: ModelErrorCode, message: string): string {
-  if (currentLanguage() === 'en') return message;
-  const lead = (t as (key: string, o: { defaultValue: string }) => string)(`modelErrors.${code}`, { defaultValue: '' });
-  if (!lead) return message;
-  return message ? `${lead}：${message}` : lead;
+export function describeModelError(code: ModelErrorCode, detail: ModelErrorDetail | undefined): string {
+  const tt = t as unknown as (key: string, o?: Record<string, unknown>) => string;
+  const parts = [tt(`modelErrors.${code}`, { defaultValue: tt('modelErrors.unknown') })];
+  if (detail?.redirected) parts.push(tt('modelErrors.redirected'));
+  const because: string[] = [];
+  if (detail?.system_code) because.push(tt(`serverState.net_${detail.system_code}`, { defaultValue: detail.system_code }));
+  if (typeof detail?.http_status === 'number') because.push(`HTTP ${detail.http_status}`);
+  if (because.length) parts.push(tt('modelErrors.because', { why: because.join(tt('importExport.listSep')), interpolation: { escapeValue: false } }));
+  return parts.reduce((first, then) => joinSentences(first, then));
 }

@@ -4,8 +4,8 @@
  *
  * Which language: the user's pick (Settings → Language, kept in this window's localStorage under
  * `openprogram.language`), else the OS/browser locale (`navigator.languages`: any `zh*` → zh-CN,
- * anything else → en). The `<html lang>` follows. Dates and numbers go through `Intl` with the
- * current language (`formatTime`, `formatDate`, `formatNumber`).
+ * anything else → en). The `<html lang>` follows. Times, dates and numbers go through the one
+ * formatter, `Intl` with the current language (./format.ts); a sentence's `{{n, number}}` too.
  *
  * Errors from main are translated by their code in ../api.ts (`ApiError`); see
  * docs/ARCHITECTURE.md "Languages".
@@ -15,6 +15,7 @@ import { initReactI18next, Trans, useTranslation } from 'react-i18next';
 import { useSyncExternalStore } from 'react';
 import { en } from './en.js';
 import { zhCN } from './zh-CN.js';
+import { sentenceNumber } from './format.js';
 
 /** The languages the UI speaks. */
 export type Language = 'en' | 'zh-CN';
@@ -58,6 +59,8 @@ void i18next.use(initReactI18next).init({
   returnNull: false,
   initAsync: false,
 });
+// A sentence's `{{n, number}}` uses the window's one number formatter (./format.ts).
+i18next.services.formatter?.add('number', sentenceNumber);
 if (typeof document !== 'undefined') document.documentElement.lang = i18next.language;
 
 const prefListeners = new Set<() => void>();
@@ -91,20 +94,7 @@ export function currentLanguage(): Language {
   return i18next.language === 'zh-CN' ? 'zh-CN' : 'en';
 }
 
-/** A clock time (`ts` in ms since the epoch) in the current language. */
-export function formatTime(ts: number): string {
-  return new Intl.DateTimeFormat(currentLanguage(), { timeStyle: 'medium' }).format(ts);
-}
-
-/** A calendar date (`ts` in ms since the epoch) in the current language. */
-export function formatDate(ts: number): string {
-  return new Intl.DateTimeFormat(currentLanguage(), { dateStyle: 'short' }).format(ts);
-}
-
-/** A number in the current language (grouping, decimals). */
-export function formatNumber(n: number, maxFractionDigits = 2): string {
-  return new Intl.NumberFormat(currentLanguage(), { maximumFractionDigits: maxFractionDigits }).format(n);
-}
+export { formatBytes, formatDate, formatDateTime, formatNumber, formatTime } from './format.js';
 
 /** Translate outside React (stores, error classes). */
 export const t = i18next.t.bind(i18next);

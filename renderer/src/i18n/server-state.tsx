@@ -3,26 +3,49 @@
  * by its codes (docs/ARCHITECTURE.md "Status"). Main sends facts, never sentences: every sentence
  * is chosen here by kind and reason; only data — a command or URL as configured, a content type,
  * a signal name, the server's own message, its stderr lines — is shown as sent, inside an element
- * marked as data (`translate="no"`; the server's words under the label "The server said:").
+ * marked as data (`translate="no"`; the server's words under the label "The server said:"). The
+ * same failure reached as an error (an added server's command not found, an edit that did not
+ * start) is worded by the same sentences ({@link FailureFacts}, {@link failureText}).
  */
 import type { ReactNode } from 'react';
-import type { ServerFailure, ServerRetry, ServerState, ServerView } from '../../../preload/contract/index.js';
-import { Fill, type SlotKey } from './Fill';
-import { formatTime, useTranslation } from './index';
+import type { NetworkCode, ServerFailure, ServerRetry, ServerState, ServerView } from '../../../preload/contract/index.js';
+import { Fill, type SlotKey } from './Fill.js';
+import { formatTime, t as translate, useTranslation } from './index.js';
+
+/** What fills a slot: data shown as sent, a network code's phrase, or a plain value. */
+type Slot = { data: string } | { net: NetworkCode } | string | number;
 
 /** One sentence: its key and what fills its `{{slots}}`. */
 interface Sentence {
   k: SlotKey;
-  slots: Record<string, ReactNode>;
+  slots: Record<string, Slot>;
 }
 
 /** Data inside a sentence (a command, a URL, a content type): shown as sent, never translated. */
-function data(value: string): ReactNode {
+function data(value: string): Slot {
+  return { data: value };
+}
+
+/** A slot as an element: data marked as such, a network code by its phrase. */
+function slotNode(v: Slot): ReactNode {
+  if (typeof v !== 'object') return v;
+  if ('net' in v) return <NetworkWhy code={v.net} />;
   return (
     <code className="mono server-data" translate="no" data-testid="server-data">
-      {value}
+      {v.data}
     </code>
   );
+}
+
+/** A slot as plain text (for an error's message). */
+function slotText(v: Slot): string | number {
+  if (typeof v !== 'object') return v;
+  return 'net' in v ? translate(`serverState.net_${v.net}`) : v.data;
+}
+
+/** A sentence with its slots as elements. */
+export function SentenceView({ s }: { s: Sentence }) {
+  return <Fill k={s.k} slots={Object.fromEntries(Object.entries(s.slots).map(([k, v]) => [k, slotNode(v)]))} />;
 }
 
 /** The sentence for a failure's main fact. */
@@ -38,7 +61,7 @@ function failureSentence(f: ServerFailure): Sentence {
       return { k: 'serverState.auth_failed', slots: { status: f.http_status } };
     case 'connect_failed': {
       const url = data(f.url);
-      if (f.reason === 'network') return f.system_code ? { k: 'serverState.connect_network', slots: { url, why: <NetworkWhy code={f.system_code} /> } } : { k: 'serverState.connect_no_answer', slots: { url } };
+      if (f.reason === 'network') return f.system_code ? { k: 'serverState.connect_network', slots: { url, why: { net: f.system_code } } } : { k: 'serverState.connect_no_answer', slots: { url } };
       if (f.reason === 'http_status') return { k: 'serverState.connect_http_status', slots: { url, status: f.http_status ?? '' } };
       if (f.reason === 'not_mcp') return f.content_type ? { k: 'serverState.connect_not_mcp', slots: { url, type: data(f.content_type) } } : { k: 'serverState.connect_not_mcp_untyped', slots: { url } };
       return { k: `serverState.connect_${f.reason}`, slots: { url } };
@@ -53,7 +76,7 @@ function failureSentence(f: ServerFailure): Sentence {
 }
 
 /** The translated phrase of a network system code (inside `connect_network`). */
-function NetworkWhy({ code }: { code: Extract<ServerFailure, { kind: 'connect_failed' }>['system_code'] & string }) {
+function NetworkWhy({ code }: { code: NetworkCode }) {
   const { t } = useTranslation();
   return <>{t(`serverState.net_${code}`)}</>;
 }
@@ -83,6 +106,52 @@ function Said({ label, testId, children }: { label: string; testId: string; chil
 /** Lines of stderr shown with a failure (the newest of the view's tail). */
 const STDERR_SHOWN = 12;
 
+/** A failure as plain text in the current language (its sentences; data as sent, unmarked). */
+export function failureText(f: ServerFailure): string {
+  const tt = translate as unknown as (key: string, o: Record<string, unknown>) => string;
+  return failureSentences(f)
+    .map((s) => tt(s.k, { ...Object.fromEntries(Object.entries(s.slots).map(([k, v]) => [k, slotText(v)])), interpolation: { escapeValue: false } }))
+    .reduce((first, then) => joinSentences(first, then));
+}
+
+/** Two sentences as one text, the way the current language puts them side by side. */
+export function joinSentences(first: string, then: string): string {
+  return translate('common.sentences', { first, then, interpolation: { escapeValue: false } });
+}
+
+/**
+ * A failure's sentences (then `children`: what the app does about it), then the server's own
+ * message and its last stderr lines as sent, each under a label saying whose words they are.
+ */
+export function FailureFacts({ failure, stderr, children }: { failure: ServerFailure; stderr: readonly string[]; children?: ReactNode }) {
+  const { t } = useTranslation();
+  const lines = stderr.slice(-STDERR_SHOWN);
+  return (
+    <>
+      {failureSentences(failure).map((s) => (
+        <div key={s.k}>
+          <SentenceView s={s} />
+        </div>
+      ))}
+      {children}
+      {failure.server_message && (
+        <Said label={t('serverState.serverSaid')} testId="server-said">
+          <q translate="no" data-testid="server-said">
+            {failure.server_message}
+          </q>
+        </Said>
+      )}
+      {lines.length > 0 && (
+        <Said label={t('serverState.stderr')} testId="server-stderr">
+          <pre translate="no" data-testid="server-stderr">
+            {lines.join('\n')}
+          </pre>
+        </Said>
+      )}
+    </>
+  );
+}
+
 /**
  * The card's account of a server's state (nothing for `disabled`, `ready` and a first `starting`):
  * an automatic restart under way, the sign-in needed, or the failure — its sentences, the
@@ -105,36 +174,18 @@ export function ServerStateNotes({ server }: { server: ServerView }) {
     );
   if (state.kind !== 'error') return null;
   const f = state.failure;
-  const stderr = server.stderr_tail.slice(-STDERR_SHOWN);
   return (
     <div className="server-error" data-testid="server-error" data-kind={f.kind}>
-      {failureSentences(f).map((s) => (
-        <div key={s.k}>
-          <Fill k={s.k} slots={s.slots} />
-        </div>
-      ))}
-      {state.retry && (
-        <div data-testid="server-recovery">
-          <Fill {...retrySentence(state.retry)} />
-        </div>
-      )}
-      {f.server_message && (
-        <Said label={t('serverState.serverSaid')} testId="server-said">
-          <q translate="no" data-testid="server-said">
-            {f.server_message}
-          </q>
-        </Said>
-      )}
-      {stderr.length > 0 && (
-        <Said label={t('serverState.stderr')} testId="server-stderr">
-          <pre translate="no" data-testid="server-stderr">
-            {stderr.join('\n')}
-          </pre>
-        </Said>
-      )}
+      <FailureFacts failure={f} stderr={server.stderr_tail}>
+        {state.retry && (
+          <div data-testid="server-recovery">
+            <SentenceView s={retrySentence(state.retry)} />
+          </div>
+        )}
+      </FailureFacts>
       {server.resolved_command && (
         <div>
-          <Fill k="servers.commandWas" slots={{ command: data(server.resolved_command) }} />
+          <SentenceView s={{ k: 'servers.commandWas', slots: { command: data(server.resolved_command) } }} />
         </div>
       )}
     </div>

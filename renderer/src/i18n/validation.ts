@@ -10,14 +10,16 @@ import { t } from './index.js';
 type Tr = (key: string, o?: Record<string, unknown>) => string;
 
 /** Fields the window names; any other path reads as "This value". */
-const FIELD_KEYS: ReadonlySet<string> = new Set(['text', 'name', 'model', 'base_url', 'registry_url', 'url', 'command', 'token', 'api_key', 'system_prompt', 'context_window', 'env', 'headers', 'server_name', 'title', 'query', 'json', 'client_id']);
+const FIELD_KEYS: ReadonlySet<string> = new Set(['text', 'name', 'model', 'base_url', 'registry_url', 'url', 'command', 'token', 'api_key', 'system_prompt', 'context_window', 'env', 'headers', 'server_name', 'title', 'query', 'json', 'client_id', 'entry', 'type', 'args', 'auth', 'timeout_seconds', 'secret_args', 'url_secrets', 'sandbox', 'roots', 'tools']);
+
+/** Fields made of entries (`env.MY_VAR`, `sandbox.read.0`): a problem inside one is named by the field. */
+const CONTAINERS: ReadonlySet<string> = new Set(['env', 'headers', 'url_secrets', 'sandbox', 'roots', 'tools']);
 
 /** The field's name for a sentence (`validation.field.<name>`), from the last named part of the path. */
 function fieldName(path: string[]): string {
   const tt = t as unknown as Tr;
   const named = [...path].reverse().find((p) => !/^\d+$/.test(p));
-  // An env or header entry (`env.MY_VAR`): the map's name.
-  const mapAt = path.findIndex((p) => p === 'env' || p === 'headers');
+  const mapAt = path.findIndex((p) => CONTAINERS.has(p));
   const key = mapAt >= 0 ? path[mapAt]! : named;
   return tt(`validation.field.${key && FIELD_KEYS.has(key) ? key : 'default'}`);
 }
@@ -50,10 +52,10 @@ function sentenceKey(i: ValidationIssue): string {
 /**
  * The sentence for one schema refusal, e.g. `too_big` of the `text` string with `maximum` 200000
  * → "The message is too long: at most 200,000 characters." Numbers are grouped for the current
- * language.
+ * language (the window's one formatter, ./format.ts).
  */
 export function describeIssue(i: ValidationIssue): string {
   const tt = t as unknown as Tr;
-  const fmt = (n: number | undefined): string => (n === undefined ? '' : n.toLocaleString(tt('validation.locale')));
-  return tt(`validation.${sentenceKey(i)}`, { field: fieldName(i.path), max: fmt(i.maximum), min: fmt(i.minimum), interpolation: { escapeValue: false } });
+  // The bounds are numbers: the sentence's `{{max, number}}` groups them (./format.ts).
+  return tt(`validation.${sentenceKey(i)}`, { field: fieldName(i.path), max: i.maximum ?? '', min: i.minimum ?? '', interpolation: { escapeValue: false } });
 }

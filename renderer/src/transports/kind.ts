@@ -71,7 +71,7 @@ export interface TransportUi {
   /** Its secret values' names. */
   readonly values: ValueRowsUi;
   /** Add form: the target inputs and what goes with them (secret arguments, or authorization). */
-  AddTarget(props: { draft: AddDraft; set: (patch: Partial<AddDraft>) => void; errors: { command?: string; url?: string } }): ReactNode;
+  AddTarget(props: { draft: AddDraft; set: (patch: Partial<AddDraft>) => void; errors: { command?: ReactNode; url?: ReactNode } }): ReactNode;
   /** Add form: errors of the target fields, by field. */
   checkTarget(draft: AddDraft): { command?: string; url?: string };
   /**

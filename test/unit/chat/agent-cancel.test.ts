@@ -52,7 +52,8 @@ it('cancelTool ends one running call as an error and the run continues to a fina
   expect(h.chat.cancelTool('c', started.call_id)).toEqual({ cancelled: true });
   expect(await h.finished(run_id, 10_000)).toBe('done');
   expect(Date.now() - t0).toBeLessThan(3000);
-  expect(h.tools('c')[0]).toMatchObject({ state: 'cancelled', error: 'Cancelled by the user.' });
+  // The model is told in English; the window words the entry by its code (the user cancelled it).
+  expect(h.tools('c')[0]).toMatchObject({ state: 'cancelled', error: 'Cancelled by the user.', end: { code: 'cancelled', by: 'user' } });
   expect(h.answer('c', run_id)).toContain('Cancelled by the user.');
   expect(await waitFor(() => readFileSync(wireLog, 'utf8').includes('notifications/cancelled'), 3000)).toBe(true);
   h.close();

@@ -156,7 +156,8 @@ describe('ChatService with a real host and the fake model', () => {
     expect(await h.finished(run_id, 5000)).toBe('stopped');
     expect(performance.now() - t0).toBeLessThan(3000);
     const [tool] = h.tools('c5');
-    expect(tool).toMatchObject({ state: 'cancelled', error: 'Cancelled by the user.' });
+    // Stop ended the run under the call: so says its code (the window words it).
+    expect(tool).toMatchObject({ state: 'cancelled', error: 'Cancelled by the user.', end: { code: 'cancelled', by: 'run' } });
     expect(tool!.duration_ms).toBeLessThan(5000);
     expect(h.items('c5').at(-1)).toMatchObject({ kind: 'notice', text: 'Stopped.' });
     // Nothing more was asked of the model after the stop.

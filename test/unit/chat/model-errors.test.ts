@@ -93,6 +93,16 @@ describe('describeModelError against real endpoints', () => {
     expect(describeModelError(await streamFailure(`${fake.baseUrl}/wrong`)).code).toBe('not_found');
   });
 
+  it('the facts beside the code are typed, for the window to word: the HTTP status, the network code — never only inside the English message', async () => {
+    const wrong = describeModelError(await streamFailure(`${fake.baseUrl}/wrong`));
+    expect(wrong.detail).toMatchObject({ http_status: 404, system_code: null, redirected: false });
+    const srv = http.createServer();
+    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
+    const port = (srv.address() as { port: number }).port;
+    await new Promise<void>((r) => srv.close(() => r()));
+    expect(describeModelError(await streamFailure(`http://127.0.0.1:${port}/v1`)).detail).toEqual({ http_status: null, system_code: 'ECONNREFUSED', redirected: false, provider_message: null });
+  });
+
   it('context length exceeded → context_length_exceeded, telling the user what to do', async () => {
     fake.setFault('context-length');
     try {

@@ -200,9 +200,24 @@ describe('malformed input', () => {
 
 describe('errors from handlers', () => {
   it('HostError maps to its typed code and field', async () => {
-    expect(errorOf(await dispatcher.invoke('servers.get', { name: 'missing' }))).toEqual({ code: 'not_found', message: 'No server named "missing".' });
+    expect(errorOf(await dispatcher.invoke('servers.get', { name: 'missing' }))).toEqual({ code: 'not_found', message: 'No server named "missing".', fact: { kind: 'server_unavailable', server: 'missing', why: 'unknown' } });
     const e = errorOf(await dispatcher.invoke('servers.add', { name: 'x', config: { type: 'local', command: ['no-such-command-xyz'] } }));
     expect(e).toMatchObject({ code: 'command_not_found', field: 'command' });
+    expect(internal).toEqual([]);
+  });
+
+  it('a refusal the window words carries its facts, never only a sentence: a command not on the PATH, a taken name, a refused field, pasted text that is no config', async () => {
+    const notFound = errorOf(await dispatcher.invoke('servers.add', { name: 'x', config: { type: 'local', command: ['no-such-command-xyz', '--flag'] } }));
+    expect(notFound.fact).toEqual({ kind: 'server_failure', failure: { kind: 'spawn_failed', command: 'no-such-command-xyz', code: 'not_on_path', server_message: null }, stderr: [] });
+    await dispatcher.invoke('servers.add', { name: 'Files', config: { type: 'local', command: [process.execPath, '-e', '1'], enabled: false } });
+    expect(errorOf(await dispatcher.invoke('servers.add', { name: 'files', config: { type: 'local', command: [process.execPath, '-e', '1'], enabled: false } }))).toMatchObject({
+      code: 'conflict',
+      field: 'name',
+      fact: { kind: 'name_taken', name: 'files', existing: 'Files', why: 'same' },
+    });
+    expect(errorOf(await dispatcher.invoke('servers.update', { name: 'Files', patch: { url: 'https://example.com/mcp' } }))).toMatchObject({ code: 'invalid_input', issue: { code: 'custom', path: [], rule: 'not_for_type' } });
+    expect(errorOf(await dispatcher.invoke('servers.importPreview', { json: '[1,2]' }))).toMatchObject({ code: 'invalid_input', field: 'json', fact: { kind: 'import', problem: 'not_object' } });
+    expect(errorOf(await dispatcher.invoke('servers.importPreview', { json: '{"mcpServers": ' }))).toMatchObject({ code: 'invalid_input', field: 'json', fact: { kind: 'import', problem: 'not_json' } });
     expect(internal).toEqual([]);
   });
 

@@ -10,7 +10,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { en } from '../../../renderer/src/i18n/en.js';
 import { zhCN } from '../../../renderer/src/i18n/zh-CN.js';
 import { i18next, languageForLocales, t } from '../../../renderer/src/i18n/index.js';
-import { describeError, describeModelError } from '../../../renderer/src/i18n/errors.js';
+import { describeError, describeImportSkip, describeModelError } from '../../../renderer/src/i18n/errors.js';
+import type { ImportSkip, IpcError, ModelErrorDetail } from '../../../preload/contract/index.js';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { Trans } from 'react-i18next';
@@ -207,11 +208,68 @@ describe('errors from main', () => {
     expect(describeError({ code: 'brand_new' as never, message: 'Something new.' })).toBe('Something new.');
   });
 
-  it('model endpoint failures: English as main said; Chinese with a lead by code and main’s detail', async () => {
-    expect(describeModelError('unauthorized', 'HTTP 401 from http://127.0.0.1:1/v1: bad key')).toBe('HTTP 401 from http://127.0.0.1:1/v1: bad key');
+  it('an error with facts is worded by them in every language, never by main’s English: a command not on the PATH, a failed edit, a taken name, pasted text that is no config', async () => {
+    const notFound: IpcError = {
+      code: 'command_not_found',
+      message: 'Command "nope" was not found on PATH. Install it or give its full path.',
+      field: 'command',
+      fact: { kind: 'server_failure', failure: { kind: 'spawn_failed', command: 'nope', code: 'not_on_path', server_message: null }, stderr: [] },
+    };
+    const edit: IpcError = {
+      code: 'start_failed',
+      message: 'The server did not start with the new settings, so they were not saved: …',
+      fact: { kind: 'server_failure', failure: { kind: 'exited', running: false, exit: { code: 1, signal: null }, server_message: null }, stderr: ['Error: Cannot find module'] },
+    };
+    const taken: IpcError = { code: 'conflict', message: 'A server named "Files" already exists (names that differ only in case are the same).', field: 'name', fact: { kind: 'name_taken', name: 'files', existing: 'Files', why: 'same' } };
+    const notObject: IpcError = { code: 'invalid_input', message: 'The text cannot be imported: the file is not a JSON object.', field: 'json', fact: { kind: 'import', problem: 'not_object' } };
+    expect(describeError(notFound)).toBe('The command nope was not found. Install it, or give its full path.');
+    expect(describeError(edit)).toBe('The server did not start with the new settings, so they were not saved. The server exited before it finished starting. The process exited with code 1.');
+    expect(describeError(taken)).toBe('A server named “Files” already exists (names that differ only in case, or in “.” and “_”, are the same): choose another name.');
+    expect(describeError(notObject)).toBe('The pasted text is not a JSON object: paste {"servers": …} or {"mcpServers": …}.');
     await i18next.changeLanguage('zh-CN');
-    expect(describeModelError('unauthorized', 'HTTP 401 from http://127.0.0.1:1/v1: bad key')).toBe('密钥被拒绝：HTTP 401 from http://127.0.0.1:1/v1: bad key');
-    expect(describeModelError('unreachable', '')).toBe('这个地址没有响应');
+    expect(describeError(notFound)).toBe('找不到命令 nope。请安装它，或填写它的完整路径。');
+    expect(describeError(edit)).toBe('服务器未能以新设置启动，因此没有保存这些设置。服务器在启动完成之前就退出了。进程以代码 1 退出。');
+    expect(describeError(taken)).toBe('已存在名为“Files”的服务器（仅大小写不同，或仅“.”与“_”不同的名称视为相同）：请换一个名称。');
+    expect(describeError(notObject)).toBe('粘贴的文本不是 JSON 对象：请粘贴服务器配置 {"servers": …} 或 {"mcpServers": …}。');
+    expect(describeError({ code: 'invalid_input', message: 'The text is not valid JSON.', field: 'json', fact: { kind: 'import', problem: 'not_json' } })).toBe('粘贴的文本不是有效的 JSON。');
+    expect(describeError({ code: 'conflict', message: 'Server "notes" is not ready.', fact: { kind: 'server_unavailable', server: 'notes', why: 'not_ready' } })).toBe('服务器“notes”尚未就绪。');
+    expect(describeError({ code: 'invalid_input', message: 'Server "notes" refused the request: no such prompt', fact: { kind: 'server_refused', server: 'notes', said: 'no such prompt' } })).toBe('服务器“notes”拒绝了请求：no such prompt');
+    // A config field's refusal (an add, an edit, an imported entry) by its issue.
+    expect(describeError({ code: 'invalid_input', message: 'url: The URL must start with http:// or https://', field: 'url', issue: { code: 'custom', path: ['url'], rule: 'http_scheme' } })).toBe('地址必须以 http:// 或 https:// 开头。');
+  });
+
+  it('why an import skips an entry, by its code: English and 简体中文 alike', async () => {
+    const skips: ImportSkip[] = [
+      { code: 'invalid_entry', issue: { code: 'custom', path: ['command'], rule: 'required' } },
+      { code: 'invalid_entry', issue: { code: 'custom', path: ['url'], rule: 'http_scheme' } },
+      { code: 'given_twice', map: 'env', key: 'API_KEY' },
+      { code: 'exists' },
+      { code: 'command_not_found', command: 'uvx' },
+    ];
+    expect(skips.map(describeImportSkip)).toEqual([
+      'The command is required.',
+      'The address must start with http:// or https://.',
+      'It gives the environment variable “API_KEY” twice.',
+      'A server of that name exists (tick “replace servers that exist” to replace it).',
+      'The command uvx was not found: install it, or give its full path.',
+    ]);
+    await i18next.changeLanguage('zh-CN');
+    expect(skips.map(describeImportSkip)).toEqual(['命令为必填项。', '地址必须以 http:// 或 https:// 开头。', '它两次填写了环境变量“API_KEY”。', '已存在同名的服务器（勾选“替换已存在的服务器”即可替换）。', '找不到命令 uvx：请安装它，或填写它的完整路径。']);
+    expect(tt('importExport.skippedOne', { name: 'x', reason: describeImportSkip(skips[0]!) })).toBe('已跳过 x：命令为必填项。');
+  });
+
+  it('model endpoint failures by code and facts, in both languages: the sentence, what happened (network code, HTTP status, a redirect); never main’s English', async () => {
+    const none: ModelErrorDetail = { http_status: null, system_code: null, redirected: false, provider_message: null };
+    expect(describeModelError('unreachable', { ...none, system_code: 'ECONNREFUSED' })).toBe('Nothing answers at the model’s base URL. Check the address and port, and that the server is running. What happened: the connection was refused.');
+    expect(describeModelError('not_found', { ...none, http_status: 404, provider_message: 'model x does not exist' })).toBe(
+      'The model endpoint says “not found”: check the base URL (OpenAI-compatible servers usually end in /v1) and the model name (Test connection lists the models). What happened: HTTP 404.',
+    );
+    expect(describeModelError('not_found', { ...none, http_status: 301, redirected: true })).toContain('The base URL redirects elsewhere: enter the final address. What happened: HTTP 301.');
+    // An older notice without its detail still reads as a sentence.
+    expect(describeModelError('rate_limited', undefined)).toBe('The model provider is limiting requests (too many, or no quota left). Wait a moment and try again, or check your plan.');
+    await i18next.changeLanguage('zh-CN');
+    expect(describeModelError('unreachable', { ...none, system_code: 'ECONNREFUSED' })).toBe('模型的基础 URL 没有响应。请检查地址和端口，以及服务器是否在运行。具体情况：连接被拒绝。');
+    expect(describeModelError('not_found', { ...none, http_status: 404 })).toBe('模型接口返回“未找到”：请检查基础 URL（兼容 OpenAI 的服务器通常以 /v1 结尾）和模型名称（“测试连接”会列出可用模型）。具体情况：HTTP 404。');
   });
 
   it('Chinese: a message this window made itself is already translated and shown as is', async () => {

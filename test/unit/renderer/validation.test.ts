@@ -65,6 +65,6 @@ describe('the sentence the user reads', () => {
 
   it('an unknown code or field still reads as a sentence', () => {
     expect(describeIssue({ code: 'other', path: ['whatever'] })).toBe('This value was not accepted.');
-    expect(describeIssue({ code: 'invalid_type', path: ['config', 'timeout_seconds'] })).toBe('This value has the wrong kind of value.');
+    expect(describeIssue({ code: 'invalid_type', path: ['config', 'frobnicate'] })).toBe('This value has the wrong kind of value.');
   });
 });

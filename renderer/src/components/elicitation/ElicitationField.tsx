@@ -8,13 +8,13 @@ import type { ReactNode } from 'react';
 import { useTranslation } from '../../i18n';
 import type { FormField, FormValue, Problem } from './schema';
 
-/** A problem in the user's language. */
-export function useProblemText(): (p: Problem) => string {
+/** A problem in the user's language; a missing choice is asked for as a choice, not as a value to enter. */
+export function useProblemText(): (p: Problem, kind: FormField['field']['kind']) => string {
   const { t } = useTranslation();
-  return (p) => {
+  return (p, kind) => {
     switch (p.code) {
       case 'required':
-        return t('elicitation.pRequired');
+        return kind === 'select' ? t('elicitation.pChoice') : kind === 'multi' ? t('elicitation.pMinItems', { count: 1 }) : t('elicitation.pRequired');
       case 'number':
         return t('elicitation.pNumber');
       case 'integer':
@@ -149,7 +149,7 @@ export function ElicitationField({ f, value, problem, onChange }: { f: FormField
       )}
       {problem && (
         <span id={errorId} className="field-error" role="alert">
-          {problemText(problem)}
+          {problemText(problem, field.kind)}
         </span>
       )}
     </div>

@@ -14,7 +14,7 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ContentView, TranscriptItem } from '../../../../preload/contract/index.js';
-import { ATTACHMENT_TEXT_CHARS, ContextBudget, fitBlock, fitPromptMessages, fitResourceContents, MESSAGE_CONTEXT_CHARS, noticeFrom, partsForViewer, VIEWER_TEXT_CHARS } from '../../../../main/chat/context/budget.js';
+import { ATTACHMENT_TEXT_CHARS, ContextBudget, fitBlock, fitPromptMessages, fitResourceContents, MESSAGE_CONTEXT_CHARS, notesFrom, partsForViewer, VIEWER_TEXT_CHARS } from '../../../../main/chat/context/budget.js';
 import { classifyResourceUri, mayReadFromServer, ownSchemes } from '../../../../preload/contract/rules/index.js';
 import { userItemToMessages } from '../../../../main/chat/context/to-model.js';
 import { ContextService, resourceFileName, templateVariables } from '../../../../main/chat/context/service.js';
@@ -40,7 +40,8 @@ describe('budgets', () => {
     expect(text.length).toBeLessThan(ATTACHMENT_TEXT_CHARS + 200);
     expect(text).toMatch(/\[… cut: 80000 more characters not included\]$/);
     expect(text.startsWith('[resource: demo://a]\n')).toBe(true);
-    expect(noticeFrom(b.notes, 0)).toMatch(/80000 characters of demo:\/\/a were cut/);
+    // The model and exports read the English notice; the window words the typed note (no label in it, the number a number).
+    expect(notesFrom(b, 0)).toEqual({ notice: 'a: 80000 characters of demo://a were cut', notes: [{ kind: 'cut', chars: 80000, uri: 'demo://a' }] });
   });
 
   it('shares one text budget across the attachments of a message', () => {
@@ -81,7 +82,7 @@ describe('budgets', () => {
       { role: 'user', content: [{ type: 'text', text: '[audio content, audio/wav: not included]' }] },
       { role: 'assistant', content: [{ type: 'text', text: 'hi' }] },
     ]);
-    expect(b.notes).toHaveLength(3);
+    expect(b.notes.map((n) => n.note)).toEqual([{ kind: 'no_messages' }, { kind: 'malformed' }, { kind: 'described', content_kind: 'audio' }]);
   });
 
   it('the viewer shows text cut to its budget, images, and binary as a size', () => {
@@ -93,6 +94,7 @@ describe('budgets', () => {
     expect(v.parts.map((p) => p.type)).toEqual(['text', 'image', 'binary']);
     expect((v.parts[0] as { text: string }).text.length).toBeLessThan(VIEWER_TEXT_CHARS + 20);
     expect(v.notice).toMatch(/10 characters of a:\/\/1 are not shown/);
+    expect(v.notes).toEqual([{ kind: 'cut', chars: 10, uri: 'a://1' }]);
     expect(v.parts[2]).toEqual({ type: 'binary', uri: 'a://3', mime_type: 'application/zip', bytes: 3 });
   });
 });

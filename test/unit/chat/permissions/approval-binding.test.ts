@@ -134,7 +134,7 @@ describe('an approval answered after the server that asked dropped out runs nowh
       expect(notes(B)).toEqual([]);
       expect(notes(A)).toEqual([]);
       const [entry] = toolEntries('c1');
-      expect(entry).toMatchObject({ server: 'my_fs', original_name: 'write_note', state: 'denied', permission: { allowed: false, via: 'server_changed' } });
+      expect(entry).toMatchObject({ server: 'my_fs', original_name: 'write_note', state: 'denied', permission: { allowed: false, via: 'server_changed' }, end: { code: 'refused', via: 'server_changed', reason: null } });
       expect(entry!.error).toMatch(/my_fs.*stopped or restarted/);
     });
   }

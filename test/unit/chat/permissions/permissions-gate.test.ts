@@ -98,7 +98,8 @@ describe('permission gate (real server-filesystem)', () => {
   it('Deny: no file is written and the model gets "Denied by the user" with the reason', async () => {
     const target = path.join(work, 'denied.txt');
     const { auth, text } = await answered('write_file', { path: target, content: 'x' }, 'deny', 'not in this folder');
-    expect(auth).toEqual({ allowed: false, reason: 'denied', message: 'Denied by the user: not in this folder', decision: 'deny' });
+    // The user's own words are kept apart too, for the window to show as theirs.
+    expect(auth).toEqual({ allowed: false, reason: 'denied', message: 'Denied by the user: not in this folder', decision: 'deny', said: 'not in this folder' });
     expect(text).toBeNull();
     expect(existsSync(target)).toBe(false);
     const again = await answered('write_file', { path: target, content: 'x' }, 'deny');

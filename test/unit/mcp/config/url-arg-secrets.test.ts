@@ -227,6 +227,8 @@ describe('through the real AppCore', () => {
     // Under a new name nothing is stored behind ***: skipped with the reason.
     const fresh = await d.invoke('servers.import', { json: JSON.stringify({ servers: { argv2: doc.servers.argv } }), replace_existing: false });
     expect(fresh).toMatchObject({ ok: true, value: { added: [], skipped: [{ name: 'argv2', reason: expect.stringMatching(/stands for a stored secret/) }] } });
+    // …and why by code, for the window to word: the argument that holds `***` with nothing behind it.
+    expect(fresh).toMatchObject({ value: { skipped: [{ why: { code: 'invalid_entry', issue: { code: 'custom', rule: 'secret_placeholder', path: ['command', expect.any(String)] } } }] } });
     noLeak();
   });
 });

@@ -81,19 +81,35 @@ describe('protocol eras', () => {
     expect(first.state).toEqual({ kind: 'ready' });
     expect(first.status).toBe('ready');
     expect(first.protocol?.era).toBe('legacy');
-    expect(first.log.all().some((e) => /closed the connection when asked which protocol version it speaks/.test(e.text))).toBe(true);
+    expect(first.log.all().some((e) => e.text === "the server's process exited with code 1 at its first request (server/discover, which asks which protocol version it speaks); an older server does that, so it is started once more with the 2025 initialize handshake")).toBe(true);
     expect(first.log.all().some((e) => /sibling|probed in place|StdioClientTransport/.test(e.text)), "the SDK's internal wording reaches the log").toBe(false);
     expect(eras.prior(config)).toEqual({ kind: 'legacy' });
     // The next start of the same configuration goes straight to initialize: no second process.
     const second = connect(config, eras);
     await second.start();
     expect(second.status).toBe('ready');
-    expect(second.log.all().some((e) => /closed the connection when asked which protocol version it speaks/.test(e.text))).toBe(false);
+    expect(second.log.all().some((e) => /at its first request \(server\/discover/.test(e.text))).toBe(false);
     // Without the remembered verdict the probe (and the restart) happens again.
     const third = connect(config, null);
     await third.start();
     expect(third.status).toBe('ready');
-    expect(third.log.all().some((e) => /closed the connection when asked which protocol version it speaks/.test(e.text))).toBe(true);
+    expect(third.log.all().some((e) => /at its first request \(server\/discover/.test(e.text))).toBe(true);
+  });
+
+  it('a server that crashes at start (a missing module) is tried once more the 2025 way, and the log ends on its exit code, not the SDK\'s "Connection closed"', async () => {
+    const crash = "process.stderr.write('Error: Cannot find module \\'left-pad\\'\\n'); process.exit(1)";
+    const c = connect(localServer([process.execPath, '-e', crash]), new EraMemory());
+    await c.start();
+    expect(c.state).toEqual({ kind: 'error', failure: { kind: 'exited', running: false, exit: { code: 1, signal: null }, server_message: null } });
+    const lines = c.log.all().filter((e) => e.source === 'lifecycle').map((e) => e.text);
+    // Said as it happened: the process ended at its first request; an older server does that, so once more with initialize.
+    expect(lines.filter((l) => l.includes('at its first request'))).toEqual([
+      "the server's process exited with code 1 at its first request (server/discover, which asks which protocol version it speaks); an older server does that, so it is started once more with the 2025 initialize handshake",
+    ]);
+    expect(lines.filter((l) => l === 'command resolved to ' + process.execPath)).toHaveLength(2);
+    expect(lines.at(-1)).toBe('error (exited): The server exited before it finished starting (the process exited with code 1).');
+    expect(lines.some((l) => /Connection closed|SdkError|start failed/.test(l)), lines.join('\n')).toBe(false);
+    expect(c.stderrTail()).toEqual(["Error: Cannot find module 'left-pad'"]);
   });
 
   it('a server that ignores the probe counts as legacy once the probe times out', async () => {

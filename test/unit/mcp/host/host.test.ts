@@ -205,6 +205,8 @@ describe('management actions', () => {
     expect(err).toBeInstanceOf(HostError);
     expect(err).toMatchObject({ code: 'start_failed' });
     expect((err as Error).message).toContain('cannot bind port 8080');
+    // The window words it from facts: the failure by kind, the server's own lines as sent.
+    expect((err as HostError).fact).toEqual({ kind: 'server_failure', failure: { kind: 'exited', running: false, exit: { code: 1, signal: null }, server_message: null }, stderr: ['cannot bind port 8080'] });
     expect(readFileSync(store.file, 'utf8')).toBe(before);
     expect(store.get('svc')).toMatchObject({ env: { KEEP_ME: 'stored-credential' } });
     // The old client keeps running and serving.

@@ -7,7 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigStore } from '../../../../main/mcp/config.js';
 import { duplicateKeys } from '../../../../main/mcp/config/duplicate-keys.js';
-import { McpHost } from '../../../../main/mcp/host.js';
+import { HostError, McpHost } from '../../../../main/mcp/host.js';
 import { MemorySecretStore } from '../../../../main/secrets/store.js';
 import { importCounts } from '../../../../renderer/src/components/import-count.js';
 import { makeTempDir, removeDir } from '../../helpers.js';
@@ -36,9 +36,19 @@ describe('nothing to import', () => {
     expect(await host.importServers(json, false)).toEqual({ added: [], replaced: [], skipped: [] });
   });
 
-  it('a document that is not one still is an error', () => {
-    expect(() => host.importPreview('[1]')).toThrow(/Cannot import/);
-    expect(() => host.importPreview('nope')).toThrow(/not valid JSON/);
+  it('a document that is not one still is an error, by its problem (the window words it; it is pasted text, not a file)', () => {
+    const problem = (json: string): unknown => {
+      try {
+        host.importPreview(json);
+      } catch (err) {
+        return { code: (err as HostError).code, field: (err as HostError).field, fact: (err as HostError).fact };
+      }
+      return null;
+    };
+    expect(problem('[1]')).toEqual({ code: 'invalid_input', field: 'json', fact: { kind: 'import', problem: 'not_object' } });
+    expect(problem('"a"')).toEqual({ code: 'invalid_input', field: 'json', fact: { kind: 'import', problem: 'not_object' } });
+    expect(problem('nope')).toEqual({ code: 'invalid_input', field: 'json', fact: { kind: 'import', problem: 'not_json' } });
+    expect(problem('{"servers": [1]}')).toEqual({ code: 'invalid_input', field: 'json', fact: { kind: 'import', problem: 'servers_not_object' } });
   });
 });
 
@@ -57,11 +67,18 @@ describe('counting', () => {
     const preview = host.importPreview(json);
     expect(preview.servers.map((s) => s.name)).toEqual(['fresh', 'there']);
     expect(preview.unreadable.map((u) => u.name)).toEqual(['bad name', 'empty', 'badurl']);
+    // Each with why, by code: a refused field as the issue a form's refusal is worded from.
+    expect(preview.unreadable.map((u) => u.why)).toEqual([
+      { code: 'invalid_name' },
+      { code: 'invalid_entry', issue: { code: 'custom', path: ['command'], rule: 'required' } },
+      { code: 'invalid_entry', issue: { code: 'invalid_format', path: ['url'], format: 'url' } },
+    ]);
     expect(importCounts(preview, false)).toEqual({ fresh: 1, replaced: 0, skipped: 4, refused: 0, imported: 1, nothing: false });
     expect(importCounts(preview, true)).toEqual({ fresh: 1, replaced: 1, skipped: 3, refused: 0, imported: 2, nothing: false });
     const r = await host.importServers(json, false);
     expect(r.added).toEqual(['fresh']);
     expect(r.skipped.map((s) => s.name).sort()).toEqual(['bad name', 'badurl', 'empty', 'there']);
+    expect(r.skipped.find((s) => s.name === 'there')?.why).toEqual({ code: 'exists' });
     expect(r.skipped.length).toBe(importCounts(preview, false).skipped);
   });
 
@@ -70,8 +87,8 @@ describe('counting', () => {
     const preview = host.importPreview(twice);
     expect(preview.servers.map((s) => s.name)).toEqual(['ok']);
     expect(preview.unreadable).toEqual([
-      { name: 'dup', reason: 'the environment variable "A" is given twice' },
-      { name: 'hdr', reason: 'the header "K" is given twice' },
+      { name: 'dup', why: { code: 'given_twice', map: 'env', key: 'A' }, reason: 'the environment variable "A" is given twice' },
+      { name: 'hdr', why: { code: 'given_twice', map: 'headers', key: 'K' }, reason: 'the header "K" is given twice' },
     ]);
     const r = await host.importServers(twice, false);
     expect(r.added).toEqual(['ok']);

@@ -114,8 +114,8 @@ describe('import', () => {
     expect(r.added).toEqual(['new.one']);
     expect(r.replaced).toEqual(['my_fs']);
     expect(r.skipped).toEqual([
-      { name: 'my.fs', reason: expect.stringMatching(/tools would be named like those of the server "my_fs"/) },
-      { name: 'new_one', reason: expect.stringMatching(/tools would be named like those of the server "new\.one"/) },
+      { name: 'my.fs', why: { code: 'name_taken', existing: 'my_fs', why: 'namespace' }, reason: expect.stringMatching(/tools would be named like those of the server "my_fs"/) },
+      { name: 'new_one', why: { code: 'name_taken', existing: 'new.one', why: 'namespace' }, reason: expect.stringMatching(/tools would be named like those of the server "new\.one"/) },
     ]);
     expect(store.names().sort()).toEqual(['my_fs', 'new.one']);
     expect(store.get('my_fs')).toMatchObject({ command: [process.execPath, 'w.js'] });
