@@ -135,7 +135,7 @@ test('"Attach as a file" with a text that cannot fit the model’s window says s
   const before = model.requests.length;
   await box.fill('summarize');
   await box.press('Enter');
-  await expect(page.getByTestId('context-overflow-note')).toContainText('more than the model’s context window of 8192 tokens');
+  await expect(page.getByTestId('context-overflow-note')).toContainText('more than the model’s context window of 8,192 tokens');
   expect(model.requests.length).toBe(before);
 });
 

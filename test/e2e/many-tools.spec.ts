@@ -100,7 +100,7 @@ test('the run note counts the tools the chat shows, says the app’s own tools a
     const notes = page.locator('[data-testid="run-tools-note"][data-stage="offered"]');
     await expect(notes).toHaveCount(1);
     // The same total as the header and the picker; the app's own tools (resources and prompts) said apart.
-    await expect(notes).toContainText(new RegExp(`^\\d+ of ${count} tools were offered at first \\(tool definitions may take about \\d+ tokens of the context window\\)`));
+    await expect(notes).toContainText(new RegExp(`^\\d+ of ${count} tools were offered at first \\(tool definitions may take about [\\d,]+ tokens of the context window\\)`));
     await expect(notes).toContainText(/The app’s own 4 tools for the servers’ resources and prompts \(host__…\) are counted apart: \d of them offered at first\./);
 
     // The next answers offer the same: no note above them.
@@ -176,9 +176,9 @@ test('an empty context window stays empty on save: the form names the guess, and
     await expect(page.getByTestId('connection-result')).toHaveText(/Connected/);
     await expect(field).toHaveValue('');
     await expect(source).toContainText('Empty: the app assumes 8,192 tokens');
-    await source.getByRole('button', { name: 'Use 32768' }).click();
+    await source.getByRole('button', { name: 'Use 32,768' }).click();
     await expect(field).toHaveValue('32768');
-    await expect(source).toHaveText('The provider says this model’s context window is 32768 tokens.');
+    await expect(source).toHaveText('The provider says this model’s context window is 32,768 tokens.');
     await page.getByRole('button', { name: 'Save model' }).click();
     await expect(page.getByRole('status')).toHaveText('Saved.');
     expect(profiles().find((p) => p.name === 'Olla')).toMatchObject({ context_window: 32_768, context_window_source: 'provider' });

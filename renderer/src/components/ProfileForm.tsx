@@ -325,7 +325,7 @@ export function ProfileForm({ profile, onSaved, isFirst, justSaved = false }: { 
         />
         <span className="hint">{t('profile.contextWindowHint')}</span>
         <span className="hint" data-testid="context-window-source" data-source={windowSource}>
-          {windowSource === 'provider' ? t('profile.windowFromProvider', { tokens: contextWindow }) : windowSource === 'user' ? t('profile.windowUser') : model.trim() ? guessText() : null}
+          {windowSource === 'provider' ? t('profile.windowFromProvider', { tokens: Number(contextWindow) }) : windowSource === 'user' ? t('profile.windowUser') : model.trim() ? guessText() : null}
           {knownWindow !== null && String(knownWindow) !== contextWindow && (
             <>
               {' '}
