@@ -21,6 +21,7 @@
  */
 import type { Client, JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { DispatchError, type DispatchOptions, type JsonRpcResponse, type RawClientDispatch } from '@modelcontextprotocol/ext-tasks/client';
+import { wrapTransport } from '../transports/wrap.js';
 
 /** Prefix of the request ids and progress tokens the lane issues (the SDK's own ids are numbers). */
 const PREFIX = 'openprogram-raw-';
@@ -56,50 +57,17 @@ export class RawRequestLane {
   private closed = false;
 
   /**
-   * `transport`, with the lane's responses and progress taken out of what it delivers (a `Proxy`,
-   * as the inspector's tap: everything else the SDK reads of it stays the transport's own). When
+   * `transport`, with the lane's responses and progress taken out of what it delivers
+   * (../transports/wrap.ts: everything else the SDK reads of it stays the transport's own). When
    * the transport closes, every waiting request fails with a `DispatchError`.
    */
   wrap<T extends Transport>(transport: T): T {
     this.inner = transport;
-    // Handlers already set are read back as they were, so a client that chains them keeps them.
-    let onmessage: Transport['onmessage'] = transport.onmessage;
-    let onclose: Transport['onclose'] = transport.onclose;
-    const bound = new Map<PropertyKey, { of: unknown; fn: unknown }>();
-    return new Proxy(transport, {
-      get: (target, prop) => {
-        if (prop === 'onmessage') return onmessage;
-        if (prop === 'onclose') return onclose;
-        const v: unknown = Reflect.get(target, prop, target);
-        if (typeof v !== 'function') return v;
-        const b = bound.get(prop);
-        if (b && b.of === v) return b.fn;
-        const fn = (v as (...a: unknown[]) => unknown).bind(target);
-        bound.set(prop, { of: v, fn });
-        return fn;
+    return wrapTransport(transport, {
+      inbound: (message, extra, deliver) => {
+        if (!this.take(message)) deliver(message, extra);
       },
-      set: (target, prop, value: unknown) => {
-        if (prop === 'onmessage') {
-          onmessage = value as Transport['onmessage'];
-          const own = onmessage;
-          target.onmessage = own
-            ? (message, extra) => {
-                if (!this.take(message)) own(message, extra);
-              }
-            : undefined;
-          return true;
-        }
-        if (prop === 'onclose') {
-          onclose = value as Transport['onclose'];
-          const own = onclose;
-          target.onclose = () => {
-            this.close();
-            own?.();
-          };
-          return true;
-        }
-        return Reflect.set(target, prop, value, target);
-      },
+      closed: () => this.close(),
     });
   }
 
