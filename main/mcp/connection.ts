@@ -2,26 +2,29 @@
  * One MCP server: its transport, one persistent SDK `Client` session, and a small state machine
  * (`starting → ready | error`, `→ closed`). Calls are not serialized: JSON-RPC ids multiplex them.
  * Its other jobs live in main/mcp/connection/ (docs/ARCHITECTURE.md "Processes and rooms"):
- * what a server may ask of the client (client-handlers.ts), listing (listing.ts, list-changes.ts),
- * requests beyond tools (requests.ts), the OAuth background refresh (oauth-refresh.ts).
+ * launching and releasing its transports (launch.ts), the era and transport fallbacks of a start
+ * (fallbacks.ts), what a server may ask of the client (client-handlers.ts), listing (listing.ts,
+ * list-changes.ts), requests beyond tools (requests.ts), the OAuth background refresh
+ * (oauth-refresh.ts), MCP Tasks (tasks.ts).
  */
 import { APPS_CLIENT_CAPABILITIES } from './apps/tool-ui.js';
 import { Client } from '@modelcontextprotocol/client';
-import type { CallToolResult, ClientCapabilities, ClientOptions, CompleteRequest, CompleteResult, GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplateType as ResourceTemplate, Tool, Transport } from '@modelcontextprotocol/client';
+import type { CallToolResult, ClientCapabilities, ClientOptions, Prompt, Resource, Tool, Transport } from '@modelcontextprotocol/client';
 import type { LogEntry, LoggingLevel, ServerFailure, ServerIssue, TransportKind } from '../../preload/contract/index.js';
 import type { ProtocolHooks } from './protocol/hooks.js';
 import type { ServerConfig } from './config.js';
 import type { ServerEnvironment } from './transports/environment.js';
 import { directLaunch, type LaunchWrapper, type TransportKind as TransportDescriptor } from './transports/kind.js';
 import { transportFor, transportOf } from './transports/registry.js';
-import { denialLine, sandboxLine, ServerSandbox } from './connection/sandbox.js';
+import { denialLine, ServerSandbox } from './connection/sandbox.js';
 import type { SandboxLauncher } from './sandbox/launcher.js';
 import { DenialLog } from './sandbox/denials.js';
 import { classifyAuthFailure } from './oauth/flow.js';
 import type { PersistentOAuthProvider } from './oauth/provider.js';
 import type { ProcessLedger } from './process-ledger.js';
-import { describeFailure, needsRawDetail, probeEndedLine } from './failure-log.js';
-import { classifyStartFailure, isLegacyHandshakeRefused, isLegacySseCandidate, isLocalProbeFailure, isSessionExpired, TimeoutError } from './failures.js';
+import { describeFailure, needsRawDetail } from './failure-log.js';
+import { classifyStartFailure, isSessionExpired, TimeoutError } from './failures.js';
+import { openWithFallbacks } from './connection/fallbacks.js';
 import { versionNegotiation, type EraMemory, type EraMode, type NegotiatedProtocol } from './negotiation.js';
 import { LogRing } from './connection/log-ring.js';
 import { CLIENT_INFO, NotConnectedError, progressListener, type CallOptions, type ElicitHandler, type SampleHandler } from './connection/types.js';
@@ -31,16 +34,14 @@ import { checkListedTools, listAll, promptsPage, resourcesPage, toolsPage, type 
 import { OAuthRefresher } from './connection/oauth-refresh.js';
 import { ServerRequests } from './connection/requests.js';
 import type { TrafficRing } from './inspector/ring.js';
-import { tapTransport } from './inspector/tap.js';
 import { ConnectionTasks, resultOfTask } from './connection/tasks.js';
 import type { TaskEnd, TaskObserver, TaskReference } from './tasks/session.js';
-import { RawRequestLane } from './tasks/raw-lane.js';
+import type { RawRequestLane } from './tasks/raw-lane.js';
+import { ConnectionLaunch, pidOf, type ProcessExit } from './connection/launch.js';
 
 export { LogRing } from './connection/log-ring.js';
 export { CLIENT_INFO, NotConnectedError, type CallOptions, type ElicitationAnswer, type ElicitationForm, type ElicitHandler, type SampleHandler, type SamplingRequest, type SamplingResult, type ToolProgress } from './connection/types.js';
 export { collectPages, type ListStop } from './lists.js';
-
-const STDERR_TAIL = 20;
 
 /**
  * A connection's own state (docs/ARCHITECTURE.md "Status"): the host's `ServerState` without
@@ -94,7 +95,6 @@ export class McpConnection {
   tools: Tool[] = [];
   resources: Resource[] = [];
   prompts: Prompt[] = [];
-  resolvedCommand: string | null = null;
   serverInfo: { name: string; version: string } | null = null;
   private listIssues: Record<'tools' | 'resources' | 'prompts', ServerIssue[]> = { tools: [], resources: [], prompts: [] };
   /** When the server became ready (ms epoch), or null if it never did. */
@@ -133,7 +133,6 @@ export class McpConnection {
     this.tasks = new ConnectionTasks(name, config, this.handlers, this.capabilities);
     this.clientOptions = deps.clientOptions ?? {};
     this.traffic = deps.traffic ?? null;
-    this.trafficConnection = this.traffic?.nextConnection() ?? 0;
     this.sandbox =
       deps.sandbox && config.type === 'local'
         ? new ServerSandbox({
@@ -146,10 +145,21 @@ export class McpConnection {
             },
           })
         : null;
-    this.launchWrapper = this.sandbox ?? deps.launchWrapper ?? directLaunch;
     // A restarted server keeps one log across its processes, so the Logs view shows the history.
     this.log = log ?? new LogRing();
     this.id = this.log.nextOrigin();
+    this.launches = new ConnectionLaunch({
+      name,
+      config,
+      log: this.log,
+      note: (source, text) => this.note(source, text),
+      oauth,
+      processes: this.processes,
+      environment: this.environment,
+      sandbox: this.sandbox,
+      wrapper: this.sandbox ?? deps.launchWrapper ?? directLaunch,
+      traffic: this.traffic,
+    });
     const url = this.descriptor.url(config);
     this.refresher =
       oauth && url !== null
@@ -178,8 +188,8 @@ export class McpConnection {
   readonly processes: ProcessLedger | null;
   /** The environment a stdio server inherits; null = this process's (main/mcp/transports/environment.ts). */
   readonly environment: ServerEnvironment | null;
-  /** The stdio launch seam (main/mcp/transports/kind.ts): the sandbox when there is one, else as given. */
-  private readonly launchWrapper: LaunchWrapper;
+  /** Launching and releasing this server's transports, and what is known of its processes (./connection/launch.ts). */
+  private readonly launches: ConnectionLaunch;
   /** This server's sandbox side (main/mcp/sandbox/); null when unsandboxed by construction (remote, or no launcher). */
   readonly sandbox: ServerSandbox | null;
   /** Era verdicts shared across connections (main/mcp/negotiation.ts); null = always probe. */
@@ -191,8 +201,6 @@ export class McpConnection {
 
   /** The server's traffic ring (docs/ARCHITECTURE.md "Protocol inspector"); null = not recorded. */
   private readonly traffic: TrafficRing | null;
-  /** This connection's tag in {@link traffic}. */
-  private readonly trafficConnection: number;
 
   /** OAuth: the background refresh of a remote server's access token; null without OAuth. */
   private readonly refresher: OAuthRefresher | null;
@@ -202,17 +210,15 @@ export class McpConnection {
     return this.refresher?.expiresAt ?? null;
   }
 
-  /**
-   * Last stderr lines of this connection's latest process — not of an earlier process of the
-   * server, nor of the first process of an era retry (a crashing server prints the same lines on
-   * each attempt; the card shows them once).
-   */
+  /** Last stderr lines of this connection's latest process (./connection/launch.ts). */
   stderrTail(): string[] {
-    return this.log.tail('stderr', STDERR_TAIL, this.processOrigin);
+    return this.launches.stderrTail();
   }
 
-  /** The log origin tag of the latest process's stderr lines (a fresh one per launch). */
-  private processOrigin = -1;
+  /** The command a stdio server's program resolved to, once launched. */
+  get resolvedCommand(): string | null {
+    return this.launches.resolvedCommand;
+  }
 
   /** Identifies this connection's lines in a log shared across restarts. */
   readonly id: number;
@@ -228,13 +234,12 @@ export class McpConnection {
 
   /** The child pid of a stdio server, when running. */
   get pid(): number | null {
-    const t = this.transport as { pid?: number | null } | null;
-    return t?.pid ?? null;
+    return pidOf(this.transport);
   }
 
   /** How the process ended, when it did and that is known. */
-  private exitInfo(): { code: number | null; signal: string | null } | null {
-    return (this.transport as { exit?: { code: number | null; signal: string | null } | null } | null)?.exit ?? this.lastExit;
+  private exitInfo(): ProcessExit | null {
+    return this.launches.exit(this.transport);
   }
 
   /** Start once: spawn/connect, `initialize`, list every tool page. Resolves when settled. */
@@ -271,41 +276,21 @@ export class McpConnection {
     // the server's log says so (a changed `saved_at` after the handshake).
     const savedBefore = this.oauth && this.descriptor.remote ? ((await this.oauth.storedTokens().catch(() => undefined))?.saved_at ?? null) : null;
     try {
-      try {
-        try {
-          await attempt('remembered');
-        } catch (err) {
-          if (this.closing || this.descriptor.remote) throw err;
-          if (isLocalProbeFailure(err)) {
-            // Our stdio transport probes `server/discover` in place (main/mcp/negotiation.ts): a
-            // legacy server that exits on a request before `initialize` fails the probe. Once, on
-            // a fresh process, with the 2025 handshake.
-            await this.closeTransport();
-            // The SDK's own wording of this failure names its internals; the log says what happened.
-            this.note('lifecycle', probeEndedLine(this.exitInfo()));
-            this.eras?.remember(this.config, 'legacy');
-            await attempt('legacy');
-          } else if (isLegacyHandshakeRefused(err)) {
-            // The server speaks only 2026-07-28 or later, and refused the 2025 handshake this
-            // connection fell back to — after a probe that timed out on a slow start, or on a
-            // remembered legacy verdict that is stale (the server was upgraded). A verdict is a
-            // hint: once, on a fresh process, probe again and let the probe have the whole timeout.
-            await this.closeTransport();
-            this.note('lifecycle', 'the server refused the 2025 initialize handshake (it speaks only newer revisions); starting it again and asking with server/discover');
-            this.eras?.remember(this.config, 'modern');
-            await attempt('probe');
-          } else throw err;
-        }
-      } catch (err) {
-        // MCP spec "Backwards Compatibility": a Streamable HTTP attempt that fails with a 4xx, or
-        // is answered with a 2xx that is not MCP (main/mcp/sse-detect.ts), may be a legacy
-        // HTTP+SSE server; try that once.
-        if (this.closing || !this.descriptor.legacyFallback || !isLegacySseCandidate(err) || (this.oauth && classifyAuthFailure(err, this.oauth))) throw err;
-        await this.closeTransport();
-        this.note('lifecycle', `Streamable HTTP failed (${(err as Error).message}); trying the legacy HTTP+SSE transport`);
-        this.useLegacySse = true;
-        await attempt('remembered');
-      }
+      await openWithFallbacks({
+        config: this.config,
+        eras: this.eras,
+        remote: this.descriptor.remote,
+        legacyFallback: this.descriptor.legacyFallback,
+        attempt,
+        reset: () => this.closeTransport(),
+        exit: () => this.exitInfo(),
+        isAuthFailure: (err) => !!(this.oauth && classifyAuthFailure(err, this.oauth)),
+        useLegacySse: () => {
+          this.useLegacySse = true;
+        },
+        closing: () => this.closing,
+        note: (text) => this.note('lifecycle', text),
+      });
       if (this.closing) return;
       const v = this.client?.getServerVersion();
       this.serverInfo = v ? { name: v.name, version: v.version } : null;
@@ -360,45 +345,12 @@ export class McpConnection {
     return this.useLegacySse ? transportOf('sse') : this.descriptor;
   }
 
-  private async createTransport(): Promise<{ transport: Transport; lane: RawRequestLane }> {
-    const ledger = this.processes;
-    const sandbox = this.sandbox;
-    await sandbox?.prepare();
-    // Each process's stderr gets its own tag, so the card's tail shows only the latest process.
-    const stderrOrigin = this.log.nextOrigin();
-    this.processOrigin = stderrOrigin;
-    const launched = this.launching().launch(this.config, {
-      name: this.name,
-      onStderr: (line) => {
-        this.log.push('stderr', line, stderrOrigin);
-        sandbox?.stderr(line);
-      },
-      onNoise: (line) => this.note('stdout', line),
-      wrapper: this.launchWrapper,
-      oauth: this.oauth,
-      ...(this.environment ? { environment: this.environment } : {}),
-      ...(ledger ? { extraEnv: ledger.markerEnv(), onGroup: (pgid: number, alive: boolean) => ledger.record(pgid, alive) } : {}),
-    });
-    if (launched.resolvedCommand !== null) {
-      this.resolvedCommand = launched.resolvedCommand;
-      this.note('lifecycle', `command resolved to ${launched.resolvedCommand}`);
-    }
-    if (sandbox?.state) this.note('lifecycle', sandboxLine(sandbox.state));
-    // The inspector records at the transport boundary: every message both ways, as the SDK framed it.
-    const traffic = this.traffic;
-    const origin = this.trafficConnection;
-    const tapped = traffic ? tapTransport(launched.transport, (dir, message) => traffic.record(dir, message, origin)) : launched.transport;
-    // Over the tap, so the inspector sees the lane's requests and answers too.
-    const lane = new RawRequestLane();
-    return { transport: lane.wrap(tapped), lane };
-  }
-
   /**
    * Create the transport and client, negotiate the era (`server/discover` probe or `initialize`;
    * see {@link EraMode}), and list. @throws on any failure.
    */
   private async openSession(timeoutMs: number, mode: EraMode): Promise<void> {
-    const { transport, lane } = await this.createTransport();
+    const { transport, lane } = await this.launches.open(this.launching());
     if (this.closing) return;
     this.transport = transport;
     this.lane = lane;
@@ -559,8 +511,6 @@ export class McpConnection {
     }
   }
 
-  private lastExit: { code: number | null; signal: string | null } | null = null;
-
   /** The Tasks side of the live client (./connection/tasks.ts). */
   private readonly tasks: ConnectionTasks;
 
@@ -596,22 +546,10 @@ export class McpConnection {
     const client = this.client;
     await this.tasks.close();
     const transport = this.transport;
-    const exitOf = (): { code: number | null; signal: string | null } | null => (transport as { exit?: { code: number | null; signal: string | null } | null } | null)?.exit ?? null;
-    this.lastExit = exitOf() ?? this.lastExit;
     this.client = null;
     this.transport = null;
     this.lane = null;
-    try {
-      if (client) await client.close().catch(() => undefined);
-      // During the `server/discover` probe the SDK has not attached the transport to the client
-      // yet, so closing the client alone would leave the process running.
-      if (transport) await transport.close();
-    } catch {
-      // Closing a dead transport may fail; the process is gone either way.
-    }
-    // A process that closed its output may not have been reaped yet above; it has been now.
-    this.lastExit = exitOf() ?? this.lastExit;
-    await this.sandbox?.dispose().catch(() => undefined);
+    await this.launches.release(transport, client);
   }
 
   /**
@@ -673,8 +611,11 @@ export class McpConnection {
 
   // --- prompts, completion and resource reads (composer; docs/ARCHITECTURE.md "Prompts and resources in chat") ---
 
-  /** Requests on the live session (main/mcp/connection/requests.ts). @throws NotConnectedError when the server is not ready. */
-  private requests(): ServerRequests {
+  /**
+   * Requests beyond tools on the live session (./connection/requests.ts: prompts, completion,
+   * resource reads and subscriptions, the log level). @throws NotConnectedError when not ready.
+   */
+  requests(): ServerRequests {
     if (!this.client || this.status !== 'ready') throw new NotConnectedError(`Server "${this.name}" is not ready (${this.status}).`);
     return new ServerRequests(this.client, this.config.timeout_seconds * 1000);
   }
@@ -684,39 +625,6 @@ export class McpConnection {
     const caps = this.client?.getServerCapabilities();
     if (capability === 'subscribe') return caps?.resources?.subscribe === true;
     return Boolean(caps?.[capability]);
-  }
-
-  /** `prompts/get` (MCP spec "Prompts: Getting a Prompt"). @throws NotConnectedError; the SDK's error. */
-  async getPrompt(name: string, args: Record<string, string>, signal?: AbortSignal): Promise<GetPromptResult> {
-    return this.requests().getPrompt(name, args, signal);
-  }
-
-  /** `completion/complete` (MCP spec "Completion"); empty when the server has no completions. @throws NotConnectedError. */
-  async complete(params: CompleteRequest['params'], signal?: AbortSignal): Promise<CompleteResult> {
-    return this.requests().complete(params, signal);
-  }
-
-  /** Every page of `resources/templates/list` (MCP spec "Resource Templates"). @throws NotConnectedError. */
-  async listResourceTemplates(): Promise<{ items: ResourceTemplate[] }> {
-    return this.requests().listResourceTemplates();
-  }
-
-  /** `resources/read` (MCP spec "Resources: Reading Resources"), never from a cache. @throws NotConnectedError. */
-  async readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
-    return this.requests().readResource(uri, signal);
-  }
-
-  /**
-   * `resources/subscribe`, with `onUpdated` receiving this session's
-   * `notifications/resources/updated` (one listener per connection; the last one set wins).
-   */
-  async subscribeResource(uri: string, onUpdated: (uri: string) => void): Promise<void> {
-    return this.requests().subscribeResource(uri, onUpdated);
-  }
-
-  /** `resources/unsubscribe`. @throws NotConnectedError. */
-  async unsubscribeResource(uri: string): Promise<void> {
-    return this.requests().unsubscribeResource(uri);
   }
 }
 

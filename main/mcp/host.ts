@@ -9,7 +9,7 @@
  * start-gate.ts (when the startup queue runs; used by the app core).
  * Implements docs/ARCHITECTURE.md "Readiness" and "Start-up and shutdown".
  */
-import type { ReadyServer } from './host/ready-server.js';
+import { readyServer, type ReadyServer } from './host/ready-server.js';
 import type { SandboxLauncher } from './sandbox/launcher.js';
 import type { TrafficRecorder } from './inspector/recorder.js';
 import type { CallToolResult } from '@modelcontextprotocol/client';
@@ -292,7 +292,7 @@ export class McpHost {
    */
   ready(name: string): ReadyServer | null {
     const c = this.rt.conns.get(name);
-    return c && c.status === 'ready' ? c : null;
+    return c && c.status === 'ready' ? readyServer(c) : null;
   }
 
   // ---- startup -------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ import type {
   Tool,
 } from '@modelcontextprotocol/client';
 import type { LoggingLevel } from '../../../preload/contract/index.js';
+import type { McpConnection } from '../connection.js';
 import type { TaskEnd, TaskObserver, TaskReference } from '../tasks/session.js';
 
 /** A ready server's handle: its listings (as listed, read-only) and its requests (MCP spec "Server features"). */
@@ -57,4 +58,37 @@ export interface ReadyServers {
   ready(name: string): ReadyServer | null;
   /** Names of every configured server. */
   names(): string[];
+}
+
+/**
+ * The handle of `conn` (which the host hands out only while it is ready): its listings read
+ * through, its requests on its live session (each throws `NotConnectedError` once the server
+ * is no longer ready).
+ */
+export function readyServer(conn: McpConnection): ReadyServer {
+  return {
+    name: conn.name,
+    get tools() {
+      return conn.tools;
+    },
+    get resources() {
+      return conn.resources;
+    },
+    get prompts() {
+      return conn.prompts;
+    },
+    get supportsLogging() {
+      return conn.supportsLogging;
+    },
+    supports: (capability) => conn.supports(capability),
+    resumeTask: (reference, opts) => conn.resumeTask(reference, opts),
+    setLoggingLevel: (level) => conn.setLoggingLevel(level),
+    notifyRootsChanged: () => conn.notifyRootsChanged(),
+    getPrompt: (name, args, signal) => conn.requests().getPrompt(name, args, signal),
+    complete: (params, signal) => conn.requests().complete(params, signal),
+    listResourceTemplates: () => conn.requests().listResourceTemplates(),
+    readResource: (uri, signal) => conn.requests().readResource(uri, signal),
+    subscribeResource: (uri, onUpdated) => conn.requests().subscribeResource(uri, onUpdated),
+    unsubscribeResource: (uri) => conn.requests().unsubscribeResource(uri),
+  };
 }

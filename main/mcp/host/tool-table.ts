@@ -11,6 +11,7 @@ import type { ToolPinStatus } from '../../../preload/contract/index.js';
 import { programIdentity, type ConfigStore } from '../config.js';
 import type { McpConnection } from '../connection.js';
 import { META_SERVER, metaToolsFor } from '../protocol/meta-tools.js';
+import { readyServer } from './ready-server.js';
 import { visibleToModel } from '../apps/tool-ui.js';
 import type { ToolPins } from '../pins/index.js';
 import type { ToolSetting } from '../tool-settings.js';
@@ -90,7 +91,7 @@ export class ToolRegistry {
     }
     // The host's own tools (../protocol/meta-tools.ts) are named first, so a server tool that
     // would take one of their names gets the hash suffix and the warning, never the reverse.
-    const meta = shuttingDown ? [] : metaToolsFor([...conns.values()].filter((c) => c.status === 'ready'));
+    const meta = shuttingDown ? [] : metaToolsFor([...conns.values()].filter((c) => c.status === 'ready').map(readyServer));
     this.table = buildToolTable([...meta, ...all], this.registered);
     for (const t of this.table.tools.slice(0, meta.length)) t.server = META_SERVER;
     this.appOnly = appOnly;

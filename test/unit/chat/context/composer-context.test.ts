@@ -22,6 +22,7 @@ import { transcriptToMessages } from '../../../../main/chat/conversations/histor
 import { conversationToMarkdown } from '../../../../main/chat/conversations/export.js';
 import { searchableText } from '../../../../main/chat/conversations/text.js';
 import { McpConnection } from '../../../../main/mcp/connection.js';
+import { readyServer } from '../../../../main/mcp/host/ready-server.js';
 import { HostError } from '../../../../main/mcp/host/errors.js';
 import { resourceUriOfText } from '../../../../renderer/src/resource-links.js';
 import { expandUriTemplate } from '../../../../renderer/src/uri-template.js';
@@ -218,7 +219,7 @@ describe('ContextService with server-everything', () => {
     expect(conn.status).toBe('ready');
     const updated: string[] = [];
     const c = conn;
-    return { svc: new ContextService({ ready: (n) => (n === 'every' && c.status === 'ready' ? c : null), names: () => ['every'] }, (_s, u) => updated.push(u)), updated };
+    return { svc: new ContextService({ ready: (n) => (n === 'every' && c.status === 'ready' ? readyServer(c) : null), names: () => ['every'] }, (_s, u) => updated.push(u)), updated };
   };
 
   it('resolves a prompt, a template-expanded resource and completions from the real server', async () => {
