@@ -7,9 +7,11 @@
  * stays one row at 800 and 1440 px, in Chinese and English, with a long title and model name.
  * Measured in the page: the lines a label's text takes, by the positions of its text boxes.
  */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { startFakeModel, type FakeModel } from '../fixtures/fake-model.js';
-import { BASH_SERVER, addLocalServer, commandLine, configureModel, expect, expectStatus, openApp, openChat, sendMessage, test } from './helpers.js';
+import { BASH_SERVER, ROOT, addLocalServer, commandLine, configureModel, expect, expectStatus, openApp, openChat, openSettings, sendMessage, tempDir, test } from './helpers.js';
 
 let model: FakeModel;
 test.beforeEach(async () => {
@@ -148,4 +150,30 @@ test('at 800 px in Chinese, short labels, badges and buttons keep one line; long
   await page.reload();
   await expect(page.getByTestId('chat-title')).toContainText('summarize the report');
   await headerInOneRow(page);
+});
+
+test('Settings at 800 px never scroll sideways: a server whose command line and folder are long paths, in English and Chinese', async ({ page, shell }) => {
+  await page.setViewportSize({ width: 800, height: 860 });
+  await openApp(page, shell.current);
+  const dir = path.join(tempDir('openprogram-e2e-a-rather-long-folder-name-for-a-narrow-window-'), 'Documents', 'Projects', 'Quarterly reports');
+  mkdirSync(dir, { recursive: true });
+  const FS = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
+  await expectStatus(await addLocalServer(page, { name: 'files', command: commandLine(['node', FS, dir]) }), 'ready');
+  await openSettings(page, 'MCP servers');
+  for (const language of ['en', 'zh-CN']) {
+    // The window stays on Settings → MCP servers across the reload that switches the language.
+    await page.evaluate((l) => localStorage.setItem('openprogram.language', l), language);
+    await page.reload();
+    if (!(await page.locator('.server-card').first().isVisible())) {
+      await page.getByRole('tab', { name: language === 'en' ? 'Settings' : '设置' }).click();
+      await page.locator('.settings-nav').getByRole('button', { name: language === 'en' ? 'MCP servers' : 'MCP 服务器', exact: true }).click();
+    }
+    await expect(page.locator('.server-card').first()).toBeVisible();
+    // The page is as wide as the window: nothing (the root folders' line, the command, the sandbox's paths) widens it.
+    const [scroll, client] = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+    expect(scroll, `the page at 800 px (${language}) scrolls sideways`).toBeLessThanOrEqual(client);
+    // Add server stays in the window.
+    const add = await page.getByRole('button', { name: language === 'en' ? 'Add server' : '添加服务器', exact: true }).first().boundingBox();
+    expect(add && add.x + add.width, language).toBeLessThanOrEqual(800);
+  }
 });
