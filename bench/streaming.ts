@@ -39,6 +39,8 @@ interface PageResult {
   /** Epoch ms of the first frame showing the marker, and of the first frame showing the answer done. */
   markerPaintEpoch: number;
   donePaintEpoch: number;
+  /** Whether the answer was folded (its end behind Show more) when it was shown. */
+  folded: boolean;
   sendEpoch: number;
   /** The page's performance.timeOrigin (epoch ms), to place its long tasks on the common clock. */
   origin: number;
@@ -92,7 +94,7 @@ export async function benchStreaming(log: (m: string) => void): Promise<{ rows: 
       log(`streaming: ${chunks.toLocaleString('en')} tokens at ${rate} tokens/s into ${messages} messages (~${Math.round(chunks / rate)} s) …`);
       // A string, not a function: the tsx loader would add helpers the page does not have.
       await page.evaluate(`(() => {
-        window.__bench = { longTasks: [], markerPaintEpoch: 0, donePaintEpoch: 0, sendEpoch: 0, origin: performance.timeOrigin, scrolls: 0, commits: 0 };
+        window.__bench = { longTasks: [], folded: false, markerPaintEpoch: 0, donePaintEpoch: 0, sendEpoch: 0, origin: performance.timeOrigin, scrolls: 0, commits: 0 };
         // Work counts that do not depend on how busy the machine is: scrolls (each forces a layout)
         // and DOM commits to the transcript (mutation batches; one per React commit that changed it).
         const scroll = Element.prototype.scrollIntoView;
@@ -115,7 +117,11 @@ export async function benchStreaming(log: (m: string) => void): Promise<{ rows: 
           // Only the answer's last block is read (the whole answer's text each frame would cost the page itself).
           const blocks = el && el.querySelector('[data-testid="markdown"] > div');
           const tail = blocks && blocks.lastElementChild ? blocks.lastElementChild : el;
-          const has = tail && tail.textContent.includes(marker);
+          // A long answer folds (docs/ARCHITECTURE.md "Conversations"): its end is behind Show more,
+          // and the fold counts every character it holds — the last token is shown when that count is whole.
+          const folded = el && el.querySelector('[data-testid="folded"]');
+          if (folded) b.folded = true;
+          const has = folded ? Number(folded.getAttribute('data-total')) >= ${JSON.stringify(text.length)} : tail && tail.textContent.includes(marker);
           // The frame being prepared now is painted next: take the time after it (rAF → task).
           if (has && !b.markerPaintEpoch) setTimeout(() => { if (!b.markerPaintEpoch) b.markerPaintEpoch = epoch(); }, 0);
           if (has && el.classList.contains('done')) { setTimeout(() => { b.donePaintEpoch = epoch(); }, 0); return; }
@@ -173,7 +179,7 @@ export async function benchStreaming(log: (m: string) => void): Promise<{ rows: 
         },
         { bench: '  work while streaming: DOM commits to the transcript / scrolls (each forces a layout)', measurement: `${r.commits.toLocaleString('en')} / ${r.scrolls.toLocaleString('en')}`, target: 'report', mark: '' },
         { bench: '  of which end after the last token', measurement: afterEnd.length ? afterEnd.map((t) => `${fmtMs(t.duration)} at +${t.fromLastTokenMs} ms`).join(', ') : 'none', target: '', mark: '' },
-        { bench: '  last token → painted', measurement: fmtMs(toMarker), target: `≤ ${FINAL_PAINT_TARGET_MS} ms`, mark: toMarker <= FINAL_PAINT_TARGET_MS ? 'OK' : 'OVER' },
+        { bench: `  last token → painted${r.folded ? ' (folded: the fold\'s count whole)' : ''}`, measurement: fmtMs(toMarker), target: `≤ ${FINAL_PAINT_TARGET_MS} ms`, mark: toMarker <= FINAL_PAINT_TARGET_MS ? 'OK' : 'OVER' },
         { bench: '  last token → painted as finished (final paint)', measurement: fmtMs(toDone), target: `≤ ${FINAL_PAINT_TARGET_MS} ms`, mark: toDone <= FINAL_PAINT_TARGET_MS ? 'OK' : 'OVER' },
       ];
       return { rows, report: { commits: r.commits, scrolls: r.scrolls, rate, actualRate, tokens: chunks, messages, streamSeconds: streamS, lastTokenToPaintMs: toMarker, lastTokenToFinalPaintMs: toDone, longTasks: long, cpuLongTasks: cpuLong, topCpuTasks: topCpu, tracedTasks: tasks.length, mainThreadCpuMs: cpuTotal, openingCpuLongTasks: opening } };
