@@ -89,9 +89,8 @@ const NEGOTIATE: McpConnection['clientOptions'] = { versionNegotiation: { mode: 
 
 /** Plain scenarios: the app's McpConnection, then call every tool like the agent would. */
 async function runPlain(url: string): Promise<void> {
-  const conn = new McpConnection(SERVER_NAME, { type: 'http', url, headers: {}, auth: { kind: 'none' }, enabled: true, timeout_seconds: TIMEOUT_MS / 1000 });
-  conn.clientOptions = NEGOTIATE;
-  conn.elicit = acceptAsShown;
+  const config: RemoteServerConfig = { type: 'http', url, headers: {}, auth: { kind: 'none' }, enabled: true, timeout_seconds: TIMEOUT_MS / 1000 };
+  const conn = new McpConnection(SERVER_NAME, config, undefined, undefined, null, { clientOptions: NEGOTIATE, elicit: acceptAsShown });
   try {
     await conn.start();
     if (conn.status !== 'ready') throw new Error(`connection is ${JSON.stringify(conn.state)}`);
@@ -203,9 +202,7 @@ async function runOAuth(url: string, scenario: string, ctx: Record<string, unkno
   const needsSignIn = (err: unknown) => err instanceof InteractionRequiredError || classifyAuthFailure(err, provider) !== null;
 
   for (;;) {
-    const conn = new McpConnection(SERVER_NAME, config, undefined, undefined, provider);
-    conn.clientOptions = NEGOTIATE;
-    conn.elicit = acceptAsShown;
+    const conn = new McpConnection(SERVER_NAME, config, undefined, undefined, provider, { clientOptions: NEGOTIATE, elicit: acceptAsShown });
     try {
       await conn.start();
       if (conn.status === 'needs_auth') {
