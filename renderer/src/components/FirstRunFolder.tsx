@@ -9,7 +9,8 @@ import { useEffect, useState } from 'react';
 import type { FolderCheckView, ServerView } from '../../../preload/contract/index.js';
 import { call } from '../api';
 import { Trans, useTranslation } from '../i18n';
-import { failureSentences, SentenceView } from '../i18n/server-state';
+import { failureSentences } from '../i18n/server-state';
+import { SentenceView } from '../i18n/sentence';
 import { useApp } from '../store';
 import { folderServerCommand, folderServerName } from '../folder-server';
 

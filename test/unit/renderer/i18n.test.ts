@@ -16,6 +16,8 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { Trans } from 'react-i18next';
 import { Fill } from '../../../renderer/src/i18n/Fill.js';
+import { factSentences } from '../../../renderer/src/i18n/error-facts.js';
+import { SentencesView } from '../../../renderer/src/i18n/sentence.js';
 import { ROOT } from '../helpers.js';
 
 /** Every leaf key of a strings object, dotted. */
@@ -236,6 +238,28 @@ describe('errors from main', () => {
     expect(describeError({ code: 'invalid_input', message: 'Server "notes" refused the request: no such prompt', fact: { kind: 'server_refused', server: 'notes', said: 'no such prompt' } })).toBe('服务器“notes”拒绝了请求：no such prompt');
     // A config field's refusal (an add, an edit, an imported entry) by its issue.
     expect(describeError({ code: 'invalid_input', message: 'url: The URL must start with http:// or https://', field: 'url', issue: { code: 'custom', path: ['url'], rule: 'http_scheme' } })).toBe('地址必须以 http:// 或 https:// 开头。');
+  });
+
+  /** An error with `fact` as the window words it: its text, and its elements with the data marked. */
+  const worded = (fact: IpcError['fact'], code: IpcError['code'] = 'invalid_input'): { text: string; html: string } => ({
+    text: describeError({ code, message: 'main’s English, for logs', fact }),
+    html: renderToStaticMarkup(createElement(SentencesView, { sentences: factSentences(fact!, code) })),
+  });
+  const marked = (v: string): string => `<code class="mono server-data" translate="no" data-testid="server-data">${v}</code>`;
+  const saidMarked = (v: string): string => `<span class="said" translate="no" data-testid="said">${v}</span>`;
+
+  it('an error’s facts as elements: names marked as data, a server’s own words marked as its, in both languages', async () => {
+    const refused = { kind: 'server_refused', server: 'notes', said: 'no such prompt' } as const;
+    expect(worded(refused).html).toBe(`The server “${marked('notes')}” refused the request: ${saidMarked('no such prompt')}`);
+    await i18next.changeLanguage('zh-CN');
+    expect(worded(refused).html).toBe(`服务器“${marked('notes')}”拒绝了请求：${saidMarked('no such prompt')}`);
+    expect(worded({ kind: 'name_taken', name: 'files', existing: 'Files', why: 'same' }, 'conflict').html).toBe(`已存在名为“${marked('Files')}”的服务器（仅大小写不同，或仅“.”与“_”不同的名称视为相同）：请换一个名称。`);
+    expect(worded({ kind: 'server_unavailable', server: 'notes', why: 'not_running' }, 'not_found').text).toBe('服务器“notes”没有在运行。');
+  });
+
+  it('a fact this window does not know falls back to the lead and main’s message', async () => {
+    await i18next.changeLanguage('zh-CN');
+    expect(describeError({ code: 'conflict', message: 'Something new.', fact: { kind: 'brand_new' } as never })).toBe('与现有内容冲突：Something new.');
   });
 
   it('why an import skips an entry, by its code: English and 简体中文 alike', async () => {

@@ -1,0 +1,33 @@
+/**
+ * An error's facts (preload/contract `ErrorFact`) as sentences in the UI's language
+ * (docs/ARCHITECTURE.md "Languages"): each sentence chosen by the fact's kind and codes, filled
+ * with its data — names, URIs, paths, OAuth error codes — and anyone's own words as sent, marked as
+ * such ({@link Sentence}). components/ErrorText.tsx shows them as elements; ./errors.ts as text.
+ */
+import type { ErrorCode, ErrorFact } from '../../../preload/contract/index.js';
+import { data, said, type Sentence } from './sentence.js';
+import { failureSentences } from './server-state.js';
+
+/**
+ * The sentences of an error's facts. `code` tells a failed start of an edit (`start_failed`:
+ * the settings were not saved) from a failed check of a command.
+ */
+export function factSentences(f: ErrorFact, code: ErrorCode): Sentence[] {
+  switch (f.kind) {
+    case 'server_failure': {
+      const facts = failureSentences(f.failure);
+      return code === 'start_failed' ? [{ k: 'errors.notSavedEdit', slots: {} }, ...facts] : facts;
+    }
+    case 'name_taken':
+      return [{ k: `errors.nameTaken_${f.why}`, slots: { name: data(f.name), existing: data(f.existing) } }];
+    case 'import':
+      return [{ k: `importExport.problem_${f.problem}`, slots: {} }];
+    case 'server_unavailable':
+      return [{ k: `errors.server_${f.why}`, slots: { server: data(f.server) } }];
+    case 'server_refused':
+      return [{ k: 'errors.server_refused', slots: { server: data(f.server), said: said(f.said) } }];
+    default:
+      // A fact a newer core sends: nothing to say here (the caller falls back to main's message).
+      return [];
+  }
+}
