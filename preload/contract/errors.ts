@@ -3,6 +3,7 @@
  * are values, classified by code). docs/ARCHITECTURE.md "The IPC contract".
  */
 import type { CatalogReason } from './catalog.js';
+import type { ResourceReadRefusal } from './rules/index.js';
 import type { ServerFailure } from './server-view.js';
 import type { ImportProblem } from './servers.js';
 
@@ -57,7 +58,8 @@ export interface IpcError {
 
 /**
  * What an error is about, as facts the window words in the user's language (docs/ARCHITECTURE.md
- * "Languages") — main's `message` is English for logs, never shown as the sentence:
+ * "Languages") — main's `message` is English for logs, never shown as the sentence. Names, URIs,
+ * paths and a server's or the system's own words are data, shown as sent:
  * - `server_failure`: a server did not start — the check of an added or edited server's command
  *   (`spawn_failed`, `not_on_path`), or an edit's trial start: its {@link ServerFailure}, and its
  *   last stderr lines (the server's own words, shown as sent);
@@ -67,14 +69,26 @@ export interface IpcError {
  * - `import`: the pasted text of an import cannot be read as a config at all ({@link ImportProblem});
  * - `server_unavailable`: the request needs `server`, which is not configured (`unknown`), not
  *   ready yet (`not_ready`) or not running (`not_running`);
- * - `server_refused`: `server` answered the request with an error; `said` is its message as sent.
+ * - `server_refused`: `server` answered the request with an error; `said` is its message as sent;
+ * - `prompt_unknown`: `server` lists no prompt named `prompt` (any more);
+ * - `prompt_arguments`: the prompt needs the arguments `missing`, which were left empty;
+ * - `resource_refused`: `uri` is not read from `server`: its scheme is never read through a server
+ *   (`scheme`: http, https, data, javascript, …) or is not one of those the server lists
+ *   (`not_listed`) — "Prompts and resources in chat";
+ * - `resource_too_large`: a resource of `size_bytes` is not saved, over `limit_bytes`;
+ * - `resource_empty`: the resource has no content to save.
  */
 export type ErrorFact =
   | { kind: 'server_failure'; failure: ServerFailure; stderr: string[] }
   | { kind: 'name_taken'; name: string; existing: string; why: 'same' | 'namespace' | 'adding' }
   | { kind: 'import'; problem: ImportProblem }
   | { kind: 'server_unavailable'; server: string; why: 'unknown' | 'not_ready' | 'not_running' }
-  | { kind: 'server_refused'; server: string; said: string };
+  | { kind: 'server_refused'; server: string; said: string }
+  | { kind: 'prompt_unknown'; server: string; prompt: string }
+  | { kind: 'prompt_arguments'; server: string; prompt: string; missing: string[] }
+  | { kind: 'resource_refused'; server: string; uri: string; why: ResourceReadRefusal }
+  | { kind: 'resource_too_large'; size_bytes: number; limit_bytes: number }
+  | { kind: 'resource_empty' };
 
 /**
  * The rule a schema's own check (a zod `custom` issue) names in its `params.rule`, so the window

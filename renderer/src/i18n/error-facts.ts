@@ -5,6 +5,8 @@
  * such ({@link Sentence}). components/ErrorText.tsx shows them as elements; ./errors.ts as text.
  */
 import type { ErrorCode, ErrorFact } from '../../../preload/contract/index.js';
+import { formatBytes } from './format.js';
+import { t } from './index.js';
 import { data, said, type Sentence } from './sentence.js';
 import { failureSentences } from './server-state.js';
 
@@ -26,6 +28,16 @@ export function factSentences(f: ErrorFact, code: ErrorCode): Sentence[] {
       return [{ k: `errors.server_${f.why}`, slots: { server: data(f.server) } }];
     case 'server_refused':
       return [{ k: 'errors.server_refused', slots: { server: data(f.server), said: said(f.said) } }];
+    case 'prompt_unknown':
+      return [{ k: 'errors.promptUnknown', slots: { server: data(f.server), prompt: data(f.prompt) } }];
+    case 'prompt_arguments':
+      return [{ k: 'errors.promptArguments', slots: { prompt: data(f.prompt), missing: data(f.missing.join(t('importExport.listSep'))) } }];
+    case 'resource_refused':
+      return [{ k: `errors.resourceRefused_${f.why}`, slots: { uri: data(f.uri), server: data(f.server) } }];
+    case 'resource_too_large':
+      return [{ k: 'errors.resourceTooLarge', slots: { size: formatBytes(f.size_bytes), limit: formatBytes(f.limit_bytes) } }];
+    case 'resource_empty':
+      return [{ k: 'errors.resourceEmpty', slots: {} }];
     default:
       // A fact a newer core sends: nothing to say here (the caller falls back to main's message).
       return [];

@@ -257,6 +257,27 @@ describe('errors from main', () => {
     expect(worded({ kind: 'server_unavailable', server: 'notes', why: 'not_running' }, 'not_found').text).toBe('服务器“notes”没有在运行。');
   });
 
+  it('prompts and resources: a prompt not listed, missing arguments, a read refused, a resource too large or empty to save — names and URIs marked as data', async () => {
+    const unknown = { kind: 'prompt_unknown', server: 'notes', prompt: 'digest' } as const;
+    const args = { kind: 'prompt_arguments' as const, server: 'notes', prompt: 'brief', missing: ['topic', 'tone'] };
+    const scheme = { kind: 'resource_refused', server: 'notes', uri: 'https://example.com/', why: 'scheme' } as const;
+    const notListed = { kind: 'resource_refused', server: 'notes', uri: 'file:///etc/passwd', why: 'not_listed' } as const;
+    const large = { kind: 'resource_too_large', size_bytes: 60_000_000, limit_bytes: 50_000_000 } as const;
+    expect(worded(unknown, 'not_found').text).toBe('The server “notes” has no prompt named “digest” (any more).');
+    expect(worded(args).text).toBe('The prompt “brief” needs a value for: topic, tone.');
+    expect(worded(scheme, 'forbidden').text).toBe('“https://example.com/” is not read through a server: addresses of this kind never are.');
+    expect(worded(notListed, 'forbidden').text).toBe('“file:///etc/passwd” is not one of the resources of the server “notes”, so it is not read.');
+    expect(worded(large).text).toBe('The resource is 60 MB, more than the 50 MB that can be saved; it was not saved.');
+    expect(worded({ kind: 'resource_empty' }).text).toBe('The resource has no content to save.');
+    await i18next.changeLanguage('zh-CN');
+    expect(worded(unknown, 'not_found').text).toBe('服务器“notes”没有（或不再有）名为“digest”的提示词。');
+    expect(worded(args).html).toBe(`提示词“${marked('brief')}”需要填写：${marked('topic，tone')}。`);
+    expect(worded(scheme, 'forbidden').text).toBe('“https://example.com/”不会通过服务器读取：这类地址从不通过服务器读取。');
+    expect(worded(notListed, 'forbidden').html).toBe(`“${marked('file:///etc/passwd')}”不是服务器“${marked('notes')}”的资源，因此没有读取。`);
+    expect(worded(large).text).toBe('该资源大小为 60 MB，超过可保存的上限 50 MB，未保存。');
+    expect(worded({ kind: 'resource_empty' }).text).toBe('该资源没有可保存的内容。');
+  });
+
   it('a fact this window does not know falls back to the lead and main’s message', async () => {
     await i18next.changeLanguage('zh-CN');
     expect(describeError({ code: 'conflict', message: 'Something new.', fact: { kind: 'brand_new' } as never })).toBe('与现有内容冲突：Something new.');
