@@ -76,7 +76,9 @@ export interface IpcError {
  *   (`scheme`: http, https, data, javascript, …) or is not one of those the server lists
  *   (`not_listed`) — "Prompts and resources in chat";
  * - `resource_too_large`: a resource of `size_bytes` is not saved, over `limit_bytes`;
- * - `resource_empty`: the resource has no content to save.
+ * - `resource_empty`: the resource has no content to save;
+ * - `no_sign_in`: `server` does not use OAuth sign-in (Sign in, Sign out);
+ * - `no_log_levels`: `server` does not offer log levels (no `logging` capability).
  */
 export type ErrorFact =
   | { kind: 'server_failure'; failure: ServerFailure; stderr: string[] }
@@ -88,7 +90,9 @@ export type ErrorFact =
   | { kind: 'prompt_arguments'; server: string; prompt: string; missing: string[] }
   | { kind: 'resource_refused'; server: string; uri: string; why: ResourceReadRefusal }
   | { kind: 'resource_too_large'; size_bytes: number; limit_bytes: number }
-  | { kind: 'resource_empty' };
+  | { kind: 'resource_empty' }
+  | { kind: 'no_sign_in'; server: string }
+  | { kind: 'no_log_levels'; server: string };
 
 /**
  * The rule a schema's own check (a zod `custom` issue) names in its `params.rule`, so the window

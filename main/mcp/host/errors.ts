@@ -110,6 +110,11 @@ export class RenameFailedError extends HostError {
   }
 }
 
+/** `HostError('invalid_input')` for Sign in or Sign out on `server`, which does not use OAuth sign-in. */
+export function noSignIn(server: string): HostError {
+  return new HostError('invalid_input', `Server "${server}" does not use OAuth sign-in.`, undefined, { fact: { kind: 'no_sign_in', server } });
+}
+
 /** `HostError('not_found')` for a server name that is not configured. */
 export function noSuchServer(name: string): HostError {
   return new HostError('not_found', `No server named "${name}".`, undefined, { fact: { kind: 'server_unavailable', server: name, why: 'unknown' } });

@@ -117,7 +117,7 @@ export class ProtocolService {
     if (!this.opts.config.has(name)) throw noSuchServer(name);
     const conn = host.ready(name);
     if (!conn) throw serverUnavailable(name, 'not_ready', 'invalid_input');
-    if (!conn.supportsLogging) throw new HostError('invalid_input', `Server "${name}" does not support setting a log level.`);
+    if (!conn.supportsLogging) throw new HostError('invalid_input', `Server "${name}" does not support setting a log level.`, undefined, { fact: { kind: 'no_log_levels', server: name } });
     await conn.setLoggingLevel(level);
     this.levels.set(name, level);
     const view = host.view(name);

@@ -1293,6 +1293,8 @@ export const en = {
     resourceRefused_not_listed: '“{{uri}}” is not one of the resources of the server “{{server}}”, so it is not read.',
     resourceTooLarge: 'The resource is {{size}}, more than the {{limit}} that can be saved; it was not saved.',
     resourceEmpty: 'The resource has no content to save.',
+    noSignIn: 'The server “{{server}}” does not use OAuth sign-in.',
+    noLogLevels: 'The server “{{server}}” does not offer log levels.',
     conflict: 'This conflicts with what exists',
     nameTaken_same: 'A server named “{{existing}}” already exists (names that differ only in case, or in “.” and “_”, are the same): choose another name.',
     nameTaken_namespace: 'The tools of “{{name}}” would be named like those of the server “{{existing}}” (“.” becomes “_” in tool names): choose another name.',

@@ -38,6 +38,10 @@ export function factSentences(f: ErrorFact, code: ErrorCode): Sentence[] {
       return [{ k: 'errors.resourceTooLarge', slots: { size: formatBytes(f.size_bytes), limit: formatBytes(f.limit_bytes) } }];
     case 'resource_empty':
       return [{ k: 'errors.resourceEmpty', slots: {} }];
+    case 'no_sign_in':
+      return [{ k: 'errors.noSignIn', slots: { server: data(f.server) } }];
+    case 'no_log_levels':
+      return [{ k: 'errors.noLogLevels', slots: { server: data(f.server) } }];
     default:
       // A fact a newer core sends: nothing to say here (the caller falls back to main's message).
       return [];

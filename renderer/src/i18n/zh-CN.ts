@@ -1293,6 +1293,8 @@ export const zhCN: Strings = {
     resourceRefused_not_listed: '“{{uri}}”不是服务器“{{server}}”的资源，因此没有读取。',
     resourceTooLarge: '该资源大小为 {{size}}，超过可保存的上限 {{limit}}，未保存。',
     resourceEmpty: '该资源没有可保存的内容。',
+    noSignIn: '服务器“{{server}}”不使用 OAuth 登录。',
+    noLogLevels: '服务器“{{server}}”不提供日志级别。',
     conflict: '与现有内容冲突',
     nameTaken_same: '已存在名为“{{existing}}”的服务器（仅大小写不同，或仅“.”与“_”不同的名称视为相同）：请换一个名称。',
     nameTaken_namespace: '“{{name}}”的工具会与服务器“{{existing}}”的工具同名（工具名中的“.”会变成“_”）：请换一个名称。',

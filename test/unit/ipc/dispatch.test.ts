@@ -225,6 +225,13 @@ describe('errors from handlers', () => {
     expect(errorOf(await dispatcher.invoke('chat.send', { conversation_id: 'c', text: 'hi' })).code).toBe('not_configured');
   });
 
+  it('Sign in or Sign out on a server without OAuth: its name as the fact (no_sign_in)', async () => {
+    await dispatcher.invoke('servers.add', { name: 'local', config: { type: 'local', command: [process.execPath, '-e', '1'], enabled: false } });
+    for (const channel of ['servers.signIn', 'servers.signOut'])
+      expect(errorOf(await dispatcher.invoke(channel, { name: 'local' })), channel).toMatchObject({ code: 'invalid_input', fact: { kind: 'no_sign_in', server: 'local' } });
+    expect(internal).toEqual([]);
+  });
+
   it('an unexpected error maps to internal without leaking its message; it is reported to the log hook', async () => {
     const boom = new Error('ENOENT: /home/alice/.secret/token sk-live-0123456789');
     core.host.list = () => {

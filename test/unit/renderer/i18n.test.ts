@@ -278,6 +278,14 @@ describe('errors from main', () => {
     expect(worded({ kind: 'resource_empty' }).text).toBe('该资源没有可保存的内容。');
   });
 
+  it('a server without OAuth sign-in or without log levels: its name marked as data', async () => {
+    expect(worded({ kind: 'no_sign_in', server: 'files' }).text).toBe('The server “files” does not use OAuth sign-in.');
+    expect(worded({ kind: 'no_log_levels', server: 'files' }).text).toBe('The server “files” does not offer log levels.');
+    await i18next.changeLanguage('zh-CN');
+    expect(worded({ kind: 'no_sign_in', server: 'files' }).html).toBe(`服务器“${marked('files')}”不使用 OAuth 登录。`);
+    expect(worded({ kind: 'no_log_levels', server: 'files' }).html).toBe(`服务器“${marked('files')}”不提供日志级别。`);
+  });
+
   it('a fact this window does not know falls back to the lead and main’s message', async () => {
     await i18next.changeLanguage('zh-CN');
     expect(describeError({ code: 'conflict', message: 'Something new.', fact: { kind: 'brand_new' } as never })).toBe('与现有内容冲突：Something new.');
