@@ -194,10 +194,10 @@ export class AppCore {
       traffic: this.traffic,
       // What the rest of the app keeps under a server's name moves with a rename (docs/ARCHITECTURE.md "Renaming a server").
       renames: () => [
-        { what: 'conversation permission grants', move: (a, b) => this.permissions.grants.rename(a, b) },
-        { what: 'conversations’ tool choices', move: (a, b) => this.conversations.renameToolServer(a, b) },
-        { what: 'catalog install record', move: (a, b) => this.catalog.store.renameInstall(a, b) },
-        { what: 'log level', move: (a, b) => this.protocol.onServerRenamed(a, b) },
+        { record: 'grants', move: (a, b) => this.permissions.grants.rename(a, b) },
+        { record: 'tool_choices', move: (a, b) => this.conversations.renameToolServer(a, b) },
+        { record: 'install_record', move: (a, b) => this.catalog.store.renameInstall(a, b) },
+        { record: 'log_level', move: (a, b) => this.protocol.onServerRenamed(a, b) },
       ],
       events: {
         changed: (view) => {

@@ -136,7 +136,7 @@ export class McpHost {
     this.transfer = new ServerTransfer(this.rt, this.management);
     const traffic = opts.traffic;
     const others = opts.renames ?? (() => []);
-    this.renames = new ServerRename(this.rt, this.management, () => [...(traffic ? [{ what: 'recorded traffic and recording choice', move: (a: string, b: string) => traffic.rename(a, b) }] : []), ...others()]);
+    this.renames = new ServerRename(this.rt, this.management, () => [...(traffic ? [{ record: 'traffic' as const, move: (a: string, b: string) => traffic.rename(a, b) }] : []), ...others()]);
   }
 
   /** One sign-in per server at a time; cancelled on shutdown. */

@@ -5,7 +5,7 @@
 import type { CatalogReason } from './catalog.js';
 import type { ResourceReadRefusal } from './rules/index.js';
 import type { ServerFailure } from './server-view.js';
-import type { ImportProblem } from './servers.js';
+import type { ImportProblem, RenameRecord } from './servers.js';
 
 /** Typed error codes. */
 export type ErrorCode =
@@ -78,7 +78,12 @@ export interface IpcError {
  * - `resource_too_large`: a resource of `size_bytes` is not saved, over `limit_bytes`;
  * - `resource_empty`: the resource has no content to save;
  * - `no_sign_in`: `server` does not use OAuth sign-in (Sign in, Sign out);
- * - `no_log_levels`: `server` does not offer log levels (no `logging` capability).
+ * - `no_log_levels`: `server` does not offer log levels (no `logging` capability);
+ * - `rename_failed`: `server` was not renamed to `to`: its `record` could not be moved (`said`:
+ *   the system's words); everything already moved was moved back;
+ * - `shutting_down`: the app is shutting down, so nothing more is started;
+ * - `edit_superseded`: `server` was changed or removed while the edit was starting, so the edit
+ *   was not saved.
  */
 export type ErrorFact =
   | { kind: 'server_failure'; failure: ServerFailure; stderr: string[] }
@@ -92,7 +97,10 @@ export type ErrorFact =
   | { kind: 'resource_too_large'; size_bytes: number; limit_bytes: number }
   | { kind: 'resource_empty' }
   | { kind: 'no_sign_in'; server: string }
-  | { kind: 'no_log_levels'; server: string };
+  | { kind: 'no_log_levels'; server: string }
+  | { kind: 'rename_failed'; server: string; to: string; record: RenameRecord; said: string }
+  | { kind: 'shutting_down' }
+  | { kind: 'edit_superseded'; server: string };
 
 /**
  * The rule a schema's own check (a zod `custom` issue) names in its `params.rule`, so the window

@@ -265,6 +265,15 @@ export interface ImportResult {
 const empty = z.strictObject({});
 const byName = z.strictObject({ name: serverNameSchema });
 
+/**
+ * A record a rename moves (docs/ARCHITECTURE.md "Renaming a server"): the config entry and its
+ * secrets (`settings`), pinned tool definitions (`pins`), the OAuth sign-in (`oauth`), the sandbox
+ * folder (`sandbox`), the log (`log`), "Allow in this conversation" answers (`grants`),
+ * conversations' tool picker choices (`tool_choices`), where it was installed from
+ * (`install_record`), its log level (`log_level`), recorded inspector traffic (`traffic`).
+ */
+export type RenameRecord = 'settings' | 'pins' | 'oauth' | 'sandbox' | 'log' | 'grants' | 'tool_choices' | 'install_record' | 'log_level' | 'traffic';
+
 /** The server-list channels (spread into `channels`, channels.ts). */
 export const serverChannels = {
   'servers.list': { input: empty },

@@ -42,6 +42,15 @@ export function factSentences(f: ErrorFact, code: ErrorCode): Sentence[] {
       return [{ k: 'errors.noSignIn', slots: { server: data(f.server) } }];
     case 'no_log_levels':
       return [{ k: 'errors.noLogLevels', slots: { server: data(f.server) } }];
+    case 'rename_failed':
+      return [
+        { k: 'errors.renameFailed', slots: { server: data(f.server), to: data(f.to), record: t(`errors.renameRecord.${f.record}`) } },
+        { k: 'errors.systemSaid', slots: { said: said(f.said) } },
+      ];
+    case 'shutting_down':
+      return [{ k: 'errors.shuttingDown', slots: {} }];
+    case 'edit_superseded':
+      return [{ k: 'errors.editSuperseded', slots: { server: data(f.server) } }];
     default:
       // A fact a newer core sends: nothing to say here (the caller falls back to main's message).
       return [];

@@ -286,6 +286,17 @@ describe('errors from main', () => {
     expect(worded({ kind: 'no_log_levels', server: 'files' }).html).toBe(`服务器“${marked('files')}”不提供日志级别。`);
   });
 
+  it('a rename that could not move a record, the app shutting down, an edit another action overtook', async () => {
+    const rename = { kind: 'rename_failed', server: 'files', to: 'docs', record: 'pins', said: 'EISDIR: illegal operation on a directory' } as const;
+    expect(worded(rename, 'write_failed').text).toBe('The server “files” was not renamed to “docs”: its pinned tool definitions could not be moved. Nothing was changed. The system said: EISDIR: illegal operation on a directory');
+    expect(worded({ kind: 'shutting_down' }, 'start_failed').text).toBe('The app is shutting down, so nothing more is started or changed.');
+    expect(worded({ kind: 'edit_superseded', server: 'files' }, 'conflict').text).toBe('The server “files” was changed or removed while the edit was starting, so the edit was not saved.');
+    await i18next.changeLanguage('zh-CN');
+    expect(worded(rename, 'write_failed').html).toBe(`服务器“${marked('files')}”未能重命名为“${marked('docs')}”：无法移动它的已固定的工具定义。没有做任何更改。系统提示：${saidMarked('EISDIR: illegal operation on a directory')}`);
+    expect(worded({ kind: 'shutting_down' }, 'start_failed').text).toBe('应用正在关闭，不再启动或更改任何内容。');
+    expect(worded({ kind: 'edit_superseded', server: 'files' }, 'conflict').text).toBe('服务器“files”在编辑启动期间被更改或移除，因此没有保存这次编辑。');
+  });
+
   it('a fact this window does not know falls back to the lead and main’s message', async () => {
     await i18next.changeLanguage('zh-CN');
     expect(describeError({ code: 'conflict', message: 'Something new.', fact: { kind: 'brand_new' } as never })).toBe('与现有内容冲突：Something new.');
