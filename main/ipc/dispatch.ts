@@ -6,7 +6,7 @@
 import os from 'node:os';
 import { z } from 'zod';
 import { checkFolder } from '../mcp/protocol/folder-check.js';
-import { catalogReasonSchema, channels, type CatalogReason, type ChannelName, type ChannelOutput, type Envelope, type IpcError } from '../../preload/contract/index.js';
+import { catalogReasonSchema, channels, type CatalogReason, type ChannelName, type ChannelOutput, type Envelope, type ErrorCode, type IpcError, type SignInFailure } from '../../preload/contract/index.js';
 import { validationIssue } from '../util/validation-issue.js';
 import type { AppCore } from '../core.js';
 import { ConversationBusyError, NotConfiguredError, NotEditableError } from '../chat/agent.js';
@@ -22,16 +22,17 @@ import { RegistryError } from '../mcp/catalog/registry.js';
 import { MissingRuntimeError } from '../mcp/catalog/runtime.js';
 import { BundleError } from '../mcp/catalog/bundle.js';
 import { ApprovalError } from '../chat/permissions/index.js';
-import {
-  AuthorizationDeniedError,
-  CallbackTimeoutError,
-  CancelledError,
-  InteractionRequiredError,
-  OAuthFetchRefusedError,
-  OAuthFlowError,
-  PortInUseError,
-  UnsafeUrlError,
-} from '../mcp/oauth/errors.js';
+import { signInFailure } from '../mcp/oauth/errors.js';
+
+/** The code of each sign-in failure (the rest are `oauth_failed`); the window words the failure itself. */
+const SIGN_IN_CODES: Partial<Record<SignInFailure['code'], ErrorCode>> = {
+  cancelled: 'sign_in_cancelled',
+  timeout: 'sign_in_timeout',
+  denied: 'sign_in_denied',
+  port_in_use: 'port_in_use',
+  unsafe_url: 'unsafe_authorization_url',
+  issuer_mismatch: 'unsafe_authorization_url',
+};
 
 function bounded(message: string): string {
   return message.length > 500 ? `${message.slice(0, 500)}…` : message;
@@ -195,13 +196,9 @@ export function toIpcError(err: unknown): IpcError {
   if (err instanceof NotInstallableError) return { code: 'not_installable', message: bounded(err.message), ...checkedReason(err.reason) };
   if (err instanceof BundleError) return { code: 'bundle_invalid', message: bounded(err.message), ...checkedReason(err.problem) };
   if (err instanceof CatalogInputError) return { code: 'invalid_input', message: bounded(err.message), ...(err.field ? { field: err.field } : {}) };
-  // OAuth flow errors carry messages already scrubbed of secrets (main/mcp/oauth/errors.ts).
-  if (err instanceof CancelledError) return { code: 'sign_in_cancelled', message: 'Sign-in was cancelled.' };
-  if (err instanceof CallbackTimeoutError) return { code: 'sign_in_timeout', message: bounded(err.message) };
-  if (err instanceof AuthorizationDeniedError) return { code: 'sign_in_denied', message: bounded(err.message) };
-  if (err instanceof UnsafeUrlError) return { code: 'unsafe_authorization_url', message: bounded(err.message) };
-  if (err instanceof PortInUseError) return { code: 'port_in_use', message: bounded(err.message) };
-  if (err instanceof OAuthFetchRefusedError || err instanceof OAuthFlowError || err instanceof InteractionRequiredError) return { code: 'oauth_failed', message: bounded(err.message) };
+  // OAuth sign-in errors carry messages already scrubbed of secrets, and their facts (main/mcp/oauth/errors.ts).
+  const signIn = signInFailure(err);
+  if (signIn) return { code: SIGN_IN_CODES[signIn.code] ?? 'oauth_failed', message: bounded((err as Error).message), fact: { kind: 'sign_in', failure: signIn } };
   if (err instanceof z.ZodError) {
     // Paths and messages may echo input (e.g. an unknown key's name): keep them short.
     const first = err.issues[0];

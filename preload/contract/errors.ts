@@ -5,7 +5,7 @@
 import type { CatalogReason } from './catalog.js';
 import type { ResourceReadRefusal } from './rules/index.js';
 import type { ServerFailure } from './server-view.js';
-import type { ImportProblem, RenameRecord } from './servers.js';
+import type { ImportProblem, RenameRecord, SignInFailure } from './servers.js';
 
 /** Typed error codes. */
 export type ErrorCode =
@@ -83,7 +83,8 @@ export interface IpcError {
  *   the system's words); everything already moved was moved back;
  * - `shutting_down`: the app is shutting down, so nothing more is started;
  * - `edit_superseded`: `server` was changed or removed while the edit was starting, so the edit
- *   was not saved.
+ *   was not saved;
+ * - `sign_in`: an OAuth sign-in did not finish ({@link SignInFailure}).
  */
 export type ErrorFact =
   | { kind: 'server_failure'; failure: ServerFailure; stderr: string[] }
@@ -100,7 +101,8 @@ export type ErrorFact =
   | { kind: 'no_log_levels'; server: string }
   | { kind: 'rename_failed'; server: string; to: string; record: RenameRecord; said: string }
   | { kind: 'shutting_down' }
-  | { kind: 'edit_superseded'; server: string };
+  | { kind: 'edit_superseded'; server: string }
+  | { kind: 'sign_in'; failure: SignInFailure };
 
 /**
  * The rule a schema's own check (a zod `custom` issue) names in its `params.rule`, so the window

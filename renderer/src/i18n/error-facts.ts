@@ -4,11 +4,41 @@
  * with its data — names, URIs, paths, OAuth error codes — and anyone's own words as sent, marked as
  * such ({@link Sentence}). components/ErrorText.tsx shows them as elements; ./errors.ts as text.
  */
-import type { ErrorCode, ErrorFact } from '../../../preload/contract/index.js';
+import type { ErrorCode, ErrorFact, SignInFailure } from '../../../preload/contract/index.js';
 import { formatBytes } from './format.js';
 import { t } from './index.js';
 import { data, said, type Sentence } from './sentence.js';
 import { failureSentences } from './server-state.js';
+
+/** The sentences of a sign-in that did not finish: why, then the authorization server's own words or what happened. */
+export function signInSentences(f: SignInFailure): Sentence[] {
+  switch (f.code) {
+    case 'timeout':
+      return [{ k: 'signIn.timeout', slots: { seconds: f.seconds } }];
+    case 'port_in_use':
+      return [{ k: 'signIn.port_in_use', slots: { port: data(String(f.port)) } }];
+    case 'denied':
+    case 'refused': {
+      const first: Sentence = { k: f.code === 'denied' ? 'signIn.denied' : `signIn.refused_${f.step}`, slots: { error: data(f.oauth_error) } };
+      return f.said ? [first, { k: 'signIn.serverSaid', slots: { said: said(f.said) } }] : [first];
+    }
+    case 'issuer_mismatch':
+      return [{ k: `signIn.issuer_mismatch_${f.where}`, slots: {} }];
+    case 'unsafe_url':
+      return [{ k: `signIn.unsafe_url_${f.what}`, slots: { url: data(f.url ?? ''), field: data(f.field ?? '') } }];
+    case 'fetch_refused':
+      return [{ k: `signIn.fetch_refused_${f.why}`, slots: { url: data(f.url), max: f.max_bytes ?? 0 } }];
+    case 'needs_browser':
+      return [{ k: `signIn.needs_browser_${f.reason}`, slots: {} }];
+    case 'refresh_failed':
+    case 'failed': {
+      const first: Sentence = { k: `signIn.${f.code}`, slots: {} };
+      return f.said ? [first, { k: 'signIn.whatHappened', slots: { said: said(f.said) } }] : [first];
+    }
+    default:
+      return [{ k: `signIn.${f.code}`, slots: {} }];
+  }
+}
 
 /**
  * The sentences of an error's facts. `code` tells a failed start of an edit (`start_failed`:
@@ -51,6 +81,8 @@ export function factSentences(f: ErrorFact, code: ErrorCode): Sentence[] {
       return [{ k: 'errors.shuttingDown', slots: {} }];
     case 'edit_superseded':
       return [{ k: 'errors.editSuperseded', slots: { server: data(f.server) } }];
+    case 'sign_in':
+      return signInSentences(f.failure);
     default:
       // A fact a newer core sends: nothing to say here (the caller falls back to main's message).
       return [];

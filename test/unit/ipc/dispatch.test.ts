@@ -8,6 +8,18 @@ import { channelNames, type Envelope, type IpcError } from '../../../preload/con
 import { AppCore } from '../../../main/core.js';
 import { createDispatcher, toIpcError, type Dispatcher } from '../../../main/ipc/dispatch.js';
 import { HostError } from '../../../main/mcp/host.js';
+import {
+  AuthorizationDeniedError,
+  CallbackTimeoutError,
+  CancelledError,
+  InteractionRequiredError,
+  IssuerMismatchSignInError,
+  OAuthFetchRefusedError,
+  OAuthFlowError,
+  OAuthServerRefusedError,
+  PortInUseError,
+  UnsafeUrlError,
+} from '../../../main/mcp/oauth/errors.js';
 import { MemorySecretStore } from '../../../main/secrets/store.js';
 import { makeTempDir, removeDir } from '../helpers.js';
 
@@ -257,6 +269,24 @@ describe('errors from handlers', () => {
       expect(e.message).not.toContain('sk-secret');
     }
     expect(internal.map((i) => i.channel)).toEqual(['servers.logs', 'servers.restart']);
+  });
+
+  it('every sign-in error carries its failure by code (main/mcp/oauth/errors.ts), two that fell through to internal included', () => {
+    const signIns: Array<[Error, IpcError['code'], unknown]> = [
+      [new CancelledError(), 'sign_in_cancelled', { code: 'cancelled' }],
+      [new CallbackTimeoutError(300_000), 'sign_in_timeout', { code: 'timeout', seconds: 300 }],
+      [new PortInUseError(8123), 'port_in_use', { code: 'port_in_use', port: 8123 }],
+      [new AuthorizationDeniedError('access_denied', 'No thanks'), 'sign_in_denied', { code: 'denied', oauth_error: 'access_denied', said: 'No thanks' }],
+      // These two used to fall through to `internal` ("Something went wrong in the app core").
+      [new OAuthServerRefusedError('invalid_grant', 'request'), 'oauth_failed', { code: 'refused', step: 'request', oauth_error: 'invalid_grant', said: null }],
+      [new IssuerMismatchSignInError('metadata'), 'unsafe_authorization_url', { code: 'issuer_mismatch', where: 'metadata' }],
+      [new UnsafeUrlError('…', 'authorization_url', null, 'http://evil.example'), 'unsafe_authorization_url', { code: 'unsafe_url', what: 'authorization_url', field: null, url: 'http://evil.example' }],
+      [new OAuthFetchRefusedError('…', 'private_address', 'http://10.0.0.1'), 'oauth_failed', { code: 'fetch_refused', why: 'private_address', url: 'http://10.0.0.1', max_bytes: null }],
+      [new InteractionRequiredError('needs_reauth'), 'oauth_failed', { code: 'needs_browser', reason: 'needs_reauth' }],
+      [new OAuthFlowError('no_tokens', 'The authorization server did not issue tokens.'), 'oauth_failed', { code: 'no_tokens' }],
+      [new OAuthFlowError('failed', 'Sign-in failed: fetch failed', 'TypeError', 'fetch failed'), 'oauth_failed', { code: 'failed', said: 'fetch failed' }],
+    ];
+    for (const [err, code, failure] of signIns) expect(toIpcError(err), err.name).toMatchObject({ code, fact: { kind: 'sign_in', failure } });
   });
 
   it('toIpcError keeps HostError messages and drops everything else', () => {

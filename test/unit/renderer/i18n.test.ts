@@ -297,6 +297,31 @@ describe('errors from main', () => {
     expect(worded({ kind: 'edit_superseded', server: 'files' }, 'conflict').text).toBe('服务器“files”在编辑启动期间被更改或移除，因此没有保存这次编辑。');
   });
 
+  it('a sign-in that did not finish: by its code, the OAuth error code and URLs marked as data, the authorization server’s words as sent', async () => {
+    const denied = { kind: 'sign_in', failure: { code: 'denied', oauth_error: 'access_denied', said: 'The user said no' } } as const;
+    const refused = { kind: 'sign_in', failure: { code: 'refused', step: 'request', oauth_error: 'invalid_grant', said: null } } as const;
+    const port = { kind: 'sign_in', failure: { code: 'port_in_use', port: 8080 } } as const;
+    const unsafe = { kind: 'sign_in', failure: { code: 'unsafe_url', what: 'endpoint', field: 'token_endpoint', url: 'http://as.example' } } as const;
+    const large = { kind: 'sign_in', failure: { code: 'fetch_refused', why: 'too_large', url: 'https://as.example', max_bytes: 1048576 } } as const;
+    const failed = { kind: 'sign_in', failure: { code: 'failed', said: 'fetch failed' } } as const;
+    expect(worded(denied, 'sign_in_denied').text).toBe('The authorization server refused the sign-in (access_denied). It said: “The user said no”');
+    expect(worded(refused, 'oauth_failed').text).toBe('The authorization server refused a request of the sign-in (invalid_grant).');
+    expect(worded(port, 'port_in_use').text).toBe('Port 8080 on this computer is in use by another program, so sign-in cannot receive the browser’s answer there.');
+    expect(worded(unsafe, 'unsafe_authorization_url').text).toBe('The authorization server’s token_endpoint (http://as.example) is not an https:// address (or http:// to this computer), so it was not used.');
+    expect(worded(large, 'oauth_failed').text).toBe('The answer from https://as.example was larger than 1,048,576 bytes, so sign-in stopped.');
+    expect(worded(failed, 'oauth_failed').text).toBe('Sign-in failed. What happened: fetch failed');
+    expect(worded({ kind: 'sign_in', failure: { code: 'timeout', seconds: 300 } }, 'sign_in_timeout').text).toBe('Sign-in did not finish within 300 s and was stopped.');
+    await i18next.changeLanguage('zh-CN');
+    expect(worded(denied, 'sign_in_denied').html).toBe(`授权服务器拒绝了登录（${marked('access_denied')}）。它的说明：“${saidMarked('The user said no')}”`);
+    expect(worded(refused, 'oauth_failed').text).toBe('授权服务器拒绝了登录中的一个请求（invalid_grant）。');
+    expect(worded(port, 'port_in_use').html).toBe(`这台计算机上的端口 ${marked('8080')} 已被其他程序占用，登录无法在那里接收浏览器的答复。`);
+    expect(worded(unsafe, 'unsafe_authorization_url').text).toBe('授权服务器的 token_endpoint（http://as.example）不是 https:// 地址（也不是指向这台计算机的 http:// 地址），因此没有使用。');
+    expect(worded(large, 'oauth_failed').text).toBe('来自 https://as.example 的答复超过 1,048,576 字节，因此登录已停止。');
+    expect(worded(failed, 'oauth_failed').text).toBe('登录失败。具体情况：fetch failed');
+    expect(worded({ kind: 'sign_in', failure: { code: 'cancelled' } }, 'sign_in_cancelled').text).toBe('登录已取消。');
+    expect(worded({ kind: 'sign_in', failure: { code: 'needs_browser', reason: 'needs_reauth' } }, 'oauth_failed').text).toBe('已保存的登录被拒绝，请重新登录。');
+  });
+
   it('a fact this window does not know falls back to the lead and main’s message', async () => {
     await i18next.changeLanguage('zh-CN');
     expect(describeError({ code: 'conflict', message: 'Something new.', fact: { kind: 'brand_new' } as never })).toBe('与现有内容冲突：Something new.');
