@@ -178,15 +178,16 @@ function checkedReason(r: CatalogReason | undefined): { reason?: CatalogReason }
 export function toIpcError(err: unknown): IpcError {
   // A host error's facts (a refused field's issue, a failed start, a taken name) are what the window words.
   if (err instanceof HostError) return { code: err.code, message: err.message, ...(err.field ? { field: err.field } : {}), ...(err.issue ? { issue: err.issue } : {}), ...(err.fact ? { fact: err.fact } : {}) };
-  if (err instanceof NotConfiguredError) return { code: 'not_configured', message: err.message };
-  if (err instanceof ConversationBusyError) return { code: 'busy', message: err.message };
-  if (err instanceof NotEditableError) return { code: 'conflict', message: err.message };
-  if (err instanceof ConversationNotFoundError) return { code: 'not_found', message: err.message };
-  if (err instanceof ConversationInputError) return { code: 'invalid_input', message: err.message, field: err.field };
-  if (err instanceof ExportWriteError) return { code: 'write_failed', message: bounded(err.message) };
-  if (err instanceof ProfileNotFoundError) return { code: 'not_found', message: err.message };
-  if (err instanceof DuplicateProfileNameError) return { code: 'conflict', message: err.message, field: err.field };
-  if (err instanceof ProfileInputError) return { code: 'invalid_input', message: err.message, field: err.field };
+  // The chat's and the profiles' refusals: each class has its fact or issue, which the window words.
+  if (err instanceof NotConfiguredError) return { code: 'not_configured', message: err.message, fact: { kind: 'no_model' } };
+  if (err instanceof ConversationBusyError) return { code: 'busy', message: err.message, fact: { kind: 'conversation_busy' } };
+  if (err instanceof NotEditableError) return { code: 'conflict', message: err.message, fact: { kind: 'not_editable' } };
+  if (err instanceof ConversationNotFoundError) return { code: 'not_found', message: err.message, fact: { kind: 'conversation_unknown' } };
+  if (err instanceof ConversationInputError) return { code: 'invalid_input', message: err.message, field: err.field, issue: err.issue };
+  if (err instanceof ExportWriteError) return { code: 'write_failed', message: bounded(err.message), fact: { kind: 'write_failed', path: clip(err.path, 1000), errno: err.errno === null ? null : clip(err.errno, 32) } };
+  if (err instanceof ProfileNotFoundError) return { code: 'not_found', message: err.message, fact: { kind: 'profile_unknown' } };
+  if (err instanceof DuplicateProfileNameError) return { code: 'conflict', message: err.message, field: err.field, fact: { kind: 'profile_name_taken', name: err.profileName } };
+  if (err instanceof ProfileInputError) return { code: 'invalid_input', message: err.message, field: err.field, issue: err.issue };
   if (err instanceof UnknownElicitationError) return { code: 'gone', message: err.message };
   if (err instanceof ApprovalError) return { code: err.code, message: err.message };
   // The server catalog (main/mcp/catalog): messages are ours and carry no secret value.

@@ -84,7 +84,14 @@ export interface IpcError {
  * - `shutting_down`: the app is shutting down, so nothing more is started;
  * - `edit_superseded`: `server` was changed or removed while the edit was starting, so the edit
  *   was not saved;
- * - `sign_in`: an OAuth sign-in did not finish ({@link SignInFailure}).
+ * - `sign_in`: an OAuth sign-in did not finish ({@link SignInFailure});
+ * - `profile_unknown`: the model profile does not exist (any more);
+ * - `profile_name_taken`: another model profile is named `name` (case and spaces ignored);
+ * - `no_model`: no model is set up yet (Settings → Model);
+ * - `conversation_unknown`: the conversation does not exist (any more);
+ * - `conversation_busy`: the conversation is still answering (one turn at a time);
+ * - `not_editable`: only the last message sent can be edited;
+ * - `write_failed`: the file `path` could not be written; `errno` is the system's code (`EACCES`, …).
  */
 export type ErrorFact =
   | { kind: 'server_failure'; failure: ServerFailure; stderr: string[] }
@@ -102,7 +109,14 @@ export type ErrorFact =
   | { kind: 'rename_failed'; server: string; to: string; record: RenameRecord; said: string }
   | { kind: 'shutting_down' }
   | { kind: 'edit_superseded'; server: string }
-  | { kind: 'sign_in'; failure: SignInFailure };
+  | { kind: 'sign_in'; failure: SignInFailure }
+  | { kind: 'profile_unknown' }
+  | { kind: 'profile_name_taken'; name: string }
+  | { kind: 'no_model' }
+  | { kind: 'conversation_unknown' }
+  | { kind: 'conversation_busy' }
+  | { kind: 'not_editable' }
+  | { kind: 'write_failed'; path: string; errno: string | null };
 
 /**
  * The rule a schema's own check (a zod `custom` issue) names in its `params.rule`, so the window

@@ -250,7 +250,7 @@ export class ContextService {
     try {
       await fs.writeFile(target, Buffer.from(base64, 'base64'), { mode: 0o600 });
     } catch (err) {
-      throw new ExportWriteError(`Could not write ${target}: ${(err as NodeJS.ErrnoException).code ?? 'error'}.`);
+      throw new ExportWriteError(target, (err as NodeJS.ErrnoException).code ?? null);
     }
     return { kind: 'saved', saved_to: target };
   }

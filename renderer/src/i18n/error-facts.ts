@@ -10,6 +10,9 @@ import { t } from './index.js';
 import { data, said, type Sentence } from './sentence.js';
 import { failureSentences } from './server-state.js';
 
+/** A system error code the window has words for (`errors.errno.*`). */
+const ERRNO_WORDED: ReadonlySet<string> = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'ENOENT', 'ENOTDIR', 'EISDIR']);
+
 /** The sentences of a sign-in that did not finish: why, then the authorization server's own words or what happened. */
 export function signInSentences(f: SignInFailure): Sentence[] {
   switch (f.code) {
@@ -83,6 +86,22 @@ export function factSentences(f: ErrorFact, code: ErrorCode): Sentence[] {
       return [{ k: 'errors.editSuperseded', slots: { server: data(f.server) } }];
     case 'sign_in':
       return signInSentences(f.failure);
+    case 'profile_unknown':
+      return [{ k: 'errors.profileUnknown', slots: {} }];
+    case 'profile_name_taken':
+      return [{ k: 'errors.profileNameTaken', slots: { name: data(f.name) } }];
+    case 'no_model':
+      return [{ k: 'errors.noModel', slots: {} }];
+    case 'conversation_unknown':
+      return [{ k: 'errors.conversationUnknown', slots: {} }];
+    case 'conversation_busy':
+      return [{ k: 'errors.conversationBusy', slots: {} }];
+    case 'not_editable':
+      return [{ k: 'errors.notEditable', slots: {} }];
+    case 'write_failed':
+      return f.errno && ERRNO_WORDED.has(f.errno)
+        ? [{ k: 'errors.writeFailed', slots: { path: data(f.path), why: t(`errors.errno.${f.errno as 'EACCES'}`) } }]
+        : [{ k: 'errors.writeFailedSaid', slots: { path: data(f.path), errno: data(f.errno ?? '?') } }];
     default:
       // A fact a newer core sends: nothing to say here (the caller falls back to main's message).
       return [];

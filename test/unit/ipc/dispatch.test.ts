@@ -8,6 +8,8 @@ import { channelNames, type Envelope, type IpcError } from '../../../preload/con
 import { AppCore } from '../../../main/core.js';
 import { createDispatcher, toIpcError, type Dispatcher } from '../../../main/ipc/dispatch.js';
 import { HostError } from '../../../main/mcp/host.js';
+import { ConversationBusyError, NotEditableError } from '../../../main/chat/agent.js';
+import { ExportWriteError } from '../../../main/chat/conversations/service.js';
 import {
   AuthorizationDeniedError,
   CallbackTimeoutError,
@@ -234,13 +236,26 @@ describe('errors from handlers', () => {
   });
 
   it('chat without a model → not_configured', async () => {
-    expect(errorOf(await dispatcher.invoke('chat.send', { conversation_id: 'c', text: 'hi' })).code).toBe('not_configured');
+    expect(errorOf(await dispatcher.invoke('chat.send', { conversation_id: 'c', text: 'hi' }))).toMatchObject({ code: 'not_configured', fact: { kind: 'no_model' } });
   });
 
   it('Sign in or Sign out on a server without OAuth: its name as the fact (no_sign_in)', async () => {
     await dispatcher.invoke('servers.add', { name: 'local', config: { type: 'local', command: [process.execPath, '-e', '1'], enabled: false } });
     for (const channel of ['servers.signIn', 'servers.signOut'])
       expect(errorOf(await dispatcher.invoke(channel, { name: 'local' })), channel).toMatchObject({ code: 'invalid_input', fact: { kind: 'no_sign_in', server: 'local' } });
+    expect(internal).toEqual([]);
+  });
+
+  it('model profiles and conversations refuse by facts and issues: a taken profile name, an unknown profile, a test without an address, an unknown conversation, an empty title', async () => {
+    const profile = { name: 'Local', provider: 'openai-compatible', base_url: 'http://127.0.0.1:9/v1', model: 'm' };
+    expect((await dispatcher.invoke('profiles.save', profile)).ok).toBe(true);
+    expect(errorOf(await dispatcher.invoke('profiles.save', { ...profile, name: ' local ' }))).toMatchObject({ code: 'conflict', field: 'name', fact: { kind: 'profile_name_taken', name: 'local' } });
+    for (const [channel, input] of [['profiles.remove', { id: 'nope' }], ['profiles.setDefault', { id: 'nope' }], ['profiles.test', { id: 'nope' }]] as const)
+      expect(errorOf(await dispatcher.invoke(channel, input)), channel).toMatchObject({ code: 'not_found', fact: { kind: 'profile_unknown' } });
+    expect(errorOf(await dispatcher.invoke('profiles.test', {}))).toMatchObject({ code: 'invalid_input', field: 'provider', issue: { code: 'custom', path: ['provider'], rule: 'required' } });
+    expect(errorOf(await dispatcher.invoke('conversations.rename', { id: 'nope', title: 'x' }))).toMatchObject({ code: 'not_found', fact: { kind: 'conversation_unknown' } });
+    core.conversationStore.ensure('c1', 'hello');
+    expect(errorOf(await dispatcher.invoke('conversations.rename', { id: 'c1', title: ' \n ' }))).toMatchObject({ code: 'invalid_input', field: 'title', issue: { code: 'custom', path: ['title'], rule: 'required' } });
     expect(internal).toEqual([]);
   });
 
@@ -269,6 +284,12 @@ describe('errors from handlers', () => {
       expect(e.message).not.toContain('sk-secret');
     }
     expect(internal.map((i) => i.channel)).toEqual(['servers.logs', 'servers.restart']);
+  });
+
+  it('the chat’s classes carry their facts: a busy conversation, a message that cannot be edited, a file that cannot be written', () => {
+    expect(toIpcError(new ConversationBusyError())).toMatchObject({ code: 'busy', fact: { kind: 'conversation_busy' } });
+    expect(toIpcError(new NotEditableError())).toMatchObject({ code: 'conflict', fact: { kind: 'not_editable' } });
+    expect(toIpcError(new ExportWriteError('/x/a.md', 'EROFS'))).toEqual({ code: 'write_failed', message: 'Could not write /x/a.md: the disk is read-only.', fact: { kind: 'write_failed', path: '/x/a.md', errno: 'EROFS' } });
   });
 
   it('every sign-in error carries its failure by code (main/mcp/oauth/errors.ts), two that fell through to internal included', () => {

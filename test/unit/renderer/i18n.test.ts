@@ -322,6 +322,24 @@ describe('errors from main', () => {
     expect(worded({ kind: 'sign_in', failure: { code: 'needs_browser', reason: 'needs_reauth' } }, 'oauth_failed').text).toBe('已保存的登录被拒绝，请重新登录。');
   });
 
+  it('model profiles and conversations: an unknown profile, a taken name, no model, an unknown or busy conversation, a message that cannot be edited, an empty title, a file that cannot be written', async () => {
+    expect(worded({ kind: 'profile_name_taken', name: 'Local' }, 'conflict').text).toBe('A model profile named “Local” exists already: choose another name.');
+    expect(worded({ kind: 'write_failed', path: '/tmp/x.md', errno: 'EACCES' }, 'write_failed').text).toBe('Could not write /tmp/x.md: permission denied.');
+    expect(worded({ kind: 'write_failed', path: '/tmp/x.md', errno: 'EIO' }, 'write_failed').text).toBe('Could not write /tmp/x.md. The system said EIO.');
+    expect(describeError({ code: 'invalid_input', message: 'Enter a title.', field: 'title', issue: { code: 'custom', path: ['title'], rule: 'required' } })).toBe('The title is required.');
+    await i18next.changeLanguage('zh-CN');
+    expect(worded({ kind: 'profile_unknown' }, 'not_found').text).toBe('该模型配置不存在（或已不存在）。');
+    expect(worded({ kind: 'profile_name_taken', name: 'Local' }, 'conflict').html).toBe(`已有名为“${marked('Local')}”的模型配置：请换一个名称。`);
+    expect(worded({ kind: 'no_model' }, 'not_configured').text).toBe('请先在“设置 → 模型”中配置模型。');
+    expect(worded({ kind: 'conversation_unknown' }, 'not_found').text).toBe('该对话不存在（可能已被删除）。');
+    expect(worded({ kind: 'conversation_busy' }, 'busy').text).toBe('这个对话仍在回答。请等它完成或按“停止”，然后再发送。');
+    expect(worded({ kind: 'not_editable' }, 'conflict').text).toBe('只能编辑你发送的最后一条消息。');
+    expect(worded({ kind: 'write_failed', path: '/tmp/x.md', errno: 'ENOSPC' }, 'write_failed').html).toBe(`无法写入 ${marked('/tmp/x.md')}：磁盘已满。`);
+    expect(worded({ kind: 'write_failed', path: '/tmp/x.md', errno: 'EIO' }, 'write_failed').html).toBe(`无法写入 ${marked('/tmp/x.md')}。系统提示 ${marked('EIO')}。`);
+    expect(describeError({ code: 'invalid_input', message: 'Enter a title.', field: 'title', issue: { code: 'custom', path: ['title'], rule: 'required' } })).toBe('标题为必填项。');
+    expect(describeError({ code: 'invalid_input', message: 'Enter a provider and a base URL first.', field: 'base_url', issue: { code: 'custom', path: ['base_url'], rule: 'required' } })).toBe('基础 URL为必填项。');
+  });
+
   it('a fact this window does not know falls back to the lead and main’s message', async () => {
     await i18next.changeLanguage('zh-CN');
     expect(describeError({ code: 'conflict', message: 'Something new.', fact: { kind: 'brand_new' } as never })).toBe('与现有内容冲突：Something new.');

@@ -27,10 +27,11 @@ import { McpConnection } from '../../../../main/mcp/connection.js';
 import { readyServer } from '../../../../main/mcp/host/ready-server.js';
 import { HostError } from '../../../../main/mcp/host/errors.js';
 import type { ReadyServer } from '../../../../main/mcp/host/ready-server.js';
+import { ExportWriteError } from '../../../../main/chat/conversations/service.js';
 import { resourceUriOfText } from '../../../../renderer/src/resource-links.js';
 import { expandUriTemplate } from '../../../../renderer/src/uri-template.js';
 import { randomPng } from '../../../fixtures/png.js';
-import { localServer, ROOT } from '../../helpers.js';
+import { localServer, makeTempDir, removeDir, ROOT } from '../../helpers.js';
 
 const EVERYTHING = path.join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
 
@@ -280,8 +281,8 @@ describe('ContextService with server-everything', () => {
 });
 
 describe('saving a resource', () => {
-  /** A server that lists `note://` resources and answers every read with `contents`. */
-  const serving = (contents: unknown[]): ContextService => {
+  /** A server that lists `note://` resources and answers every read with `contents`; `chooseSavePath` as Electron's dialog. */
+  const serving = (contents: unknown[], chooseSavePath: ((name: string) => Promise<string | null>) | null = null): ContextService => {
     const server = {
       name: 'notes',
       tools: [],
@@ -292,7 +293,7 @@ describe('saving a resource', () => {
       listResourceTemplates: async () => ({ items: [] }),
       readResource: async () => ({ contents }),
     } as unknown as ReadyServer;
-    return new ContextService({ ready: (n) => (n === 'notes' ? server : null), names: () => ['notes'] }, () => undefined);
+    return new ContextService({ ready: (n) => (n === 'notes' ? server : null), names: () => ['notes'] }, () => undefined, chooseSavePath);
   };
 
   it('refuses a resource over the limit or without content, by facts the window words (its size and the limit in bytes)', async () => {
@@ -305,4 +306,17 @@ describe('saving a resource', () => {
     expect((empty as HostError).fact).toEqual({ kind: 'resource_empty' });
   });
 
+  it('a file that cannot be written says where and the system’s code (write_failed)', async () => {
+    const dir = makeTempDir('op-save-');
+    try {
+      const target = path.join(dir, 'missing-folder', 'a.txt');
+      const err = await serving([{ uri: 'note://a', text: 'hello' }], async () => target)
+        .save('notes', 'note://a')
+        .catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ExportWriteError);
+      expect(err).toMatchObject({ path: target, errno: 'ENOENT' });
+    } finally {
+      await removeDir(dir);
+    }
+  });
 });
