@@ -202,6 +202,8 @@ export const en = {
       deny: 'you denied it',
     },
     ms: '{{n, number}} ms',
+    notSaved_definition: 'Allowed for this call, but the accepted tool definition could not be saved: you may be asked about it again.',
+    notSaved_always_allow: 'Allowed for this call, but “Always allow” could not be saved: you will be asked again next time.',
     cancelCall: 'Cancel this call',
     error: 'Error',
     result: 'Result',
@@ -253,6 +255,7 @@ export const en = {
     inertLink: 'This link is not opened: only http and https links are.',
   },
   runNote: {
+    saveFailed: 'Could not save this conversation.',
     offered: '{{offered}} of {{total}} tools were offered at first ({{why}}); the model can search the others by name and description.',
     whyCount: 'the provider accepts at most {{max}} tools',
     whyTokens: 'tool definitions may take about {{max, number}} tokens of the context window',

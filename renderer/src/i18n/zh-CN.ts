@@ -202,6 +202,8 @@ export const zhCN: Strings = {
       deny: '你拒绝了它',
     },
     ms: '{{n, number}} 毫秒',
+    notSaved_definition: '已允许这次调用，但无法保存已接受的工具定义：之后可能还会再问你。',
+    notSaved_always_allow: '已允许这次调用，但无法保存“始终允许”：下次还会再问你。',
     cancelCall: '取消这次调用',
     error: '错误',
     result: '结果',
@@ -253,6 +255,7 @@ export const zhCN: Strings = {
     inertLink: '此链接不会打开：只打开 http 和 https 链接。',
   },
   runNote: {
+    saveFailed: '无法保存这个对话。',
     offered: '先提供了 {{total}} 个工具中的 {{offered}} 个（{{why}}）；模型可以按名称和描述搜索其余工具。',
     whyCount: '该服务商最多接受 {{max}} 个工具',
     whyTokens: '工具定义最多可占上下文窗口约 {{max, number}} 个 token',

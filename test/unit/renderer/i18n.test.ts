@@ -17,7 +17,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { Trans } from 'react-i18next';
 import { Fill } from '../../../renderer/src/i18n/Fill.js';
 import { factSentences } from '../../../renderer/src/i18n/error-facts.js';
-import { SentencesView } from '../../../renderer/src/i18n/sentence.js';
+import { said, SentencesView, type Sentence } from '../../../renderer/src/i18n/sentence.js';
 import { ROOT } from '../helpers.js';
 
 /** Every leaf key of a strings object, dotted. */
@@ -343,6 +343,16 @@ describe('errors from main', () => {
   it('a fact this window does not know falls back to the lead and main’s message', async () => {
     await i18next.changeLanguage('zh-CN');
     expect(describeError({ code: 'conflict', message: 'Something new.', fact: { kind: 'brand_new' } as never })).toBe('与现有内容冲突：Something new.');
+  });
+
+  it('a run whose end could not be saved, a choice on a tool card that could not be saved: the window’s sentences, the system’s words marked as sent', async () => {
+    // As components/RunNote.tsx and ToolCard.tsx put them together.
+    const html = (sentences: Sentence[]): string => renderToStaticMarkup(createElement(SentencesView, { sentences }));
+    const full = { k: 'errors.systemSaid', slots: { said: said('SQLITE_FULL: database or disk is full') } } as const;
+    expect(html([{ k: 'runNote.saveFailed', slots: {} }, full])).toBe(`Could not save this conversation. The system said: ${saidMarked('SQLITE_FULL: database or disk is full')}`);
+    await i18next.changeLanguage('zh-CN');
+    expect(html([{ k: 'runNote.saveFailed', slots: {} }, full])).toBe(`无法保存这个对话。系统提示：${saidMarked('SQLITE_FULL: database or disk is full')}`);
+    expect(html([{ k: 'tool.notSaved_always_allow', slots: {} }, full])).toBe(`已允许这次调用，但无法保存“始终允许”：下次还会再问你。系统提示：${saidMarked('SQLITE_FULL: database or disk is full')}`);
   });
 
   it('why an import skips an entry, by its code: English and 简体中文 alike', async () => {
