@@ -339,8 +339,8 @@ export class AppCore {
     // Open the secret store in the background (keychain probe); nothing here waits for it.
     if (this.rawSecrets instanceof LazySecretStore) this.rawSecrets.ready().catch(() => undefined);
     const [, , , rootsWarning] = await Promise.all([this.config.load(), this.environment.adoptLoginShellPath(), this.processes.reapLeftovers(), this.protocol.start()]);
-    if (rootsWarning) this.emit('app.warning', { message: rootsWarning });
-    if (this.config.warning) this.emit('app.warning', { message: this.config.warning });
+    if (rootsWarning) this.emit('app.warning', rootsWarning);
+    for (const w of this.config.warnings) this.emit('app.warning', w);
     if (this.conversationsDb.warning) this.emit('conversations.warning', this.conversationsDb.warning);
     this.serverStart.configLoaded();
   }

@@ -7,6 +7,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { AppWarning } from '../../../preload/contract/index.js';
 import { writeFileAtomic } from '../../util/atomic-write.js';
 import type { RootEntry } from './hooks.js';
 
@@ -57,9 +58,9 @@ export class DefaultRootsStore {
 
   /**
    * Read the file; a missing or unreadable one gives an empty list (an unreadable one is kept
-   * and a warning returned).
+   * and a warning returned, `roots_unreadable`).
    */
-  async load(): Promise<string | null> {
+  async load(): Promise<AppWarning | null> {
     let text: string;
     try {
       text = await fs.readFile(this.file, 'utf8');
@@ -73,7 +74,7 @@ export class DefaultRootsStore {
       return null;
     } catch (err) {
       this.roots = [];
-      return `The default root folders (${ROOTS_FILE}) could not be read and are not used: ${(err as Error).message}`;
+      return { code: 'roots_unreadable', file: this.file, said: (err as Error).message.slice(0, 500) };
     }
   }
 

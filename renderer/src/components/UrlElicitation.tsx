@@ -21,10 +21,10 @@ export function UrlElicitationDialogs() {
     const offs = [
       on('elicitation.urlRequest', (r) => setQueue((q) => [...q, r])),
       on('elicitation.urlClosed', ({ id }) => setQueue((q) => q.filter((r) => r.id !== id))),
-      on('elicitation.urlComplete', ({ server }) => useApp.getState().addWarning(t('protocol.urlCompleted', { server }))),
+      on('elicitation.urlComplete', ({ server }) => useApp.getState().addWarning({ kind: 'url_completed', server })),
     ];
     return () => offs.forEach((o) => o());
-  }, [t]);
+  }, []);
 
   const current = queue[0];
   if (!current) return null;

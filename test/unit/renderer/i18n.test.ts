@@ -11,13 +11,14 @@ import { en } from '../../../renderer/src/i18n/en.js';
 import { zhCN } from '../../../renderer/src/i18n/zh-CN.js';
 import { i18next, languageForLocales, t } from '../../../renderer/src/i18n/index.js';
 import { describeError, describeImportSkip, describeModelError } from '../../../renderer/src/i18n/errors.js';
-import type { ImportSkip, IpcError, ModelErrorDetail } from '../../../preload/contract/index.js';
+import type { AppWarning, ImportSkip, IpcError, ModelErrorDetail } from '../../../preload/contract/index.js';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { Trans } from 'react-i18next';
 import { Fill } from '../../../renderer/src/i18n/Fill.js';
 import { factSentences } from '../../../renderer/src/i18n/error-facts.js';
-import { said, SentencesView, type Sentence } from '../../../renderer/src/i18n/sentence.js';
+import { said, SentencesView, sentencesText, type Sentence } from '../../../renderer/src/i18n/sentence.js';
+import { appWarningSentences } from '../../../renderer/src/i18n/app-warnings.js';
 import { ROOT } from '../helpers.js';
 
 /** Every leaf key of a strings object, dotted. */
@@ -343,6 +344,29 @@ describe('errors from main', () => {
   it('a fact this window does not know falls back to the lead and main’s message', async () => {
     await i18next.changeLanguage('zh-CN');
     expect(describeError({ code: 'conflict', message: 'Something new.', fact: { kind: 'brand_new' } as never })).toBe('与现有内容冲突：Something new.');
+  });
+
+  it('app-wide warnings by code: the server list, a missing stored secret, the default root folders, a declined link — paths, names and the system’s words marked', async () => {
+    const words = (w: AppWarning): { text: string; html: string } => ({
+      text: sentencesText(appWarningSentences(w)),
+      html: renderToStaticMarkup(createElement(SentencesView, { sentences: appWarningSentences(w) })),
+    });
+    const skipped: AppWarning = { code: 'config_skipped', entries: [{ name: 'ftp', why: { code: 'invalid_entry', issue: { code: 'custom', path: ['url'], rule: 'http_scheme' } }, reason: 'url: …' }] };
+    const missing: AppWarning = { code: 'secret_missing', server: 'gh', secret: { kind: 'env', name: 'GITHUB_TOKEN' } };
+    expect(words({ code: 'config_unusable', file: '/s/mcp_servers.json', problem: 'not_json' }).text).toBe(
+      'The server list /s/mcp_servers.json is not valid JSON, so no servers were loaded; the file was kept and will be moved aside, not overwritten, when the list is next saved.',
+    );
+    expect(words(skipped).text).toBe('Some servers in the server list could not be used; they stay in the file as they were. Skipped ftp: The address must start with http:// or https://.');
+    expect(words(missing).text).toBe('The stored value of the environment variable GITHUB_TOKEN of the server “gh” is missing from the secret store: enter it again (Edit).');
+    expect(words({ code: 'link_declined', server: 'fx' }).text).toBe('The server “fx” asked to open a link that is not allowed (only https:// links, or http:// links to this computer, are opened), so it was declined.');
+    await i18next.changeLanguage('zh-CN');
+    expect(words({ code: 'config_unreadable', file: '/s/mcp_servers.json', said: 'EACCES: permission denied' }).html).toBe(`无法读取服务器列表 ${marked('/s/mcp_servers.json')}，因此没有加载任何服务器；该文件保持原样。系统提示：${saidMarked('EACCES: permission denied')}`);
+    expect(words(skipped).text).toBe('服务器列表中有些服务器无法使用；它们在文件中保持原样。已跳过 ftp：地址必须以 http:// 或 https:// 开头。');
+    expect(words(missing).html).toBe(`密钥存储中缺少服务器“${marked('gh')}”的环境变量 ${marked('GITHUB_TOKEN')} 的已保存值：请重新填写（编辑）。`);
+    expect(words({ code: 'secret_missing', server: 'gh', secret: { kind: 'token' } }).text).toBe('密钥存储中缺少服务器“gh”已保存的 Bearer 令牌：请重新填写（编辑）。');
+    expect(words({ code: 'config_set_aside', kept_as: '/s/mcp_servers.json.corrupt-1' }).text).toBe('无法使用的服务器列表已移到 /s/mcp_servers.json.corrupt-1。');
+    expect(words({ code: 'roots_unreadable', file: '/s/roots.json', said: 'Unexpected token' }).text).toBe('无法读取默认根目录（/s/roots.json），因此没有使用它们。系统提示：Unexpected token');
+    expect(words({ code: 'link_declined', server: 'fx' }).text).toBe('服务器“fx”请求打开一个不允许的链接（只会打开 https:// 链接，或指向这台计算机的 http:// 链接），因此已拒绝。');
   });
 
   it('a run whose end could not be saved, a choice on a tool card that could not be saved: the window’s sentences, the system’s words marked as sent', async () => {

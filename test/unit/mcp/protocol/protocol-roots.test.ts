@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AppCore } from '../../../../main/core.js';
 import { createDispatcher } from '../../../../main/ipc/dispatch.js';
-import { normalizeRoots, RootsInputError, toRootEntries } from '../../../../main/mcp/protocol/roots.js';
+import { DefaultRootsStore, normalizeRoots, ROOTS_FILE, RootsInputError, toRootEntries } from '../../../../main/mcp/protocol/roots.js';
 import { ConfigError, parseServerEntry } from '../../../../main/mcp/config.js';
 import { applyPatch } from '../../../../main/mcp/config/patch.js';
 import { MemorySecretStore } from '../../../../main/secrets/store.js';
@@ -121,6 +121,18 @@ describe('roots with server-filesystem (no directory arguments)', () => {
     expect(core.host.view('fs').protocol.roots.own).toBeNull();
     // No folder picker in the browser shell: the path field is used instead.
     expect(await d.invoke('roots.pickFolder', {})).toEqual({ ok: true, value: { path: null } });
+  });
+
+  it('an unreadable default roots file is kept and not used; the window is told by code, with the file and the parser’s words', async () => {
+    const other = makeTempDir('op-roots-bad-');
+    try {
+      writeFileSync(path.join(other, ROOTS_FILE), '{ not json');
+      const store = new DefaultRootsStore(other);
+      expect(await store.load()).toEqual({ code: 'roots_unreadable', file: path.join(other, ROOTS_FILE), said: expect.stringMatching(/JSON/) });
+      expect(store.get()).toEqual([]);
+    } finally {
+      await removeDir(other);
+    }
   });
 
   it('normalizeRoots and toRootEntries', () => {
