@@ -115,7 +115,7 @@ export class ServerRuntime {
     const cfg = this.store.get(name);
     if (!cfg) throw noSuchServer(name);
     const conn = this.conns.get(name);
-    return toView(name, cfg, conn, this.tools.ofServer(name), this.tools.warnings(name), this.recovery.view(name), this.oauth.authStatus(name, conn), this.deps.protocol?.defaultRoots() ?? [], this.store.namespaceMates(name), this.deps.isKnownSecret, this.deps.sandbox, (tool) =>
+    return toView(name, cfg, conn, this.tools.ofServer(name), this.tools.renames(name), this.recovery.view(name), this.oauth.authStatus(name, conn), this.deps.protocol?.defaultRoots() ?? [], this.store.namespaceMates(name), this.deps.isKnownSecret, this.deps.sandbox, (tool) =>
       this.tools.pinOf(name, tool),
       (tool) => this.pins.holdUnaccepted() && this.tools.pinOf(name, tool).kind !== 'pinned',
     );

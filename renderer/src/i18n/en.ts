@@ -598,6 +598,7 @@ export const en = {
       repeated_cursor: 'Listing {{list}} stopped early: the server repeated a page cursor. What was listed is kept.',
       too_many_pages: 'Listing {{list}} stopped after too many pages. What was listed is kept.',
       leftOutFor: 'The tool “{{tool}}” is left out of requests to {{family}}: {{why}}. Other models still get it.',
+      renamed: 'The tool “{{tool}}” would be named like “{{like}}” of the server “{{server}}”, so it is offered to the model as {{name}}.',
     },
     schemaFamily: {
       openai: 'OpenAI-compatible models',

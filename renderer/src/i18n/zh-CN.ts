@@ -598,6 +598,7 @@ export const zhCN: Strings = {
       repeated_cursor: '列出{{list}}时提前停止：服务器重复了分页游标。已列出的内容保留。',
       too_many_pages: '列出{{list}}时页数过多，已停止。已列出的内容保留。',
       leftOutFor: '发给{{family}}的请求中略过了工具“{{tool}}”：{{why}}。其他模型仍可使用它。',
+      renamed: '工具“{{tool}}”会与服务器“{{server}}”的“{{like}}”同名，因此以 {{name}} 的名称提供给模型。',
     },
     schemaFamily: {
       openai: 'OpenAI 兼容模型',
