@@ -125,9 +125,10 @@ export type ErrorFact =
  * `https://`), `https_or_loopback` (`https:`, or `http:` to this computer only), `too_many` (more
  * entries than allowed), `reserved_name` (`__proto__`). A server entry's own checks
  * (main/mcp/config) add `secret_placeholder` (a `***` standing for a stored secret where none is
- * stored) and `not_for_type` (a field of the other kind of server: `url` on a local one).
+ * stored) and `not_for_type` (a field of the other kind of server: `url` on a local one); a folder
+ * list adds `absolute_path` (a folder given as a relative path).
  */
-export type ValidationRule = 'required' | 'control_char' | 'http_scheme' | 'https_or_loopback' | 'too_many' | 'reserved_name' | 'secret_placeholder' | 'not_for_type';
+export type ValidationRule = 'required' | 'control_char' | 'http_scheme' | 'https_or_loopback' | 'too_many' | 'reserved_name' | 'secret_placeholder' | 'not_for_type' | 'absolute_path';
 
 /**
  * One refusal of a channel's input schema, by zod's issue code — never its message text

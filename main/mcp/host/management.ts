@@ -11,6 +11,7 @@ import { describeFailure } from '../failure-log.js';
 import { appShuttingDown, editSuperseded, HostError, NameCollisionError, nameTaken, noSuchServer, refusedConfig, serverUnavailable } from './errors.js';
 import type { ServerRuntime } from './runtime.js';
 import { transportFor } from '../transports/registry.js';
+import { ownIssue } from '../../util/validation-issue.js';
 
 /**
  * Refuse a config the next start would not load as given (add/edit accept exactly what loading
@@ -250,7 +251,7 @@ export class ServerManagement {
       // Under the store's lock: concurrent changes to one server's tools all land.
       saved = await this.rt.store.modify(name, (cfg) => withToolSettings(cfg, applyToolSettingsPatch(cfg.tools, patch)));
     } catch (err) {
-      if (err instanceof ToolSettingsError) throw new HostError('invalid_input', err.message);
+      if (err instanceof ToolSettingsError) throw new HostError('invalid_input', err.message, 'tools', { issue: ownIssue('other', ['tools']) });
       throw err;
     }
     if (!saved) throw noSuchServer(name);

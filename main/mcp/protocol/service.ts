@@ -97,7 +97,7 @@ export class ProtocolService {
     try {
       roots = await this.defaults.set(paths);
     } catch (err) {
-      if (err instanceof RootsInputError) throw new HostError('invalid_input', err.message, 'roots');
+      if (err instanceof RootsInputError) throw new HostError('invalid_input', err.message, 'roots', { issue: err.issue });
       throw err;
     }
     for (const name of this.opts.config.names()) {

@@ -1325,6 +1325,7 @@ export const en = {
     rule_reserved_name: '“__proto__” cannot be used as a name.',
     rule_secret_placeholder: '{{field}} holds “***”, which stands for a stored secret, but none is stored here: enter the value.',
     rule_not_for_type: '{{field}} does not apply to this kind of server.',
+    rule_absolute_path: '{{field}} must be full paths, starting at the top of the disk (such as /home/you/notes).',
   },
   errors: {
     registry_unavailable: 'The registry could not be used',

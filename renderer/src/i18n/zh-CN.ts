@@ -1325,6 +1325,7 @@ export const zhCN: Strings = {
     rule_reserved_name: '“__proto__”不能用作名称。',
     rule_secret_placeholder: '{{field}}中含有代表已保存密钥的“***”，但这里没有已保存的值：请填写实际的值。',
     rule_not_for_type: '{{field}}不适用于这类服务器。',
+    rule_absolute_path: '{{field}}必须是从磁盘顶层开始的完整路径（例如 /home/you/notes）。',
   },
   errors: {
     registry_unavailable: '无法使用注册中心',

@@ -239,6 +239,8 @@ describe('errors from main', () => {
     expect(describeError({ code: 'invalid_input', message: 'Server "notes" refused the request: no such prompt', fact: { kind: 'server_refused', server: 'notes', said: 'no such prompt' } })).toBe('服务器“notes”拒绝了请求：no such prompt');
     // A config field's refusal (an add, an edit, an imported entry) by its issue.
     expect(describeError({ code: 'invalid_input', message: 'url: The URL must start with http:// or https://', field: 'url', issue: { code: 'custom', path: ['url'], rule: 'http_scheme' } })).toBe('地址必须以 http:// 或 https:// 开头。');
+    // A folder list's own check.
+    expect(describeError({ code: 'invalid_input', message: '"notes" is not an absolute path.', field: 'roots', issue: { code: 'custom', path: ['roots'], rule: 'absolute_path' } })).toBe('根目录必须是从磁盘顶层开始的完整路径（例如 /home/you/notes）。');
   });
 
   /** An error with `fact` as the window words it: its text, and its elements with the data marked. */
