@@ -137,7 +137,7 @@ export function ConversationList({ searchRef, composerRef }: { searchRef: React.
   const search = useApp((s) => s.search);
   const newChat = useApp((s) => s.newChat);
   const [text, setText] = useState(query);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   useEffect(() => () => {
     if (timer.current) clearTimeout(timer.current);
@@ -148,7 +148,7 @@ export function ConversationList({ searchRef, composerRef }: { searchRef: React.
     timer.current = setTimeout(() => {
       search(v).then(
         () => setError(null),
-        (e: Error) => setError(e.message),
+        (e: unknown) => setError(e),
       );
     }, 150);
   };
@@ -172,7 +172,11 @@ export function ConversationList({ searchRef, composerRef }: { searchRef: React.
           if (e.key === 'Escape') onSearch('');
         }}
       />
-      {error && <div className="field-error">{error}</div>}
+      {error !== null && (
+        <div className="field-error">
+          <ErrorText error={error} />
+        </div>
+      )}
       {query.trim() ? (
         <ul className="conv-list" aria-label={t('sidebar.searchResults')}>
           {hits.length === 0 && (
