@@ -7,7 +7,7 @@ import path from 'node:path';
 import { SandboxLauncher } from './mcp/sandbox/launcher.js';
 import { SandboxSupport } from './mcp/sandbox/support.js';
 import os from 'node:os';
-import type { EventName, EventPayloads } from '../preload/contract/index.js';
+import type { AppWarning, EventName, EventPayloads } from '../preload/contract/index.js';
 import { ChatService } from './chat/agent.js';
 import { openConversationDatabase, type ConversationDatabase } from './chat/conversations/database.js';
 import { ConversationService, type ChooseSavePath } from './chat/conversations/service.js';
@@ -100,6 +100,8 @@ export function resolveStateDir(fallback?: string): string {
 /** The running app core. */
 export class AppCore {
   readonly config: ConfigStore;
+  /** What the start found about the default root folders' file (null when it was fine or missing). */
+  private rootsWarning: AppWarning | null = null;
   readonly host: McpHost;
   /** The server catalog: the MCP Registry, install from an entry, catalog diff. */
   readonly catalog: CatalogService;
@@ -305,6 +307,11 @@ export class AppCore {
     return detectLocalModels(this.opts.localModelProbes);
   }
 
+  /** What the last start found that the user should know: the server list's problems, an unreadable default root folders file. */
+  startWarnings(): AppWarning[] {
+    return [...this.config.warnings, ...(this.rootsWarning ? [this.rootsWarning] : [])];
+  }
+
   /** Subscribe to every event; returns an unsubscribe function. */
   subscribe(sink: EventSink): () => void {
     this.sinks.add(sink);
@@ -339,6 +346,8 @@ export class AppCore {
     // Open the secret store in the background (keychain probe); nothing here waits for it.
     if (this.rawSecrets instanceof LazySecretStore) this.rawSecrets.ready().catch(() => undefined);
     const [, , , rootsWarning] = await Promise.all([this.config.load(), this.environment.adoptLoginShellPath(), this.processes.reapLeftovers(), this.protocol.start()]);
+    // Kept for app.info too: a window that connects later (the browser shell's) still learns of it.
+    this.rootsWarning = rootsWarning;
     if (rootsWarning) this.emit('app.warning', rootsWarning);
     for (const w of this.config.warnings) this.emit('app.warning', w);
     if (this.conversationsDb.warning) this.emit('conversations.warning', this.conversationsDb.warning);

@@ -53,7 +53,7 @@ type Handlers = { [C in ChannelName]: (input: z.output<(typeof channels)[C]['inp
 export function createHandlers(core: AppCore, version = '0.1.0'): Handlers {
   const h = core.host;
   return {
-    'app.info': () => ({ version, shell: core.opts.shell, state_dir: core.opts.stateDir, config_warnings: core.config.warnings, conversations_warning: core.conversationsDb.warning }),
+    'app.info': () => ({ version, shell: core.opts.shell, state_dir: core.opts.stateDir, warnings: core.startWarnings(), conversations_warning: core.conversationsDb.warning }),
     'app.secretsInfo': () => core.secretsInfo(),
     'servers.list': () => h.list(),
     'servers.get': ({ name }) => h.view(name),

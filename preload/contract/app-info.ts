@@ -11,8 +11,12 @@ export interface AppInfo {
   version: string;
   shell: 'electron' | 'browser';
   state_dir: string;
-  /** What the last load of the server list found (it could not be read and was kept, entries skipped, …); empty when all was well. */
-  config_warnings: AppWarning[];
+  /**
+   * What the start found that the user should know (the server list could not be read and was
+   * kept, entries skipped, a stored secret missing, the default root folders unreadable, …) — also
+   * sent as `app.warning` events, which a window that connects later misses; empty when all was well.
+   */
+  warnings: AppWarning[];
   /** The latest warning about the conversation database (e.g. it was damaged and set aside), or null. */
   conversations_warning: ConversationsWarning | null;
 }

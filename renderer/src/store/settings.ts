@@ -70,7 +70,7 @@ export const createSettingsSlice: StateCreator<AppState, [], [], SettingsSlice> 
     const [info, model, profiles] = await Promise.all([call('app.info', {}), call('settings.getModel', {}), call('profiles.list', {})]);
     set({ profiles });
     call('app.secretsInfo', {}).then((secrets) => set({ secrets }), () => undefined);
-    const fromInfo: WindowWarning[] = [...info.config_warnings.map((warning) => ({ kind: 'app' as const, warning })), ...(info.conversations_warning ? [{ kind: 'conversations' as const, warning: info.conversations_warning }] : [])];
+    const fromInfo: WindowWarning[] = [...info.warnings.map((warning) => ({ kind: 'app' as const, warning })), ...(info.conversations_warning ? [{ kind: 'conversations' as const, warning: info.conversations_warning }] : [])];
     set((s) => {
       const shown = new Set(s.warnings.map(warningKey));
       return { info, model, warnings: [...s.warnings, ...fromInfo.filter((w) => !shown.has(warningKey(w)))] };

@@ -67,7 +67,7 @@ describe('malformed input', () => {
     expect(await dispatcher.invoke('servers.list', {})).toEqual({ ok: true, value: [] });
     expect(await dispatcher.invoke('servers.list', undefined)).toEqual({ ok: true, value: [] });
     const info = await dispatcher.invoke('app.info', {});
-    expect(info).toMatchObject({ ok: true, value: { shell: 'browser', state_dir: dir, config_warnings: [] } });
+    expect(info).toMatchObject({ ok: true, value: { shell: 'browser', state_dir: dir, warnings: [] } });
   });
 
   it.each([['a string'], [42], [null], [true], [[]], [['name']], [Symbol.iterator.toString()]])('non-object input %# → invalid_input', async (input) => {

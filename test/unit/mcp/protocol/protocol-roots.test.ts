@@ -131,6 +131,14 @@ describe('roots with server-filesystem (no directory arguments)', () => {
       const store = new DefaultRootsStore(other);
       expect(await store.load()).toEqual({ code: 'roots_unreadable', file: path.join(other, ROOTS_FILE), said: expect.stringMatching(/JSON/) });
       expect(store.get()).toEqual([]);
+      // A window that connects after the start (the browser shell's) learns of it from app.info.
+      const late = new AppCore({ stateDir: other, shell: 'browser', secrets: new MemorySecretStore() });
+      await late.start();
+      try {
+        expect(await createDispatcher(late).invoke('app.info', {})).toMatchObject({ ok: true, value: { warnings: [{ code: 'roots_unreadable', file: path.join(other, ROOTS_FILE) }] } });
+      } finally {
+        await late.shutdown();
+      }
     } finally {
       await removeDir(other);
     }
