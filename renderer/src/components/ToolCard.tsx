@@ -77,7 +77,9 @@ export function ToolCard({ call: item }: { call: ToolItem }) {
         <div className="banner warning small" data-testid="tool-permission-warning">
           {/* By what could not be saved, with the system's words as sent; an entry saved before that as main wrote it. */}
           {item.permission.not_saved?.length ? (
-            <SentencesView sentences={item.permission.not_saved.flatMap((n): Sentence[] => [{ k: `tool.notSaved_${n.what}`, slots: {} }, { k: 'errors.systemSaid', slots: { said: said(n.said) } }])} />
+            <span>
+              <SentencesView sentences={item.permission.not_saved.flatMap((n): Sentence[] => [{ k: `tool.notSaved_${n.what}`, slots: {} }, { k: 'errors.systemSaid', slots: { said: said(n.said) } }])} />
+            </span>
           ) : (
             item.permission.warning
           )}
