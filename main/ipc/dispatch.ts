@@ -196,7 +196,7 @@ export function toIpcError(err: unknown): IpcError {
   if (err instanceof MissingRuntimeError) return { code: 'missing_runtime', message: bounded(err.message), ...checkedReason(err.reason) };
   if (err instanceof NotInstallableError) return { code: 'not_installable', message: bounded(err.message), ...checkedReason(err.reason) };
   if (err instanceof BundleError) return { code: 'bundle_invalid', message: bounded(err.message), ...checkedReason(err.problem) };
-  if (err instanceof CatalogInputError) return { code: 'invalid_input', message: bounded(err.message), ...(err.field ? { field: err.field } : {}) };
+  if (err instanceof CatalogInputError) return { code: 'invalid_input', message: bounded(err.message), ...(err.field ? { field: err.field } : {}), fact: err.fact };
   // OAuth sign-in errors carry messages already scrubbed of secrets, and their facts (main/mcp/oauth/errors.ts).
   const signIn = signInFailure(err);
   if (signIn) return { code: SIGN_IN_CODES[signIn.code] ?? 'oauth_failed', message: bounded((err as Error).message), fact: { kind: 'sign_in', failure: signIn } };

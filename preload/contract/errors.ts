@@ -91,7 +91,9 @@ export interface IpcError {
  * - `conversation_unknown`: the conversation does not exist (any more);
  * - `conversation_busy`: the conversation is still answering (one turn at a time);
  * - `not_editable`: only the last message sent can be edited;
- * - `write_failed`: the file `path` could not be written; `errno` is the system's code (`EACCES`, …).
+ * - `write_failed`: the file `path` could not be written; `errno` is the system's code (`EACCES`, …);
+ * - `catalog_input`: an answer of a catalog entry's or bundle's install form is refused
+ *   ({@link CatalogInputProblem}); `label` is the field's label as the registry or bundle gives it.
  */
 export type ErrorFact =
   | { kind: 'server_failure'; failure: ServerFailure; stderr: string[] }
@@ -116,7 +118,18 @@ export type ErrorFact =
   | { kind: 'conversation_unknown' }
   | { kind: 'conversation_busy' }
   | { kind: 'not_editable' }
-  | { kind: 'write_failed'; path: string; errno: string | null };
+  | { kind: 'write_failed'; path: string; errno: string | null }
+  | { kind: 'catalog_input'; problem: CatalogInputProblem; label: string | null; choices: string[]; min: number | null; max: number | null };
+
+/**
+ * Why an answer of an install form is refused: the field is `required`, takes one value
+ * (`one_value`), must be one of `choices` (`choice`), a number (`number`; between `min` and `max`:
+ * `range`), true or false (`boolean`), one line (`one_line`); or the remote URL, once its variables
+ * are filled in, is not a URL (`url_invalid`), still has unfilled variables (`url_unfilled`),
+ * carries a user name or password (`url_credentials`), is not https (or http to this computer:
+ * `url_scheme`).
+ */
+export type CatalogInputProblem = 'required' | 'one_value' | 'choice' | 'number' | 'range' | 'boolean' | 'one_line' | 'url_invalid' | 'url_unfilled' | 'url_credentials' | 'url_scheme';
 
 /**
  * The rule a schema's own check (a zod `custom` issue) names in its `params.rule`, so the window

@@ -102,6 +102,13 @@ export function factSentences(f: ErrorFact, code: ErrorCode): Sentence[] {
       return f.errno && ERRNO_WORDED.has(f.errno)
         ? [{ k: 'errors.writeFailed', slots: { path: data(f.path), why: t(`errors.errno.${f.errno as 'EACCES'}`) } }]
         : [{ k: 'errors.writeFailedSaid', slots: { path: data(f.path), errno: data(f.errno ?? '?') } }];
+    case 'catalog_input':
+      return [
+        {
+          k: `errors.catalogInput_${f.problem}`,
+          slots: { label: data(f.label ?? ''), choices: data(f.choices.join(t('importExport.listSep'))), min: f.min ?? '…', max: f.max ?? '…' },
+        },
+      ];
     default:
       // A fact a newer core sends: nothing to say here (the caller falls back to main's message).
       return [];

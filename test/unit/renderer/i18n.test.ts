@@ -343,6 +343,17 @@ describe('errors from main', () => {
     expect(describeError({ code: 'invalid_input', message: 'Enter a provider and a base URL first.', field: 'base_url', issue: { code: 'custom', path: ['base_url'], rule: 'required' } })).toBe('基础 URL为必填项。');
   });
 
+  it('a refused answer of an install form: the field’s label marked as data, choices and bounds', async () => {
+    const choice = { kind: 'catalog_input', problem: 'choice', label: 'Mode', choices: ['fast', 'slow'], min: null, max: null } as const;
+    const range = { kind: 'catalog_input', problem: 'range', label: 'Port', choices: [], min: 1024, max: 65535 } as const;
+    expect(worded({ ...choice, choices: [...choice.choices] }).text).toBe('Mode must be one of: fast, slow.');
+    expect(worded({ ...range, choices: [] }).text).toBe('Port must be a number from 1,024 to 65,535.');
+    await i18next.changeLanguage('zh-CN');
+    expect(worded({ ...choice, choices: [...choice.choices] }).html).toBe(`${marked('Mode')}必须是以下之一：${marked('fast，slow')}。`);
+    expect(worded({ ...range, choices: [] }).text).toBe('Port必须是 1,024 到 65,535 之间的数字。');
+    expect(worded({ kind: 'catalog_input', problem: 'url_scheme', label: null, choices: [], min: null, max: null }).text).toBe('远程服务器只接受 https:// 地址（或指向这台计算机的 http:// 地址）。');
+  });
+
   it('a fact this window does not know falls back to the lead and main’s message', async () => {
     await i18next.changeLanguage('zh-CN');
     expect(describeError({ code: 'conflict', message: 'Something new.', fact: { kind: 'brand_new' } as never })).toBe('与现有内容冲突：Something new.');
