@@ -7,7 +7,7 @@ import path from 'node:path';
 import { SandboxLauncher } from './mcp/sandbox/launcher.js';
 import { SandboxSupport } from './mcp/sandbox/support.js';
 import os from 'node:os';
-import type { EventName, EventPayloads } from '../preload/contract/index.js';
+import type { AppWarning, EventName, EventPayloads } from '../preload/contract/index.js';
 import { ChatService } from './chat/agent.js';
 import { openConversationDatabase, type ConversationDatabase } from './chat/conversations/database.js';
 import { ConversationService, type ChooseSavePath } from './chat/conversations/service.js';
@@ -100,6 +100,8 @@ export function resolveStateDir(fallback?: string): string {
 /** The running app core. */
 export class AppCore {
   readonly config: ConfigStore;
+  /** What the start found about the default root folders' file (null when it was fine or missing). */
+  private rootsWarning: AppWarning | null = null;
   readonly host: McpHost;
   /** The server catalog: the MCP Registry, install from an entry, catalog diff. */
   readonly catalog: CatalogService;
@@ -194,10 +196,10 @@ export class AppCore {
       traffic: this.traffic,
       // What the rest of the app keeps under a server's name moves with a rename (docs/ARCHITECTURE.md "Renaming a server").
       renames: () => [
-        { what: 'conversation permission grants', move: (a, b) => this.permissions.grants.rename(a, b) },
-        { what: 'conversations’ tool choices', move: (a, b) => this.conversations.renameToolServer(a, b) },
-        { what: 'catalog install record', move: (a, b) => this.catalog.store.renameInstall(a, b) },
-        { what: 'log level', move: (a, b) => this.protocol.onServerRenamed(a, b) },
+        { record: 'grants', move: (a, b) => this.permissions.grants.rename(a, b) },
+        { record: 'tool_choices', move: (a, b) => this.conversations.renameToolServer(a, b) },
+        { record: 'install_record', move: (a, b) => this.catalog.store.renameInstall(a, b) },
+        { record: 'log_level', move: (a, b) => this.protocol.onServerRenamed(a, b) },
       ],
       events: {
         changed: (view) => {
@@ -305,6 +307,11 @@ export class AppCore {
     return detectLocalModels(this.opts.localModelProbes);
   }
 
+  /** What the last start found that the user should know: the server list's problems, an unreadable default root folders file. */
+  startWarnings(): AppWarning[] {
+    return [...this.config.warnings, ...(this.rootsWarning ? [this.rootsWarning] : [])];
+  }
+
   /** Subscribe to every event; returns an unsubscribe function. */
   subscribe(sink: EventSink): () => void {
     this.sinks.add(sink);
@@ -339,8 +346,10 @@ export class AppCore {
     // Open the secret store in the background (keychain probe); nothing here waits for it.
     if (this.rawSecrets instanceof LazySecretStore) this.rawSecrets.ready().catch(() => undefined);
     const [, , , rootsWarning] = await Promise.all([this.config.load(), this.environment.adoptLoginShellPath(), this.processes.reapLeftovers(), this.protocol.start()]);
-    if (rootsWarning) this.emit('app.warning', { message: rootsWarning });
-    if (this.config.warning) this.emit('app.warning', { message: this.config.warning });
+    // Kept for app.info too: a window that connects later (the browser shell's) still learns of it.
+    this.rootsWarning = rootsWarning;
+    if (rootsWarning) this.emit('app.warning', rootsWarning);
+    for (const w of this.config.warnings) this.emit('app.warning', w);
     if (this.conversationsDb.warning) this.emit('conversations.warning', this.conversationsDb.warning);
     this.serverStart.configLoaded();
   }

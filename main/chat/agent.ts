@@ -372,7 +372,8 @@ export class ChatService {
       if (outcome === 'failed') rec.notice('error', failure?.text ?? 'The model request failed.', failure?.note ?? {});
     } catch (err) {
       // The database failed (disk full, file removed): the window still learns how the run ended.
-      this.events.chat({ conversation_id: rec.conversationId, run_id: run.runId, type: 'item', item: { kind: 'notice', id: newItemId(), ts: Date.now(), run_id: run.runId, tone: 'error', text: `Could not save this conversation: ${errorMessage(err)}` } });
+      const said = errorMessage(err);
+      this.events.chat({ conversation_id: rec.conversationId, run_id: run.runId, type: 'item', item: { kind: 'notice', id: newItemId(), ts: Date.now(), run_id: run.runId, tone: 'error', text: `Could not save this conversation: ${said}`, save_failed: { said } } });
     }
     this.events.chat({ conversation_id: rec.conversationId, run_id: run.runId, type: 'run-end', outcome });
   }

@@ -13,10 +13,11 @@
 import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { ModelProfileView, ModelProvider, ProfileInput, ProfileTestInput } from '../../preload/contract/index.js';
+import type { ModelProfileView, ModelProvider, ProfileInput, ProfileTestInput, ValidationIssue } from '../../preload/contract/index.js';
 import { maskSecret } from '../secrets/mask.js';
 import type { SecretStore } from '../secrets/store.js';
 import { Mutex, writeFileAtomic } from '../util/atomic-write.js';
+import { ownIssue } from '../util/validation-issue.js';
 import { keyWouldTravelInClear } from '../../preload/contract/rules/index.js';
 import { defaultContextWindow, modelAcceptsImages } from './model-capabilities.js';
 
@@ -29,21 +30,32 @@ export interface ProfileWithKey {
   apiKey: string | undefined;
 }
 
-/** A profile request that is incomplete (reported as `invalid_input` on `field`). */
+/**
+ * A profile request that is incomplete (reported as `invalid_input` on `field`, with the issue the
+ * window words: `field` is required).
+ */
 export class ProfileInputError extends Error {
   override name = 'ProfileInputError';
+  readonly issue: ValidationIssue;
   constructor(
     message: string,
     readonly field: string,
   ) {
     super(message);
+    this.issue = ownIssue('custom', [field], { rule: 'required' });
   }
 }
 
-/** Another profile already has this name (reported as `conflict` on `name`): names pick a profile, so each is used once. */
+/**
+ * Another profile already has this name (reported as `conflict` on `name`, with the fact
+ * `profile_name_taken`): names pick a profile, so each is used once.
+ */
 export class DuplicateProfileNameError extends Error {
   override name = 'DuplicateProfileNameError';
   readonly field = 'name';
+  constructor(readonly profileName: string) {
+    super(`A model profile named "${profileName}" exists already.`);
+  }
 }
 
 /** The secret-store key of the single API key of earlier versions (migrated into the first profile). */
@@ -201,7 +213,7 @@ export class ProfileStore {
       if (input.id && !prev) throw new ProfileNotFoundError('No such model profile.');
       const id = prev?.id ?? randomUUID();
       const wanted = input.name.trim().toLowerCase();
-      if (doc.profiles.some((p) => p.id !== id && p.name.trim().toLowerCase() === wanted)) throw new DuplicateProfileNameError(`A model profile named "${input.name.trim()}" exists already.`);
+      if (doc.profiles.some((p) => p.id !== id && p.name.trim().toLowerCase() === wanted)) throw new DuplicateProfileNameError(input.name.trim());
       const model = input.model.trim();
       const modelChanged = !prev || prev.model !== model;
       const next: ModelProfile = {

@@ -82,7 +82,8 @@ export function buildRunTools(host: McpHost, gate: PermissionGate, tools: readon
           }
           // A choice the user made that could not be remembered is recorded with the call, never dropped.
           const warning = auth.via === 'user' ? auth.warning : null;
-          rec.toolRunning(toolCallId, { allowed: true, via: auth.via, decision: auth.decision, ...(warning ? { warning } : {}) });
+          const notSaved = auth.via === 'user' ? auth.not_saved : [];
+          rec.toolRunning(toolCallId, { allowed: true, via: auth.via, decision: auth.decision, ...(warning ? { warning } : {}), ...(notSaved.length ? { not_saved: notSaved } : {}) });
           // The duration shown is the call's own, not the time the approval waited for the user.
           started = performance.now();
           let converted;

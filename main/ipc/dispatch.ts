@@ -6,7 +6,7 @@
 import os from 'node:os';
 import { z } from 'zod';
 import { checkFolder } from '../mcp/protocol/folder-check.js';
-import { catalogReasonSchema, channels, type CatalogReason, type ChannelName, type ChannelOutput, type Envelope, type IpcError } from '../../preload/contract/index.js';
+import { catalogReasonSchema, channels, type CatalogReason, type ChannelName, type ChannelOutput, type Envelope, type ErrorCode, type IpcError, type SignInFailure } from '../../preload/contract/index.js';
 import { validationIssue } from '../util/validation-issue.js';
 import type { AppCore } from '../core.js';
 import { ConversationBusyError, NotConfiguredError, NotEditableError } from '../chat/agent.js';
@@ -22,16 +22,17 @@ import { RegistryError } from '../mcp/catalog/registry.js';
 import { MissingRuntimeError } from '../mcp/catalog/runtime.js';
 import { BundleError } from '../mcp/catalog/bundle.js';
 import { ApprovalError } from '../chat/permissions/index.js';
-import {
-  AuthorizationDeniedError,
-  CallbackTimeoutError,
-  CancelledError,
-  InteractionRequiredError,
-  OAuthFetchRefusedError,
-  OAuthFlowError,
-  PortInUseError,
-  UnsafeUrlError,
-} from '../mcp/oauth/errors.js';
+import { signInFailure } from '../mcp/oauth/errors.js';
+
+/** The code of each sign-in failure (the rest are `oauth_failed`); the window words the failure itself. */
+const SIGN_IN_CODES: Partial<Record<SignInFailure['code'], ErrorCode>> = {
+  cancelled: 'sign_in_cancelled',
+  timeout: 'sign_in_timeout',
+  denied: 'sign_in_denied',
+  port_in_use: 'port_in_use',
+  unsafe_url: 'unsafe_authorization_url',
+  issuer_mismatch: 'unsafe_authorization_url',
+};
 
 function bounded(message: string): string {
   return message.length > 500 ? `${message.slice(0, 500)}…` : message;
@@ -52,7 +53,7 @@ type Handlers = { [C in ChannelName]: (input: z.output<(typeof channels)[C]['inp
 export function createHandlers(core: AppCore, version = '0.1.0'): Handlers {
   const h = core.host;
   return {
-    'app.info': () => ({ version, shell: core.opts.shell, state_dir: core.opts.stateDir, config_warning: core.config.warning, conversations_warning: core.conversationsDb.warning }),
+    'app.info': () => ({ version, shell: core.opts.shell, state_dir: core.opts.stateDir, warnings: core.startWarnings(), conversations_warning: core.conversationsDb.warning }),
     'app.secretsInfo': () => core.secretsInfo(),
     'servers.list': () => h.list(),
     'servers.get': ({ name }) => h.view(name),
@@ -177,15 +178,16 @@ function checkedReason(r: CatalogReason | undefined): { reason?: CatalogReason }
 export function toIpcError(err: unknown): IpcError {
   // A host error's facts (a refused field's issue, a failed start, a taken name) are what the window words.
   if (err instanceof HostError) return { code: err.code, message: err.message, ...(err.field ? { field: err.field } : {}), ...(err.issue ? { issue: err.issue } : {}), ...(err.fact ? { fact: err.fact } : {}) };
-  if (err instanceof NotConfiguredError) return { code: 'not_configured', message: err.message };
-  if (err instanceof ConversationBusyError) return { code: 'busy', message: err.message };
-  if (err instanceof NotEditableError) return { code: 'conflict', message: err.message };
-  if (err instanceof ConversationNotFoundError) return { code: 'not_found', message: err.message };
-  if (err instanceof ConversationInputError) return { code: 'invalid_input', message: err.message, field: err.field };
-  if (err instanceof ExportWriteError) return { code: 'write_failed', message: bounded(err.message) };
-  if (err instanceof ProfileNotFoundError) return { code: 'not_found', message: err.message };
-  if (err instanceof DuplicateProfileNameError) return { code: 'conflict', message: err.message, field: err.field };
-  if (err instanceof ProfileInputError) return { code: 'invalid_input', message: err.message, field: err.field };
+  // The chat's and the profiles' refusals: each class has its fact or issue, which the window words.
+  if (err instanceof NotConfiguredError) return { code: 'not_configured', message: err.message, fact: { kind: 'no_model' } };
+  if (err instanceof ConversationBusyError) return { code: 'busy', message: err.message, fact: { kind: 'conversation_busy' } };
+  if (err instanceof NotEditableError) return { code: 'conflict', message: err.message, fact: { kind: 'not_editable' } };
+  if (err instanceof ConversationNotFoundError) return { code: 'not_found', message: err.message, fact: { kind: 'conversation_unknown' } };
+  if (err instanceof ConversationInputError) return { code: 'invalid_input', message: err.message, field: err.field, issue: err.issue };
+  if (err instanceof ExportWriteError) return { code: 'write_failed', message: bounded(err.message), fact: { kind: 'write_failed', path: clip(err.path, 1000), errno: err.errno === null ? null : clip(err.errno, 32) } };
+  if (err instanceof ProfileNotFoundError) return { code: 'not_found', message: err.message, fact: { kind: 'profile_unknown' } };
+  if (err instanceof DuplicateProfileNameError) return { code: 'conflict', message: err.message, field: err.field, fact: { kind: 'profile_name_taken', name: err.profileName } };
+  if (err instanceof ProfileInputError) return { code: 'invalid_input', message: err.message, field: err.field, issue: err.issue };
   if (err instanceof UnknownElicitationError) return { code: 'gone', message: err.message };
   if (err instanceof ApprovalError) return { code: err.code, message: err.message };
   // The server catalog (main/mcp/catalog): messages are ours and carry no secret value.
@@ -194,14 +196,10 @@ export function toIpcError(err: unknown): IpcError {
   if (err instanceof MissingRuntimeError) return { code: 'missing_runtime', message: bounded(err.message), ...checkedReason(err.reason) };
   if (err instanceof NotInstallableError) return { code: 'not_installable', message: bounded(err.message), ...checkedReason(err.reason) };
   if (err instanceof BundleError) return { code: 'bundle_invalid', message: bounded(err.message), ...checkedReason(err.problem) };
-  if (err instanceof CatalogInputError) return { code: 'invalid_input', message: bounded(err.message), ...(err.field ? { field: err.field } : {}) };
-  // OAuth flow errors carry messages already scrubbed of secrets (main/mcp/oauth/errors.ts).
-  if (err instanceof CancelledError) return { code: 'sign_in_cancelled', message: 'Sign-in was cancelled.' };
-  if (err instanceof CallbackTimeoutError) return { code: 'sign_in_timeout', message: bounded(err.message) };
-  if (err instanceof AuthorizationDeniedError) return { code: 'sign_in_denied', message: bounded(err.message) };
-  if (err instanceof UnsafeUrlError) return { code: 'unsafe_authorization_url', message: bounded(err.message) };
-  if (err instanceof PortInUseError) return { code: 'port_in_use', message: bounded(err.message) };
-  if (err instanceof OAuthFetchRefusedError || err instanceof OAuthFlowError || err instanceof InteractionRequiredError) return { code: 'oauth_failed', message: bounded(err.message) };
+  if (err instanceof CatalogInputError) return { code: 'invalid_input', message: bounded(err.message), ...(err.field ? { field: err.field } : {}), fact: err.fact };
+  // OAuth sign-in errors carry messages already scrubbed of secrets, and their facts (main/mcp/oauth/errors.ts).
+  const signIn = signInFailure(err);
+  if (signIn) return { code: SIGN_IN_CODES[signIn.code] ?? 'oauth_failed', message: bounded((err as Error).message), fact: { kind: 'sign_in', failure: signIn } };
   if (err instanceof z.ZodError) {
     // Paths and messages may echo input (e.g. an unknown key's name): keep them short.
     const first = err.issues[0];

@@ -8,7 +8,10 @@
  *   resource → `[resource: <uri>]`; anything else → a short textual description.
  */
 import { createHash } from 'node:crypto';
-import type { ContentView, ToolAnnotations } from '../../preload/contract/index.js';
+import type { ContentView, ServerIssue, ToolAnnotations } from '../../preload/contract/index.js';
+
+/** A tool renamed because its namespaced name was taken (an issue on its server's view). */
+export type ToolRenamed = Extract<ServerIssue, { kind: 'tool_renamed' }>;
 
 /** Maximum length of a tool name accepted by model providers. */
 export const MAX_TOOL_NAME = 64;
@@ -89,8 +92,8 @@ export function cleanAnnotations(raw: unknown): ToolAnnotations {
 export interface ToolTable {
   tools: RegisteredTool[];
   byName: Map<string, RegisteredTool>;
-  /** Per server: visible warnings (collisions). */
-  warnings: Map<string, string[]>;
+  /** Per server: its tools renamed because their name was taken (collisions), as issues the window words. */
+  renames: Map<string, ToolRenamed[]>;
 }
 
 /**
@@ -103,7 +106,7 @@ export interface ToolTable {
  */
 export function buildToolTable(tools: ServerTool[], reuse?: WeakMap<ServerTool, RegisteredTool>): ToolTable {
   const byName = new Map<string, RegisteredTool>();
-  const warnings = new Map<string, string[]>();
+  const renames = new Map<string, ToolRenamed[]>();
   const out: RegisteredTool[] = [];
   for (const t of tools) {
     let name = namespaceToolName(t.server, t.name);
@@ -113,9 +116,9 @@ export function buildToolTable(tools: ServerTool[], reuse?: WeakMap<ServerTool, 
       name = name.length + suffix.length <= MAX_TOOL_NAME ? name + suffix : name.slice(0, MAX_TOOL_NAME - suffix.length) + suffix;
       const hashed = name;
       for (let n = 2; byName.has(name); n++) name = hashed.slice(0, MAX_TOOL_NAME - `_${n}`.length) + `_${n}`;
-      const w = warnings.get(t.server) ?? [];
-      w.push(`Tool "${t.name}" would be named like "${clash.original_name}" of server "${clash.server}"; it is offered as "${name}".`);
-      warnings.set(t.server, w);
+      const w = renames.get(t.server) ?? [];
+      w.push({ kind: 'tool_renamed', tool: t.name.slice(0, 128), like: clash.original_name.slice(0, 128), like_server: clash.server, offered_as: name });
+      renames.set(t.server, w);
     }
     const prior = reuse?.get(t);
     const reg = prior && prior.name === name ? prior : registered(t, name);
@@ -123,7 +126,7 @@ export function buildToolTable(tools: ServerTool[], reuse?: WeakMap<ServerTool, 
     byName.set(name, reg);
     out.push(reg);
   }
-  return { tools: out, byName, warnings };
+  return { tools: out, byName, renames };
 }
 
 /** The registered form of one server tool under its final name. */

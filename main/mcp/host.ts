@@ -32,7 +32,7 @@ import { boundDepth } from './nesting.js';
 import { capCallResult } from './result-limits.js';
 import type { TaskEnd, TaskObserver, TaskReference } from './tasks/session.js';
 import type { ToolSetting } from './tool-settings.js';
-import { HostError, noSuchServer, serverUnavailable, ServerChangedError, ToolDisabledError } from './host/errors.js';
+import { HostError, noSignIn, noSuchServer, serverUnavailable, ServerChangedError, ToolDisabledError } from './host/errors.js';
 import { isLive, resolveTool, type ResolvedTool, type ToolRef } from './host/resolved-tools.js';
 import { ServerTransfer } from './host/import-export.js';
 import { ServerManagement } from './host/management.js';
@@ -136,7 +136,7 @@ export class McpHost {
     this.transfer = new ServerTransfer(this.rt, this.management);
     const traffic = opts.traffic;
     const others = opts.renames ?? (() => []);
-    this.renames = new ServerRename(this.rt, this.management, () => [...(traffic ? [{ what: 'recorded traffic and recording choice', move: (a: string, b: string) => traffic.rename(a, b) }] : []), ...others()]);
+    this.renames = new ServerRename(this.rt, this.management, () => [...(traffic ? [{ record: 'traffic' as const, move: (a: string, b: string) => traffic.rename(a, b) }] : []), ...others()]);
   }
 
   /** One sign-in per server at a time; cancelled on shutdown. */
@@ -401,7 +401,7 @@ export class McpHost {
     const cfg = this.rt.store.get(name);
     if (!cfg) throw noSuchServer(name);
     const provider = this.rt.oauth.providerFor(name, cfg);
-    if (!provider || cfg.type === 'local') throw new HostError('invalid_input', `Server "${name}" does not use OAuth sign-in.`);
+    if (!provider || cfg.type === 'local') throw noSignIn(name);
     return { cfg, provider };
   }
 

@@ -7,7 +7,7 @@ import type { z } from 'zod';
 import type { ValidationIssue, ValidationRule } from '../../preload/contract/index.js';
 
 const ISSUE_CODES: ReadonlySet<string> = new Set(['too_big', 'too_small', 'invalid_format', 'invalid_type', 'invalid_value', 'unrecognized_keys', 'custom']);
-const RULES: ReadonlySet<string> = new Set<ValidationRule>(['required', 'control_char', 'http_scheme', 'https_or_loopback', 'too_many', 'reserved_name', 'secret_placeholder', 'not_for_type']);
+const RULES: ReadonlySet<string> = new Set<ValidationRule>(['required', 'control_char', 'http_scheme', 'https_or_loopback', 'too_many', 'reserved_name', 'secret_placeholder', 'not_for_type', 'absolute_path']);
 
 function clip(s: string, max: number): string {
   return s.length > max ? `${s.slice(0, max)}…` : s;

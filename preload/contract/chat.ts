@@ -40,8 +40,23 @@ export interface PermissionRecord {
   allowed: boolean;
   via: string;
   decision: ApprovalDecision | null;
-  /** The user's answer was applied to this call, but remembering it failed (e.g. "Always allow" not saved); absent when all went well. */
+  /**
+   * The user's answer was applied to this call, but remembering it failed (e.g. "Always allow" not
+   * saved), in English (exports; an entry saved before `not_saved` existed); absent when all went well.
+   */
   warning?: string;
+  /** The same by what could not be saved, for the window to word (docs/ARCHITECTURE.md "Languages"). */
+  not_saved?: PermissionNotSaved[];
+}
+
+/**
+ * A choice on an approval card that was applied to the call but could not be remembered: the
+ * accepted tool definition (`definition`: the pin) or "Always allow" (`always_allow`); `said` is
+ * the system's words (the write's error), shown as sent.
+ */
+export interface PermissionNotSaved {
+  what: 'definition' | 'always_allow';
+  said: string;
 }
 
 /**
@@ -129,6 +144,8 @@ export type TranscriptItem =
       model_error?: { code: ModelErrorCode; detail: ModelErrorDetail };
       /** What was left out of the conversation to fit the model's context window (the window words it). */
       context_fit?: ContextFitNote;
+      /** The run's end could not be saved: the database failed (`said`: its words, as sent); the window words it. */
+      save_failed?: { said: string };
     };
 
 /**

@@ -20,7 +20,7 @@ import type { ChannelInput, ChannelName, ChannelOutput } from './channels.js';
 import type { Envelope } from './errors.js';
 import type { EventName, EventPayloads } from './events.js';
 
-export type { PermissionMode, ResourceLinkKind, ToolApproval } from './rules/index.js';
+export type { PermissionMode, ResourceLinkKind, ResourceReadRefusal, ToolApproval } from './rules/index.js';
 export * from './limits.js';
 export * from './servers.js';
 export * from './server-view.js';

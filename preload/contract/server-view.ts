@@ -139,14 +139,17 @@ export type SchemaFitReason = 'not_object' | 'recursive' | 'untyped_value' | 'fr
  *   pages than the app follows (MCP spec "Utilities: Pagination"); what was listed is kept.
  * - `tool_left_out_for_provider`: the tool is offered to the other provider families but left out
  *   of requests to `family`, whose accepted subset of JSON Schema cannot express its input schema
- *   ({@link SchemaFitReason}; docs/ARCHITECTURE.md "Schemas every provider accepts").
+ *   ({@link SchemaFitReason}; docs/ARCHITECTURE.md "Schemas every provider accepts");
+ * - `tool_renamed`: the tool's namespaced name was already taken by `like` of `like_server` (names
+ *   that sanitize alike, or cut to the same 64 characters): it is offered as `offered_as`.
  * Tool names are the server's (cut to 128 characters). docs/ARCHITECTURE.md "Tool schemas".
  */
 export type ServerIssue =
   | { kind: 'tool_rejected'; tool: string; reason: 'not_object' | 'invalid_schema' | 'invalid_header' }
   | { kind: 'tool_schema_dropped'; tool: string; reason: 'too_deep' }
   | { kind: 'tool_left_out_for_provider'; tool: string; family: SchemaFamily; reason: SchemaFitReason }
-  | { kind: 'list_stopped'; list: 'tools' | 'resources' | 'prompts'; reason: 'repeated_cursor' | 'too_many_pages' };
+  | { kind: 'list_stopped'; list: 'tools' | 'resources' | 'prompts'; reason: 'repeated_cursor' | 'too_many_pages' }
+  | { kind: 'tool_renamed'; tool: string; like: string; like_server: string; offered_as: string };
 
 /** The masked authorization of a remote server (never a token or secret). */
 export interface AuthView {
@@ -207,8 +210,6 @@ export interface ServerView {
   resources: { uri: string; name: string; description: string; mime_type: string | null }[];
   /** Prompts the server offers (MCP "Prompts"), when ready. */
   prompts: { name: string; description: string; arguments: { name: string; description: string; required: boolean }[] }[];
-  /** Visible warnings, e.g. tool-name collisions. */
-  warnings: string[];
   /** Problems with parts of what the server lists (see {@link ServerIssue}); empty unless ready. */
   issues: ServerIssue[];
   /**

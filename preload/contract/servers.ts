@@ -265,6 +265,60 @@ export interface ImportResult {
 const empty = z.strictObject({});
 const byName = z.strictObject({ name: serverNameSchema });
 
+/**
+ * A record a rename moves (docs/ARCHITECTURE.md "Renaming a server"): the config entry and its
+ * secrets (`settings`), pinned tool definitions (`pins`), the OAuth sign-in (`oauth`), the sandbox
+ * folder (`sandbox`), the log (`log`), "Allow in this conversation" answers (`grants`),
+ * conversations' tool picker choices (`tool_choices`), where it was installed from
+ * (`install_record`), its log level (`log_level`), recorded inspector traffic (`traffic`).
+ */
+export type RenameRecord = 'settings' | 'pins' | 'oauth' | 'sandbox' | 'log' | 'grants' | 'tool_choices' | 'install_record' | 'log_level' | 'traffic';
+
+/**
+ * Why an OAuth sign-in did not finish (docs/ARCHITECTURE.md "OAuth"), by code; OAuth error codes
+ * (`invalid_grant`, `access_denied`), URLs (scheme and host only) and an authorization server's
+ * own words (`said`) are data, shown as sent:
+ * - `cancelled`: the user (or the app) cancelled it; `timeout`: the browser did not come back
+ *   within `seconds`; `port_in_use`: the loopback `port` the callback needs is taken;
+ * - `denied`: the authorization server sent the browser back with `oauth_error` (the user
+ *   declined, …) and perhaps its description (`said`);
+ * - `refused`: the authorization server answered a request of the sign-in (`request`: the token
+ *   exchange or another; `registration`: the client registration) with `oauth_error` (or an HTTP
+ *   status, `HTTP 400`) and perhaps its description;
+ * - `issuer_mismatch`: the metadata (`metadata`) or the answer (`authorization_response`) came from
+ *   another authorization server than the one the sign-in started at; nothing was exchanged;
+ * - `unsafe_url`: a URL was not opened or used: the issuer the metadata names is not where it was
+ *   found (`issuer`), the `authorization_endpoint`, another endpoint named by `field`
+ *   (`endpoint`), the sign-in page's address (`authorization_url`) is not https: (or http: to this
+ *   computer), or the token endpoint is not https (`token_endpoint`);
+ * - `fetch_refused`: a request of the sign-in was refused by the app: not http(s) (`scheme`), a URL
+ *   with credentials (`credentials`), a private network address (`private_address`), a redirect to
+ *   one (`private_redirect`), or an answer over `max_bytes` (`too_large`);
+ * - `needs_browser`: a background sign-in needs the browser (`needs_auth`: never signed in;
+ *   `needs_reauth`: the stored sign-in was rejected);
+ * - `redirect_uri`: the pre-registered redirect URI is not `http://127.0.0.1:<port>/callback`;
+ * - `browser_not_opened`: the sign-in page could not be opened; `no_tokens`: the authorization
+ *   server issued no tokens; `moved`: the server moved to another authorization server meanwhile;
+ * - `refresh_failed`: the stored sign-in could not be refreshed now (`said`: why, when known);
+ * - `failed`: anything else, with what went wrong in the words it came in (`said`, scrubbed of secrets).
+ */
+export type SignInFailure =
+  | { code: 'cancelled' }
+  | { code: 'timeout'; seconds: number }
+  | { code: 'port_in_use'; port: number }
+  | { code: 'denied'; oauth_error: string; said: string | null }
+  | { code: 'refused'; step: 'request' | 'registration'; oauth_error: string; said: string | null }
+  | { code: 'issuer_mismatch'; where: 'metadata' | 'authorization_response' }
+  | { code: 'unsafe_url'; what: 'issuer' | 'authorization_endpoint' | 'endpoint' | 'authorization_url' | 'token_endpoint'; field: string | null; url: string | null }
+  | { code: 'fetch_refused'; why: 'scheme' | 'credentials' | 'private_address' | 'private_redirect' | 'too_large'; url: string; max_bytes: number | null }
+  | { code: 'needs_browser'; reason: 'needs_auth' | 'needs_reauth' }
+  | { code: 'redirect_uri' }
+  | { code: 'browser_not_opened' }
+  | { code: 'no_tokens' }
+  | { code: 'moved' }
+  | { code: 'refresh_failed'; said: string | null }
+  | { code: 'failed'; said: string };
+
 /** The server-list channels (spread into `channels`, channels.ts). */
 export const serverChannels = {
   'servers.list': { input: empty },

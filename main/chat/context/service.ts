@@ -20,13 +20,13 @@ import { HostError, noSuchServer, serverRefused, serverUnavailable } from '../..
 import type { ChooseSavePath } from '../conversations/service.js';
 import { ExportWriteError } from '../conversations/service.js';
 import { ContextBudget, fitPromptMessages, fitResourceContents, MESSAGE_CONTEXT_CHARS, notesFrom, partsForViewer, shortLabel } from './budget.js';
-import { mayReadFromServer, ownSchemes } from '../../../preload/contract/rules/index.js';
+import { ownSchemes, readRefusal } from '../../../preload/contract/rules/index.js';
 import { base64Bytes } from '../model-context.js';
 
 /** Most completion values passed on (the spec caps a response at 100). */
 export const MAX_COMPLETIONS = 100;
-/** Largest resource saved to a file (decoded bytes). */
-export const MAX_SAVE_BYTES = 50 * 1024 * 1024;
+/** Largest resource saved to a file (decoded bytes): 50 MB, counted as the window says sizes (decimal). */
+export const MAX_SAVE_BYTES = 50_000_000;
 
 
 /** The variable names of an RFC 6570 URI template (`{a}`, `{+b}`, `{?c,d}`), in order, unique. */
@@ -90,11 +90,15 @@ export class ContextService {
   /**
    * A resource URI may be read from `server` only when it uses one of that server's own schemes.
    * Templates are listed first when the server has not been asked yet.
-   * @throws HostError('forbidden')
+   * @throws HostError('forbidden') with the fact `resource_refused` (why: a scheme never read
+   *   through a server, or one the server does not list)
    */
   private async guardRead(server: string, conn: ReadyServer, uri: string): Promise<void> {
     if (!this.templateUris.has(server)) await this.templatesOf(server, conn).catch(() => []);
-    if (!mayReadFromServer(uri, this.schemes(server, conn))) throw new HostError('forbidden', `"${shortLabel(uri, 200)}" is not one of the resources of server "${server}"; it is not read.`);
+    const why = readRefusal(uri, this.schemes(server, conn));
+    if (!why) return;
+    const shown = shortLabel(uri, 200);
+    throw new HostError('forbidden', `"${shown}" is not one of the resources of server "${server}"; it is not read.`, undefined, { fact: { kind: 'resource_refused', server, uri: shown, why } });
   }
 
   private async templatesOf(server: string, conn: ReadyServer): Promise<ResourceTemplateView[]> {
@@ -168,9 +172,15 @@ export class ContextService {
       const conn = this.ready(ref.server);
       if (ref.kind === 'prompt') {
         const listed = conn.prompts.find((p) => p.name === ref.name);
-        if (!listed) throw new HostError('not_found', `Server "${ref.server}" has no prompt named "${shortLabel(ref.name, 100)}".`);
-        const missing = (listed.arguments ?? []).filter((a) => a.required && !(ref.arguments[a.name] ?? '').trim()).map((a) => a.name);
-        if (missing.length) throw new HostError('invalid_input', `The prompt "${listed.name}" needs: ${missing.join(', ')}.`, `arguments.${missing[0]}`);
+        if (!listed) {
+          const prompt = shortLabel(ref.name, 100);
+          throw new HostError('not_found', `Server "${ref.server}" has no prompt named "${prompt}".`, undefined, { fact: { kind: 'prompt_unknown', server: ref.server, prompt } });
+        }
+        const missing = (listed.arguments ?? []).filter((a) => a.required && !(ref.arguments[a.name] ?? '').trim()).map((a) => shortLabel(a.name, 100));
+        if (missing.length)
+          throw new HostError('invalid_input', `The prompt "${listed.name}" needs: ${missing.join(', ')}.`, `arguments.${missing[0]}`, {
+            fact: { kind: 'prompt_arguments', server: ref.server, prompt: shortLabel(listed.name, 100), missing: missing.slice(0, 32) },
+          });
         let result;
         try {
           result = await conn.getPrompt(ref.name, ref.arguments, signal);
@@ -228,8 +238,10 @@ export class ContextService {
       throw asTyped(err, server);
     }
     const base64 = typeof first?.blob === 'string' ? first.blob.replace(/\s+/g, '') : typeof first?.text === 'string' ? Buffer.from(first.text, 'utf8').toString('base64') : null;
-    if (base64 === null) throw new HostError('invalid_input', 'The resource has no content to save.');
-    if (base64Bytes(base64) > MAX_SAVE_BYTES) throw new HostError('invalid_input', `The resource is larger than ${MAX_SAVE_BYTES / 1024 / 1024} MB; it is not saved.`);
+    if (base64 === null) throw new HostError('invalid_input', 'The resource has no content to save.', undefined, { fact: { kind: 'resource_empty' } });
+    const size = base64Bytes(base64);
+    if (size > MAX_SAVE_BYTES)
+      throw new HostError('invalid_input', `The resource is larger than ${MAX_SAVE_BYTES / 1_000_000} MB; it is not saved.`, undefined, { fact: { kind: 'resource_too_large', size_bytes: size, limit_bytes: MAX_SAVE_BYTES } });
     const mime = typeof first?.mimeType === 'string' && /^[\w.+-]+\/[\w.+-]+$/.test(first.mimeType) ? first.mimeType : 'application/octet-stream';
     const filename = resourceFileName(uri);
     if (!this.chooseSavePath) return { kind: 'content', filename, mime, base64 };
@@ -238,7 +250,7 @@ export class ContextService {
     try {
       await fs.writeFile(target, Buffer.from(base64, 'base64'), { mode: 0o600 });
     } catch (err) {
-      throw new ExportWriteError(`Could not write ${target}: ${(err as NodeJS.ErrnoException).code ?? 'error'}.`);
+      throw new ExportWriteError(target, (err as NodeJS.ErrnoException).code ?? null);
     }
     return { kind: 'saved', saved_to: target };
   }

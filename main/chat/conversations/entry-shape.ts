@@ -80,7 +80,13 @@ const storedEntry = z.discriminatedUnion('kind', [
     duration_ms: z.number().nullable().default(null),
     progress: z.looseObject({ progress: z.number(), total: z.number().nullable(), message: z.string().nullable() }).nullable().default(null),
     permission: z
-      .looseObject({ allowed: z.boolean(), via: z.string(), decision: z.enum(['allow_once', 'allow_conversation', 'always_allow', 'deny']).nullable(), warning: z.string().optional() })
+      .looseObject({
+        allowed: z.boolean(),
+        via: z.string(),
+        decision: z.enum(['allow_once', 'allow_conversation', 'always_allow', 'deny']).nullable(),
+        warning: z.string().optional(),
+        not_saved: z.array(z.looseObject({ what: z.enum(['definition', 'always_allow']), said: z.string() })).optional(),
+      })
       .nullable()
       .default(null),
     structured_content: bounded.optional(),

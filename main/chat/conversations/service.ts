@@ -16,17 +16,6 @@ import { ConversationNotFoundError, type ConversationStore } from './store.js';
  */
 export type ChooseSavePath = (suggestedName: string) => Promise<string | null>;
 
-/** Writing an export to the chosen path failed; the message says why in plain words. */
-export class ExportWriteError extends Error {
-  override name = 'ExportWriteError';
-}
-
-/** The part of the chat service this one needs. */
-export interface RunControl {
-  isRunning(conversationId: string): boolean;
-  stopAndWait(conversationId: string): Promise<void>;
-}
-
 const WRITE_ERRORS: Record<string, string> = {
   EACCES: 'permission denied',
   EPERM: 'permission denied',
@@ -36,6 +25,27 @@ const WRITE_ERRORS: Record<string, string> = {
   ENOTDIR: 'a part of the path is not a folder',
   EISDIR: 'it is a folder',
 };
+
+/**
+ * Writing a file the user chose (an export, a saved resource) failed: `path` and the system's
+ * `errno` code (`EACCES`, …) are what the window words (the fact `write_failed`); the message says
+ * it in English for logs.
+ */
+export class ExportWriteError extends Error {
+  override name = 'ExportWriteError';
+  constructor(
+    readonly path: string,
+    readonly errno: string | null,
+  ) {
+    super(`Could not write ${path}: ${(errno ? WRITE_ERRORS[errno] : undefined) ?? `the system said ${errno || 'no'}`}.`);
+  }
+}
+
+/** The part of the chat service this one needs. */
+export interface RunControl {
+  isRunning(conversationId: string): boolean;
+  stopAndWait(conversationId: string): Promise<void>;
+}
 
 /** Saved conversations, for the window. */
 export class ConversationService {
@@ -132,8 +142,7 @@ export class ConversationService {
     try {
       await fs.writeFile(target, doc.content, { mode: 0o600 });
     } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code ?? '';
-      throw new ExportWriteError(`Could not write ${target}: ${WRITE_ERRORS[code] ?? `the system said ${code || 'no'}`}.`);
+      throw new ExportWriteError(target, (err as NodeJS.ErrnoException).code ?? null);
     }
     return { kind: 'saved', saved_to: target };
   }

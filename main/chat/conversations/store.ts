@@ -10,8 +10,9 @@
  * docs/ARCHITECTURE.md "Conversations".
  */
 import { randomUUID } from 'node:crypto';
-import { isTaskActive, type ConversationSummary, type SearchHit, type TranscriptItem } from '../../../preload/contract/index.js';
+import { isTaskActive, type ConversationSummary, type SearchHit, type TranscriptItem, type ValidationIssue } from '../../../preload/contract/index.js';
 import { itemForUi } from '../limits.js';
+import { ownIssue } from '../../util/validation-issue.js';
 import { asConversationDatabase, type ConversationDatabase, type DatabaseSource } from './database.js';
 import { readStoredEntry, UNREADABLE_ENTRY_TEXT } from './entry-shape.js';
 import { RECOVERED_TITLE } from './salvage.js';
@@ -31,14 +32,19 @@ export class ConversationNotFoundError extends Error {
   }
 }
 
-/** An input the store refuses (e.g. an empty title); `field` names the input. */
+/**
+ * An input the store refuses (an empty title); `field` names the input, `issue` says why for the
+ * window (`field` is required).
+ */
 export class ConversationInputError extends Error {
   override name = 'ConversationInputError';
+  readonly issue: ValidationIssue;
   constructor(
     message: string,
     readonly field: string,
   ) {
     super(message);
+    this.issue = ownIssue('custom', [field], { rule: 'required' });
   }
 }
 

@@ -9,7 +9,7 @@
  * answer: the card shows the diff, and allowing accepts the definition shown as the new pin
  * (docs/ARCHITECTURE.md "Pinned tool definitions").
  */
-import type { ApprovalDecision, ApprovalView, ToolSettingPatch } from '../../../preload/contract/index.js';
+import type { ApprovalDecision, ApprovalView, PermissionNotSaved, ToolSettingPatch } from '../../../preload/contract/index.js';
 import type { ResolvedTool, ToolRef } from '../../mcp/host/resolved-tools.js';
 import type { CheckedTool } from '../../mcp/pins/index.js';
 import type { ToolSetting } from '../../mcp/tool-settings.js';
@@ -92,8 +92,13 @@ export type RefusalReason =
  */
 export type AuthorizeResult =
   | { allowed: true; via: AllowReason; decision: null; resolved: ResolvedTool }
-  | { allowed: true; via: 'user'; decision: Exclude<ApprovalDecision, 'deny'>; warning: string | null; resolved: ResolvedTool }
+  | { allowed: true; via: 'user'; decision: Exclude<ApprovalDecision, 'deny'>; warning: string | null; not_saved: PermissionNotSaved[]; resolved: ResolvedTool }
   | { allowed: false; reason: RefusalReason; message: string; decision: 'deny' | null; /** The user's own reason for a denial, as typed. */ said?: string };
+
+/** What the system said when a choice could not be saved: the error's message, bounded (shown as sent). */
+function systemWords(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).slice(0, 500);
+}
 
 /** The gate of one app core. */
 export class PermissionGate {
@@ -186,6 +191,7 @@ export class PermissionGate {
     if (!this.host.isLive(resolved))
       return { allowed: false, reason: 'server_changed', message: `Server "${tool.server}" stopped or restarted while the call waited for approval, so the call was not run.`, decision: null };
     const warnings: string[] = [];
+    const notSaved: PermissionNotSaved[] = [];
     // Allowing a tool that is not pinned accepts the definition the card showed — only if that is
     // still what the server lists; a definition that changed again while the card was open is not run.
     if (pin.status.kind !== 'pinned') {
@@ -195,6 +201,7 @@ export class PermissionGate {
       } catch (err) {
         // The user did accept it for this call; only remembering the pin failed. Say so.
         warnings.push(`Could not save the accepted definition: ${(err as Error).message}`);
+        notSaved.push({ what: 'definition', said: systemWords(err) });
       }
     }
     if (decision === 'allow_conversation') {
@@ -207,10 +214,11 @@ export class PermissionGate {
       } catch (err) {
         // The user did allow this call; only remembering it failed. Say so.
         warnings.push(`Could not save "Always allow": ${(err as Error).message}`);
+        notSaved.push({ what: 'always_allow', said: systemWords(err) });
       }
     }
     const warning = warnings.length ? warnings.join(' ') : null;
-    return { allowed: true, via: 'user', decision, warning, resolved };
+    return { allowed: true, via: 'user', decision, warning, not_saved: notSaved, resolved };
   }
 
   /**

@@ -175,16 +175,18 @@ function userConfigValues(b: InspectedBundle, values: FieldValues): Record<strin
     const raw = Object.prototype.hasOwnProperty.call(values, f.id) ? values[f.id] : undefined;
     const list = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).filter((v) => v !== '');
     if (list.length === 0) {
-      if (f.required && f.default === null) throw new CatalogInputError(`${f.label} is required.`, f.id);
+      if (f.required && f.default === null) throw new CatalogInputError(`${f.label} is required.`, f.id, { problem: 'required', label: f.label });
       continue;
     }
     const o = b.manifest.user_config![key]!;
     if (f.format === 'number') {
       const n = Number(list[0]);
-      if (!Number.isFinite(n) || (o.min !== undefined && n < o.min) || (o.max !== undefined && n > o.max)) throw new CatalogInputError(`${f.label} must be a number${o.min !== undefined || o.max !== undefined ? ` between ${o.min ?? '…'} and ${o.max ?? '…'}` : ''}.`, f.id);
+      const bounded = o.min !== undefined || o.max !== undefined;
+      if (!Number.isFinite(n) || (o.min !== undefined && n < o.min) || (o.max !== undefined && n > o.max))
+        throw new CatalogInputError(`${f.label} must be a number${bounded ? ` between ${o.min ?? '…'} and ${o.max ?? '…'}` : ''}.`, f.id, { problem: bounded ? 'range' : 'number', label: f.label, ...(o.min !== undefined ? { min: o.min } : {}), ...(o.max !== undefined ? { max: o.max } : {}) });
       out[key] = n;
     } else if (f.format === 'boolean') {
-      if (list[0] !== 'true' && list[0] !== 'false') throw new CatalogInputError(`${f.label} must be true or false.`, f.id);
+      if (list[0] !== 'true' && list[0] !== 'false') throw new CatalogInputError(`${f.label} must be true or false.`, f.id, { problem: 'boolean', label: f.label });
       out[key] = list[0] === 'true';
     } else out[key] = f.repeated ? list : list[0]!;
   }

@@ -13,7 +13,7 @@
  * - An entry cannot redirect its runtime (./runtime-guard.ts), and every value it fixes is listed
  *   on its option (`fixed`) for the install form to show.
  */
-import { envNameSchema, headerNameSchema, type CatalogField, type CatalogFixedValue, type CatalogOption, type ServerInput } from '../../../preload/contract/index.js';
+import { envNameSchema, headerNameSchema, type CatalogField, type CatalogFixedValue, type CatalogInputProblem, type CatalogOption, type ErrorFact, type ServerInput } from '../../../preload/contract/index.js';
 import { isHttpsOrLoopbackHttp } from '../../../preload/contract/rules/index.js';
 import { NotInstallableError, reason, type NotInstallableReason } from './reasons.js';
 import { whyRedirects, type PackageRuntime } from './runtime-guard.js';
@@ -23,14 +23,29 @@ import type { KeyValueInput, RegistryArgument, RegistryInput, RegistryPackage, R
 /** The user's answers, by field id; a repeated field takes a list. */
 export type FieldValues = Record<string, string | string[]>;
 
-/** Thrown when the answers do not fit the fields; `field` is the offending field id. */
+/** What a refused answer is about, for the window (the contract's `catalog_input` fact, less its kind). */
+export interface CatalogInputFacts {
+  problem: CatalogInputProblem;
+  label?: string;
+  choices?: string[];
+  min?: number;
+  max?: number;
+}
+
+/**
+ * Thrown when the answers do not fit the fields; `field` is the offending field id, `fact` why,
+ * for the window to word (the message is English, for logs).
+ */
 export class CatalogInputError extends Error {
   override name = 'CatalogInputError';
+  readonly fact: Extract<ErrorFact, { kind: 'catalog_input' }>;
   constructor(
     message: string,
-    readonly field?: string,
+    readonly field: string | undefined,
+    facts: CatalogInputFacts,
   ) {
     super(message);
+    this.fact = { kind: 'catalog_input', problem: facts.problem, label: facts.label?.slice(0, 200) ?? null, choices: (facts.choices ?? []).slice(0, 50).map((c) => c.slice(0, 200)), min: facts.min ?? null, max: facts.max ?? null };
   }
 }
 
@@ -201,9 +216,9 @@ class Answers {
   many(f: CatalogField): string[] {
     const raw = Object.prototype.hasOwnProperty.call(this.values, f.id) ? this.values[f.id] : undefined;
     let list = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).filter((v) => v !== '');
-    if (!f.repeated && list.length > 1) throw new CatalogInputError(`${f.label} takes one value.`, f.id);
+    if (!f.repeated && list.length > 1) throw new CatalogInputError(`${f.label} takes one value.`, f.id, { problem: 'one_value', label: f.label });
     if (list.length === 0 && f.default !== null) list = [f.default];
-    if (list.length === 0 && f.required) throw new CatalogInputError(`${f.label} is required.`, f.id);
+    if (list.length === 0 && f.required) throw new CatalogInputError(`${f.label} is required.`, f.id, { problem: 'required', label: f.label });
     for (const v of list) this.check(f, v);
     // Env and header values are secrets of the config (kept in the secret store), so only
     // command-line and URL answers are remembered for an update.
@@ -220,10 +235,11 @@ class Answers {
   }
 
   private check(f: CatalogField, v: string): void {
-    if (f.choices && !f.choices.includes(v)) throw new CatalogInputError(`${f.label} must be one of: ${f.choices.join(', ')}.`, f.id);
-    if (f.format === 'number' && !/^-?\d+(\.\d+)?$/.test(v)) throw new CatalogInputError(`${f.label} must be a number.`, f.id);
-    if (f.format === 'boolean' && v !== 'true' && v !== 'false') throw new CatalogInputError(`${f.label} must be true or false.`, f.id);
-    if (/[\0\r\n]/.test(v)) throw new CatalogInputError(`${f.label} must be one line.`, f.id);
+    const label = f.label;
+    if (f.choices && !f.choices.includes(v)) throw new CatalogInputError(`${label} must be one of: ${f.choices.join(', ')}.`, f.id, { problem: 'choice', label, choices: f.choices });
+    if (f.format === 'number' && !/^-?\d+(\.\d+)?$/.test(v)) throw new CatalogInputError(`${label} must be a number.`, f.id, { problem: 'number', label });
+    if (f.format === 'boolean' && v !== 'true' && v !== 'false') throw new CatalogInputError(`${label} must be true or false.`, f.id, { problem: 'boolean', label });
+    if (/[\0\r\n]/.test(v)) throw new CatalogInputError(`${label} must be one line.`, f.id, { problem: 'one_line', label });
   }
 }
 
@@ -271,12 +287,12 @@ export function checkRemoteUrl(url: string): string {
   try {
     u = new URL(url);
   } catch {
-    throw new CatalogInputError('The server URL is not a valid URL after filling in its variables.', 'url');
+    throw new CatalogInputError('The server URL is not a valid URL after filling in its variables.', 'url', { problem: 'url_invalid' });
   }
-  if (/[{}\s]/.test(url)) throw new CatalogInputError('The server URL still has unfilled variables.', 'url');
-  if (u.username || u.password) throw new CatalogInputError('The server URL must not carry a user name or password.', 'url');
+  if (/[{}\s]/.test(url)) throw new CatalogInputError('The server URL still has unfilled variables.', 'url', { problem: 'url_unfilled' });
+  if (u.username || u.password) throw new CatalogInputError('The server URL must not carry a user name or password.', 'url', { problem: 'url_credentials' });
   if (isHttpsOrLoopbackHttp(u)) return u.href;
-  throw new CatalogInputError('Only https URLs (or http to this computer) are accepted for a remote server.', 'url');
+  throw new CatalogInputError('Only https URLs (or http to this computer) are accepted for a remote server.', 'url', { problem: 'url_scheme' });
 }
 
 /**

@@ -115,7 +115,7 @@ export function applyPatch(cfg: ServerConfig, patch: ServerPatch, isKnownSecret?
   try {
     roots = patch.roots === undefined ? cfg.roots : patch.roots === null ? undefined : normalizeRoots(patch.roots);
   } catch (err) {
-    if (err instanceof RootsInputError) throw new ConfigError(`roots: ${err.message}`, ownIssue('other', ['roots']), 'roots');
+    if (err instanceof RootsInputError) throw new ConfigError(`roots: ${err.message}`, err.issue, 'roots');
     throw err;
   }
   const common = {

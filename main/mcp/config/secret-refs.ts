@@ -5,6 +5,7 @@
  * (docs/ARCHITECTURE.md "Secrets at rest").
  */
 import { randomBytes } from 'node:crypto';
+import type { SecretPlace } from '../../../preload/contract/index.js';
 import type { ServerConfig } from './schema.js';
 import { describeUrlPart } from './url-parts.js';
 import { transportFor } from '../transports/registry.js';
@@ -58,4 +59,14 @@ export function describePath(p: string): string {
   if (field === 'args') return `argument ${name}`;
   if (field === 'url') return describeUrlPart(name);
   return name === 'token' ? 'bearer token' : 'OAuth client secret';
+}
+
+/** A secret path as the contract's {@link SecretPlace}, for the window to word (`env:X` → the environment variable X, …). */
+export function secretPlace(p: string): SecretPlace {
+  const [field, name] = [p.slice(0, p.indexOf(':')), p.slice(p.indexOf(':') + 1)];
+  if (field === 'env') return { kind: 'env', name };
+  if (field === 'headers') return { kind: 'header', name };
+  if (field === 'args') return { kind: 'argument', name };
+  if (field === 'url') return name === 'username' ? { kind: 'url_user' } : name === 'password' ? { kind: 'url_password' } : { kind: 'url_query', name: name.slice('query:'.length) };
+  return { kind: name === 'token' ? 'token' : 'client_secret' };
 }

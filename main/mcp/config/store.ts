@@ -6,13 +6,14 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import type { AppWarning } from '../../../preload/contract/index.js';
 import { Mutex, writeFileAtomic } from '../../util/atomic-write.js';
 import { MemorySecretStore, type SecretStore } from '../../secrets/store.js';
 import { SECRET_PLACEHOLDER } from '../../secrets/mask.js';
 import type { ToolSetting } from '../tool-settings.js';
 import { toolNamespace } from './identity.js';
-import { parseConfigDocument, type LoadResult, type ParsedDocument, type ServerConfig, type SkippedEntry } from './schema.js';
-import { describePath, mapSecrets, newSecretKey, secretKeysIn, secretsOf, SERVER_SECRET_PREFIX, setSecretAt, type SecretRef } from './secret-refs.js';
+import { ConfigDocumentError, parseConfigDocument, type LoadResult, type ParsedDocument, type ServerConfig, type SkippedEntry } from './schema.js';
+import { describePath, mapSecrets, newSecretKey, secretKeysIn, secretPlace, secretsOf, SERVER_SECRET_PREFIX, setSecretAt, type SecretRef } from './secret-refs.js';
 
 /** Name of the config file inside the state dir. */
 export const CONFIG_FILE = 'mcp_servers.json';
@@ -47,8 +48,10 @@ export class ConfigStore {
    */
   private keep = new Set<string>();
   private readonly mutex = new Mutex();
-  /** Visible warning from the last load (null when the file was fine or missing). */
+  /** What the last load found, in English for logs (null when the file was fine or missing). */
   warning: string | null = null;
+  /** The same as typed warnings, for the window to word (empty when the file was fine or missing). */
+  warnings: AppWarning[] = [];
 
   /**
    * @param stateDir folder of mcp_servers.json
@@ -94,10 +97,12 @@ export class ConfigStore {
         this.servers = new Map();
         this.refs = new Map();
         this.warning = null;
+        this.warnings = [];
         return { servers: new Map(), warning: null };
       }
       this.corrupt = true;
       this.warning = `Could not read ${this.file}: ${(err as Error).message}. The file was kept; no servers were loaded.`;
+      this.warnings = [{ code: 'config_unreadable', file: this.file, said: (err as Error).message.slice(0, 500) }];
       return { servers: new Map(), warning: this.warning };
     }
     let parsed: ParsedDocument;
@@ -110,16 +115,21 @@ export class ConfigStore {
       for (const k of secretKeysIn(text)) this.keep.add(k);
       const why = err instanceof SyntaxError ? 'it is not valid JSON' : (err as Error).message;
       this.warning = `${this.file} could not be used: ${why}. The file was kept and will be moved aside, not overwritten, on the next save; no servers were loaded.`;
+      this.warnings = [{ code: 'config_unusable', file: this.file, problem: err instanceof ConfigDocumentError ? err.problem : 'not_json' }];
       return { servers: new Map(), warning: this.warning };
     }
     const problems: string[] = parsed.warning ? [parsed.warning] : [];
+    const warnings: AppWarning[] = parsed.unreadable.length ? [{ code: 'config_skipped', entries: parsed.unreadable }] : [];
     let plaintext = false;
     const refs = new Map<string, Record<string, string>>();
     for (const [name, cfg] of parsed.servers) {
       const collected = parsed.refs.get(name) ?? {};
       for (const [p, key] of Object.entries(collected)) {
         const v = await this.secrets.get(key);
-        if (v === undefined) problems.push(`The stored value of the ${describePath(p)} of server "${name}" is missing from the secret store; enter it again.`);
+        if (v === undefined) {
+          problems.push(`The stored value of the ${describePath(p)} of server "${name}" is missing from the secret store; enter it again.`);
+          warnings.push({ code: 'secret_missing', server: name, secret: secretPlace(p) });
+        }
         setSecretAt(cfg, p, v ?? '');
       }
       if (Object.keys(secretsOf(cfg)).some((p) => !(p in collected))) plaintext = true;
@@ -130,6 +140,7 @@ export class ConfigStore {
     this.skipped = parsed.skipped;
     for (const { raw } of parsed.skipped.values()) for (const k of secretKeysIn(JSON.stringify(raw) ?? '')) this.keep.add(k);
     this.warning = problems.length ? problems.join(' ') : null;
+    this.warnings = warnings;
     if (plaintext) {
       // Move plaintext values into the secret store and rewrite the file without them.
       await this.writeLocked(new Map(this.servers));
@@ -287,6 +298,7 @@ export class ConfigStore {
       });
       this.corrupt = false;
       this.warning = `The unreadable config was moved to ${aside}.`;
+      this.warnings = [{ code: 'config_set_aside', kept_as: aside }];
     }
     const doc: Record<string, unknown> = {};
     for (const [name, cfg] of servers) {

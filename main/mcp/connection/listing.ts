@@ -70,7 +70,7 @@ export function checkListedTools(listed: Parameters<typeof checkTools>[0], moder
       return !why;
     });
   }
-  for (const issue of checked.issues) if (issue.kind !== 'list_stopped' && issue.reason !== 'invalid_header') note(`tool "${issue.tool}" ${issue.kind === 'tool_rejected' ? 'left out' : 'offered without its schema'}: ${issue.reason}`);
+  for (const issue of checked.issues) if ((issue.kind === 'tool_rejected' || issue.kind === 'tool_schema_dropped') && issue.reason !== 'invalid_header') note(`tool "${issue.tool}" ${issue.kind === 'tool_rejected' ? 'left out' : 'offered without its schema'}: ${issue.reason}`);
   // A tool kept here may still be beyond what one provider family's schema subset can express:
   // requests to that family leave it out (docs/ARCHITECTURE.md "Schemas every provider accepts").
   for (const f of familiesLeavingOut(checked.tools.map((t) => ({ name: t.name, inputSchema: normalizeInputSchema(t.inputSchema) })))) {

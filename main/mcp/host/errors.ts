@@ -3,7 +3,7 @@
  * refusal of a tool the user disabled. Errors are classified by class and code, never by text
  * (docs/ARCHITECTURE.md "The IPC contract").
  */
-import type { ErrorFact, ValidationIssue } from '../../../preload/contract/index.js';
+import type { ErrorFact, RenameRecord, ValidationIssue } from '../../../preload/contract/index.js';
 import type { ConfigError } from '../config.js';
 
 /** What a {@link HostError} says in facts, for the window to word (the contract's `IpcError.issue` and `fact`). */
@@ -94,20 +94,59 @@ export class ServerChangedError extends HostError {
   }
 }
 
+/** A rename's record in words, for the message (English, for logs). */
+const RECORD_WORDS: Record<RenameRecord, string> = {
+  settings: 'settings and secrets',
+  pins: 'pinned tool definitions',
+  oauth: 'OAuth sign-in',
+  sandbox: 'sandbox folder',
+  log: 'log',
+  grants: 'conversation permission grants',
+  tool_choices: 'conversations’ tool choices',
+  install_record: 'catalog install record',
+  log_level: 'log level',
+  traffic: 'recorded traffic and recording choice',
+};
+
+/** A rename's record in English words ("pinned tool definitions"), for messages and log lines. */
+export function recordWords(record: RenameRecord): string {
+  return RECORD_WORDS[record];
+}
+
 /**
  * A rename that could not move one of the server's records (a file or the secret store failed):
  * every record already moved was moved back, so the server keeps its old name with everything
- * it had (docs/ARCHITECTURE.md "Renaming a server"). Code `write_failed`; `what` names the record.
+ * it had (docs/ARCHITECTURE.md "Renaming a server"). Code `write_failed`; `record` names the
+ * record, the fact `rename_failed` carries it with the system's words (the cause's message).
  */
 export class RenameFailedError extends HostError {
   override name = 'RenameFailedError';
   constructor(
     readonly server: string,
-    readonly what: string,
+    readonly to: string,
+    readonly record: RenameRecord,
     cause: unknown,
   ) {
-    super('write_failed', `Server "${server}" was not renamed: its ${what} could not be moved (${cause instanceof Error ? cause.message : String(cause)}). Nothing was changed.`);
+    const said = (cause instanceof Error ? cause.message : String(cause)).slice(0, 500);
+    super('write_failed', `Server "${server}" was not renamed: its ${RECORD_WORDS[record]} could not be moved (${said}). Nothing was changed.`, undefined, {
+      fact: { kind: 'rename_failed', server, to, record, said },
+    });
   }
+}
+
+/** `HostError('start_failed')` once the app is shutting down: nothing more is started or changed. */
+export function appShuttingDown(): HostError {
+  return new HostError('start_failed', 'The app is shutting down.', undefined, { fact: { kind: 'shutting_down' } });
+}
+
+/** `HostError('conflict')` for an edit of `server` that another action overtook while it started (a remove, a disable, another edit). */
+export function editSuperseded(server: string): HostError {
+  return new HostError('conflict', `Server "${server}" was changed or removed while the edit was starting, so the edit was not saved.`, undefined, { fact: { kind: 'edit_superseded', server } });
+}
+
+/** `HostError('invalid_input')` for Sign in or Sign out on `server`, which does not use OAuth sign-in. */
+export function noSignIn(server: string): HostError {
+  return new HostError('invalid_input', `Server "${server}" does not use OAuth sign-in.`, undefined, { fact: { kind: 'no_sign_in', server } });
 }
 
 /** `HostError('not_found')` for a server name that is not configured. */

@@ -8,9 +8,10 @@ import type { ServerFailure, ServerInput, ServerPatch, ServerView, ToolSettingPa
 import { applyPatch, assertLoadable, assertNoPlaceholders, ConfigError, configFromInput, toolNamespace, withToolSettings, type ServerConfig } from '../config.js';
 import { applyToolSettingsPatch, ToolSettingsError } from '../tool-settings.js';
 import { describeFailure } from '../failure-log.js';
-import { HostError, NameCollisionError, nameTaken, noSuchServer, refusedConfig, serverUnavailable } from './errors.js';
+import { appShuttingDown, editSuperseded, HostError, NameCollisionError, nameTaken, noSuchServer, refusedConfig, serverUnavailable } from './errors.js';
 import type { ServerRuntime } from './runtime.js';
 import { transportFor } from '../transports/registry.js';
+import { ownIssue } from '../../util/validation-issue.js';
 
 /**
  * Refuse a config the next start would not load as given (add/edit accept exactly what loading
@@ -169,7 +170,7 @@ export class ServerManagement {
       await candidate.close();
       return true;
     };
-    const conflict = (): HostError => new HostError('conflict', `Server "${name}" was changed or removed while the edit was starting, so the edit was not saved.`);
+    const conflict = (): HostError => editSuperseded(name);
     if (await superseded()) throw conflict();
     if (candidate.status === 'needs_auth' && !this.rt.shuttingDown) {
       // The new settings are valid but need a sign-in: save them; the card shows Sign in.
@@ -188,7 +189,7 @@ export class ServerManagement {
     }
     if (this.rt.shuttingDown) {
       await candidate.close();
-      throw new HostError('start_failed', 'The app is shutting down.');
+      throw appShuttingDown();
     }
     await this.rt.store.put(name, next);
     if (await superseded()) throw conflict();
@@ -250,7 +251,7 @@ export class ServerManagement {
       // Under the store's lock: concurrent changes to one server's tools all land.
       saved = await this.rt.store.modify(name, (cfg) => withToolSettings(cfg, applyToolSettingsPatch(cfg.tools, patch)));
     } catch (err) {
-      if (err instanceof ToolSettingsError) throw new HostError('invalid_input', err.message);
+      if (err instanceof ToolSettingsError) throw new HostError('invalid_input', err.message, 'tools', { issue: ownIssue('other', ['tools']) });
       throw err;
     }
     if (!saved) throw noSuchServer(name);

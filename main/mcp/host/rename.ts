@@ -7,8 +7,8 @@
  * app (permission grants, conversations' tool choices, the inspector, the catalog's install
  * records, log levels) joins as {@link RenameParticipant}s.
  */
-import type { ServerView } from '../../../preload/contract/index.js';
-import { HostError, NameCollisionError, nameTaken, noSuchServer, RenameFailedError } from './errors.js';
+import type { RenameRecord, ServerView } from '../../../preload/contract/index.js';
+import { HostError, NameCollisionError, nameTaken, noSuchServer, recordWords, RenameFailedError } from './errors.js';
 import type { ServerManagement } from './management.js';
 import type { ServerRuntime } from './runtime.js';
 
@@ -17,8 +17,8 @@ import type { ServerRuntime } from './runtime.js';
  * them, or none (it throws then); moving back is `move(to, from)`.
  */
 export interface RenameParticipant {
-  /** What it moves, in words for an error ("pinned tool definitions"). */
-  readonly what: string;
+  /** What it moves, by code (the window words it when the move fails). */
+  readonly record: RenameRecord;
   /** Move every record of `from` to `to`. @throws when it could not (nothing of it moved) */
   move(from: string, to: string): Promise<void> | void;
 }
@@ -50,16 +50,16 @@ export class ServerRename {
     const rt = this.rt;
     return [
       {
-        what: 'settings and secrets',
+        record: 'settings',
         move: async (a, b) => {
           // Taken meanwhile (an import landed): refused as any taken name is.
           if (!(await rt.store.rename(a, b))) throw nameTaken(b, b, 'same');
         },
       },
-      { what: 'pinned tool definitions', move: (a, b) => rt.pins.rename(a, b) },
-      { what: 'OAuth sign-in', move: (a, b) => rt.oauth.rename(a, b) },
-      { what: 'sandbox folder', move: (a, b) => rt.sandbox?.moveScratch(a, b) },
-      { what: 'log', move: (a, b) => rt.moveRecords(a, b) },
+      { record: 'pins', move: (a, b) => rt.pins.rename(a, b) },
+      { record: 'oauth', move: (a, b) => rt.oauth.rename(a, b) },
+      { record: 'sandbox', move: (a, b) => rt.sandbox?.moveScratch(a, b) },
+      { record: 'log', move: (a, b) => rt.moveRecords(a, b) },
     ];
   }
 
@@ -95,7 +95,7 @@ export class ServerRename {
           await this.moveBack(done, from, to);
           this.restart(from);
           if (err instanceof HostError && err.code === 'conflict') throw err;
-          throw new RenameFailedError(from, step.what, err);
+          throw new RenameFailedError(from, to, step.record, err);
         }
       }
       rt.rebuildTools();
@@ -111,7 +111,7 @@ export class ServerRename {
       try {
         await step.move(to, from);
       } catch (err) {
-        this.rt.appendLog(from, 'lifecycle', `rename to "${to}" failed, and its ${step.what} could not be moved back: ${(err as Error).message}`);
+        this.rt.appendLog(from, 'lifecycle', `rename to "${to}" failed, and its ${recordWords(step.record)} could not be moved back: ${(err as Error).message}`);
       }
     }
   }

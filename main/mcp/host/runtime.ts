@@ -19,7 +19,7 @@ import { transportFor } from '../transports/registry.js';
 import { EraMemory } from '../negotiation.js';
 import type { TrafficRecorder } from '../inspector/recorder.js';
 import type { OAuthProviderDeps } from '../oauth/provider-factory.js';
-import { HostError, noSuchServer } from './errors.js';
+import { appShuttingDown, HostError, noSuchServer } from './errors.js';
 import { OAuthProviderRegistry } from './oauth-providers.js';
 import { CrashRecovery } from './recovery.js';
 import { ToolRegistry } from './tool-table.js';
@@ -115,7 +115,7 @@ export class ServerRuntime {
     const cfg = this.store.get(name);
     if (!cfg) throw noSuchServer(name);
     const conn = this.conns.get(name);
-    return toView(name, cfg, conn, this.tools.ofServer(name), this.tools.warnings(name), this.recovery.view(name), this.oauth.authStatus(name, conn), this.deps.protocol?.defaultRoots() ?? [], this.store.namespaceMates(name), this.deps.isKnownSecret, this.deps.sandbox, (tool) =>
+    return toView(name, cfg, conn, this.tools.ofServer(name), this.tools.renames(name), this.recovery.view(name), this.oauth.authStatus(name, conn), this.deps.protocol?.defaultRoots() ?? [], this.store.namespaceMates(name), this.deps.isKnownSecret, this.deps.sandbox, (tool) =>
       this.tools.pinOf(name, tool),
       (tool) => this.pins.holdUnaccepted() && this.tools.pinOf(name, tool).kind !== 'pinned',
     );
@@ -144,7 +144,7 @@ export class ServerRuntime {
 
   /** @throws HostError('start_failed') once shutdown began. */
   assertOpen(): void {
-    if (this.shuttingDown) throw new HostError('start_failed', 'The app is shutting down.');
+    if (this.shuttingDown) throw appShuttingDown();
   }
 
   /** @throws HostError('command_not_found') when a stdio server's program is not on the PATH. */

@@ -6,7 +6,7 @@
  * changed or appeared (docs/ARCHITECTURE.md "Tool names and result content", "Pinned tool definitions").
  */
 import type { Tool } from '@modelcontextprotocol/client';
-import { buildToolTable, type RegisteredTool, type ServerTool, type ToolTable } from '../adapter.js';
+import { buildToolTable, type RegisteredTool, type ServerTool, type ToolRenamed, type ToolTable } from '../adapter.js';
 import type { ToolPinStatus } from '../../../preload/contract/index.js';
 import { programIdentity, type ConfigStore } from '../config.js';
 import type { McpConnection } from '../connection.js';
@@ -62,9 +62,9 @@ export class ToolRegistry {
     return this.table.tools.filter((t) => t.server === server);
   }
 
-  /** Warnings about one server's tool names (collisions, renames). */
-  warnings(server: string): string[] {
-    return this.table.warnings.get(server) ?? [];
+  /** One server's tools renamed because their name was taken (collisions), as issues of its view. */
+  renames(server: string): ToolRenamed[] {
+    return this.table.renames.get(server) ?? [];
   }
 
   /**

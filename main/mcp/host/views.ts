@@ -7,7 +7,7 @@ import { toolAudience, toolUiResourceUri, visibleToModel } from '../apps/tool-ui
 import type { SandboxLauncher } from '../sandbox/launcher.js';
 import { effectiveSandbox } from '../config/sandbox-settings.js';
 import type { Tool } from '@modelcontextprotocol/client';
-import type { AuthView, ServerState, ServerView, ToolAudience, ToolPinStatus } from '../../../preload/contract/index.js';
+import type { AuthView, ServerIssue, ServerState, ServerView, ToolAudience, ToolPinStatus } from '../../../preload/contract/index.js';
 import type { RegisteredTool } from '../adapter.js';
 import type { ServerConfig } from '../config.js';
 import { maskSecret } from '../../secrets/mask.js';
@@ -125,7 +125,7 @@ export function toView(
   cfg: ServerConfig,
   conn: McpConnection | undefined,
   tools: RegisteredTool[],
-  warnings: string[],
+  renamed: readonly ServerIssue[],
   recovery: RecoveryView = { kind: 'none' },
   auth: AuthStatus | null = null,
   defaultRoots: readonly string[] = [],
@@ -180,8 +180,7 @@ export function toView(
             arguments: (p.arguments ?? []).map((a) => ({ name: a.name, description: a.description ?? '', required: a.required === true })),
           }))
         : [],
-    warnings,
-    issues: status === 'ready' && conn ? conn.issues : [],
+    issues: status === 'ready' && conn ? [...conn.issues, ...renamed] : [],
     shares_namespace_with: [...namespaceMates],
     stderr_tail: conn?.stderrTail() ?? [],
     ...sandboxView(cfg, conn, sandbox),

@@ -1,7 +1,9 @@
 /**
- * Error types of the OAuth layer, and redaction of secrets from error text. No message produced
- * here ever contains a token, an authorization code, a PKCE verifier or a client secret.
+ * Error types of the OAuth layer, what each says as facts for the window ({@link signInFailure}),
+ * and redaction of secrets from error text. No message produced here ever contains a token, an
+ * authorization code, a PKCE verifier or a client secret.
  */
+import type { SignInFailure } from '../../../preload/contract/index.js';
 
 /** The operation was cancelled by the caller (a `cancel()` call or an aborted signal). */
 export class CancelledError extends Error {
@@ -55,16 +57,16 @@ export class AuthorizationDeniedError extends Error {
 export class OAuthServerRefusedError extends Error {
   override name = 'OAuthServerRefusedError';
   /**
-   * @param code the OAuth `error` code, e.g. `invalid_grant`
-   * @param step what was refused, e.g. "the token request"
+   * @param code the OAuth `error` code, e.g. `invalid_grant` (or `HTTP 400` for a registration refused without one)
+   * @param step what was refused: `request` (a request of the sign-in: the token exchange, …) or `registration`
    * @param description the server's `error_description`, if any (already scrubbed of secrets)
    */
   constructor(
     readonly code: string,
-    step: string,
+    readonly step: 'request' | 'registration',
     readonly description?: string,
   ) {
-    super(`The authorization server refused ${step}: ${description && description !== code ? `${description} (${code})` : code}.`);
+    super(`The authorization server refused ${step === 'registration' ? 'the client registration' : 'a request of the sign-in'}: ${description && description !== code ? `${description} (${code})` : code}.`);
   }
 }
 
@@ -84,14 +86,42 @@ export class IssuerMismatchSignInError extends Error {
   }
 }
 
+/** Which URL of a sign-in was refused (the contract's `SignInFailure` `unsafe_url`). */
+export type UnsafeUrlWhat = Extract<SignInFailure, { code: 'unsafe_url' }>['what'];
+
 /** A URL from server metadata or a redirect failed our safety rules; nothing was opened or fetched. */
 export class UnsafeUrlError extends Error {
   override name = 'UnsafeUrlError';
+  /**
+   * @param what which URL: the metadata's `issuer`, its `authorization_endpoint`, another endpoint
+   *   (`field`), the sign-in page's address (`authorization_url`), a non-TLS `token_endpoint`
+   * @param url its scheme and host only, when known
+   */
+  constructor(
+    message: string,
+    readonly what: UnsafeUrlWhat,
+    readonly field: string | null = null,
+    readonly url: string | null = null,
+  ) {
+    super(message);
+  }
 }
+
+/** Why the guarded fetch refused a request or answer (the contract's `SignInFailure` `fetch_refused`). */
+export type FetchRefusal = Extract<SignInFailure, { code: 'fetch_refused' }>['why'];
 
 /** A discovery/token response was refused by the guarded fetch (too large, private redirect, …). */
 export class OAuthFetchRefusedError extends Error {
   override name = 'OAuthFetchRefusedError';
+  /** @param url scheme and host only; @param maxBytes the limit an answer went over (`too_large`) */
+  constructor(
+    message: string,
+    readonly why: FetchRefusal,
+    readonly url: string,
+    readonly maxBytes: number | null = null,
+  ) {
+    super(message);
+  }
 }
 
 /**
@@ -106,12 +136,47 @@ export class InteractionRequiredError extends Error {
   }
 }
 
+/**
+ * What else stopped a sign-in (the contract's `SignInFailure` codes): the pre-registered redirect
+ * URI is not a loopback one, the page could not be opened, no tokens were issued, the server moved
+ * to another authorization server, a refresh could not be made (`refresh`), or anything else (`failed`).
+ */
+export type FlowProblem = 'redirect_uri' | 'browser_not_opened' | 'no_tokens' | 'moved' | 'refresh' | 'failed';
+
 /** Any other failure of a sign-in, with a message already scrubbed of secrets. */
 export class OAuthFlowError extends Error {
   override name = 'OAuthFlowError';
-  constructor(message: string, readonly causeName?: string) {
+  /** @param said for `failed` and `refresh`: what went wrong, in the words it came in (scrubbed) */
+  constructor(
+    readonly problem: FlowProblem,
+    message: string,
+    readonly causeName?: string,
+    readonly said?: string,
+  ) {
     super(message);
   }
+}
+
+/**
+ * The facts of a sign-in error for the window (the contract's `SignInFailure`), or null for an
+ * error that is not one of the OAuth layer's. Classified by class, never by message text.
+ */
+export function signInFailure(err: unknown): SignInFailure | null {
+  if (err instanceof CancelledError) return { code: 'cancelled' };
+  if (err instanceof CallbackTimeoutError) return { code: 'timeout', seconds: Math.round(err.timeoutMs / 1000) };
+  if (err instanceof PortInUseError) return { code: 'port_in_use', port: err.port };
+  if (err instanceof AuthorizationDeniedError) return { code: 'denied', oauth_error: err.code, said: err.description ?? null };
+  if (err instanceof OAuthServerRefusedError) return { code: 'refused', step: err.step, oauth_error: err.code, said: err.description && err.description !== err.code ? err.description : null };
+  if (err instanceof IssuerMismatchSignInError) return { code: 'issuer_mismatch', where: err.kind };
+  if (err instanceof UnsafeUrlError) return { code: 'unsafe_url', what: err.what, field: err.field, url: err.url };
+  if (err instanceof OAuthFetchRefusedError) return { code: 'fetch_refused', why: err.why, url: err.url, max_bytes: err.maxBytes };
+  if (err instanceof InteractionRequiredError) return { code: 'needs_browser', reason: err.kind };
+  if (err instanceof OAuthFlowError) {
+    if (err.problem === 'refresh') return { code: 'refresh_failed', said: err.said ?? null };
+    if (err.problem === 'failed') return { code: 'failed', said: err.said ?? err.message };
+    return { code: err.problem };
+  }
+  return null;
 }
 
 /**

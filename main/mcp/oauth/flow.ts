@@ -211,7 +211,7 @@ async function runSignIn(opts: SignInOptions, signal: AbortSignal): Promise<Sign
     let reusable = false;
     if (pre?.redirect_uri) {
       const p = loopbackPort(pre.redirect_uri);
-      if (p === null) throw new OAuthFlowError(`The configured redirect URI must be http://127.0.0.1:<port>${CALLBACK_PATH}.`);
+      if (p === null) throw new OAuthFlowError('redirect_uri', `The configured redirect URI must be http://127.0.0.1:<port>${CALLBACK_PATH}.`);
       port = p;
       redirectUri = pre.redirect_uri;
     } else if (!pre) {
@@ -255,7 +255,7 @@ async function runSignIn(opts: SignInOptions, signal: AbortSignal): Promise<Sign
 
     const first = await step(auth(view, authOptions));
     if (first === 'AUTHORIZED') return { openedBrowser: false, redirectUri };
-    if (!provider.browserOpened) throw new OAuthFlowError('The sign-in page could not be opened.');
+    if (!provider.browserOpened) throw new OAuthFlowError('browser_not_opened', 'The sign-in page could not be opened.');
 
     let answer;
     try {
@@ -269,7 +269,7 @@ async function runSignIn(opts: SignInOptions, signal: AbortSignal): Promise<Sign
     code = answer.code;
     // RFC 9207 §2.4: the SDK checks the callback's `iss` against the recorded issuer.
     const second = await step(auth(view, { ...authOptions, authorizationCode: code, ...(answer.iss ? { iss: answer.iss } : {}) }));
-    if (second !== 'AUTHORIZED') throw new OAuthFlowError('The authorization server did not issue tokens.');
+    if (second !== 'AUTHORIZED') throw new OAuthFlowError('no_tokens', 'The authorization server did not issue tokens.');
     return { openedBrowser: true, redirectUri };
   } catch (err) {
     if (signal.aborted && !(err instanceof CancelledError)) throw new CancelledError();
@@ -278,7 +278,8 @@ async function runSignIn(opts: SignInOptions, signal: AbortSignal): Promise<Sign
     const typed = classifySdkError(err, secrets);
     if (typed) throw typed;
     const e = err as Error;
-    throw new OAuthFlowError(`Sign-in failed: ${redact(e?.message || e?.name || String(err), secrets)}`, e?.name);
+    const said = redact(e?.message || e?.name || String(err), secrets);
+    throw new OAuthFlowError('failed', `Sign-in failed: ${said}`, e?.name, said);
   } finally {
     provider.cancelInteractive();
     await cb?.close();
@@ -308,11 +309,11 @@ function checkCallbackIssuer(iss: string | undefined, discovery: { authorization
  */
 function classifySdkError(err: unknown, secrets: string[]): Error | null {
   if (err instanceof IssuerMismatchError) return new IssuerMismatchSignInError(err.kind);
-  if (err instanceof AuthorizationServerMismatchError) return new OAuthFlowError('The server moved to another authorization server during the sign-in; sign in again.', err.name);
-  if (err instanceof InsecureTokenEndpointError) return new UnsafeUrlError('The token endpoint does not use https; credentials are not sent there.');
+  if (err instanceof AuthorizationServerMismatchError) return new OAuthFlowError('moved', 'The server moved to another authorization server during the sign-in; sign in again.', err.name);
+  if (err instanceof InsecureTokenEndpointError) return new UnsafeUrlError('The token endpoint does not use https; credentials are not sent there.', 'token_endpoint');
   if (err instanceof OAuthError) {
     const code = /^[A-Za-z0-9_.-]{1,64}$/.test(err.code) ? err.code : 'server_error';
-    return new OAuthServerRefusedError(code, 'a request of the sign-in', err.message ? redact(err.message, secrets, 300) : undefined);
+    return new OAuthServerRefusedError(code, 'request', err.message ? redact(err.message, secrets, 300) : undefined);
   }
   if (err instanceof RegistrationRejectedError) {
     let code = `HTTP ${err.status}`;
@@ -324,7 +325,7 @@ function classifySdkError(err: unknown, secrets: string[]): Error | null {
     } catch {
       // not an RFC 7591 error body: the status says why
     }
-    return new OAuthServerRefusedError(code, 'the client registration', description);
+    return new OAuthServerRefusedError(code, 'registration', description);
   }
   return null;
 }
@@ -358,12 +359,13 @@ export function refreshIfNeeded(provider: PersistentOAuthProvider, serverUrl: st
       const r = await auth(provider, { serverUrl: url, fetchFn: createGuardedFetch({ base: opts.fetch, allowPrivateHosts: [url.hostname], refreshGrants: provider.refreshGrants }) });
       if (r === 'AUTHORIZED') return 'refreshed';
       if (provider.authState === 'needs_reauth' || provider.authState === 'needs_auth') return 'needs_reauth';
-      throw new OAuthFlowError('The token could not be refreshed right now.');
+      throw new OAuthFlowError('refresh', 'The token could not be refreshed right now.');
     } catch (err) {
       if (err instanceof InteractionRequiredError) return 'needs_reauth';
       if (err instanceof OAuthFlowError) throw err;
       const secrets = await collectSecrets(provider, []);
-      throw new OAuthFlowError(`Refreshing the sign-in failed: ${redact((err as Error)?.message ?? String(err), secrets)}`, (err as Error)?.name);
+      const said = redact((err as Error)?.message ?? String(err), secrets);
+      throw new OAuthFlowError('refresh', `Refreshing the sign-in failed: ${said}`, (err as Error)?.name, said);
     }
   })().finally(() => {
     if (provider.pendingRefresh === p) provider.pendingRefresh = null;

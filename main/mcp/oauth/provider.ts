@@ -319,7 +319,7 @@ export class PersistentOAuthProvider implements OAuthClientProvider {
     if (s.cancelled) throw new CancelledError();
     if (s.opened) return;
     if (!isSafeAuthorizationUrl(authorizationUrl)) {
-      throw new UnsafeUrlError(`Refused to open the authorization URL (${describeUrl(authorizationUrl)}): only https: URLs, or http: to this computer, are opened.`);
+      throw new UnsafeUrlError(`Refused to open the authorization URL (${describeUrl(authorizationUrl)}): only https: URLs, or http: to this computer, are opened.`, 'authorization_url', null, describeUrl(authorizationUrl));
     }
     s.opened = true;
     await s.openUrl(new URL(authorizationUrl.href));

@@ -112,10 +112,10 @@ export class RefreshGrantCache {
 }
 
 function checkTarget(url: URL, allowed: Set<string>): void {
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new OAuthFetchRefusedError(`Refused to fetch a ${url.protocol} URL during sign-in.`);
-  if (url.username || url.password) throw new OAuthFetchRefusedError(`Refused to fetch ${describeUrl(url)}: the URL carries credentials.`);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new OAuthFetchRefusedError(`Refused to fetch a ${url.protocol} URL during sign-in.`, 'scheme', describeUrl(url));
+  if (url.username || url.password) throw new OAuthFetchRefusedError(`Refused to fetch ${describeUrl(url)}: the URL carries credentials.`, 'credentials', describeUrl(url));
   if (classifyHost(url.hostname) === 'private' && !allowed.has(url.hostname.toLowerCase())) {
-    throw new OAuthFetchRefusedError(`Refused to contact ${describeUrl(url)} during sign-in: it is a private network address.`);
+    throw new OAuthFetchRefusedError(`Refused to contact ${describeUrl(url)} during sign-in: it is a private network address.`, 'private_address', describeUrl(url));
   }
 }
 
@@ -123,7 +123,7 @@ async function limitBody(res: Response, max: number, what: string): Promise<Resp
   const declared = res.headers.get('content-length');
   if (declared !== null && Number(declared) > max) {
     await res.body?.cancel().catch(() => undefined);
-    throw new OAuthFetchRefusedError(`The response from ${what} is larger than ${max} bytes; refused.`);
+    throw new OAuthFetchRefusedError(`The response from ${what} is larger than ${max} bytes; refused.`, 'too_large', what, max);
   }
   let body: ArrayBuffer | null = null;
   if (res.body) {
@@ -136,7 +136,7 @@ async function limitBody(res: Response, max: number, what: string): Promise<Resp
       total += value.byteLength;
       if (total > max) {
         await reader.cancel().catch(() => undefined);
-        throw new OAuthFetchRefusedError(`The response from ${what} is larger than ${max} bytes; refused.`);
+        throw new OAuthFetchRefusedError(`The response from ${what} is larger than ${max} bytes; refused.`, 'too_large', what, max);
       }
       chunks.push(value);
     }
@@ -176,7 +176,7 @@ export function createGuardedFetch(opts: GuardedFetchOptions = {}): FetchLike {
       }
       if (target && classifyHost(target.hostname) === 'private' && !allowed.has(target.hostname.toLowerCase())) {
         await res.body?.cancel().catch(() => undefined);
-        throw new OAuthFetchRefusedError(`Refused a redirect from ${describeUrl(url)} to a private network address.`);
+        throw new OAuthFetchRefusedError(`Refused a redirect from ${describeUrl(url)} to a private network address.`, 'private_redirect', describeUrl(url));
       }
     }
     return limitBody(res, max, describeUrl(url));

@@ -130,10 +130,10 @@ export function issuersMatch(a: string, b: string): boolean {
  */
 export function assertSafeAuthorizationServerMetadata(meta: AuthorizationServerMetadata, authorizationServerUrl: string, checkIssuer = true): void {
   if (checkIssuer && typeof meta.issuer === 'string' && !issuersMatch(meta.issuer, authorizationServerUrl)) {
-    throw new UnsafeUrlError(`The authorization server metadata names issuer ${describeUrl(meta.issuer)}, not ${describeUrl(authorizationServerUrl)} where it was found (RFC 8414 §3.3).`);
+    throw new UnsafeUrlError(`The authorization server metadata names issuer ${describeUrl(meta.issuer)}, not ${describeUrl(authorizationServerUrl)} where it was found (RFC 8414 §3.3).`, 'issuer', null, describeUrl(meta.issuer));
   }
   if (!isSafeAuthorizationUrl(meta.authorization_endpoint)) {
-    throw new UnsafeUrlError(`The authorization server's authorization_endpoint (${describeUrl(meta.authorization_endpoint)}) is not an https: or loopback http: URL; it will not be opened.`);
+    throw new UnsafeUrlError(`The authorization server's authorization_endpoint (${describeUrl(meta.authorization_endpoint)}) is not an https: or loopback http: URL; it will not be opened.`, 'authorization_endpoint', 'authorization_endpoint', describeUrl(meta.authorization_endpoint));
   }
   const endpoints: Array<[string, unknown]> = [
     ['token_endpoint', meta.token_endpoint],
@@ -143,7 +143,7 @@ export function assertSafeAuthorizationServerMetadata(meta: AuthorizationServerM
   for (const [field, value] of endpoints) {
     if (value === undefined) continue;
     if (typeof value !== 'string' || !isSafeEndpointUrl(value)) {
-      throw new UnsafeUrlError(`The authorization server's ${field} (${describeUrl(String(value))}) must be https: (or http: on loopback).`);
+      throw new UnsafeUrlError(`The authorization server's ${field} (${describeUrl(String(value))}) must be https: (or http: on loopback).`, 'endpoint', field, describeUrl(String(value)));
     }
   }
 }

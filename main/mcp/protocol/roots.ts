@@ -7,6 +7,8 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { AppWarning, ValidationIssue } from '../../../preload/contract/index.js';
+import { ownIssue } from '../../util/validation-issue.js';
 import { writeFileAtomic } from '../../util/atomic-write.js';
 import type { RootEntry } from './hooks.js';
 
@@ -16,10 +18,19 @@ export const ROOTS_FILE = 'roots.json';
 /** Most folders in one list. */
 export const MAX_ROOTS = 64;
 
-/** Thrown for a folder list that cannot be used (a relative path, too many, a duplicate). */
+/**
+ * Thrown for a folder list that cannot be used (a relative path, an empty one, a control
+ * character, too many); `issue` says why for the window, on the field `roots`.
+ */
 export class RootsInputError extends Error {
   override name = 'RootsInputError';
   readonly field = 'roots';
+  constructor(
+    message: string,
+    readonly issue: ValidationIssue,
+  ) {
+    super(message);
+  }
 }
 
 /**
@@ -28,13 +39,13 @@ export class RootsInputError extends Error {
  * @throws RootsInputError naming the first bad entry.
  */
 export function normalizeRoots(paths: readonly string[]): string[] {
-  if (paths.length > MAX_ROOTS) throw new RootsInputError(`At most ${MAX_ROOTS} folders.`);
+  if (paths.length > MAX_ROOTS) throw new RootsInputError(`At most ${MAX_ROOTS} folders.`, ownIssue('too_big', ['roots'], { origin: 'array', maximum: MAX_ROOTS }));
   const out: string[] = [];
   for (const p of paths) {
-    if (typeof p !== 'string' || !p.trim()) throw new RootsInputError('A folder path is empty.');
+    if (typeof p !== 'string' || !p.trim()) throw new RootsInputError('A folder path is empty.', ownIssue('custom', ['roots'], { rule: 'required' }));
     // eslint-disable-next-line no-control-regex -- control characters are refused
-    if (/[\u0000-\u001f]/.test(p)) throw new RootsInputError('A folder path contains control characters.');
-    if (!path.isAbsolute(p)) throw new RootsInputError(`"${p.slice(0, 200)}" is not an absolute path.`);
+    if (/[\u0000-\u001f]/.test(p)) throw new RootsInputError('A folder path contains control characters.', ownIssue('custom', ['roots'], { rule: 'control_char' }));
+    if (!path.isAbsolute(p)) throw new RootsInputError(`"${p.slice(0, 200)}" is not an absolute path.`, ownIssue('custom', ['roots'], { rule: 'absolute_path' }));
     const resolved = path.resolve(p);
     if (!out.includes(resolved)) out.push(resolved);
   }
@@ -57,9 +68,9 @@ export class DefaultRootsStore {
 
   /**
    * Read the file; a missing or unreadable one gives an empty list (an unreadable one is kept
-   * and a warning returned).
+   * and a warning returned, `roots_unreadable`).
    */
-  async load(): Promise<string | null> {
+  async load(): Promise<AppWarning | null> {
     let text: string;
     try {
       text = await fs.readFile(this.file, 'utf8');
@@ -73,7 +84,7 @@ export class DefaultRootsStore {
       return null;
     } catch (err) {
       this.roots = [];
-      return `The default root folders (${ROOTS_FILE}) could not be read and are not used: ${(err as Error).message}`;
+      return { code: 'roots_unreadable', file: this.file, said: (err as Error).message.slice(0, 500) };
     }
   }
 

@@ -4,7 +4,7 @@
  * levels, and the folder picker. The host's connections reach it through {@link ProtocolHooks};
  * the IPC handlers through its methods (docs/ARCHITECTURE.md "Protocol features").
  */
-import type { EventName, EventPayloads, LoggingLevel, ServerView } from '../../../preload/contract/index.js';
+import type { AppWarning, EventName, EventPayloads, LoggingLevel, ServerView } from '../../../preload/contract/index.js';
 import type { ConfigStore } from '../config.js';
 import { HostError, noSuchServer, serverUnavailable } from '../host/errors.js';
 import type { ReadyServer } from '../host/ready-server.js';
@@ -63,12 +63,12 @@ export class ProtocolService {
       emitRequest: (e) => opts.emit('elicitation.urlRequest', e),
       emitClosed: (id) => opts.emit('elicitation.urlClosed', { id }),
       openUrl: (url, server) => opts.openUrl(url, server),
-      warn: (message) => opts.emit('app.warning', { message }),
+      warn: (warning) => opts.emit('app.warning', warning),
     });
   }
 
-  /** Load the default roots. @returns a visible warning, or null. */
-  start(): Promise<string | null> {
+  /** Load the default roots. @returns a warning for the window (`roots_unreadable`), or null. */
+  start(): Promise<AppWarning | null> {
     return this.defaults.load();
   }
 
@@ -97,7 +97,7 @@ export class ProtocolService {
     try {
       roots = await this.defaults.set(paths);
     } catch (err) {
-      if (err instanceof RootsInputError) throw new HostError('invalid_input', err.message, 'roots');
+      if (err instanceof RootsInputError) throw new HostError('invalid_input', err.message, 'roots', { issue: err.issue });
       throw err;
     }
     for (const name of this.opts.config.names()) {
@@ -117,7 +117,7 @@ export class ProtocolService {
     if (!this.opts.config.has(name)) throw noSuchServer(name);
     const conn = host.ready(name);
     if (!conn) throw serverUnavailable(name, 'not_ready', 'invalid_input');
-    if (!conn.supportsLogging) throw new HostError('invalid_input', `Server "${name}" does not support setting a log level.`);
+    if (!conn.supportsLogging) throw new HostError('invalid_input', `Server "${name}" does not support setting a log level.`, undefined, { fact: { kind: 'no_log_levels', server: name } });
     await conn.setLoggingLevel(level);
     this.levels.set(name, level);
     const view = host.view(name);

@@ -7,7 +7,7 @@
  * "Protocol features").
  */
 import { UrlElicitationRequiredError } from '@modelcontextprotocol/client';
-import type { UrlElicitationRequest } from '../../../preload/contract/index.js';
+import type { AppWarning, UrlElicitationRequest } from '../../../preload/contract/index.js';
 import { UnknownElicitationError, UserRequestBroker } from '../elicitation.js';
 import { isSafeAuthorizationUrl } from '../oauth/url-safety.js';
 import type { ProtocolHooks, UrlElicitationParams } from './hooks.js';
@@ -39,8 +39,8 @@ export interface UrlElicitationDeps {
   emitClosed(id: string): void;
   /** Opens a checked URL in the system browser (the app's open-URL hook, as for OAuth sign-in). */
   openUrl(url: URL, server: string): void | Promise<void>;
-  /** Tells the user a request was refused without asking (an unsafe URL). */
-  warn(message: string): void;
+  /** Tells the user a request was refused without asking (an unsafe URL: `link_declined`). */
+  warn(warning: AppWarning): void;
 }
 
 /** The URL requests of one app: asks the user, opens the URL on accept, answers the server. */
@@ -73,7 +73,7 @@ export class UrlElicitations {
       url = checkElicitationUrl(params.url);
     } catch (err) {
       if (!(err instanceof UnsafeElicitationUrlError)) throw err;
-      this.deps.warn(`Server "${server}" asked to open a link that is not allowed (${err.message}); it was declined.`);
+      this.deps.warn({ code: 'link_declined', server });
       return 'decline';
     }
     const message = typeof params.message === 'string' ? params.message.slice(0, 4096) : '';

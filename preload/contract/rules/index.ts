@@ -5,7 +5,7 @@
  */
 export { isHttpsOrLoopbackHttp, isLoopbackHost, keyWouldTravelInClear } from './loopback.js';
 export { SERVER_NAME_MAX_LENGTH, SERVER_NAME_PATTERN, isValidServerName } from './server-name.js';
-export { MAX_RESOURCE_URI_LENGTH, classifyResourceUri, mayReadFromServer, ownSchemes, uriScheme, type ResourceLinkKind } from './resource-link.js';
+export { MAX_RESOURCE_URI_LENGTH, classifyResourceUri, mayReadFromServer, ownSchemes, readRefusal, uriScheme, type ResourceLinkKind, type ResourceReadRefusal } from './resource-link.js';
 export { PERMISSION_MODES, TOOL_APPROVALS, isPermissionMode, isToolApproval, type PermissionMode, type ToolApproval } from './approval-modes.js';
 export { BRIDGE_MESSAGE_BYTES } from './bridge-message.js';
 export { toolDefinitionBytes, toolDefinitionTokens, type ToolDefinitionLike } from './tool-tokens.js';

@@ -67,3 +67,17 @@ export function classifyResourceUri(uri: string, own: ReadonlySet<string>): Reso
 export function mayReadFromServer(uri: string, own: ReadonlySet<string>): boolean {
   return classifyResourceUri(uri, own) === 'server';
 }
+
+/**
+ * Why `resources/read` of `uri` may not go to a server whose own schemes are `own`: `scheme` — its
+ * scheme is never read through a server (web, script and `data:` schemes), `not_listed` — anything
+ * else (a scheme the server does not list, malformed text); null when it may.
+ */
+export type ResourceReadRefusal = 'scheme' | 'not_listed';
+
+/** {@link ResourceReadRefusal} of `uri`, or null when {@link mayReadFromServer}. */
+export function readRefusal(uri: string, own: ReadonlySet<string>): ResourceReadRefusal | null {
+  if (mayReadFromServer(uri, own)) return null;
+  const scheme = uriScheme(uri);
+  return scheme && NEVER_SERVER.has(scheme) ? 'scheme' : 'not_listed';
+}

@@ -5,7 +5,8 @@ import { useEffect, useRef, useState } from 'react';
 import { isHttpsOrLoopbackHttp } from '../../../preload/contract/rules/index.js';
 import { on, onBridgeState, staleTokenMessage, type BridgeState } from '../api';
 import { useTranslation } from '../i18n';
-import { describeConversationsWarning } from '../i18n/conversations-warning';
+import { warningKey } from '../store/settings';
+import { WarningText } from './WarningText';
 import { useApp } from '../store';
 import { ChatView } from './Chat';
 import { ConversationList } from './ConversationList';
@@ -63,8 +64,8 @@ export function App() {
       on('tasks.changed', (v) => useApp.getState().applyTaskEvent(v)),
       on('conversations.changed', (c) => useApp.getState().upsertConversation(c)),
       on('conversations.removed', ({ id }) => useApp.getState().dropConversation(id)),
-      on('app.warning', ({ message }) => useApp.getState().addWarning(message)),
-      on('conversations.warning', (w) => useApp.getState().addWarning(describeConversationsWarning(w))),
+      on('app.warning', (warning) => useApp.getState().addWarning({ kind: 'app', warning })),
+      on('conversations.warning', (warning) => useApp.getState().addWarning({ kind: 'conversations', warning })),
       on('context.resourceUpdated', ({ server, uri }) => useApp.getState().resourceUpdated(server, uri)),
       on('auth.openUrl', ({ server, url }) => {
         // Main checked the URL; check again here: only https:, or http: to this machine.
@@ -84,7 +85,7 @@ export function App() {
       const loaded = (p: Promise<void>): Promise<boolean> =>
         p.then(
           () => true,
-          (e: Error) => (st.addWarning(e.message), false),
+          (error: unknown) => (st.addWarning({ kind: 'error', error }), false),
         );
       const lists = [loaded(st.loadServers()), loaded(st.loadSettings()), loaded(st.loadConversations(first))] as const;
       // The first-run guide: decided once, when the first lists are in (store/onboarding.ts).
@@ -126,8 +127,10 @@ export function App() {
         </div>
       )}
       {bridge !== 'stale-token' && warnings.map((w, i) => (
-        <div key={w} className="banner warning" role="alert">
-          <span>{w}</span>
+        <div key={warningKey(w)} className="banner warning" role="alert" data-testid="app-warning">
+          <span>
+            <WarningText warning={w} />
+          </span>
           <button className="link" onClick={() => dismiss(i)} aria-label={t('app.dismissWarning')}>
             {t('app.dismiss')}
           </button>

@@ -6,6 +6,7 @@ import { Fill } from '../i18n/Fill';
 import { ApprovalIcon } from './ProtocolBadges';
 import { PinBadge, PinDiff } from './PinStatus';
 import { isReplayApproval } from './inspector/ReplayPanel';
+import { ErrorText } from './ErrorText';
 
 /** Plain-language labels for the MCP tool annotations (hints the server declares itself), in the current language. */
 export function annotationBadges(a: ToolAnnotations): Array<{ key: string; label: string; tone: 'ok' | 'warn' | 'muted' }> {
@@ -52,14 +53,14 @@ export function ApprovalCard({ approval, onAnswer }: { approval: ApprovalView; o
   const answerApproval = useApp((s) => s.answerApproval);
   const [reason, setReason] = useState('');
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
   const answer = async (decision: ApprovalDecision) => {
     setBusy(true);
     setError(null);
     try {
       await (onAnswer ? onAnswer(decision, decision === 'deny' ? reason : undefined) : answerApproval(approval.id, decision, decision === 'deny' ? reason : undefined));
     } catch (err) {
-      setError((err as Error).message);
+      setError(err);
     } finally {
       setBusy(false);
     }
@@ -115,9 +116,9 @@ export function ApprovalCard({ approval, onAnswer }: { approval: ApprovalView; o
           </button>
         </span>
       </div>
-      {error && (
+      {error !== null && (
         <div className="field-error" role="alert">
-          {error}
+          <ErrorText error={error} />
         </div>
       )}
     </section>

@@ -11,6 +11,7 @@ import { FirstRun, type GuideTarget } from './FirstRun';
 import { LocalModelOffers, SetUpModel, useLocalModelOffers } from './LocalModelOffers';
 import { Glyph, type IconName } from './icons';
 import { FoldedText } from './FoldedText';
+import { ErrorText } from './ErrorText';
 import { ToolPicker } from './ToolPicker';
 import { PreparingCard, ToolCard } from './ToolCard';
 import { NoticeText } from './RunNote';
@@ -253,7 +254,7 @@ export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: (tar
   const running = summary?.running ?? false;
   // The profile this conversation uses: its own, the draft's pick, or the default.
   const active = useApp(activeProfile);
-  const [exportNote, setExportNote] = useState<{ tone: 'info' | 'error'; text: string } | null>(null);
+  const [exportNote, setExportNote] = useState<{ tone: 'info'; text: string } | { tone: 'error'; error: unknown } | null>(null);
   const end = useRef<HTMLDivElement>(null);
   const transcript = useRef<HTMLDivElement>(null);
   // The shown range of a long conversation, which slides one step at a time (./use-transcript-range.ts).
@@ -309,7 +310,7 @@ export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: (tar
         setExportNote({ tone: 'info', text: t('chat.downloaded', { file: r.filename }) });
       } else if (r.kind === 'saved') setExportNote({ tone: 'info', text: t('chat.savedTo', { path: r.saved_to }) });
     } catch (e) {
-      setExportNote({ tone: 'error', text: (e as Error).message });
+      setExportNote({ tone: 'error', error: e });
     }
   };
 
@@ -350,7 +351,7 @@ export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: (tar
       </div>
       {exportNote && (
         <div className={`notice ${exportNote.tone} export-note`} role="status" data-testid="export-note">
-          {exportNote.text}
+          {exportNote.tone === 'error' ? <ErrorText error={exportNote.error} /> : exportNote.text}
         </div>
       )}
       <div className="transcript" data-testid="transcript" ref={transcript} aria-busy={loading} onScroll={onTranscriptScroll}>
@@ -376,7 +377,7 @@ export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: (tar
         )}
         {localNotices.map((n) => (
           <div key={n.id} className="notice error" data-testid="chat-notice" role="alert">
-            {n.text}{' '}
+            <ErrorText error={n.error} />{' '}
             <button className="link" onClick={() => dismissLocal(n.id)}>
               {t('app.dismiss')}
             </button>

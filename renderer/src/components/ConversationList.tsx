@@ -3,6 +3,7 @@ import type { ConversationSummary, SearchHit, SnippetSegment } from '../../../pr
 import { useApp } from '../store';
 import { formatDate, t as translate, useTranslation } from '../i18n';
 import { useWindowedList } from './use-windowed-list';
+import { ErrorText } from './ErrorText';
 
 /** "3 min ago", "yesterday", or a date (Intl, in the current language). */
 function when(ts: number, now = Date.now()): string {
@@ -34,14 +35,14 @@ function Row({ c, active }: { c: ConversationSummary; active: boolean }) {
   const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [title, setTitle] = useState(c.title);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
   const save = async () => {
     try {
       await rename(c.id, title);
       setEditing(false);
       setError(null);
     } catch (e) {
-      setError((e as Error).message);
+      setError(e);
     }
   };
   if (editing)
@@ -62,7 +63,11 @@ function Row({ c, active }: { c: ConversationSummary; active: boolean }) {
           <button onClick={() => void save()}>{t('common.save')}</button>
           <button onClick={() => setEditing(false)}>{t('common.cancel')}</button>
         </div>
-        {error && <div className="field-error">{error}</div>}
+        {error !== null && (
+          <div className="field-error" data-testid="conversation-error">
+            <ErrorText error={error} />
+          </div>
+        )}
       </li>
     );
   return (
@@ -76,7 +81,7 @@ function Row({ c, active }: { c: ConversationSummary; active: boolean }) {
       {confirming ? (
         <div className="conv-confirm" role="group" aria-label={t('sidebar.confirmDelete')}>
           <span className="small">{t('sidebar.deleteQuestion')}</span>
-          <button className="danger" onClick={() => void remove(c.id).catch((e: Error) => setError(e.message))}>
+          <button className="danger" onClick={() => void remove(c.id).catch((e: unknown) => setError(e))}>
             {t('common.delete')}
           </button>
           <button onClick={() => setConfirming(false)}>{t('sidebar.keep')}</button>
@@ -99,7 +104,11 @@ function Row({ c, active }: { c: ConversationSummary; active: boolean }) {
           </button>
         </div>
       )}
-      {error && <div className="field-error">{error}</div>}
+      {error !== null && (
+        <div className="field-error" data-testid="conversation-error">
+          <ErrorText error={error} />
+        </div>
+      )}
     </li>
   );
 }
@@ -128,7 +137,7 @@ export function ConversationList({ searchRef, composerRef }: { searchRef: React.
   const search = useApp((s) => s.search);
   const newChat = useApp((s) => s.newChat);
   const [text, setText] = useState(query);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   useEffect(() => () => {
     if (timer.current) clearTimeout(timer.current);
@@ -139,7 +148,7 @@ export function ConversationList({ searchRef, composerRef }: { searchRef: React.
     timer.current = setTimeout(() => {
       search(v).then(
         () => setError(null),
-        (e: Error) => setError(e.message),
+        (e: unknown) => setError(e),
       );
     }, 150);
   };
@@ -163,7 +172,11 @@ export function ConversationList({ searchRef, composerRef }: { searchRef: React.
           if (e.key === 'Escape') onSearch('');
         }}
       />
-      {error && <div className="field-error">{error}</div>}
+      {error !== null && (
+        <div className="field-error">
+          <ErrorText error={error} />
+        </div>
+      )}
       {query.trim() ? (
         <ul className="conv-list" aria-label={t('sidebar.searchResults')}>
           {hits.length === 0 && (

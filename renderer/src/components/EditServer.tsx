@@ -136,7 +136,8 @@ export function EditServerForm({ server, onDone }: { server: ServerView; onDone:
         } catch (err) {
           if (err instanceof ApiError && err.code === 'conflict' && err.field === 'name') setNameError(t('editServer.errNameTaken', { name: newName }));
           else if (err instanceof ApiError && err.code === 'invalid_input') setNameError(t('addServer.errNameChars'));
-          else setError(t('editServer.renameFailed', { detail: (err as Error).message }));
+          // Not renamed (a record could not be moved; nothing changed): its facts, worded.
+          else setError(err);
           focusFirstProblem();
           return;
         }

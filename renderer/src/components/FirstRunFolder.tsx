@@ -9,9 +9,11 @@ import { useEffect, useState } from 'react';
 import type { FolderCheckView, ServerView } from '../../../preload/contract/index.js';
 import { call } from '../api';
 import { Trans, useTranslation } from '../i18n';
-import { failureSentences, SentenceView } from '../i18n/server-state';
+import { failureSentences } from '../i18n/server-state';
+import { SentenceView } from '../i18n/sentence';
 import { useApp } from '../store';
 import { folderServerCommand, folderServerName } from '../folder-server';
+import { ErrorText } from './ErrorText';
 
 /** The i18n key that says what is wrong with a checked folder (null: it is fine). */
 const FOLDER_PROBLEM: Record<FolderCheckView['state'], 'firstRun.folderMissing' | 'firstRun.folderNotFolder' | 'firstRun.folderUnreadable' | 'firstRun.folderNotAbsolute' | null> = {
@@ -64,7 +66,7 @@ export function FolderStep({ onOpenServers }: { onOpenServers: () => void }) {
   const first = useApp((s) => (s.serverOrder[0] ? s.servers[s.serverOrder[0]] : undefined));
   const upsert = useApp((s) => s.upsertServer);
   const [folder, setFolder] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const [canPick, setCanPick] = useState(false);
   useEffect(() => {
@@ -92,7 +94,7 @@ export function FolderStep({ onOpenServers }: { onOpenServers: () => void }) {
       const view = await call('servers.add', { name: folderServerName(names), config: { type: 'local', command: folderServerCommand(checked.path) } });
       upsert(view);
     } catch (err) {
-      setError((err as Error).message);
+      setError(err);
     } finally {
       setBusy(false);
     }
@@ -137,9 +139,9 @@ export function FolderStep({ onOpenServers }: { onOpenServers: () => void }) {
           {busy ? t('firstRun.folderAdding') : t('firstRun.folderSubmit')}
         </button>
       </div>
-      {error && (
+      {error !== null && (
         <span className="field-error" role="alert" id="first-run-folder-error">
-          {error}
+          <ErrorText error={error} />
         </span>
       )}
     </form>

@@ -5,6 +5,7 @@ import { useApp } from '../store';
 import { t as translate, useTranslation } from '../i18n';
 import { describeImportSkip } from '../i18n/errors';
 import { importCounts } from './import-count';
+import { ErrorText } from './ErrorText';
 
 /** "Import 2 servers (1 new, 1 replaced, 3 skipped)" — what the button will really do (current language). */
 function importLabel(preview: ImportPreview, replace: boolean): string {
@@ -33,16 +34,16 @@ export function ImportExport({ onClose }: { onClose: () => void }) {
   const [result, setResult] = useState<ImportResult | null>(null);
   const [exported, setExported] = useState<ExportResult | null>(null);
   // The pasted text's problem (Preview, Import), and an export's: each said beside its buttons.
-  const [importError, setImportError] = useState<string | null>(null);
-  const [exportError, setExportError] = useState<string | null>(null);
+  const [importError, setImportError] = useState<unknown>(null);
+  const [exportError, setExportError] = useState<unknown>(null);
 
-  const run = async <T,>(fn: () => Promise<T>, then: (v: T) => void, setError: (e: string | null) => void) => {
+  const run = async <T,>(fn: () => Promise<T>, then: (v: T) => void, setError: (e: unknown) => void) => {
     setImportError(null);
     setExportError(null);
     try {
       then(await fn());
     } catch (err) {
-      setError((err as Error).message);
+      setError(err);
     }
   };
 
@@ -71,9 +72,9 @@ export function ImportExport({ onClose }: { onClose: () => void }) {
         <button disabled={!json.trim()} onClick={() => void run(() => call('servers.importPreview', { json }), setPreview, setImportError)}>
           {t('importExport.preview')}
         </button>
-        {importError && (
+        {importError !== null && (
           <span className="field-error" role="alert" data-testid="import-error">
-            {importError}
+            <ErrorText error={importError} />
           </span>
         )}
         {preview && importCounts(preview, replace).nothing && (
@@ -191,9 +192,9 @@ export function ImportExport({ onClose }: { onClose: () => void }) {
           <div>{t('importExport.secretsWritten')}</div>
         </div>
       )}
-      {exportError && (
+      {exportError !== null && (
         <div className="field-error" role="alert" data-testid="export-error">
-          {exportError}
+          <ErrorText error={exportError} />
         </div>
       )}
     </div>

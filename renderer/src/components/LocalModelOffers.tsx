@@ -8,6 +8,7 @@ import { useEffect, useState } from 'react';
 import type { LocalModelOffer, ModelProfileView } from '../../../preload/contract/index.js';
 import { call } from '../api';
 import { Trans, useTranslation } from '../i18n';
+import { ErrorText } from './ErrorText';
 
 /**
  * What to do for a model, in words that fit what is offered: Settings → Model, or — when model
@@ -46,7 +47,7 @@ export function LocalModelOffers({ found, onAdded }: { found: ReturnType<typeof 
   const { t } = useTranslation();
   const { offers } = found;
   const [picked, setPicked] = useState<Record<string, string>>({});
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
 
   if (offers.length === 0) return null;
@@ -76,7 +77,7 @@ export function LocalModelOffers({ found, onAdded }: { found: ReturnType<typeof 
                     found.clear();
                     onAdded(p);
                   })
-                  .catch((e: Error) => setError(e.message))
+                  .catch((e: unknown) => setError(e))
                   .finally(() => setBusy(false));
               }}
             >
@@ -85,7 +86,11 @@ export function LocalModelOffers({ found, onAdded }: { found: ReturnType<typeof 
           </div>
         );
       })}
-      {error && <span className="error-text">{error}</span>}
+      {error !== null && (
+        <span className="error-text">
+          <ErrorText error={error} />
+        </span>
+      )}
     </div>
   );
 }

@@ -10,6 +10,7 @@ import { useApp } from '../store';
 import { useTranslation } from '../i18n';
 import { LocalModelOffers, useLocalModelOffers } from './LocalModelOffers';
 import { ProfileForm } from './ProfileForm';
+import { ErrorText } from './ErrorText';
 
 /** Settings → Model. */
 export function ModelSettings() {
@@ -18,7 +19,7 @@ export function ModelSettings() {
   const loadProfiles = useApp((s) => s.loadProfiles);
   const [profiles, setProfiles] = useState<ModelProfileView[] | null>(null);
   const [selected, setSelected] = useState<string | 'new' | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
   const [justSaved, setJustSaved] = useState<string | null>(null);
   const localOffers = useLocalModelOffers();
 
@@ -31,7 +32,7 @@ export function ModelSettings() {
       call('settings.getModel', {}).then(setModelView, () => undefined);
       loadProfiles().catch(() => undefined);
     } catch (e) {
-      setError((e as Error).message);
+      setError(e);
     }
   }, [setModelView, loadProfiles]);
 
@@ -74,13 +75,13 @@ export function ModelSettings() {
               {p.key_in_clear && <span className="badge error">{t('model.keyInClear')}</span>}
               <span className="spacer" />
               {!p.is_default && (
-                <button onClick={() => call('profiles.setDefault', { id: p.id }).then(() => refresh(), (e: Error) => setError(e.message))}>{t('model.makeDefault')}</button>
+                <button onClick={() => call('profiles.setDefault', { id: p.id }).then(() => refresh(), (e: unknown) => setError(e))}>{t('model.makeDefault')}</button>
               )}
               <button
                 className="danger"
                 onClick={() => {
                   if (!window.confirm(t('model.confirmRemove', { name: p.name }))) return;
-                  call('profiles.remove', { id: p.id }).then(() => refresh(selected === p.id ? undefined : selected ?? undefined), (e: Error) => setError(e.message));
+                  call('profiles.remove', { id: p.id }).then(() => refresh(selected === p.id ? undefined : selected ?? undefined), (e: unknown) => setError(e));
                 }}
               >
                 {t('common.remove')}
@@ -100,7 +101,11 @@ export function ModelSettings() {
           </div>
         </div>
       )}
-      {error && <span className="error-text">{error}</span>}
+      {error !== null && (
+        <span className="error-text">
+          <ErrorText error={error} />
+        </span>
+      )}
       <ProfileForm
         key={current?.id ?? 'new'}
         profile={current}

@@ -12,6 +12,7 @@ import { ApiError, call } from '../api';
 import { useTranslation } from '../i18n';
 import { ModelErrorText } from './ModelErrorText';
 import { SecretsFormNote } from './SecretsFormNote';
+import { ErrorText } from './ErrorText';
 
 /** The fields a refusal can be shown beside. */
 type ProfileField = 'name' | 'base_url' | 'model';
@@ -48,7 +49,7 @@ export function ProfileForm({ profile, onSaved, isFirst, justSaved = false }: { 
   const [makeDefault, setMakeDefault] = useState(false);
   const [models, setModels] = useState<ModelInfo[] | null>(null);
   // The last "Test connection": its result, or the call's own failure (already worded).
-  const [test, setTest] = useState<ConnectionTestResult | { ok: false; said: string } | null>(null);
+  const [test, setTest] = useState<ConnectionTestResult | { ok: false; error: unknown } | null>(null);
   const [testing, setTesting] = useState(false);
   // A new profile's form is replaced by the saved profile's form: it starts by saying "Saved.".
   const [status, setStatus] = useState<{ tone: 'ok' | 'error'; text: string } | null>(justSaved ? { tone: 'ok', text: t('profile.saved') } : null);
@@ -122,7 +123,7 @@ export function ProfileForm({ profile, onSaved, isFirst, justSaved = false }: { 
         if (learnWindow && windowSource === 'default') useKnownWindow(r.models.find((m) => m.id === model.trim())?.context_window ?? null);
       }
     } catch (err) {
-      setTest({ ok: false, said: err instanceof ApiError ? err.message : String(err) });
+      setTest({ ok: false, error: err });
     } finally {
       setTesting(false);
     }
@@ -261,7 +262,7 @@ export function ProfileForm({ profile, onSaved, isFirst, justSaved = false }: { 
         </button>
         {test && (
           <span className={test.ok ? 'ok-text' : 'error-text'} data-testid="connection-result" aria-live="polite">
-            {test.ok ? test.models.length ? t('profile.connected', { count: test.models.length }) : t('profile.connectedNone') : 'said' in test ? test.said : <ModelErrorText code={test.code} detail={test.detail} />}
+            {test.ok ? test.models.length ? t('profile.connected', { count: test.models.length }) : t('profile.connectedNone') : 'error' in test ? <ErrorText error={test.error} /> : <ModelErrorText code={test.code} detail={test.detail} />}
           </span>
         )}
       </div>

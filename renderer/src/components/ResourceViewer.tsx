@@ -10,6 +10,7 @@ import { call } from '../api';
 import { useApp } from '../store';
 import { formatBytes, useTranslation } from '../i18n';
 import { ContextNotesText } from './ContextNotesText';
+import { ErrorText } from './ErrorText';
 import { classifyResourceUri, ownSchemes } from '../../../preload/contract/rules/index.js';
 import { Markdown, openExternal } from './Markdown';
 
@@ -18,7 +19,7 @@ export function ResourceViewer() {
   const { t } = useTranslation();
   const viewer = useApp((s) => s.viewer);
   const close = useApp((s) => s.closeViewer);
-  const [note, setNote] = useState<{ tone: 'info' | 'error'; text: string } | null>(null);
+  const [note, setNote] = useState<{ tone: 'info'; text: string } | { tone: 'error'; error: unknown } | null>(null);
   useEffect(() => setNote(null), [viewer.state === 'closed']);
   if (viewer.state === 'closed') return null;
   const server = viewer.state === 'ready' ? viewer.view.server : viewer.server;
@@ -37,7 +38,7 @@ export function ResourceViewer() {
         setNote({ tone: 'info', text: t('composer.viewerDownloaded', { file: r.filename }) });
       } else if (r.kind === 'saved') setNote({ tone: 'info', text: t('composer.viewerSaved', { path: r.saved_to }) });
     } catch (e) {
-      setNote({ tone: 'error', text: (e as Error).message });
+      setNote({ tone: 'error', error: e });
     }
   };
   return (
@@ -64,14 +65,14 @@ export function ResourceViewer() {
           </button>
         </div>
         {note && (
-          <div className={`notice ${note.tone}`} role="status">
-            {note.text}
+          <div className={`notice ${note.tone}`} role="status" data-testid="viewer-note">
+            {note.tone === 'error' ? <ErrorText error={note.error} /> : note.text}
           </div>
         )}
         {viewer.state === 'loading' && <div className="muted">{t('composer.viewerLoading')}</div>}
         {viewer.state === 'error' && (
-          <div className="notice error" role="alert">
-            {viewer.message}
+          <div className="notice error" role="alert" data-testid="viewer-error">
+            <ErrorText error={viewer.error} />
           </div>
         )}
         {viewer.state === 'ready' && (

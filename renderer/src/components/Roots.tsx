@@ -14,6 +14,7 @@ import { useApp } from '../store';
 import { useTranslation } from '../i18n';
 import { commandFolders } from '../folder-server';
 import { useShallow } from 'zustand/react/shallow';
+import { ErrorText } from './ErrorText';
 
 /**
  * Whether a typed folder path is absolute: `/…` (POSIX), `C:\…` or `C:/…` (Windows drive) or
@@ -32,7 +33,7 @@ function RootsEditor({ initial, canPick, onSave, testId, empty }: { initial: str
   const { t } = useTranslation();
   const [roots, setRoots] = useState<string[]>(initial);
   const [draft, setDraft] = useState('');
-  const [status, setStatus] = useState<{ kind: 'idle' } | { kind: 'saving' } | { kind: 'saved' } | { kind: 'error'; message: string }>({ kind: 'idle' });
+  const [status, setStatus] = useState<{ kind: 'idle' } | { kind: 'saving' } | { kind: 'saved' } | { kind: 'error'; error: unknown }>({ kind: 'idle' });
   const [draftError, setDraftError] = useState<string | null>(null);
   useEffect(() => setRoots(initial), [initial.join('\n')]);
   const busy = status.kind === 'saving';
@@ -47,7 +48,7 @@ function RootsEditor({ initial, canPick, onSave, testId, empty }: { initial: str
       return true;
     } catch (err) {
       setRoots(before);
-      setStatus({ kind: 'error', message: (err as Error).message });
+      setStatus({ kind: 'error', error: err });
       return false;
     }
   };
@@ -109,7 +110,7 @@ function RootsEditor({ initial, canPick, onSave, testId, empty }: { initial: str
       {status.kind === 'saved' && <div role="status">{t('protocol.rootsSaved')}</div>}
       {status.kind === 'error' && (
         <div className="field-error" role="alert">
-          {status.message}
+          <ErrorText error={status.error} />
         </div>
       )}
     </div>
@@ -162,14 +163,14 @@ export function ServerRoots({ server }: { server: ServerView }) {
   useEffect(() => {
     void call('roots.getDefault', {}).then((r) => setCanPick(r.can_pick), () => undefined);
   }, []);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
   const useDefault = async () => {
     setError(null);
     try {
       upsert(await call('servers.update', { name: server.name, patch: { roots: null } }));
       setOwn(false);
     } catch (err) {
-      setError((err as Error).message);
+      setError(err);
     }
   };
   const given = roots.effective;
@@ -211,9 +212,9 @@ export function ServerRoots({ server }: { server: ServerView }) {
           {given.length > 0 ? t('protocol.rootsReplaceCommand', { folders }) : t('protocol.rootsFromCommand', { folders })}
         </div>
       )}
-      {error && (
+      {error !== null && (
         <div className="field-error" role="alert">
-          {error}
+          <ErrorText error={error} />
         </div>
       )}
     </details>

@@ -7,6 +7,7 @@
  */
 import type { ContextFitNote, TranscriptItem } from '../../../preload/contract/index.js';
 import { useTranslation } from '../i18n';
+import { said, SentencesView } from '../i18n/sentence';
 import { ModelErrorText } from './ModelErrorText';
 
 type NoticeItem = Extract<TranscriptItem, { kind: 'notice' }>;
@@ -66,5 +67,17 @@ export function NoticeText({ item }: { item: NoticeItem }) {
     );
   const fit = item.context_fit;
   if (fit) return <span data-testid="context-fit-note">{contextFitText(t as unknown as T, fit)}</span>;
+  // The database failed at the run's end: the window's sentence, the database's words as sent.
+  if (item.save_failed)
+    return (
+      <span data-testid="save-failed-note">
+        <SentencesView
+          sentences={[
+            { k: 'runNote.saveFailed', slots: {} },
+            { k: 'errors.systemSaid', slots: { said: said(item.save_failed.said) } },
+          ]}
+        />
+      </span>
+    );
   return <>{item.text}</>;
 }

@@ -9,6 +9,7 @@ import type { LogEntry, LoggingLevel, ServerView } from '../../../preload/contra
 import { call, on } from '../api';
 import { useApp } from '../store';
 import { formatTime, useTranslation } from '../i18n';
+import { ErrorText } from './ErrorText';
 
 /** The MCP log levels, lowest first (the contract's `loggingLevels`; the renderer imports types only). */
 const LEVELS: { [L in LoggingLevel]: number } = { debug: 0, info: 1, notice: 2, warning: 3, error: 4, critical: 5, alert: 6, emergency: 7 };
@@ -23,7 +24,7 @@ export function ServerLogs({ server }: { server: ServerView }) {
   const name = server.name;
   const upsert = useApp((s) => s.upsertServer);
   const [entries, setEntries] = useState<LogEntry[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
   const pre = useRef<HTMLPreElement>(null);
 
   useEffect(() => {
@@ -64,7 +65,7 @@ export function ServerLogs({ server }: { server: ServerView }) {
     try {
       upsert(await call('servers.setLogLevel', { name, level }));
     } catch (err) {
-      setError((err as Error).message);
+      setError(err);
     }
   };
 
@@ -93,9 +94,9 @@ export function ServerLogs({ server }: { server: ServerView }) {
           server.state.kind === 'ready' && <span className="muted small">{t('protocol.logsLevelUnsupported')}</span>
         )}
       </div>
-      {error && (
+      {error !== null && (
         <div className="field-error" role="alert">
-          {error}
+          <ErrorText error={error} />
         </div>
       )}
       <pre className="log-lines" data-testid="server-logs" ref={pre}>

@@ -260,22 +260,19 @@ export function ServerCard({ server }: { server: ServerView }) {
           {t('servers.sharesNamespace', { other })}
         </div>
       ))}
-      {server.warnings.map((w) => (
-        <div key={w} className="banner warning small">
-          {w}
-        </div>
-      ))}
       {server.issues.map((issue) => (
         <div
-          key={`${issue.kind}:${issue.kind === 'list_stopped' ? issue.list : issue.tool}${issue.kind === 'tool_left_out_for_provider' ? `:${issue.family}` : ''}`}
+          key={`${issue.kind}:${issue.kind === 'list_stopped' ? issue.list : issue.tool}${issue.kind === 'tool_left_out_for_provider' ? `:${issue.family}` : issue.kind === 'tool_renamed' ? `:${issue.offered_as}` : ''}`}
           className="banner warning small"
           data-testid="server-issue"
         >
           {issue.kind === 'list_stopped'
             ? t(`servers.issue.${issue.reason}`, { list: t(`servers.listName.${issue.list}`) })
-            : issue.kind === 'tool_left_out_for_provider'
-              ? t('servers.issue.leftOutFor', { tool: issue.tool, family: t(`servers.schemaFamily.${issue.family}`), why: t(`servers.schemaFit.${issue.reason}`) })
-              : t(`servers.issue.${issue.reason}`, { tool: issue.tool })}
+            : issue.kind === 'tool_renamed'
+              ? t('servers.issue.renamed', { tool: issue.tool, like: issue.like, server: issue.like_server, name: issue.offered_as })
+              : issue.kind === 'tool_left_out_for_provider'
+                ? t('servers.issue.leftOutFor', { tool: issue.tool, family: t(`servers.schemaFamily.${issue.family}`), why: t(`servers.schemaFit.${issue.reason}`) })
+                : t(`servers.issue.${issue.reason}`, { tool: issue.tool })}
         </div>
       ))}
       {actionError !== null && (

@@ -9,6 +9,7 @@ import { isTaskActive } from '../../../preload/contract/rules/index.js';
 import { formatDateTime, useTranslation } from '../i18n';
 import { useApp } from '../store';
 import { TaskStatusText } from './TaskStatus';
+import { ErrorText } from './ErrorText';
 
 /** The Tasks dialog (nothing while closed). */
 export function TasksDialog() {
@@ -46,9 +47,9 @@ export function TasksDialog() {
           </button>
         </div>
         <p className="muted small">{scope.kind === 'conversation' ? t('tasks.scopeConversation') : t('tasks.scopeAll')}</p>
-        {error && (
+        {error !== null && (
           <div className="notice error" role="alert">
-            {error}
+            <ErrorText error={error} />
           </div>
         )}
         {tasks.length === 0 ? (

@@ -9,6 +9,7 @@ import { useApp } from '../store';
 import type { PreparingTool } from '../store/chat';
 import { chatCallTag } from '../store/inspector';
 import { useTranslation } from '../i18n';
+import { said, SentencesView, type Sentence } from '../i18n/sentence';
 import { ApprovalCard } from './ApprovalCard';
 import { FoldedText } from './FoldedText';
 import { ToolProgressBar, ToolResult } from './ToolResult';
@@ -72,9 +73,16 @@ export function ToolCard({ call: item }: { call: ToolItem }) {
           </span>
         </span>
       </button>
-      {item.permission?.warning && (
+      {(item.permission?.not_saved?.length || item.permission?.warning) && (
         <div className="banner warning small" data-testid="tool-permission-warning">
-          {item.permission.warning}
+          {/* By what could not be saved, with the system's words as sent; an entry saved before that as main wrote it. */}
+          {item.permission.not_saved?.length ? (
+            <span>
+              <SentencesView sentences={item.permission.not_saved.flatMap((n): Sentence[] => [{ k: `tool.notSaved_${n.what}`, slots: {} }, { k: 'errors.systemSaid', slots: { said: said(n.said) } }])} />
+            </span>
+          ) : (
+            item.permission.warning
+          )}
         </div>
       )}
       {approval && <ApprovalCard approval={approval} />}

@@ -7,6 +7,7 @@ import { useTranslation } from '../i18n';
 import { AnnotationBadges } from './ApprovalCard';
 import { Icon } from './ProtocolBadges';
 import { PinBadge, PinDiff } from './PinStatus';
+import { ErrorText } from './ErrorText';
 
 /** Whether the model may be offered this tool at all (its MCP Apps visibility includes the model). */
 const offeredToModel = (tool: ToolView): boolean => tool.audience === 'model' || tool.audience === 'model_and_app';
@@ -22,13 +23,13 @@ const offeredToModel = (tool: ToolView): boolean => tool.audience === 'model' ||
 export function ServerToolsPanel({ server }: { server: ServerView }) {
   const { t } = useTranslation();
   const upsert = useApp((s) => s.upsertServer);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
   const act = async (fn: () => Promise<ServerView>) => {
     setError(null);
     try {
       upsert(await fn());
     } catch (err) {
-      setError((err as Error).message);
+      setError(err);
     }
   };
   const bulk = (action: 'enable_all' | 'disable_all' | 'allow_read_only') => void act(() => call('servers.bulkToolSettings', { name: server.name, action }));
@@ -110,9 +111,9 @@ export function ServerToolsPanel({ server }: { server: ServerView }) {
           </details>
         </div>
       ))}
-      {error && (
+      {error !== null && (
         <div className="field-error" role="alert">
-          {error}
+          <ErrorText error={error} />
         </div>
       )}
     </div>
@@ -127,17 +128,17 @@ export function PermissionSettings() {
   const { t } = useTranslation();
   const [mode, setMode] = useState<PermissionMode | null>(null);
   const [hold, setHold] = useState<boolean | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
   useEffect(() => {
-    call('permissions.getMode', {}).then((r) => setMode(r.mode), (e: Error) => setError(e.message));
-    call('pins.getSettings', {}).then((r) => setHold(r.hold_unaccepted), (e: Error) => setError(e.message));
+    call('permissions.getMode', {}).then((r) => setMode(r.mode), (e: unknown) => setError(e));
+    call('pins.getSettings', {}).then((r) => setHold(r.hold_unaccepted), (e: unknown) => setError(e));
   }, []);
   const chooseHold = async (v: boolean) => {
     setError(null);
     try {
       setHold((await call('pins.setSettings', { hold_unaccepted: v })).hold_unaccepted);
     } catch (err) {
-      setError((err as Error).message);
+      setError(err);
     }
   };
   const choose = async (m: PermissionMode) => {
@@ -145,7 +146,7 @@ export function PermissionSettings() {
     try {
       setMode((await call('permissions.setMode', { mode: m })).mode);
     } catch (err) {
-      setError((err as Error).message);
+      setError(err);
     }
   };
   return (
@@ -170,9 +171,9 @@ export function PermissionSettings() {
       <label className="check">
         <input type="checkbox" aria-label={t('pins.hold')} checked={hold === true} disabled={hold === null} onChange={(e) => void chooseHold(e.target.checked)} /> {t('pins.hold')}
       </label>
-      {error && (
+      {error !== null && (
         <div className="field-error" role="alert">
-          {error}
+          <ErrorText error={error} />
         </div>
       )}
     </div>

@@ -10,21 +10,22 @@ import { call, on } from '../api';
 import { useApp } from '../store';
 import { useTranslation } from '../i18n';
 import { Fill } from '../i18n/Fill';
+import { ErrorText } from './ErrorText';
 
 /** The queue of URL requests, one dialog at a time. */
 export function UrlElicitationDialogs() {
   const { t } = useTranslation();
   const [queue, setQueue] = useState<UrlElicitationRequest[]>([]);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
 
   useEffect(() => {
     const offs = [
       on('elicitation.urlRequest', (r) => setQueue((q) => [...q, r])),
       on('elicitation.urlClosed', ({ id }) => setQueue((q) => q.filter((r) => r.id !== id))),
-      on('elicitation.urlComplete', ({ server }) => useApp.getState().addWarning(t('protocol.urlCompleted', { server }))),
+      on('elicitation.urlComplete', ({ server }) => useApp.getState().addWarning({ kind: 'url_completed', server })),
     ];
     return () => offs.forEach((o) => o());
-  }, [t]);
+  }, []);
 
   const current = queue[0];
   if (!current) return null;
@@ -34,7 +35,7 @@ export function UrlElicitationDialogs() {
     try {
       await call('elicitation.respondUrl', { id: current.id, action });
     } catch (err) {
-      if (action === 'accept') setError((err as Error).message);
+      if (action === 'accept') setError(err);
     }
     setQueue((q) => q.filter((r) => r.id !== current.id));
   };
@@ -59,9 +60,9 @@ export function UrlElicitationDialogs() {
           </code>
         </div>
         <p className="muted small">{t('protocol.urlWarning')}</p>
-        {error && (
+        {error !== null && (
           <div className="field-error" role="alert">
-            {error}
+            <ErrorText error={error} />
           </div>
         )}
         <div className="row">

@@ -4,8 +4,9 @@
  * See docs/ARCHITECTURE.md "Languages".
  */
 import type { CatalogReason, ErrorCode, ErrorFact, ImportSkip, IpcError, ModelErrorCode, ModelErrorDetail, REASON_TEXT_MAX } from '../../../preload/contract/index.js';
+import { factSentences } from './error-facts.js';
 import { currentLanguage, t } from './index.js';
-import { failureText, joinSentences } from './server-state.js';
+import { joinSentences, sentencesText } from './sentence.js';
 import { describeIssue } from './validation.js';
 
 /** An error this window makes itself (lost bridge, stale token): its message is already translated. */
@@ -35,7 +36,8 @@ export function describeError(e: IpcError): string {
   // schema): rendered by code in every language.
   const why = e.reason ? describeReason(e.reason) : '';
   if (why) return why;
-  if (e.fact) return describeFact(e.fact, e.code);
+  const said = e.fact ? describeFact(e.fact, e.code) : '';
+  if (said) return said;
   // A schema refusal: worded by its issue code and path in every language (./validation.ts).
   if (e.code === 'invalid_input' && e.issue) return describeIssue(e.issue);
   if (currentLanguage() === 'en') return e.message;
@@ -46,26 +48,12 @@ export function describeError(e: IpcError): string {
 }
 
 /**
- * An error's facts in the current language (docs/ARCHITECTURE.md "Languages"): a server that did
- * not start by its failure's sentences (data as sent; after an edit's trial start, with what
- * became of the edit), a taken name by why, an import that cannot be read by its problem.
+ * An error's facts in the current language, as plain text (docs/ARCHITECTURE.md "Languages"): the
+ * sentences ./error-facts.ts chooses by the fact's kind and codes, data and anyone's own words as
+ * sent; '' for a fact this window does not know.
  */
 export function describeFact(f: ErrorFact, code: ErrorCode): string {
-  const tt = t as unknown as (key: string, o?: Record<string, unknown>) => string;
-  switch (f.kind) {
-    case 'server_failure': {
-      const text = failureText(f.failure);
-      return code === 'start_failed' ? joinSentences(tt('errors.notSavedEdit'), text) : text;
-    }
-    case 'name_taken':
-      return tt(`errors.nameTaken_${f.why}`, { name: f.name, existing: f.existing, interpolation: { escapeValue: false } });
-    case 'import':
-      return tt(`importExport.problem_${f.problem}`);
-    case 'server_unavailable':
-      return tt(`errors.server_${f.why}`, { server: f.server, interpolation: { escapeValue: false } });
-    case 'server_refused':
-      return tt('errors.server_refused', { server: f.server, said: f.said, interpolation: { escapeValue: false } });
-  }
+  return sentencesText(factSentences(f, code));
 }
 
 /** Why an import skips an entry, in the current language (a refused field worded like a form's refusal). */

@@ -8,45 +8,10 @@
  * start) is worded by the same sentences ({@link FailureFacts}, {@link failureText}).
  */
 import type { ReactNode } from 'react';
-import type { NetworkCode, ServerFailure, ServerRetry, ServerState, ServerView } from '../../../preload/contract/index.js';
-import { Fill, type SlotKey } from './Fill.js';
-import { formatTime, t as translate, useTranslation } from './index.js';
-
-/** What fills a slot: data shown as sent, a network code's phrase, or a plain value. */
-type Slot = { data: string } | { net: NetworkCode } | string | number;
-
-/** One sentence: its key and what fills its `{{slots}}`. */
-interface Sentence {
-  k: SlotKey;
-  slots: Record<string, Slot>;
-}
-
-/** Data inside a sentence (a command, a URL, a content type): shown as sent, never translated. */
-function data(value: string): Slot {
-  return { data: value };
-}
-
-/** A slot as an element: data marked as such, a network code by its phrase. */
-function slotNode(v: Slot): ReactNode {
-  if (typeof v !== 'object') return v;
-  if ('net' in v) return <NetworkWhy code={v.net} />;
-  return (
-    <code className="mono server-data" translate="no" data-testid="server-data">
-      {v.data}
-    </code>
-  );
-}
-
-/** A slot as plain text (for an error's message). */
-function slotText(v: Slot): string | number {
-  if (typeof v !== 'object') return v;
-  return 'net' in v ? translate(`serverState.net_${v.net}`) : v.data;
-}
-
-/** A sentence with its slots as elements. */
-export function SentenceView({ s }: { s: Sentence }) {
-  return <Fill k={s.k} slots={Object.fromEntries(Object.entries(s.slots).map(([k, v]) => [k, slotNode(v)]))} />;
-}
+import type { ServerFailure, ServerRetry, ServerState, ServerView } from '../../../preload/contract/index.js';
+import { Fill } from './Fill.js';
+import { formatTime, useTranslation } from './index.js';
+import { data, SentenceView, sentencesText, type Sentence } from './sentence.js';
 
 /** The sentence for a failure's main fact. */
 function failureSentence(f: ServerFailure): Sentence {
@@ -73,12 +38,6 @@ function failureSentence(f: ServerFailure): Sentence {
     case 'unknown':
       return { k: 'serverState.unknown', slots: {} };
   }
-}
-
-/** The translated phrase of a network system code (inside `connect_network`). */
-function NetworkWhy({ code }: { code: NetworkCode }) {
-  const { t } = useTranslation();
-  return <>{t(`serverState.net_${code}`)}</>;
 }
 
 /** The sentences of a failure: its main fact, then how the process ended when known. */
@@ -108,15 +67,7 @@ const STDERR_SHOWN = 12;
 
 /** A failure as plain text in the current language (its sentences; data as sent, unmarked). */
 export function failureText(f: ServerFailure): string {
-  const tt = translate as unknown as (key: string, o: Record<string, unknown>) => string;
-  return failureSentences(f)
-    .map((s) => tt(s.k, { ...Object.fromEntries(Object.entries(s.slots).map(([k, v]) => [k, slotText(v)])), interpolation: { escapeValue: false } }))
-    .reduce((first, then) => joinSentences(first, then));
-}
-
-/** Two sentences as one text, the way the current language puts them side by side. */
-export function joinSentences(first: string, then: string): string {
-  return translate('common.sentences', { first, then, interpolation: { escapeValue: false } });
+  return sentencesText(failureSentences(f));
 }
 
 /**

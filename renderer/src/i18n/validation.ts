@@ -10,7 +10,7 @@ import { t } from './index.js';
 type Tr = (key: string, o?: Record<string, unknown>) => string;
 
 /** Fields the window names; any other path reads as "This value". */
-const FIELD_KEYS: ReadonlySet<string> = new Set(['text', 'name', 'model', 'base_url', 'registry_url', 'url', 'command', 'token', 'api_key', 'system_prompt', 'context_window', 'env', 'headers', 'server_name', 'title', 'query', 'json', 'client_id', 'entry', 'type', 'args', 'auth', 'timeout_seconds', 'secret_args', 'url_secrets', 'sandbox', 'roots', 'tools']);
+const FIELD_KEYS: ReadonlySet<string> = new Set(['text', 'name', 'model', 'base_url', 'provider', 'registry_url', 'url', 'command', 'token', 'api_key', 'system_prompt', 'context_window', 'env', 'headers', 'server_name', 'title', 'query', 'json', 'client_id', 'entry', 'type', 'args', 'auth', 'timeout_seconds', 'secret_args', 'url_secrets', 'sandbox', 'roots', 'tools']);
 
 /** Fields made of entries (`env.MY_VAR`, `sandbox.read.0`): a problem inside one is named by the field. */
 const CONTAINERS: ReadonlySet<string> = new Set(['env', 'headers', 'url_secrets', 'sandbox', 'roots', 'tools']);

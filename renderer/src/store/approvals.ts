@@ -55,7 +55,7 @@ export const createApprovalsSlice: StateCreator<AppState, [], [], ApprovalsSlice
     get().removeApproval(id);
   },
   followApprovals() {
-    const reload = () => void get().loadApprovals().catch((e: Error) => get().addWarning(e.message));
+    const reload = () => void get().loadApprovals().catch((error: unknown) => get().addWarning({ kind: 'error', error }));
     const offs = [
       on('approvals.request', (v) => get().addApproval(v)),
       on('approvals.closed', ({ id }) => get().removeApproval(id)),

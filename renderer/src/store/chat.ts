@@ -14,7 +14,8 @@ export { MAX_SHOWN, SHOWN_AT_FIRST } from '../list-window';
 /** A message shown only in this window (e.g. a refused send); not part of the saved transcript. */
 export interface LocalNotice {
   id: string;
-  text: string;
+  /** What the action was refused with (an `ApiError`: components/ErrorText.tsx words its facts). */
+  error: unknown;
 }
 
 /**
@@ -81,7 +82,7 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
     set((st) => ({ items: st.items.map((it) => (it.kind === 'assistant' && p.has(it.id) ? { ...it, text: it.text + p.get(it.id)! } : it)) }));
   };
   const refuse = (err: unknown): void =>
-    set((s) => ({ localNotices: [...s.localNotices, { id: crypto.randomUUID(), text: (err as Error).message }] }));
+    set((s) => ({ localNotices: [...s.localNotices, { id: crypto.randomUUID(), error: err }] }));
   /** Run an action that starts a run; on refusal show why. */
   const start = async (action: () => Promise<unknown>): Promise<boolean> => {
     try {

@@ -26,7 +26,7 @@ export type ViewerState =
   | { state: 'closed' }
   | { state: 'loading'; server: string; uri: string }
   | { state: 'ready'; view: ResourceReadView; updated: boolean }
-  | { state: 'error'; server: string; uri: string; message: string };
+  | { state: 'error'; server: string; uri: string; /** What the read was refused with (components/ErrorText.tsx words it). */ error: unknown };
 
 /** Resource templates: not asked yet, being listed, or listed. */
 export type TemplatesState = { state: 'idle' } | { state: 'loading' } | { state: 'ready'; templates: ResourceTemplateView[] };
@@ -59,7 +59,7 @@ export const createComposerSlice: StateCreator<AppState, [], [], ComposerSlice> 
       if (v.state === 'closed' || (v.state === 'ready' ? v.view.server !== server || v.view.uri !== uri : v.server !== server || v.uri !== uri)) return;
       set({ viewer: { state: 'ready', view, updated } });
     } catch (err) {
-      set({ viewer: { state: 'error', server, uri, message: (err as Error).message } });
+      set({ viewer: { state: 'error', server, uri, error: err } });
     }
   };
   return {

@@ -1,8 +1,25 @@
 import type { StateCreator } from 'zustand';
-import type { AppInfo, ModelProfileView, ModelSettingsView, SecretsInfo } from '../../../preload/contract/index.js';
+import type { AppInfo, AppWarning, ConversationsWarning, ModelProfileView, ModelSettingsView, SecretsInfo } from '../../../preload/contract/index.js';
 import { call } from '../api';
-import { describeConversationsWarning } from '../i18n/conversations-warning';
 import type { AppState } from './index';
+
+/**
+ * A banner at the top of the window, kept as what it says rather than as text, so it is worded in
+ * the language current when it shows (components/WarningText.tsx): an app warning or a warning
+ * about the conversation database main sent by code, a server's note that a browser step is
+ * finished, or a list that could not be loaded (its error).
+ */
+export type WindowWarning =
+  | { kind: 'app'; warning: AppWarning }
+  | { kind: 'conversations'; warning: ConversationsWarning }
+  | { kind: 'url_completed'; server: string }
+  | { kind: 'error'; error: unknown };
+
+/** What tells two banners apart (the same one is shown once). */
+export function warningKey(w: WindowWarning): string {
+  if (w.kind === 'error') return `error:${w.error instanceof Error ? w.error.message : String(w.error)}`;
+  return `${w.kind}:${JSON.stringify(w.kind === 'url_completed' ? w.server : w.warning)}`;
+}
 
 /** App info, model settings view, and visible warnings. */
 export interface SettingsSlice {
@@ -15,13 +32,13 @@ export interface SettingsSlice {
    * window's sessionStorage); the forms that take secrets still say it (components/SecretsFormNote.tsx).
    */
   secretsNoticeHidden: boolean;
-  warnings: string[];
+  warnings: WindowWarning[];
   /** The saved model profiles (masked), for the composer's picker. */
   profiles: ModelProfileView[];
   loadSettings(): Promise<void>;
   loadProfiles(): Promise<void>;
   setModelView(v: ModelSettingsView): void;
-  addWarning(message: string): void;
+  addWarning(w: WindowWarning): void;
   dismissWarning(i: number): void;
   /** Hide Settings' keychain notice until the app (or this tab of the browser shell) is closed. */
   hideSecretsNotice(): void;
@@ -53,14 +70,17 @@ export const createSettingsSlice: StateCreator<AppState, [], [], SettingsSlice> 
     const [info, model, profiles] = await Promise.all([call('app.info', {}), call('settings.getModel', {}), call('profiles.list', {})]);
     set({ profiles });
     call('app.secretsInfo', {}).then((secrets) => set({ secrets }), () => undefined);
-    const fromInfo = [info.config_warning, info.conversations_warning ? describeConversationsWarning(info.conversations_warning) : null].filter((w): w is string => Boolean(w));
-    set((s) => ({ info, model, warnings: [...s.warnings, ...fromInfo.filter((w) => !s.warnings.includes(w))] }));
+    const fromInfo: WindowWarning[] = [...info.warnings.map((warning) => ({ kind: 'app' as const, warning })), ...(info.conversations_warning ? [{ kind: 'conversations' as const, warning: info.conversations_warning }] : [])];
+    set((s) => {
+      const shown = new Set(s.warnings.map(warningKey));
+      return { info, model, warnings: [...s.warnings, ...fromInfo.filter((w) => !shown.has(warningKey(w)))] };
+    });
   },
   setModelView(model) {
     set({ model });
   },
-  addWarning(message) {
-    set((s) => (s.warnings.includes(message) ? s : { warnings: [...s.warnings, message] }));
+  addWarning(w) {
+    set((s) => (s.warnings.some((x) => warningKey(x) === warningKey(w)) ? s : { warnings: [...s.warnings, w] }));
   },
   dismissWarning(i) {
     set((s) => ({ warnings: s.warnings.filter((_, j) => j !== i) }));

@@ -17,7 +17,8 @@ export interface TasksSlice {
   /** The open Tasks list, or null. */
   tasksOpen: TasksScope | null;
   /** Why the last list or cancel failed (shown in the list), or null. */
-  tasksError: string | null;
+  /** What listing or cancelling was refused with (components/ErrorText.tsx words it). */
+  tasksError: unknown;
   openTasks(scope: TasksScope): Promise<void>;
   closeTasks(): void;
   /** A `tasks.changed` event: the task replaces the one with the same server and id (or is added first). */
@@ -40,7 +41,7 @@ export const createTasksSlice: StateCreator<AppState, [], [], TasksSlice> = (set
       const live = get().tasks;
       set({ tasks: [...tasks.map((t) => live.find((l) => same(l, t) && l.updated_at > t.updated_at) ?? t), ...live.filter((l) => !tasks.some((t) => same(l, t)))] });
     } catch (err) {
-      set({ tasksError: (err as Error).message });
+      set({ tasksError: err });
     }
   },
   closeTasks() {
@@ -56,7 +57,7 @@ export const createTasksSlice: StateCreator<AppState, [], [], TasksSlice> = (set
       const { cancelled } = await call('tasks.cancel', { server, task_id: taskId });
       if (!cancelled) set({ tasksError: null });
     } catch (err) {
-      set({ tasksError: (err as Error).message });
+      set({ tasksError: err });
     }
   },
 });

@@ -183,6 +183,22 @@ describe('ChatService with a real host and the fake model', () => {
     expect(textOf(msgs[2])).toContain('Cancelled by the user.');
   });
 
+  it('a run whose end cannot be saved says so by fact: the database’s words as sent (save_failed), beside the English text', async () => {
+    await setup();
+    const { run_id } = await h.chat.send('c5b', 'call __sleep {"ms":20000}');
+    expect(await waitFor(() => h.tools('c5b').length === 1, 10_000)).toBe(true);
+    // The database fails from now on (a full disk): the run's end cannot be written.
+    const full = (): never => {
+      throw new Error('SQLITE_FULL: database or disk is full');
+    };
+    h.store.update = full;
+    h.store.append = full;
+    h.chat.stop('c5b');
+    expect(await h.finished(run_id, 5000)).toBe('stopped');
+    const notice = h.events.flatMap((e) => (e.run_id === run_id && e.type === 'item' && e.item.kind === 'notice' ? [e.item] : [])).at(-1);
+    expect(notice).toMatchObject({ tone: 'error', text: 'Could not save this conversation: SQLITE_FULL: database or disk is full', save_failed: { said: 'SQLITE_FULL: database or disk is full' } });
+  });
+
   it('a huge (5 MB) tool result is cut for the model and the saved entry, and further for the window', async () => {
     // A model with a 128k context window, so the cut at MODEL_RESULT_LIMIT (~25k tokens) is what
     // the model gets (in a small window every step is shortened further to fit).

@@ -8,6 +8,20 @@ import { channelNames, type Envelope, type IpcError } from '../../../preload/con
 import { AppCore } from '../../../main/core.js';
 import { createDispatcher, toIpcError, type Dispatcher } from '../../../main/ipc/dispatch.js';
 import { HostError } from '../../../main/mcp/host.js';
+import { ConversationBusyError, NotEditableError } from '../../../main/chat/agent.js';
+import { ExportWriteError } from '../../../main/chat/conversations/service.js';
+import {
+  AuthorizationDeniedError,
+  CallbackTimeoutError,
+  CancelledError,
+  InteractionRequiredError,
+  IssuerMismatchSignInError,
+  OAuthFetchRefusedError,
+  OAuthFlowError,
+  OAuthServerRefusedError,
+  PortInUseError,
+  UnsafeUrlError,
+} from '../../../main/mcp/oauth/errors.js';
 import { MemorySecretStore } from '../../../main/secrets/store.js';
 import { makeTempDir, removeDir } from '../helpers.js';
 
@@ -53,7 +67,7 @@ describe('malformed input', () => {
     expect(await dispatcher.invoke('servers.list', {})).toEqual({ ok: true, value: [] });
     expect(await dispatcher.invoke('servers.list', undefined)).toEqual({ ok: true, value: [] });
     const info = await dispatcher.invoke('app.info', {});
-    expect(info).toMatchObject({ ok: true, value: { shell: 'browser', state_dir: dir, config_warning: null } });
+    expect(info).toMatchObject({ ok: true, value: { shell: 'browser', state_dir: dir, warnings: [] } });
   });
 
   it.each([['a string'], [42], [null], [true], [[]], [['name']], [Symbol.iterator.toString()]])('non-object input %# → invalid_input', async (input) => {
@@ -222,7 +236,27 @@ describe('errors from handlers', () => {
   });
 
   it('chat without a model → not_configured', async () => {
-    expect(errorOf(await dispatcher.invoke('chat.send', { conversation_id: 'c', text: 'hi' })).code).toBe('not_configured');
+    expect(errorOf(await dispatcher.invoke('chat.send', { conversation_id: 'c', text: 'hi' }))).toMatchObject({ code: 'not_configured', fact: { kind: 'no_model' } });
+  });
+
+  it('Sign in or Sign out on a server without OAuth: its name as the fact (no_sign_in)', async () => {
+    await dispatcher.invoke('servers.add', { name: 'local', config: { type: 'local', command: [process.execPath, '-e', '1'], enabled: false } });
+    for (const channel of ['servers.signIn', 'servers.signOut'])
+      expect(errorOf(await dispatcher.invoke(channel, { name: 'local' })), channel).toMatchObject({ code: 'invalid_input', fact: { kind: 'no_sign_in', server: 'local' } });
+    expect(internal).toEqual([]);
+  });
+
+  it('model profiles and conversations refuse by facts and issues: a taken profile name, an unknown profile, a test without an address, an unknown conversation, an empty title', async () => {
+    const profile = { name: 'Local', provider: 'openai-compatible', base_url: 'http://127.0.0.1:9/v1', model: 'm' };
+    expect((await dispatcher.invoke('profiles.save', profile)).ok).toBe(true);
+    expect(errorOf(await dispatcher.invoke('profiles.save', { ...profile, name: ' local ' }))).toMatchObject({ code: 'conflict', field: 'name', fact: { kind: 'profile_name_taken', name: 'local' } });
+    for (const [channel, input] of [['profiles.remove', { id: 'nope' }], ['profiles.setDefault', { id: 'nope' }], ['profiles.test', { id: 'nope' }]] as const)
+      expect(errorOf(await dispatcher.invoke(channel, input)), channel).toMatchObject({ code: 'not_found', fact: { kind: 'profile_unknown' } });
+    expect(errorOf(await dispatcher.invoke('profiles.test', {}))).toMatchObject({ code: 'invalid_input', field: 'provider', issue: { code: 'custom', path: ['provider'], rule: 'required' } });
+    expect(errorOf(await dispatcher.invoke('conversations.rename', { id: 'nope', title: 'x' }))).toMatchObject({ code: 'not_found', fact: { kind: 'conversation_unknown' } });
+    core.conversationStore.ensure('c1', 'hello');
+    expect(errorOf(await dispatcher.invoke('conversations.rename', { id: 'c1', title: ' \n ' }))).toMatchObject({ code: 'invalid_input', field: 'title', issue: { code: 'custom', path: ['title'], rule: 'required' } });
+    expect(internal).toEqual([]);
   });
 
   it('an unexpected error maps to internal without leaking its message; it is reported to the log hook', async () => {
@@ -250,6 +284,30 @@ describe('errors from handlers', () => {
       expect(e.message).not.toContain('sk-secret');
     }
     expect(internal.map((i) => i.channel)).toEqual(['servers.logs', 'servers.restart']);
+  });
+
+  it('the chat’s classes carry their facts: a busy conversation, a message that cannot be edited, a file that cannot be written', () => {
+    expect(toIpcError(new ConversationBusyError())).toMatchObject({ code: 'busy', fact: { kind: 'conversation_busy' } });
+    expect(toIpcError(new NotEditableError())).toMatchObject({ code: 'conflict', fact: { kind: 'not_editable' } });
+    expect(toIpcError(new ExportWriteError('/x/a.md', 'EROFS'))).toEqual({ code: 'write_failed', message: 'Could not write /x/a.md: the disk is read-only.', fact: { kind: 'write_failed', path: '/x/a.md', errno: 'EROFS' } });
+  });
+
+  it('every sign-in error carries its failure by code (main/mcp/oauth/errors.ts), two that fell through to internal included', () => {
+    const signIns: Array<[Error, IpcError['code'], unknown]> = [
+      [new CancelledError(), 'sign_in_cancelled', { code: 'cancelled' }],
+      [new CallbackTimeoutError(300_000), 'sign_in_timeout', { code: 'timeout', seconds: 300 }],
+      [new PortInUseError(8123), 'port_in_use', { code: 'port_in_use', port: 8123 }],
+      [new AuthorizationDeniedError('access_denied', 'No thanks'), 'sign_in_denied', { code: 'denied', oauth_error: 'access_denied', said: 'No thanks' }],
+      // These two used to fall through to `internal` ("Something went wrong in the app core").
+      [new OAuthServerRefusedError('invalid_grant', 'request'), 'oauth_failed', { code: 'refused', step: 'request', oauth_error: 'invalid_grant', said: null }],
+      [new IssuerMismatchSignInError('metadata'), 'unsafe_authorization_url', { code: 'issuer_mismatch', where: 'metadata' }],
+      [new UnsafeUrlError('…', 'authorization_url', null, 'http://evil.example'), 'unsafe_authorization_url', { code: 'unsafe_url', what: 'authorization_url', field: null, url: 'http://evil.example' }],
+      [new OAuthFetchRefusedError('…', 'private_address', 'http://10.0.0.1'), 'oauth_failed', { code: 'fetch_refused', why: 'private_address', url: 'http://10.0.0.1', max_bytes: null }],
+      [new InteractionRequiredError('needs_reauth'), 'oauth_failed', { code: 'needs_browser', reason: 'needs_reauth' }],
+      [new OAuthFlowError('no_tokens', 'The authorization server did not issue tokens.'), 'oauth_failed', { code: 'no_tokens' }],
+      [new OAuthFlowError('failed', 'Sign-in failed: fetch failed', 'TypeError', 'fetch failed'), 'oauth_failed', { code: 'failed', said: 'fetch failed' }],
+    ];
+    for (const [err, code, failure] of signIns) expect(toIpcError(err), err.name).toMatchObject({ code, fact: { kind: 'sign_in', failure } });
   });
 
   it('toIpcError keeps HostError messages and drops everything else', () => {

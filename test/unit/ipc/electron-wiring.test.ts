@@ -307,10 +307,10 @@ describe('hardenWebContents', () => {
 describe('sendEvent', () => {
   it('sends to a live window and drops events for a destroyed or missing one', () => {
     const wc = new FakeWebContents();
-    sendEvent(wc.asContents(), 'app.warning', { message: 'hello' });
+    sendEvent(wc.asContents(), 'app.warning', { code: 'link_declined', server: 'hello' });
     wc.destroyed = true;
-    sendEvent(wc.asContents(), 'app.warning', { message: 'dropped' });
-    sendEvent(null, 'app.warning', { message: 'dropped' });
-    expect(wc.sent).toEqual([{ channel: 'app.warning', payload: { message: 'hello' } }]);
+    sendEvent(wc.asContents(), 'app.warning', { code: 'link_declined', server: 'dropped' });
+    sendEvent(null, 'app.warning', { code: 'link_declined', server: 'dropped' });
+    expect(wc.sent).toEqual([{ channel: 'app.warning', payload: { code: 'link_declined', server: 'hello' } }]);
   });
 });

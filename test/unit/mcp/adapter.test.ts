@@ -105,7 +105,7 @@ describe('buildToolTable', () => {
     const t = buildToolTable([tool('fs', 'read.file'), tool('fs', 'write file')]);
     expect(t.tools.map((x) => x.name)).toEqual(['fs__read_file', 'fs__write_file']);
     expect(t.byName.get('fs__read_file')).toMatchObject({ server: 'fs', original_name: 'read.file', description: 'fs/read.file' });
-    expect(t.warnings.size).toBe(0);
+    expect(t.renames.size).toBe(0);
   });
 
   it('gives the second of two tools that sanitize alike a stable hash suffix and a warning; drops nothing', () => {
@@ -120,10 +120,11 @@ describe('buildToolTable', () => {
     for (const n of names) expect(n).toMatch(VALID);
     // The map back to the real name is kept for every one of them.
     expect(t.tools.map((x) => t.byName.get(x.name)?.original_name)).toEqual(['read.file', 'read file', 'read_file']);
-    const w = t.warnings.get('srv') ?? [];
-    expect(w).toHaveLength(2);
-    expect(w[0]).toContain('read file');
-    expect(w[0]).toContain(names[1]);
+    // Each renamed tool is an issue of its server, by kind, for the window to word.
+    expect(t.renames.get('srv')).toEqual([
+      { kind: 'tool_renamed', tool: 'read file', like: 'read.file', like_server: 'srv', offered_as: names[1] },
+      { kind: 'tool_renamed', tool: 'read_file', like: 'read.file', like_server: 'srv', offered_as: names[2] },
+    ]);
     // Stable: the same input gives the same names (the hash depends only on the real names).
     expect(buildToolTable(input).tools.map((x) => x.name)).toEqual(names);
     expect(shortHash('srv', 'read file')).toMatch(/^[0-9a-f]{6}$/);
@@ -132,8 +133,8 @@ describe('buildToolTable', () => {
   it('handles collisions across servers whose names sanitize alike', () => {
     const t = buildToolTable([tool('my.srv', 'echo'), tool('my_srv', 'echo')]);
     expect(t.tools.map((x) => x.name)).toEqual(['my_srv__echo', `my_srv__echo_${shortHash('my_srv', 'echo')}`]);
-    expect(t.warnings.get('my.srv')).toBeUndefined();
-    expect(t.warnings.get('my_srv')?.[0]).toContain('my.srv');
+    expect(t.renames.get('my.srv')).toBeUndefined();
+    expect(t.renames.get('my_srv')?.[0]).toMatchObject({ like_server: 'my.srv' });
     expect(t.byName.get(t.tools[1]!.name)).toMatchObject({ server: 'my_srv', original_name: 'echo' });
   });
 
@@ -189,7 +190,7 @@ describe('buildToolTable reuse (docs/ARCHITECTURE.md "Memory per server")', () =
     const renamed = table.tools[1]!;
     expect(renamed).not.toBe(first);
     expect(renamed.name).not.toBe(first.name);
-    expect(table.warnings.get('files')).toHaveLength(1);
+    expect(table.renames.get('files')).toHaveLength(1);
     // The shared empty annotations cannot be changed by accident.
     expect(Object.isFrozen(first.annotations)).toBe(true);
   });

@@ -12,6 +12,7 @@ import { useApp } from '../../store';
 import { useTranslation } from '../../i18n';
 import { appendMessages, filterExchanges, methodsOf, toExchanges, visibleWindow } from './exchanges';
 import { ExchangeView } from './ExchangeView';
+import { ErrorText } from '../ErrorText';
 
 /** The inspector dialog, when the store says one is open. */
 export function InspectorDialog() {
@@ -24,7 +25,7 @@ export function InspectorDialog() {
 function Inspector({ server, focus, onClose }: { server: string; focus: string | null; onClose: () => void }) {
   const { t } = useTranslation();
   const [messages, setMessages] = useState<InspectorMessage[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
   const [method, setMethod] = useState('');
   const [text, setText] = useState('');
   const [saved, setSaved] = useState<InspectorSaveResult | null>(null);
@@ -52,9 +53,9 @@ function Inspector({ server, focus, onClose }: { server: string; focus: string |
         setMessages(merged);
         setRecording(snap.recording);
       },
-      (err: Error) => {
+      (err: unknown) => {
         early = null;
-        setError(err.message);
+        setError(err);
         setMessages([]);
       },
     );
@@ -80,7 +81,7 @@ function Inspector({ server, focus, onClose }: { server: string; focus: string |
     try {
       setSaved(await call('inspector.save', { server }));
     } catch (err) {
-      setError((err as Error).message);
+      setError(err);
     }
   };
   const clear = async () => {
@@ -89,7 +90,7 @@ function Inspector({ server, focus, onClose }: { server: string; focus: string |
       await call('inspector.clear', { server });
       setMessages([]);
     } catch (err) {
-      setError((err as Error).message);
+      setError(err);
     }
   };
 
@@ -101,7 +102,7 @@ function Inspector({ server, focus, onClose }: { server: string; focus: string |
       setRecording((await call('inspector.setRecording', { server, on })).recording);
     } catch (err) {
       setRecording(!on);
-      setError((err as Error).message);
+      setError(err);
     }
   };
 
@@ -161,9 +162,9 @@ function Inspector({ server, focus, onClose }: { server: string; focus: string |
             {t('inspector.saved', { count: saved.count, path: saved.path })}
           </div>
         )}
-        {error && (
+        {error !== null && (
           <div className="field-error" role="alert">
-            {error}
+            <ErrorText error={error} />
           </div>
         )}
         {focus !== null && messages !== null && !focusedFound && <div className="muted small">{t('inspector.focusMissing')}</div>}

@@ -10,6 +10,7 @@ import { useApp } from '../../store';
 import { useTranslation } from '../../i18n';
 import { ApprovalCard } from '../ApprovalCard';
 import { finalResult, type Exchange } from './exchanges';
+import { ErrorText } from '../ErrorText';
 
 /** The `run_id` of a replay's approval (the contract's `INSPECTOR_RUN_ID`; the renderer imports types only). */
 const REPLAY_RUN: typeof INSPECTOR_RUN_ID = 'inspector-replay';
@@ -25,7 +26,7 @@ export function ReplayPanel({ server, exchange, seq, tool, args, onClose }: { se
   const [parseError, setParseError] = useState<string | null>(null);
   const [running, setRunning] = useState(false);
   const [outcome, setOutcome] = useState<InspectorReplayResult | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
   // Select the store's own objects (a selector that builds a new array would render forever).
   const order = useApp((s) => s.approvalOrder);
   const pending = useApp((s) => s.approvals);
@@ -46,7 +47,7 @@ export function ReplayPanel({ server, exchange, seq, tool, args, onClose }: { se
     try {
       setOutcome(await call('inspector.replay', { server, seq, arguments: edited as Record<string, unknown> }));
     } catch (err) {
-      setError((err as Error).message);
+      setError(err);
     } finally {
       setRunning(false);
     }
@@ -70,9 +71,9 @@ export function ReplayPanel({ server, exchange, seq, tool, args, onClose }: { se
         <button onClick={onClose}>{t('common.cancel')}</button>
       </div>
       {running && approvals.map((a) => <ApprovalCard key={a.id} approval={a} />)}
-      {error && (
+      {error !== null && (
         <div className="field-error" role="alert">
-          {error}
+          <ErrorText error={error} />
         </div>
       )}
       {outcome && (

@@ -13,6 +13,7 @@ import { useTranslation } from '../../i18n';
 import { allowPatchOf } from './sandbox-form';
 import { SandboxBadge } from './SandboxBadge';
 import './sandbox.css';
+import { ErrorText } from '../ErrorText';
 
 /** One row of the policy: its label and its paths or hosts. */
 function PolicyRow({ label, items, none, testId }: { label: string; items: string[]; none: string; testId: string }) {
@@ -70,7 +71,7 @@ function SandboxDenials({ server }: { server: ServerView }) {
   const upsert = useApp((s) => s.upsertServer);
   const [busy, setBusy] = useState<string | null>(null);
   const [asking, setAsking] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
   const allow = async (d: SandboxDenial) => {
     setError(null);
     setBusy(`${d.kind} ${d.target}`);
@@ -78,7 +79,7 @@ function SandboxDenials({ server }: { server: ServerView }) {
       upsert(await call('servers.update', { name: server.name, patch: { sandbox: allowPatchOf(server.sandbox_settings, d) } }));
       setAsking(null);
     } catch (err) {
-      setError((err as Error).message);
+      setError(err);
     } finally {
       setBusy(null);
     }
@@ -118,9 +119,9 @@ function SandboxDenials({ server }: { server: ServerView }) {
           </div>
         );
       })}
-      {error && (
+      {error !== null && (
         <div className="field-error" role="alert">
-          {error}
+          <ErrorText error={error} />
         </div>
       )}
     </div>

@@ -9,7 +9,9 @@
  *   message, images as image parts or a note;
  * - the service against the real server-everything: a prompt with arguments, a template-expanded
  *   resource, completions depending on an earlier argument, and a foreign URI refused before any
- *   request reaches the server.
+ *   request reaches the server;
+ * - refusals carry the facts the window words: why a URI is not read, a prompt not listed or its
+ *   missing arguments, a resource too large or empty to save.
  */
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -17,17 +19,19 @@ import type { ContentView, TranscriptItem } from '../../../../preload/contract/i
 import { ATTACHMENT_TEXT_CHARS, ContextBudget, fitBlock, fitPromptMessages, fitResourceContents, MESSAGE_CONTEXT_CHARS, notesFrom, partsForViewer, VIEWER_TEXT_CHARS } from '../../../../main/chat/context/budget.js';
 import { classifyResourceUri, mayReadFromServer, ownSchemes } from '../../../../preload/contract/rules/index.js';
 import { userItemToMessages } from '../../../../main/chat/context/to-model.js';
-import { ContextService, resourceFileName, templateVariables } from '../../../../main/chat/context/service.js';
+import { ContextService, MAX_SAVE_BYTES, resourceFileName, templateVariables } from '../../../../main/chat/context/service.js';
 import { transcriptToMessages } from '../../../../main/chat/conversations/history.js';
 import { conversationToMarkdown } from '../../../../main/chat/conversations/export.js';
 import { searchableText } from '../../../../main/chat/conversations/text.js';
 import { McpConnection } from '../../../../main/mcp/connection.js';
 import { readyServer } from '../../../../main/mcp/host/ready-server.js';
 import { HostError } from '../../../../main/mcp/host/errors.js';
+import type { ReadyServer } from '../../../../main/mcp/host/ready-server.js';
+import { ExportWriteError } from '../../../../main/chat/conversations/service.js';
 import { resourceUriOfText } from '../../../../renderer/src/resource-links.js';
 import { expandUriTemplate } from '../../../../renderer/src/uri-template.js';
 import { randomPng } from '../../../fixtures/png.js';
-import { localServer, ROOT } from '../../helpers.js';
+import { localServer, makeTempDir, removeDir, ROOT } from '../../helpers.js';
 
 const EVERYTHING = path.join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
 
@@ -243,18 +247,26 @@ describe('ContextService with server-everything', () => {
 
   it('refuses a URI that is not the server’s own before any request, and a missing required argument', async () => {
     const { svc } = await start();
-    for (const uri of ['file:///etc/passwd', 'https://example.com/', 'javascript:alert(1)']) {
+    // Why, as the fact the window words: a scheme never read through a server, or one the server does not list.
+    for (const [uri, why] of [['file:///etc/passwd', 'not_listed'], ['https://example.com/', 'scheme'], ['javascript:alert(1)', 'scheme']] as const) {
       const err = await svc.read('every', uri).catch((e: unknown) => e);
       expect(err, uri).toBeInstanceOf(HostError);
       expect((err as HostError).code, uri).toBe('forbidden');
+      expect((err as HostError).fact, uri).toEqual({ kind: 'resource_refused', server: 'every', uri, why });
       const viaSend = await svc.resolve([{ kind: 'resource', server: 'every', uri }]).catch((e: unknown) => e);
       expect((viaSend as HostError).code, uri).toBe('forbidden');
+      expect((viaSend as HostError).fact, uri).toMatchObject({ kind: 'resource_refused', why });
     }
     const missing = await svc.resolve([{ kind: 'prompt', server: 'every', name: 'completable-prompt', arguments: { department: 'Sales' } }]).catch((e: unknown) => e);
     expect((missing as HostError).code).toBe('invalid_input');
     expect((missing as HostError).message).toMatch(/needs: name/);
+    expect((missing as HostError).fact).toEqual({ kind: 'prompt_arguments', server: 'every', prompt: 'completable-prompt', missing: ['name'] });
     const unknown = await svc.resolve([{ kind: 'prompt', server: 'other', name: 'x', arguments: {} }]).catch((e: unknown) => e);
     expect((unknown as HostError).code).toBe('not_found');
+    // A prompt the server does not (or no longer does) list: its name and the server, for the window.
+    const gone = await svc.resolve([{ kind: 'prompt', server: 'every', name: 'no-such-prompt', arguments: {} }]).catch((e: unknown) => e);
+    expect((gone as HostError).code).toBe('not_found');
+    expect((gone as HostError).fact).toEqual({ kind: 'prompt_unknown', server: 'every', prompt: 'no-such-prompt' });
   }, 30_000);
 
   it('reads a resource for the viewer and follows its updates while subscribed', async () => {
@@ -266,4 +278,45 @@ describe('ContextService with server-everything', () => {
     expect(await svc.unsubscribe('every', 'demo://resource/static/document/architecture.md')).toEqual({ unsubscribed: true });
     expect(await svc.unsubscribe('every', 'demo://resource/static/document/architecture.md')).toEqual({ unsubscribed: false });
   }, 30_000);
+});
+
+describe('saving a resource', () => {
+  /** A server that lists `note://` resources and answers every read with `contents`; `chooseSavePath` as Electron's dialog. */
+  const serving = (contents: unknown[], chooseSavePath: ((name: string) => Promise<string | null>) | null = null): ContextService => {
+    const server = {
+      name: 'notes',
+      tools: [],
+      resources: [{ uri: 'note://a', name: 'a' }],
+      prompts: [],
+      supportsLogging: false,
+      supports: () => true,
+      listResourceTemplates: async () => ({ items: [] }),
+      readResource: async () => ({ contents }),
+    } as unknown as ReadyServer;
+    return new ContextService({ ready: (n) => (n === 'notes' ? server : null), names: () => ['notes'] }, () => undefined, chooseSavePath);
+  };
+
+  it('refuses a resource over the limit or without content, by facts the window words (its size and the limit in bytes)', async () => {
+    const big = Buffer.alloc(MAX_SAVE_BYTES + 1).toString('base64');
+    const tooLarge = await serving([{ uri: 'note://a', blob: big }]).save('notes', 'note://a').catch((e: unknown) => e);
+    expect(tooLarge).toBeInstanceOf(HostError);
+    expect((tooLarge as HostError).code).toBe('invalid_input');
+    expect((tooLarge as HostError).fact).toEqual({ kind: 'resource_too_large', size_bytes: MAX_SAVE_BYTES + 1, limit_bytes: MAX_SAVE_BYTES });
+    const empty = await serving([]).save('notes', 'note://a').catch((e: unknown) => e);
+    expect((empty as HostError).fact).toEqual({ kind: 'resource_empty' });
+  });
+
+  it('a file that cannot be written says where and the system’s code (write_failed)', async () => {
+    const dir = makeTempDir('op-save-');
+    try {
+      const target = path.join(dir, 'missing-folder', 'a.txt');
+      const err = await serving([{ uri: 'note://a', text: 'hello' }], async () => target)
+        .save('notes', 'note://a')
+        .catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ExportWriteError);
+      expect(err).toMatchObject({ path: target, errno: 'ENOENT' });
+    } finally {
+      await removeDir(dir);
+    }
+  });
 });

@@ -92,7 +92,8 @@ it('export through the save dialog: writes the file, reports an unwritable path,
   choose = path.join(dir, 'no-such-folder', 'out.json');
   expect(await d.invoke('conversations.export', { id: 'e', format: 'json' })).toEqual({
     ok: false,
-    error: { code: 'write_failed', message: `Could not write ${choose}: the folder does not exist.` },
+    // Where and the system's code, for the window to word (the message is English, for logs).
+    error: { code: 'write_failed', message: `Could not write ${choose}: the folder does not exist.`, fact: { kind: 'write_failed', path: choose, errno: 'ENOENT' } },
   });
   choose = null;
   expect(value(await d.invoke('conversations.export', { id: 'e', format: 'json' }))).toEqual({ kind: 'cancelled' });

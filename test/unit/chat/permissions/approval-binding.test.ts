@@ -104,7 +104,7 @@ describe('two servers of one tool namespace (a config file written before names 
     expect(mine).toMatchObject({ server: 'my_fs', original_name: 'write_note' });
     const theirs = core.host.tools().find((t) => t.server === 'my.fs' && t.original_name === 'write_note')!;
     expect(theirs.name).toMatch(/^my_fs__write_note_[0-9a-f]{6}$/);
-    expect(core.host.view('my.fs').warnings.some((w) => w.includes('my_fs__write_note_'))).toBe(true);
+    expect(core.host.view('my.fs').issues).toContainEqual({ kind: 'tool_renamed', tool: 'write_note', like: 'write_note', like_server: 'my_fs', offered_as: theirs.name });
   });
 });
 

@@ -3,7 +3,7 @@
  * real McpHost and a real config file: the calls run exactly as the agent will run them —
  * `gate.authorize()` first, `host.callTool()` only when allowed.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ApprovalView, PermissionMode } from '../../../../preload/contract/index.js';
@@ -91,7 +91,7 @@ describe('permission gate (real server-filesystem)', () => {
     const { auth, card } = await answered('write_file', { path: target, content: 'x' }, 'allow_once');
     expect(card).toMatchObject({ server: 'files', tool: 'write_file', namespaced_tool: 'files__write_file', args: { path: target, content: 'x' }, conversation_id: 'conv-1', run_id: 'run-1' });
     expect(card.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
-    expect(auth).toMatchObject({ allowed: true, via: 'user', decision: 'allow_once', warning: null });
+    expect(auth).toMatchObject({ allowed: true, via: 'user', decision: 'allow_once', warning: null, not_saved: [] });
     expect(readFileSync(target, 'utf8')).toBe('x');
   });
 
@@ -123,6 +123,17 @@ describe('permission gate (real server-filesystem)', () => {
     expect(readFileSync(path.join(work, 'c2.txt'), 'utf8')).toBe('2');
     const other = await answered('write_file', { path: path.join(work, 'c3.txt'), content: '3' }, 'deny', undefined, 'conv-2');
     expect(other.auth.allowed).toBe(false);
+  });
+
+  it('Always allow that cannot be saved still allows the call, and says what was not saved by code with the system’s words', async () => {
+    // The config file cannot be replaced (a folder stands in its place), so the choice cannot be written.
+    rmSync(store.file);
+    mkdirSync(store.file);
+    writeFileSync(path.join(store.file, 'keep'), '');
+    const target = path.join(work, 'unsaved.txt');
+    const { auth } = await answered('write_file', { path: target, content: 'x' }, 'always_allow');
+    expect(auth).toMatchObject({ allowed: true, via: 'user', decision: 'always_allow', warning: expect.stringMatching(/^Could not save "Always allow": /), not_saved: [{ what: 'always_allow', said: expect.stringMatching(/^E[A-Z]+/) }] });
+    expect(readFileSync(target, 'utf8')).toBe('x');
   });
 
   it('Always allow is stored with the server (mcp_servers.json) and survives a restart of the core', async () => {

@@ -42,9 +42,18 @@ describe('packages', () => {
       buildConfig(s, 'package:0', {});
     } catch (err) {
       expect((err as CatalogInputError).field).toBe('env:EVERYTHING_TOKEN');
+      // Why, for the window to word: the field's label as the registry gives it.
+      expect((err as CatalogInputError).fact).toMatchObject({ kind: 'catalog_input', problem: 'required', choices: [] });
     }
     const bad = (): unknown => buildConfig(s, 'package:0', { 'env:EVERYTHING_TOKEN': 't', 'env:EVERYTHING_MODE': 'turbo' });
     expect(bad).toThrow(/one of: fast, slow/);
+    expect((() => {
+      try {
+        return bad();
+      } catch (err) {
+        return (err as CatalogInputError).fact;
+      }
+    })()).toMatchObject({ kind: 'catalog_input', problem: 'choice', choices: ['fast', 'slow'] });
     expect(buildConfig(s, 'package:0', { 'env:EVERYTHING_TOKEN': 't' }).input).toMatchObject({ env: { EVERYTHING_TOKEN: 't', EVERYTHING_MODE: 'fast' } });
   });
 
@@ -163,6 +172,16 @@ describe('remotes', () => {
     expect(checkRemoteUrl('http://[::1]:9/mcp')).toBe('http://[::1]:9/mcp');
     expect(checkRemoteUrl('http://localhost/mcp')).toBe('http://localhost/mcp');
     expect(() => checkRemoteUrl('http://127.0.0.1.evil.example/mcp')).toThrow(/Only https/);
+    for (const [url, problem] of [['http://127.0.0.1.evil.example/mcp', 'url_scheme'], ['https://u:p@example.com/mcp', 'url_credentials'], ['https://example.com/{tenant}/mcp', 'url_unfilled'], ['not a url', 'url_invalid']] as const) {
+      const err = (() => {
+        try {
+          return checkRemoteUrl(url);
+        } catch (e) {
+          return e;
+        }
+      })();
+      expect((err as CatalogInputError).fact, url).toMatchObject({ kind: 'catalog_input', problem, label: null });
+    }
     const sse = doc({ name: 'io.test/s', description: 'x', version: '1', remotes: [{ type: 'sse', url: 'https://x.example.com/{path}', variables: { path: { default: 'sse' } } }] });
     expect(buildConfig(sse, 'remote:0', {}).input).toEqual({ type: 'sse', url: 'https://x.example.com/sse', headers: {} });
     const unfilled = doc({ name: 'io.test/s', description: 'x', version: '1', remotes: [{ type: 'sse', url: 'https://x.example.com/{nope}' }] });

@@ -48,6 +48,8 @@ describe('secrets are stored by reference', () => {
     const b = new ConfigStore(dir, new MemorySecretStore());
     await b.load();
     expect(b.warning).toMatch(/TOKEN of server "gh" is missing from the secret store/);
+    // The window words it from the typed warning: which server and which of its secrets.
+    expect(b.warnings).toEqual([{ code: 'secret_missing', server: 'gh', secret: { kind: 'env', name: 'TOKEN' } }]);
     expect(b.get('gh')).toEqual(local({ TOKEN: '' }));
   });
 

@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { chmodSync, promises as fs, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { AppWarning } from '../../../../preload/contract/index.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   applyPatch,
@@ -74,6 +75,7 @@ describe('ConfigStore.load', () => {
     expect(r.servers.size).toBe(0);
     expect(r.warning).toMatch(/not valid JSON/);
     expect(r.warning).toContain('kept');
+    expect(store.warnings).toEqual([{ code: 'config_unusable', file: store.file, problem: 'not_json' }]);
     expect(store.names()).toEqual([]);
     expect(readFileSync(store.file).equals(bad)).toBe(true);
     // Loading again does not touch it either.
@@ -84,11 +86,12 @@ describe('ConfigStore.load', () => {
 
   it('a JSON document of the wrong shape is treated like a corrupt file', async () => {
     const store = new ConfigStore(dir);
-    for (const text of ['[]', '"x"', '{"servers": []}', '{"servers": 5}', 'null']) {
+    for (const [text, problem] of [['[]', 'not_object'], ['"x"', 'not_object'], ['{"servers": []}', 'servers_not_object'], ['{"servers": 5}', 'servers_not_object'], ['null', 'not_object']] as const) {
       writeFileSync(store.file, text);
       const r = await store.load();
       expect(r.servers.size).toBe(0);
       expect(r.warning, text).toBeTruthy();
+      expect(store.warnings, text).toEqual([{ code: 'config_unusable', file: store.file, problem }]);
       expect(readFileSync(store.file, 'utf8')).toBe(text);
     }
   });
@@ -105,6 +108,7 @@ describe('ConfigStore.load', () => {
     expect(readFileSync(path.join(dir, aside[0]!), 'utf8')).toBe(bad);
     expect(JSON.parse(readFileSync(store.file, 'utf8'))).toEqual({ servers: { fresh: local() } });
     expect(store.warning).toContain(aside[0]);
+    expect(store.warnings).toEqual([{ code: 'config_set_aside', kept_as: path.join(dir, aside[0]!) }]);
     // A second save does not move the good file aside.
     await store.put('second', local());
     expect((await fs.readdir(dir)).filter((f) => f.includes('corrupt'))).toHaveLength(1);
@@ -116,6 +120,7 @@ describe('ConfigStore.load', () => {
     const r = await store.load();
     expect(r.servers.size).toBe(0);
     expect(r.warning).toMatch(/Could not read/);
+    expect(store.warnings).toEqual([{ code: 'config_unreadable', file: store.file, said: expect.stringMatching(/^EISDIR/) }]);
   });
 
   it('loads the config file shape', async () => {
@@ -213,6 +218,13 @@ describe('bad entries', () => {
     }
     expect(w).toContain('command is required');
     expect(w).toContain('The URL must start with http:// or https://');
+    // The window's warning: each skipped entry with why by code, as an import says it.
+    expect(store.warnings).toHaveLength(1);
+    const skipped = store.warnings[0] as Extract<AppWarning, { code: 'config_skipped' }>;
+    expect(skipped.code).toBe('config_skipped');
+    expect(skipped.entries.map((e) => e.name)).toEqual(['bad name!', 'nocommand', 'emptycmd', 'badargs', 'badurl', 'ftp', 'weird', 'badenv', 'badtimeout', 'notobject']);
+    expect(skipped.entries[0]!.why).toEqual({ code: 'invalid_name' });
+    expect(skipped.entries.find((e) => e.name === 'ftp')!.why).toMatchObject({ code: 'invalid_entry', issue: { rule: 'http_scheme' } });
     // Skipping entries is not a corrupt file: the file is not moved aside on the next save.
     await store.put('third', local());
     expect((await fs.readdir(dir)).filter((f) => f.includes('corrupt'))).toEqual([]);

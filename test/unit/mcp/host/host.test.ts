@@ -314,9 +314,9 @@ describe('tool collisions across servers', () => {
     const suffixed = under.find((t) => t.original_name === 'env_check')!;
     expect(suffixed.name).toMatch(/^my_srv__env_check_[0-9a-f]{6}$/);
     for (const t of tools) expect(t.name).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
-    // The warning is visible on the server that got the suffixed names.
-    expect(h.view('my_srv').warnings.some((w) => w.includes('env_check') && w.includes(suffixed.name))).toBe(true);
-    expect(h.view('my.srv').warnings).toEqual([]);
+    // The rename is an issue of the server that got the suffixed names.
+    expect(h.view('my_srv').issues).toContainEqual({ kind: 'tool_renamed', tool: 'env_check', like: 'env_check', like_server: 'my.srv', offered_as: suffixed.name });
+    expect(h.view('my.srv').issues.filter((i) => i.kind === 'tool_renamed')).toEqual([]);
     // Each name reaches its own server with the real tool name.
     expect(textOf(await h.callTool('my_srv__env_check', { name: 'WHO', sha256: sha256('dotted') }))).toBe('match');
     expect(textOf(await h.callTool(suffixed.name, { name: 'WHO', sha256: sha256('underscored') }))).toBe('match');

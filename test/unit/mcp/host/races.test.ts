@@ -1,8 +1,9 @@
 /**
  * Management actions win races (docs/ARCHITECTURE.md "Update semantics (PATCH)"): removing or
  * disabling a server while an edit of it is starting sticks (no server comes back, running or
- * saved); two concurrent adds of one name give the second a conflict; names that differ only in
- * case are duplicates. Real server processes (the SDK fixture, slowed with --init-delay).
+ * saved) and the edit says so by fact; once shutdown began, actions are refused as the app
+ * shutting down; two concurrent adds of one name give the second a conflict; names that differ
+ * only in case are duplicates. Real server processes (the SDK fixture, slowed with --init-delay).
  */
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -42,6 +43,8 @@ describe('an edit that is still starting loses to', () => {
     await host.remove('a');
     const r = await edit;
     expect(codeOf(r)).toBe('conflict');
+    // The window words it from the fact: the edit was overtaken, so it was not saved.
+    expect((r as HostError).fact).toEqual({ kind: 'edit_superseded', server: 'a' });
     expect(store.has('a')).toBe(false);
     expect(host.list()).toEqual([]);
     expect(host.connection('a')).toBeUndefined();
@@ -61,6 +64,18 @@ describe('an edit that is still starting loses to', () => {
     expect(host.connection('b')).toBeUndefined();
     expect(await waitNoChildren(), `child processes left: ${descendantPids().join(', ')}`).toBe(true);
   }, 30_000);
+});
+
+describe('after shutdown began', () => {
+  it('an add, an edit and a rename are refused as the app shutting down (a fact, not a sentence)', async () => {
+    await host.add('c', { type: 'local', command: sdkCommand(), enabled: false });
+    await host.shutdown();
+    for (const attempt of [host.add('d', { type: 'local', command: sdkCommand(), enabled: false }), host.update('c', { env: { X: '1' } }), host.rename('c', 'e')]) {
+      const err = await attempt.catch((e: unknown) => e);
+      expect(codeOf(err)).toBe('start_failed');
+      expect((err as HostError).fact).toEqual({ kind: 'shutting_down' });
+    }
+  });
 });
 
 describe('names', () => {

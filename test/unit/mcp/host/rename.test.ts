@@ -168,7 +168,8 @@ describe('rename', () => {
     rmSync(path.join(dir, 'inspector.json'));
     mkdirSync(path.join(dir, 'inspector.json'));
     const r = await createDispatcher(core).invoke('servers.rename', { name: 'alpha', new_name: 'beta' });
-    expect(r).toMatchObject({ ok: false, error: { code: 'write_failed' } });
+    // Which record could not be moved, by code, and the system's own words: the window words them.
+    expect(r).toMatchObject({ ok: false, error: { code: 'write_failed', fact: { kind: 'rename_failed', server: 'alpha', to: 'beta', record: 'traffic', said: expect.stringMatching(/^E[A-Z]+/) } } });
     const doc = fileDoc();
     expect(Object.keys(doc.servers)).toEqual(['alpha']);
     const vault = secretsFile();

@@ -9,7 +9,7 @@ import { ConfigStore } from '../../../../main/mcp/config.js';
 import { McpConnection } from '../../../../main/mcp/connection.js';
 import { McpHost } from '../../../../main/mcp/host.js';
 import { OAuthSignIns } from '../../../../main/mcp/oauth/flow.js';
-import { AuthorizationDeniedError, InteractionRequiredError, IssuerMismatchSignInError, OAuthServerRefusedError } from '../../../../main/mcp/oauth/errors.js';
+import { AuthorizationDeniedError, InteractionRequiredError, IssuerMismatchSignInError, OAuthServerRefusedError, signInFailure } from '../../../../main/mcp/oauth/errors.js';
 import { PersistentOAuthProvider } from '../../../../main/mcp/oauth/provider.js';
 import { MemorySecretStore } from '../../../../main/secrets/store.js';
 import { UnauthorizedError } from '@modelcontextprotocol/client';
@@ -90,16 +90,21 @@ describe('a failed sign-in says why', () => {
     expect(err).toBeInstanceOf(OAuthServerRefusedError);
     expect((err as OAuthServerRefusedError).code).toBe('invalid_grant');
     expect(err!.message).toContain('invalid_grant');
+    // The window words it from the failure's facts; the OAuth code is data.
+    expect(signInFailure(err)).toMatchObject({ code: 'refused', step: 'request', oauth_error: 'invalid_grant' });
   });
 
   it('an error callback with the right iss names its code; one without iss from an AS that promised it is a mix-up', async () => {
     const denied = await attempt((u) => new URL(`${u.origin}${u.pathname}?error=access_denied&state=${u.searchParams.get('state')}&iss=${encodeURIComponent(world.issuer)}`));
     expect(denied).toBeInstanceOf(AuthorizationDeniedError);
     expect(denied!.message).toContain('access_denied');
+    expect(signInFailure(denied)).toEqual({ code: 'denied', oauth_error: 'access_denied', said: null });
     const forged = await attempt((u) => new URL(`${u.origin}${u.pathname}?error=access_denied&error_description=Call+this+number&state=${u.searchParams.get('state')}&iss=${encodeURIComponent('https://evil.example')}`));
     expect(forged).toBeInstanceOf(IssuerMismatchSignInError);
     expect(forged!.message).not.toContain('number');
     expect(forged!.message).not.toContain('evil');
+    // Nothing the forged answer said reaches the window: only where the mix-up was found.
+    expect(signInFailure(forged)).toEqual({ code: 'issuer_mismatch', where: 'authorization_response' });
   });
 });
 

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AppCore } from '../../../../main/core.js';
 import { createDispatcher } from '../../../../main/ipc/dispatch.js';
-import { normalizeRoots, RootsInputError, toRootEntries } from '../../../../main/mcp/protocol/roots.js';
+import { DefaultRootsStore, normalizeRoots, ROOTS_FILE, RootsInputError, toRootEntries } from '../../../../main/mcp/protocol/roots.js';
 import { ConfigError, parseServerEntry } from '../../../../main/mcp/config.js';
 import { applyPatch } from '../../../../main/mcp/config/patch.js';
 import { MemorySecretStore } from '../../../../main/secrets/store.js';
@@ -111,16 +111,37 @@ describe('roots with server-filesystem (no directory arguments)', () => {
   it('bad folder lists are refused with a typed error on the roots field, and nothing is saved', async () => {
     const d = createDispatcher(core);
     await d.invoke('roots.setDefault', { roots: [dirA] });
-    expect(await d.invoke('roots.setDefault', { roots: ['relative/dir'] })).toMatchObject({ ok: false, error: { code: 'invalid_input', field: 'roots' } });
+    // Why, as the issue the window words (never main's English).
+    expect(await d.invoke('roots.setDefault', { roots: ['relative/dir'] })).toMatchObject({ ok: false, error: { code: 'invalid_input', field: 'roots', issue: { code: 'custom', path: ['roots'], rule: 'absolute_path' } } });
     expect(await d.invoke('roots.setDefault', { roots: ['/ok', 'bad\u0001'] })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
     expect(await d.invoke('roots.setDefault', { roots: Array.from({ length: 65 }, (_, i) => `/d${i}`) })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
     expect(await d.invoke('roots.getDefault', {})).toEqual({ ok: true, value: { roots: [dirA], can_pick: false } });
     await core.host.add('fs', { type: 'local', command: [process.execPath, FS_SERVER] });
     expect(await waitFor(() => core.host.view('fs').state.kind === 'ready', 20_000)).toBe(true);
-    expect(await d.invoke('servers.update', { name: 'fs', patch: { roots: ['not/absolute'] } })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(await d.invoke('servers.update', { name: 'fs', patch: { roots: ['not/absolute'] } })).toMatchObject({ ok: false, error: { code: 'invalid_input', issue: { rule: 'absolute_path' } } });
     expect(core.host.view('fs').protocol.roots.own).toBeNull();
     // No folder picker in the browser shell: the path field is used instead.
     expect(await d.invoke('roots.pickFolder', {})).toEqual({ ok: true, value: { path: null } });
+  });
+
+  it('an unreadable default roots file is kept and not used; the window is told by code, with the file and the parser’s words', async () => {
+    const other = makeTempDir('op-roots-bad-');
+    try {
+      writeFileSync(path.join(other, ROOTS_FILE), '{ not json');
+      const store = new DefaultRootsStore(other);
+      expect(await store.load()).toEqual({ code: 'roots_unreadable', file: path.join(other, ROOTS_FILE), said: expect.stringMatching(/JSON/) });
+      expect(store.get()).toEqual([]);
+      // A window that connects after the start (the browser shell's) learns of it from app.info.
+      const late = new AppCore({ stateDir: other, shell: 'browser', secrets: new MemorySecretStore() });
+      await late.start();
+      try {
+        expect(await createDispatcher(late).invoke('app.info', {})).toMatchObject({ ok: true, value: { warnings: [{ code: 'roots_unreadable', file: path.join(other, ROOTS_FILE) }] } });
+      } finally {
+        await late.shutdown();
+      }
+    } finally {
+      await removeDir(other);
+    }
   });
 
   it('normalizeRoots and toRootEntries', () => {

@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { EventPayloads } from '../../../../preload/contract/index.js';
+import type { AppWarning, EventPayloads } from '../../../../preload/contract/index.js';
 import { AppCore } from '../../../../main/core.js';
 import { createDispatcher } from '../../../../main/ipc/dispatch.js';
 import { checkElicitationUrl, UnsafeElicitationUrlError } from '../../../../main/mcp/protocol/url-elicitation.js';
@@ -20,7 +20,7 @@ let core: AppCore;
 let opened: Array<{ url: string; server: string }>;
 let requests: EventPayloads['elicitation.urlRequest'][];
 let completes: EventPayloads['elicitation.urlComplete'][];
-let warnings: string[];
+let warnings: AppWarning[];
 
 beforeEach(async () => {
   dir = makeTempDir('op-urlelicit-');
@@ -32,7 +32,7 @@ beforeEach(async () => {
   core.subscribe((event, payload) => {
     if (event === 'elicitation.urlRequest') requests.push(payload as EventPayloads['elicitation.urlRequest']);
     if (event === 'elicitation.urlComplete') completes.push(payload as EventPayloads['elicitation.urlComplete']);
-    if (event === 'app.warning') warnings.push((payload as { message: string }).message);
+    if (event === 'app.warning') warnings.push(payload as AppWarning);
   });
   await core.start();
   await core.host.add('fx', { type: 'local', command: [process.execPath, FIXTURE] });
@@ -87,7 +87,8 @@ describe('URL elicitation', () => {
       expect(JSON.parse(text(r))).toEqual({ action: 'decline' });
       expect(requests).toEqual([]);
       expect(opened).toEqual([]);
-      expect(warnings.some((w) => w.includes('"fx"') && w.includes('not allowed'))).toBe(true);
+      // The user is told by code, the window words it.
+      expect(warnings).toContainEqual({ code: 'link_declined', server: 'fx' });
     });
   }
 
