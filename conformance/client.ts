@@ -109,10 +109,25 @@ const acceptAsShown: ElicitHandler = async (server, form) => {
   return { action: 'accept', content: {} };
 };
 
+/**
+ * The arguments of one call: example values from the tool's schema, except where a scenario asks
+ * the client to hand something back. `json-schema-2020-12-preservation` (SEP-1613, SEP-2106) asks
+ * for the `inputSchema` the connection holds for its focal tool, verbatim, as `json_schema_echo`'s
+ * `schema`: it shows whether listing kept `$schema`, `$defs`, `$anchor`, `additionalProperties`,
+ * `allOf`/`anyOf` and `if`/`then`/`else` as the server sent them.
+ */
+function argumentsFor(conn: McpConnection, tool: Tool): Record<string, unknown> {
+  if (tool.name === 'json_schema_echo') {
+    const focal = conn.tools.find((t) => t.name === 'json_schema_2020_12_tool');
+    if (focal) return { schema: focal.inputSchema };
+  }
+  return exampleArgs(tool);
+}
+
 /** Call every listed tool once, like the agent would. */
 async function callEveryTool(conn: McpConnection): Promise<void> {
   for (const tool of conn.tools) {
-    const r = await conn.callTool(tool.name, exampleArgs(tool));
+    const r = await conn.callTool(tool.name, argumentsFor(conn, tool));
     log(`called ${tool.name}: ${r.isError ? 'error result' : 'ok'}`);
   }
 }
