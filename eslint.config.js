@@ -2,7 +2,8 @@
 // "Processes and rooms": preload/contract imports nothing of ours but its own files and its
 // dependency-free shared rules (rules/); the renderer imports only types from the contract (values
 // from the shared rules) and nothing of main; main never imports the renderer; only main/index.ts
-// and main/ipc/electron*.ts import `electron` (everything else in main runs under plain Node).
+// and main/ipc/electron*.ts import `electron` (everything else in main runs under plain Node). The
+// renderer never opens the browser's confirm/alert/prompt dialogs (docs/ARCHITECTURE.md "Visual design").
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -52,6 +53,9 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': ['error', { patterns: [{ group: ['**/main/**', 'electron', 'node:*'], message: 'The renderer knows nothing of Node or main.' }] }],
       '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ regex: 'preload/contract/(?!rules/index\\.js$)', message: 'The renderer imports only types from the contract (values only from its shared rules, preload/contract/rules/index.js).', allowTypeImports: true }] }],
+      // The window asks in its own words and focus order (components/ConfirmAsk.tsx), never with the browser's dialogs.
+      'no-restricted-globals': ['error', ...['confirm', 'alert', 'prompt'].map((name) => ({ name, message: 'Use the app\'s own confirmation (components/ConfirmAsk.tsx), not the browser\'s dialog.' }))],
+      'no-restricted-properties': ['error', ...['confirm', 'alert', 'prompt'].map((property) => ({ object: 'window', property, message: 'Use the app\'s own confirmation (components/ConfirmAsk.tsx), not the browser\'s dialog.' }))],
     },
   },
   {

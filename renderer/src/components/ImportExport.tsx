@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { ExportResult, ImportPreview, ImportResult } from '../../../preload/contract/index.js';
 import { call } from '../api';
 import { useApp } from '../store';
@@ -6,6 +6,7 @@ import { t as translate, useTranslation } from '../i18n';
 import { describeImportSkip } from '../i18n/errors';
 import { importCounts } from './import-count';
 import { ErrorText } from './ErrorText';
+import { ConfirmAsk } from './ConfirmAsk';
 
 /** "Import 2 servers (1 new, 1 replaced, 3 skipped)" — what the button will really do (current language). */
 function importLabel(preview: ImportPreview, replace: boolean): string {
@@ -21,9 +22,10 @@ function importLabel(preview: ImportPreview, replace: boolean): string {
 /**
  * Import servers from pasted JSON (`{"servers": …}` or other hosts' `{"mcpServers": …}`), with a
  * masked preview first; export the list without secrets (shown here) or with secrets (written by
- * the app to an owner-only file; the secrets never reach this window). A problem is said where it
- * arose — the pasted text's beside Preview, an export's beside the export buttons — and every
- * entry the import skips says so, an existing one too (unless "replace" is ticked).
+ * the app to an owner-only file once the user confirms in the app's own confirmation; the secrets
+ * never reach this window). A problem is said where it arose — the pasted text's beside Preview,
+ * an export's beside the export buttons — and every entry the import skips says so, an existing
+ * one too (unless "replace" is ticked).
  */
 export function ImportExport({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation();
@@ -36,6 +38,9 @@ export function ImportExport({ onClose }: { onClose: () => void }) {
   // The pasted text's problem (Preview, Import), and an export's: each said beside its buttons.
   const [importError, setImportError] = useState<unknown>(null);
   const [exportError, setExportError] = useState<unknown>(null);
+  // "Export with secrets…" asks first, in the app's own confirmation under the export buttons.
+  const [askingSecrets, setAskingSecrets] = useState(false);
+  const secretsButton = useRef<HTMLButtonElement>(null);
 
   const run = async <T,>(fn: () => Promise<T>, then: (v: T) => void, setError: (e: unknown) => void) => {
     setImportError(null);
@@ -173,15 +178,23 @@ export function ImportExport({ onClose }: { onClose: () => void }) {
       )}
       <div className="row">
         <button onClick={() => void run(() => call('servers.export', { include_secrets: false }), setExported, setExportError)}>{t('importExport.exportPlain')}</button>
-        <button
-          className="danger"
-          onClick={() => {
-            if (confirm(t('importExport.confirmSecrets'))) void run(() => call('servers.export', { include_secrets: true }), setExported, setExportError);
-          }}
-        >
+        <button ref={secretsButton} className="danger" onClick={() => setAskingSecrets(true)}>
           {t('importExport.exportSecrets')}
         </button>
       </div>
+      {askingSecrets && (
+        <ConfirmAsk
+          testId="export-secrets-confirm"
+          question={t('importExport.confirmSecrets')}
+          confirmLabel={t('importExport.confirmSecretsYes')}
+          returnFocus={secretsButton}
+          onCancel={() => setAskingSecrets(false)}
+          onConfirm={() => {
+            setAskingSecrets(false);
+            void run(() => call('servers.export', { include_secrets: true }), setExported, setExportError);
+          }}
+        />
+      )}
       {exported?.json && <textarea aria-label={t('importExport.exportedJson')} className="mono" readOnly value={exported.json} />}
       {exported?.path && (
         <div className="notice-block warning" role="alert">

@@ -3,7 +3,7 @@
  * default, and the form of the selected (or a new) profile. With no profile yet, local model
  * servers found on this computer are offered ready to use.
  */
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ModelProfileView } from '../../../preload/contract/index.js';
 import { call } from '../api';
 import { useApp } from '../store';
@@ -11,6 +11,37 @@ import { useTranslation } from '../i18n';
 import { LocalModelOffers, useLocalModelOffers } from './LocalModelOffers';
 import { ProfileForm } from './ProfileForm';
 import { ErrorText } from './ErrorText';
+import { ConfirmAsk } from './ConfirmAsk';
+
+/**
+ * A profile's Remove button, which asks first in the app's own confirmation under the profile's
+ * row (./ConfirmAsk.tsx; Cancel, Escape or a click elsewhere keeps the profile).
+ */
+function RemoveProfile({ profile, onRemove }: { profile: ModelProfileView; onRemove: () => void }) {
+  const { t } = useTranslation();
+  const [asking, setAsking] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  return (
+    <>
+      <button ref={button} className="danger" onClick={() => setAsking(true)}>
+        {t('common.remove')}
+      </button>
+      {asking && (
+        <ConfirmAsk
+          testId="profile-remove-confirm"
+          question={t('model.confirmRemove', { name: profile.name })}
+          confirmLabel={t('common.remove')}
+          returnFocus={button}
+          onCancel={() => setAsking(false)}
+          onConfirm={() => {
+            setAsking(false);
+            onRemove();
+          }}
+        />
+      )}
+    </>
+  );
+}
 
 /** Settings → Model. */
 export function ModelSettings() {
@@ -77,15 +108,10 @@ export function ModelSettings() {
               {!p.is_default && (
                 <button onClick={() => call('profiles.setDefault', { id: p.id }).then(() => refresh(), (e: unknown) => setError(e))}>{t('model.makeDefault')}</button>
               )}
-              <button
-                className="danger"
-                onClick={() => {
-                  if (!window.confirm(t('model.confirmRemove', { name: p.name }))) return;
-                  call('profiles.remove', { id: p.id }).then(() => refresh(selected === p.id ? undefined : selected ?? undefined), (e: unknown) => setError(e));
-                }}
-              >
-                {t('common.remove')}
-              </button>
+              <RemoveProfile
+                profile={p}
+                onRemove={() => call('profiles.remove', { id: p.id }).then(() => refresh(selected === p.id ? undefined : selected ?? undefined), (e: unknown) => setError(e))}
+              />
             </div>
           ))}
           <div>

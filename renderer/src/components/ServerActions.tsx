@@ -3,14 +3,15 @@
  * OAuth server waits for it, else Tools — and the rest (Restart, Edit, Logs, Inspector, Sign out,
  * Remove) behind a "more" button. The menu is a disclosure of plain buttons, so each keeps its
  * name for assistive technology; it closes on Escape, a click outside or a chosen action. Remove
- * asks first, in the app's own confirmation beside the menu (Cancel has the focus; Escape or a
- * click outside keeps the server).
+ * asks first, in the app's own confirmation beside the menu (./ConfirmAsk.tsx: Cancel has the
+ * focus; Escape or a click outside keeps the server).
  */
 import { useEffect, useRef, useState } from 'react';
 import type { ServerView } from '../../../preload/contract/index.js';
 import { call } from '../api';
 import { useTranslation } from '../i18n';
 import { useApp } from '../store';
+import { ConfirmAsk } from './ConfirmAsk';
 import { Glyph } from './icons';
 import { useDismiss } from './use-dismiss';
 
@@ -40,7 +41,6 @@ export function ServerActions({ server, panel, setPanel, editing, setEditing, ac
   const menuId = `server-menu-${server.name}`;
 
   useDismiss(open, () => setOpen(false), box, () => toggle.current?.focus());
-  useDismiss(confirming, () => setConfirming(false), box, () => toggle.current?.focus());
   useEffect(() => {
     if (open) box.current?.querySelector<HTMLButtonElement>('.server-menu button:not(:disabled)')?.focus();
   }, [open]);
@@ -97,26 +97,21 @@ export function ServerActions({ server, panel, setPanel, editing, setEditing, ac
         </div>
       )}
       {confirming && (
-        <div className="server-menu server-confirm" role="alertdialog" aria-label={t('servers.confirmRemove', { name: server.name })} data-testid="server-remove-confirm">
-          <p>{t('servers.confirmRemove', { name: server.name })}</p>
-          <div className="row">
-            <button
-              className="danger"
-              onClick={() => {
-                setConfirming(false);
-                void act(async () => {
-                  await call('servers.remove', { name: server.name });
-                  drop(server.name);
-                });
-              }}
-            >
-              {t('common.remove')}
-            </button>
-            <button onClick={() => (setConfirming(false), toggle.current?.focus())} autoFocus>
-              {t('common.cancel')}
-            </button>
-          </div>
-        </div>
+        <ConfirmAsk
+          className="server-menu server-confirm"
+          testId="server-remove-confirm"
+          question={t('servers.confirmRemove', { name: server.name })}
+          confirmLabel={t('common.remove')}
+          returnFocus={toggle}
+          onCancel={() => setConfirming(false)}
+          onConfirm={() => {
+            setConfirming(false);
+            void act(async () => {
+              await call('servers.remove', { name: server.name });
+              drop(server.name);
+            });
+          }}
+        />
       )}
     </div>
   );

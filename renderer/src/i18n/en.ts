@@ -985,6 +985,7 @@ export const en = {
     exportPlain: 'Export (secrets left out)',
     exportSecrets: 'Export with secrets…',
     confirmSecrets: 'Write a file that contains your secrets in plain text?',
+    confirmSecretsYes: 'Write the file',
     exportedJson: 'Exported JSON',
     writtenTo: 'Written to ',
     secretsWritten: 'This file holds your secrets (environment variables, headers, tokens) in plain text. Only you can read it; delete it when you no longer need it, and do not share it.',

@@ -888,7 +888,7 @@ export const zhCN: Strings = {
     newProfile: '+ 新建配置',
     default: '默认',
     makeDefault: '设为默认',
-    confirmRemove: '移除配置“{{name}}”及其保存的密钥？',
+    confirmRemove: '要移除配置“{{name}}”及其保存的密钥吗？',
     keyInClear: '密钥未加密传输',
   },
   profile: {
@@ -984,7 +984,8 @@ export const zhCN: Strings = {
     skip_not_saved: '无法保存。',
     exportPlain: '导出（不含密钥）',
     exportSecrets: '连同密钥导出……',
-    confirmSecrets: '要写入一个以明文包含你的密钥的文件吗？',
+    confirmSecrets: '要把你的密钥以明文写入一个文件吗？',
+    confirmSecretsYes: '写入文件',
     exportedJson: '导出的 JSON',
     writtenTo: '已写入 ',
     secretsWritten: '此文件以明文包含你的密钥（环境变量、请求头、令牌）。只有你能读取它；不再需要时请删除，不要分享。',
