@@ -65,7 +65,7 @@ export function AuthFields({
       {value.kind === 'oauth' && (
         <details className="oauth-advanced">
           <summary className="hint">{t('auth.preRegistered')}</summary>
-          <input aria-label={t('auth.clientId')} className="mono" placeholder="client_id" value={value.clientId} onChange={(e) => onChange({ ...value, clientId: e.target.value })} />
+          <input aria-label={t('auth.clientId')} className="mono" placeholder={t('auth.clientIdPlaceholder')} value={value.clientId} onChange={(e) => onChange({ ...value, clientId: e.target.value })} />
           <input
             aria-label={t('auth.clientSecret')}
             type="password"

@@ -216,8 +216,8 @@ export function EditServerForm({ server, onDone }: { server: ServerView; onDone:
             nameLabel={values.newNameLabel(i + 1)}
             valueLabel={values.newValueLabel(i + 1)}
             removeLabel={t('addServer.removeRow', { n: i + 1 })}
-            namePlaceholder={values.placeholder}
-            valuePlaceholder={t('editServer.value')}
+            namePlaceholder={values.placeholder()}
+            valuePlaceholder={t('addServer.valueSecret')}
             duplicate={duplicates.has(i) ? t('addServer.errDuplicateName', { name: r.key.trim() }) : null}
             onName={(key) => setAdded(added.map((x, j) => (j === i ? { ...x, key } : x)))}
             onValue={(value) => setAdded(added.map((x, j) => (j === i ? { ...x, value } : x)))}

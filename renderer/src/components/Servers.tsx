@@ -123,7 +123,7 @@ export function AddServerForm({ onDone }: { onDone: () => void }) {
       <SecretsFormNote />
       <label className="field">
         <span>{t('addServer.name')}</span>
-        <input aria-label={t('addServer.nameLabel')} value={name} onChange={(e) => setName(e.target.value)} placeholder="filesystem" aria-invalid={!!errors.name} />
+        <input aria-label={t('addServer.nameLabel')} value={name} onChange={(e) => setName(e.target.value)} placeholder={t('addServer.namePlaceholder')} aria-invalid={!!errors.name} />
         {errors.name && <span className="field-error" role="alert">{errors.name}</span>}
       </label>
       <label className="field">
@@ -147,7 +147,7 @@ export function AddServerForm({ onDone }: { onDone: () => void }) {
             nameLabel={values.nameLabel(i + 1)}
             valueLabel={values.valueLabel(i + 1)}
             removeLabel={t('addServer.removeRow', { n: i + 1 })}
-            namePlaceholder={values.placeholder}
+            namePlaceholder={values.placeholder()}
             valuePlaceholder={t('addServer.valueSecret')}
             duplicate={duplicates.has(i) ? t('addServer.errDuplicateName', { name: r.key.trim() }) : null}
             invalid={!!errors.env && badRows.has(i)}

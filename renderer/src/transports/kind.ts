@@ -38,8 +38,8 @@ export interface ValueRowsUi {
   field: 'env' | 'headers';
   /** What a name must match (env variable name, or HTTP token). */
   nameRule: RegExp;
-  /** Placeholder of a name input. */
-  placeholder: string;
+  /** Placeholder of a name input: an example name, worded as one ("e.g. API_KEY"). */
+  placeholder(): string;
   /** Title of the rows in the Add form. */
   title(): string;
   /** Title of the stored values in the Edit form. */

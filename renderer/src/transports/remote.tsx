@@ -15,7 +15,7 @@ const HTTP_URL = /^https?:\/\/.+/;
 const headerRows: ValueRowsUi = {
   field: 'headers',
   nameRule: HEADER_NAME,
-  placeholder: 'Header-Name',
+  placeholder: () => t('addServer.headerNamePlaceholder'),
   title: () => t('addServer.headers'),
   editTitle: () => t('editServer.headerSecrets'),
   cardTitle: () => t('servers.headers'),
@@ -40,7 +40,7 @@ export const remoteUi: Omit<TransportUi, 'type' | 'option' | 'badge' | 'input'> 
       <>
         <label className="field">
           <span>{t('addServer.url')}</span>
-          <input aria-label={t('addServer.url')} className="mono" value={draft.url} onChange={(e) => set({ url: e.target.value })} placeholder="https://example.com/mcp" aria-invalid={!!errors.url} />
+          <input aria-label={t('addServer.url')} className="mono" value={draft.url} onChange={(e) => set({ url: e.target.value })} placeholder={t('addServer.urlPlaceholder')} aria-invalid={!!errors.url} />
           <span className="hint">{t('addServer.urlHint')}</span>
           {errors.url && <span className="field-error" role="alert">{errors.url}</span>}
         </label>

@@ -28,7 +28,7 @@ function argvOf(line: string): string[] {
 const envRows: ValueRowsUi = {
   field: 'env',
   nameRule: ENV_NAME,
-  placeholder: 'NAME',
+  placeholder: () => t('addServer.varNamePlaceholder'),
   title: () => t('addServer.envVars'),
   editTitle: () => t('editServer.envSecrets'),
   cardTitle: () => t('servers.env'),
