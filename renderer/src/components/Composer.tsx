@@ -3,12 +3,15 @@
  * chat"): `/` lists the prompts of ready servers, `@` (or the Attach button) their resources and
  * resource templates — filtered as the user types, chosen with the arrow keys and Enter. A prompt
  * or template opens a small argument form (./ArgumentForm.tsx); attached resources show as chips
- * and are sent with the message as references that main resolves.
+ * and are sent with the message as references that main resolves. The text typed is the open
+ * conversation's draft in the store (../store/drafts.ts), so it waits there while the user is in
+ * another conversation or in Settings, and goes once it is sent.
  */
 import { useEffect, useMemo, useState, type RefObject } from 'react';
 import type { LIMITS, ModelProfileView, ResourceTemplateView, ServerView } from '../../../preload/contract/index.js';
 import { useApp } from '../store';
 import { activeProfile } from '../store/settings';
+import { draftKey, openDraft } from '../store/drafts';
 import { attachedTextOverflow } from '../attachment-fit';
 import { useTranslation } from '../i18n';
 import { expandUriTemplate } from '../uri-template';
@@ -73,25 +76,35 @@ export function Composer({ composerRef, running }: { composerRef: RefObject<HTML
   const servers = useApp((s) => s.servers);
   const serverOrder = useApp((s) => s.serverOrder);
   const profile = useApp(activeProfile);
-  const [text, setText] = useState('');
-  const [caret, setCaret] = useState(0);
+  // The open conversation's draft: typed here, kept in the store per conversation.
+  const key = useApp(draftKey);
+  const text = useApp(openDraft);
+  const setDraft = useApp((s) => s.setDraft);
+  const clearDraft = useApp((s) => s.clearDraft);
+  const setText = (value: string): void => setDraft(key, value);
+  const [caret, setCaret] = useState(text.length);
   const [dismissed, setDismissed] = useState<string | null>(null);
   const [active, setActive] = useState(0);
   const [form, setForm] = useState<Form>(null);
+  // Another conversation's draft came in: the caret goes to its end (where the box puts it).
+  useEffect(() => {
+    setCaret(useApp.getState().drafts[key]?.length ?? 0);
+    setDismissed(null);
+  }, [key]);
   // Text the app asks to put here (an example prompt of the first-run guide): replace and focus,
   // once — the request is then done, so a composer mounted again (back from Settings) keeps its own text.
   const fill = useApp((s) => s.composerFill);
   const filled = useApp((s) => s.composerFilled);
   useEffect(() => {
     if (!fill) return;
-    setText(fill.text);
+    setDraft(key, fill.text);
     setCaret(fill.text.length);
     filled(fill.seq);
     requestAnimationFrame(() => {
       composerRef.current?.focus();
       composerRef.current?.setSelectionRange(fill.text.length, fill.text.length);
     });
-  }, [fill, filled, composerRef]);
+  }, [fill, filled, composerRef, setDraft, key]);
 
   // The trigger typed before the caret; closed by Escape until that trigger is gone.
   const asked = menuFor(text, caret);
@@ -145,9 +158,11 @@ export function Composer({ composerRef, running }: { composerRef: RefObject<HTML
     const body = text.trim();
     if ((!body && attachments.length === 0) || tooLong) return;
     const refs = attachments.map((a) => a.ref);
+    const from = key;
     void send(body, refs).then((ok) => {
       if (!ok) return;
-      setText((cur) => (cur.trim() === body ? '' : cur));
+      // Sent: that draft goes (unless more was typed meanwhile), wherever the user is now.
+      clearDraft(from, body);
       clearAttachments();
     });
   };
@@ -193,10 +208,11 @@ export function Composer({ composerRef, running }: { composerRef: RefObject<HTML
           onSubmit={(values) => {
             const args = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== ''));
             const refs = [{ kind: 'prompt' as const, server: form.server, name: form.prompt.name, arguments: args }, ...attachments.map((a) => a.ref)];
+            const from = key;
             void send(text.trim(), refs).then((ok) => {
               if (!ok) return;
               setForm(null);
-              setText('');
+              clearDraft(from);
               clearAttachments();
             });
           }}
