@@ -6,7 +6,7 @@
  */
 import type { Locator, Page } from '@playwright/test';
 import { startFakeModel, type FakeModel } from '../fixtures/fake-model.js';
-import { configureModel, expect, openApp, openChat, sendMessage, test } from './helpers.js';
+import { configureModel, expect, openApp, openChat, saveProfile, sendMessage, test } from './helpers.js';
 
 process.env.OPENPROGRAM_LOCAL_MODEL_PROBES = 'none';
 
@@ -99,4 +99,43 @@ test('the new chat keeps its own draft until its first message is sent', async (
   await expect(composer(page)).toHaveValue('');
   await openConversation(page, 'an idea for a new chat');
   await expect(composer(page)).toHaveValue('');
+});
+
+test("what is attached waits with its conversation's draft and goes with its message", async ({ page, shell }) => {
+  test.setTimeout(90_000);
+  await openApp(page, shell.current);
+  // A window the pasted text fits in, so the message with it is sent.
+  await saveProfile(page, { name: 'Fake', baseUrl: model.baseUrl, model: 'fake-drafts', contextWindow: 200_000 });
+  await openChat(page);
+  await sendMessage(page, 'topic delta');
+  await expect(page.getByTestId('msg-assistant')).toHaveText('echo: topic delta');
+  await page.getByRole('button', { name: '+ New chat' }).click();
+  await sendMessage(page, 'topic epsilon');
+  await expect(page.getByTestId('msg-assistant')).toHaveText('echo: topic epsilon');
+
+  // A long paste in delta becomes an attached file there.
+  await openConversation(page, 'topic delta');
+  await composer(page).fill('y'.repeat(185_000));
+  await page.getByRole('button', { name: 'Attach as a file' }).click();
+  // The composer's chips (a sent message shows its own, apart).
+  const chips = page.getByTestId('attachment-chip');
+  await expect(chips).toHaveText(/pasted text \(185,000 characters\)/);
+  await composer(page).fill('see the log');
+  // Not in epsilon; back in delta (through Settings too), still there.
+  await openConversation(page, 'topic epsilon');
+  await expect(chips).toHaveCount(0);
+  await viaSettings(page);
+  await openConversation(page, 'topic delta');
+  await expect(chips).toHaveText(/pasted text \(185,000 characters\)/);
+  await expect(composer(page)).toHaveValue('see the log');
+
+  // Sent with its message: the chip is gone here and did not move anywhere else.
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  await expect(page.getByTestId('msg-user').last()).toHaveText(/see the log/);
+  await expect(page.getByTestId('msg-context').last()).toContainText('pasted text.txt');
+  await expect(chips).toHaveCount(0);
+  await openConversation(page, 'topic epsilon');
+  await expect(chips).toHaveCount(0);
+  await openConversation(page, 'topic delta');
+  await expect(chips).toHaveCount(0);
 });

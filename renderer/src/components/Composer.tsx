@@ -11,7 +11,7 @@ import { useEffect, useMemo, useState, type RefObject } from 'react';
 import type { LIMITS, ModelProfileView, ResourceTemplateView, ServerView } from '../../../preload/contract/index.js';
 import { useApp } from '../store';
 import { activeProfile } from '../store/settings';
-import { draftKey, openDraft } from '../store/drafts';
+import { draftKey, openAttachments, openDraft, type AttachmentChip } from '../store/drafts';
 import { attachedTextOverflow } from '../attachment-fit';
 import { useTranslation } from '../i18n';
 import { expandUriTemplate } from '../uri-template';
@@ -67,10 +67,6 @@ export function Composer({ composerRef, running }: { composerRef: RefObject<HTML
   const { t } = useTranslation();
   const send = useApp((s) => s.send);
   const stop = useApp((s) => s.stop);
-  const attachments = useApp((s) => s.attachments);
-  const attach = useApp((s) => s.attach);
-  const detach = useApp((s) => s.detach);
-  const clearAttachments = useApp((s) => s.clearAttachments);
   const templates = useApp((s) => s.templates);
   const loadTemplates = useApp((s) => s.loadTemplates);
   const servers = useApp((s) => s.servers);
@@ -82,6 +78,11 @@ export function Composer({ composerRef, running }: { composerRef: RefObject<HTML
   const setDraft = useApp((s) => s.setDraft);
   const clearDraft = useApp((s) => s.clearDraft);
   const setText = (value: string): void => setDraft(key, value);
+  const attachments = useApp(openAttachments);
+  const attachTo = useApp((s) => s.attach);
+  const detachFrom = useApp((s) => s.detach);
+  const clearAttachments = useApp((s) => s.clearAttachments);
+  const attach = (chip: AttachmentChip): void => attachTo(key, chip);
   const [caret, setCaret] = useState(text.length);
   const [dismissed, setDismissed] = useState<string | null>(null);
   const [active, setActive] = useState(0);
@@ -159,11 +160,12 @@ export function Composer({ composerRef, running }: { composerRef: RefObject<HTML
     if ((!body && attachments.length === 0) || tooLong) return;
     const refs = attachments.map((a) => a.ref);
     const from = key;
+    const chips = attachments;
     void send(body, refs).then((ok) => {
       if (!ok) return;
-      // Sent: that draft goes (unless more was typed meanwhile), wherever the user is now.
+      // Sent: that draft goes (unless more was typed or attached meanwhile), wherever the user is now.
       clearDraft(from, body);
-      clearAttachments();
+      clearAttachments(from, chips);
     });
   };
 
@@ -209,11 +211,12 @@ export function Composer({ composerRef, running }: { composerRef: RefObject<HTML
             const args = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== ''));
             const refs = [{ kind: 'prompt' as const, server: form.server, name: form.prompt.name, arguments: args }, ...attachments.map((a) => a.ref)];
             const from = key;
+            const chips = attachments;
             void send(text.trim(), refs).then((ok) => {
               if (!ok) return;
               setForm(null);
               clearDraft(from);
-              clearAttachments();
+              clearAttachments(from, chips);
             });
           }}
         />
@@ -244,7 +247,7 @@ export function Composer({ composerRef, running }: { composerRef: RefObject<HTML
           {attachments.map((a, i) => (
             <li key={a.ref.kind === 'resource' ? `${a.ref.server}:${a.ref.uri}` : `text:${i}`} className="chip" data-testid="attachment-chip" title={a.ref.kind === 'resource' ? a.ref.uri : a.label}>
               <span className="chip-kind">{a.ref.kind === 'resource' ? t('composer.resourceChip') : t('composer.textChip')}</span> {a.label}
-              <button className="chip-remove" aria-label={t('composer.removeAttachment', { name: a.label })} onClick={() => detach(i)}>
+              <button className="chip-remove" aria-label={t('composer.removeAttachment', { name: a.label })} onClick={() => detachFrom(key, i)}>
                 ×
               </button>
             </li>

@@ -1,25 +1,12 @@
 /**
  * The composer's prompts and resources (docs/ARCHITECTURE.md "Prompts and resources in chat"):
- * what is attached to the message being written (chips, sent as references that main resolves),
- * the resource templates of ready servers (listed on demand), and the resource viewer's state.
+ * the resource templates of ready servers (listed on demand) and the resource viewer's state.
+ * What is attached to the message being written is part of its conversation's draft (./drafts.ts).
  */
 import type { StateCreator } from 'zustand';
-import type { ContextRef, ResourceReadView, ResourceTemplateView } from '../../../preload/contract/index.js';
+import type { ResourceReadView, ResourceTemplateView } from '../../../preload/contract/index.js';
 import { call } from '../api';
 import type { AppState } from './index';
-
-/** One attachment on the message being written. */
-export interface AttachmentChip {
-  /** A server's resource, or a pasted text attached as a file. */
-  ref: Extract<ContextRef, { kind: 'resource' | 'text' }>;
-  label: string;
-}
-
-/** Whether two chips attach the same thing (a resource once per server and URI; every text its own). */
-function sameChip(a: AttachmentChip, b: AttachmentChip): boolean {
-  if (a.ref.kind === 'resource' && b.ref.kind === 'resource') return a.ref.server === b.ref.server && a.ref.uri === b.ref.uri;
-  return a === b;
-}
 
 /** The resource viewer, as the UI renders it. */
 export type ViewerState =
@@ -32,11 +19,6 @@ export type ViewerState =
 export type TemplatesState = { state: 'idle' } | { state: 'loading' } | { state: 'ready'; templates: ResourceTemplateView[] };
 
 export interface ComposerSlice {
-  attachments: AttachmentChip[];
-  /** Add a resource to the message being written (once per server and URI). */
-  attach(chip: AttachmentChip): void;
-  detach(index: number): void;
-  clearAttachments(): void;
   templates: TemplatesState;
   /** List the resource templates of ready servers (again when `refresh`). */
   loadTemplates(refresh?: boolean): Promise<void>;
@@ -63,16 +45,6 @@ export const createComposerSlice: StateCreator<AppState, [], [], ComposerSlice> 
     }
   };
   return {
-    attachments: [],
-    attach(chip) {
-      set((s) => (s.attachments.some((a) => sameChip(a, chip)) ? s : { attachments: [...s.attachments, chip] }));
-    },
-    detach(index) {
-      set((s) => ({ attachments: s.attachments.filter((_, i) => i !== index) }));
-    },
-    clearAttachments() {
-      set({ attachments: [] });
-    },
     templates: { state: 'idle' },
     async loadTemplates(refresh = false) {
       if (!refresh && get().templates.state !== 'idle') return;

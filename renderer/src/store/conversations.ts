@@ -37,7 +37,7 @@ export const createConversationsSlice: StateCreator<AppState, [], [], Conversati
   },
   dropConversation(id) {
     set((s) => ({ conversations: s.conversations.filter((x) => x.id !== id), searchHits: s.searchHits.filter((h) => h.conversation_id !== id) }));
-    get().clearDraft(id);
+    get().dropDraft(id);
     if (get().conversationId === id) get().newChat();
   },
   async renameConversation(id, title) {
