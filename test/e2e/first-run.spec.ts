@@ -9,7 +9,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startFakeModel, type FakeModel } from '../fixtures/fake-model.js';
-import { expect, openApp, openChat, openSettings, SCREENSHOTS, sendMessage, tempDir, test } from './helpers.js';
+import { configureModel, expect, openApp, openChat, openSettings, SCREENSHOTS, sendMessage, tempDir, test } from './helpers.js';
 
 let ollama: FakeModel;
 let work: string;
@@ -218,4 +218,21 @@ test.describe('a folder server that is slow to start, then fails', () => {
     await expect(page.getByRole('heading', { name: 'MCP servers', exact: true })).toBeVisible();
     await expect(page.getByTestId('server-files').getByTestId('server-stderr')).toContainText('npm error 404 Not Found');
   });
+});
+
+test('"Set up a model first" goes once a model is set up, and a message then sent is answered', async ({ page, shell }) => {
+  test.setTimeout(90_000);
+  await openApp(page, shell.current);
+  await openChat(page);
+  await page.getByRole('textbox', { name: 'Message' }).fill('hello before any model');
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  const notice = page.getByTestId('chat-notice');
+  await expect(notice).toContainText('Set up a model first in Settings → Model.');
+  await configureModel(page, { baseUrl: ollama.baseUrl, model: 'llama3.2:3b' });
+  await openChat(page);
+  await expect(page.getByTestId('first-run-model')).toHaveAttribute('data-done', 'true');
+  await expect(notice).toHaveCount(0);
+  await sendMessage(page, 'hello with a model');
+  await expect(page.getByTestId('msg-assistant')).toHaveText('echo: hello with a model');
+  await expect(notice).toHaveCount(0);
 });

@@ -1,7 +1,7 @@
 import { memo, useEffect, useRef, useState } from 'react';
 import type { TranscriptItem } from '../../../preload/contract/index.js';
 import { useApp } from '../store';
-import { SHOWN_AT_FIRST, type PreparingTool } from '../store/chat';
+import { SHOWN_AT_FIRST, refusalHolds, type PreparingTool } from '../store/chat';
 import { activeProfile } from '../store/settings';
 import { call } from '../api';
 import { useTranslation } from '../i18n';
@@ -375,7 +375,7 @@ export function ChatView({ onOpenSettings, composerRef }: { onOpenSettings: (tar
             <ActionButton icon="regenerate" label={t('chat.regenerate')} onClick={() => void regenerate()} />
           </div>
         )}
-        {localNotices.map((n) => (
+        {localNotices.filter((n) => refusalHolds(n, !!(active?.configured || model?.configured))).map((n) => (
           <div key={n.id} className="notice error" data-testid="chat-notice" role="alert">
             <ErrorText error={n.error} />{' '}
             <button className="link" onClick={() => dismissLocal(n.id)}>

@@ -5,11 +5,19 @@
  */
 import type { StateCreator } from 'zustand';
 import type { ChatEvent, ContextRef, ToolInputEvent, TranscriptItem } from '../../../preload/contract/index.js';
-import { call } from '../api';
+import { ApiError, call } from '../api';
 import type { AppState } from './index';
 import { MAX_SHOWN, SHOWN_AT_FIRST, earlierWindow, laterWindow } from '../list-window';
 
 export { MAX_SHOWN, SHOWN_AT_FIRST } from '../list-window';
+
+/**
+ * Whether a refusal shown in the window still holds: "no model set up" (`no_model`) stops holding
+ * once a model is set up, though nothing was sent since.
+ */
+export function refusalHolds(notice: LocalNotice, modelReady: boolean): boolean {
+  return !(modelReady && notice.error instanceof ApiError && notice.error.fact?.kind === 'no_model');
+}
 
 /** A message shown only in this window (e.g. a refused send); not part of the saved transcript. */
 export interface LocalNotice {
@@ -83,10 +91,11 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
   };
   const refuse = (err: unknown): void =>
     set((s) => ({ localNotices: [...s.localNotices, { id: crypto.randomUUID(), error: err }] }));
-  /** Run an action that starts a run; on refusal show why. */
+  /** Run an action that starts a run; on refusal show why. Once one is taken, earlier refusals are old news and go. */
   const start = async (action: () => Promise<unknown>): Promise<boolean> => {
     try {
       await action();
+      set((s) => (s.localNotices.length ? { localNotices: [] } : s));
       return true;
     } catch (err) {
       refuse(err);
