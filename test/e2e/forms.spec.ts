@@ -131,11 +131,23 @@ test('"Attach as a file" with a text that cannot fit the model’s window says s
   await picker.selectOption({ label: 'Default (Small)' });
   await expect(fit).toBeVisible();
 
-  // Sent anyway: main refuses it with the same numbers, and the model is asked nothing.
+  // Known not to fit: Send is off, and Enter sends nothing.
   const before = model.requests.length;
   await box.fill('summarize');
+  await expect(page.getByRole('button', { name: 'Send', exact: true })).toBeDisabled();
   await box.press('Enter');
-  await expect(page.getByTestId('context-overflow-note')).toContainText('more than the model’s context window of 8,192 tokens');
+  await expect(box).toHaveValue('summarize');
+  await expect(page.getByTestId('msg-user')).toHaveCount(0);
+
+  // A typed message too long for the window (not known here): main refuses it with the numbers and
+  // advice about the conversation, not the tools, and the model is asked nothing.
+  await page.getByRole('button', { name: /^Remove pasted text/ }).click();
+  await expect(fit).toHaveCount(0);
+  await box.fill('z '.repeat(60_000));
+  await box.press('Enter');
+  const note = page.getByTestId('context-overflow-note');
+  await expect(note).toContainText('more than the model’s context window of 8,192 tokens');
+  await expect(note).toContainText('Most of it is the conversation and what is attached to it: attach a shorter part, start a new conversation');
   expect(model.requests.length).toBe(before);
 });
 

@@ -155,9 +155,13 @@ export function Composer({ composerRef, running }: { composerRef: RefObject<HTML
   };
 
   const tooLong = text.length > TEXT_MAX;
+  // Attached text the model's window cannot hold even alone: AttachmentFit says so, and it is not sent.
+  const attachedChars = attachments.reduce((n, a) => n + (a.ref.kind === 'text' ? a.ref.text.length : 0), 0);
+  const attachTooLarge = attachedChars > 0 && !!profile?.configured && attachedTextOverflow(attachedChars, profile.context_window) !== null;
+  const blocked = tooLong || attachTooLarge;
   const submit = (): void => {
     const body = text.trim();
-    if ((!body && attachments.length === 0) || tooLong) return;
+    if ((!body && attachments.length === 0) || blocked) return;
     const refs = attachments.map((a) => a.ref);
     const from = key;
     const chips = attachments;
@@ -254,7 +258,7 @@ export function Composer({ composerRef, running }: { composerRef: RefObject<HTML
           ))}
         </ul>
       )}
-      <AttachmentFit chars={attachments.reduce((n, a) => n + (a.ref.kind === 'text' ? a.ref.text.length : 0), 0)} profile={profile} />
+      <AttachmentFit chars={attachedChars} profile={profile} />
       <div className="composer-input">
         {menu && (
           <div className="composer-menu" data-testid="composer-menu">
@@ -359,7 +363,7 @@ export function Composer({ composerRef, running }: { composerRef: RefObject<HTML
           {t('chat.stop')}
         </button>
       ) : (
-        <button className="primary" onClick={submit} disabled={(!text.trim() && attachments.length === 0) || tooLong}>
+        <button className="primary" onClick={submit} disabled={(!text.trim() && attachments.length === 0) || blocked}>
           {t('chat.send')}
         </button>
       )}

@@ -54,7 +54,7 @@ export function NoticeText({ item }: { item: NoticeItem }) {
       <span data-testid="context-overflow-note">
         {t('overflow.notSent', { needed: o.needed, window: o.context_window })}{' '}
         {t('overflow.parts', { tools: o.tool_tokens, count: o.tool_count, system: o.system_tokens, conversation: o.conversation_tokens, answer: o.answer_reserve })}{' '}
-        {t('overflow.advice')}
+        {t(o.conversation_tokens > o.tool_tokens ? 'overflow.adviceConversation' : 'overflow.advice')}
       </span>
     );
   if (item.run_end === 'stopped') return <span data-testid="run-stopped-note">{t('runNote.stopped')}</span>;

@@ -288,6 +288,7 @@ export const en = {
     notSent: 'Not sent: this request needs about {{needed, number}} tokens, more than the model’s context window of {{window, number}} tokens.',
     parts: 'Tool definitions: {{tools, number}} ({{count, number}} tools); system prompt: {{system, number}}; the conversation, shortened as far as it goes: {{conversation, number}}; kept for the answer: {{answer, number}}.',
     advice: 'Use fewer tools (Tools next to the message box), or set a larger context window for this model (Settings → Model).',
+    adviceConversation: 'Most of it is the conversation and what is attached to it: attach a shorter part, start a new conversation, or set a larger context window for this model (Settings → Model).',
   },
   contextFit: {
     fitted: 'To fit the model’s context window, {{parts}}.',

@@ -288,6 +288,7 @@ export const zhCN: Strings = {
     notSent: '未发送：此请求约需 {{needed, number}} 个 token，超过了模型 {{window, number}} 个 token 的上下文窗口。',
     parts: '工具定义：{{tools, number}}（{{count, number}} 个工具）；系统提示词：{{system, number}}；对话（已尽量缩短）：{{conversation, number}}；为回答保留：{{answer, number}}。',
     advice: '请减少工具（消息框旁的“工具”），或为此模型设置更大的上下文窗口（设置 → 模型）。',
+    adviceConversation: '其中大部分是对话本身及其附件：请附加更短的部分、开始新的对话，或为此模型设置更大的上下文窗口（设置 → 模型）。',
   },
   contextFit: {
     fitted: '为适应模型的上下文窗口，{{parts}}。',
