@@ -51,6 +51,8 @@ const HOSTILE = [
   '<iframe src="https://example.com"></iframe>',
   '',
   '[safe](https://example.org/page)',
+  '',
+  'See [the structure](structure.md) next to it.',
 ].join('\n');
 
 function script(req: WireRequest): Turn {
@@ -144,6 +146,10 @@ test.describe('markdown answers', () => {
     await expect(inert).toBeVisible();
     await inert.click();
     expect(await page.evaluate(() => (window as unknown as { __pwned?: string }).__pwned)).toBeUndefined();
+    // A relative link is plain text: not a link, no English "[blocked]" marker.
+    await expect(answer).toContainText('See the structure next to it.');
+    await expect(answer.getByRole('link', { name: 'the structure' })).toHaveCount(0);
+    await expect(answer).not.toContainText('blocked');
     // The https link is a real link to the system browser.
     await expect(answer.getByRole('link', { name: 'safe' })).toHaveAttribute('href', 'https://example.org/page');
     expect(errors.filter((e) => /Content Security Policy/i.test(e))).toEqual([]);

@@ -16,8 +16,8 @@
  * Huge or pathologically nested text is cut (../markdown-limits.ts); the rest is shown as plain
  * text, so the window never freezes.
  */
-import { memo, useContext, useDeferredValue, useMemo, useState, type AnchorHTMLAttributes, type ImgHTMLAttributes } from 'react';
-import { Streamdown } from 'streamdown';
+import { memo, useContext, type ComponentProps, useDeferredValue, useMemo, useState, type AnchorHTMLAttributes, type ImgHTMLAttributes } from 'react';
+import { Streamdown, defaultRehypePlugins } from 'streamdown';
 import { splitForRendering } from '../markdown-limits';
 import { safeExternalUrl } from '../safe-url';
 import { useTranslation } from '../i18n';
@@ -63,6 +63,20 @@ function SafeImage({ src, alt }: ImgHTMLAttributes<HTMLImageElement> & { node?: 
 }
 
 const components = { a: SafeLink, img: SafeImage };
+type RehypePlugins = NonNullable<ComponentProps<typeof Streamdown>['rehypePlugins']>;
+type Plugin = RehypePlugins[number];
+
+/**
+ * streamdown's HTML plugins (raw HTML, then sanitize, then harden), with one change: a link harden
+ * refuses (a relative path such as `structure.md`, `javascript:`, `data:`) keeps its text as plain
+ * text, and an image it refuses is left out, instead of harden's English " [blocked]" and
+ * "[Image blocked: …]" markers, which read as an alarm and were never translated. Links and images
+ * harden lets through still go to {@link SafeLink} (opens only http(s)) and {@link SafeImage}.
+ */
+const rehypePlugins: RehypePlugins = (() => {
+  const [harden, options] = defaultRehypePlugins.harden as [Plugin, Record<string, unknown>];
+  return [defaultRehypePlugins.raw!, defaultRehypePlugins.sanitize!, [harden, { ...options, linkBlockPolicy: 'text-only', imageBlockPolicy: 'text-only' }] as Plugin];
+})();
 const controls = { code: { copy: true, download: false }, table: false, mermaid: false, image: false } as const;
 const linkSafety = { enabled: false };
 
@@ -98,6 +112,7 @@ export const Markdown = memo(function Markdown({ text, streaming = false, blocks
           isAnimating={streaming}
           plugins={plugins}
           components={components}
+          rehypePlugins={rehypePlugins}
           controls={controls}
           translations={translations}
           linkSafety={linkSafety}
