@@ -176,6 +176,13 @@ test.describe('Server lifecycle', () => {
     const stderrShown = (await card.locator('pre[data-testid="server-stderr"]').textContent()) ?? '';
     expect(stderrShown.split('boom-stderr').length - 1).toBe(1);
     await expect(card).not.toContainText(/\d+ tools/);
+    // Its one primary action is Restart (in view, not in the menu); Tools stays, plain.
+    const restart = card.locator('.server-actions > button', { hasText: 'Restart' });
+    await expect(restart).toHaveClass(/primary-quiet/);
+    await expect(card.locator('.server-actions > button', { hasText: 'Tools' })).not.toHaveClass(/primary/);
+    await restart.click();
+    await expectStatus(card, 'error');
+    await expect(card.getByTestId('server-error')).toContainText('boom-stderr');
     // The log shows the stderr line too.
     await (await cardAction(card, 'Logs')).click();
     await expect(card.getByTestId('server-logs')).toContainText('[stderr] boom-stderr');

@@ -1,6 +1,7 @@
 /**
  * A server card's actions: one primary action in view — Sign in (or Cancel sign-in) while an
- * OAuth server waits for it, else Tools — and the rest (Restart, Edit, Logs, Inspector, Sign out,
+ * OAuth server waits for it, Restart when it failed, else Tools (a failed server's Tools stays in
+ * view, plain) — and the rest (Restart, Edit, Logs, Inspector, Sign out,
  * Remove) behind a "more" button. The menu is a disclosure of plain buttons, so each keeps its
  * name for assistive technology; it closes on Escape, a click outside or a chosen action. Remove
  * asks first, in the app's own confirmation beside the menu (./ConfirmAsk.tsx: Cancel has the
@@ -52,6 +53,9 @@ export function ServerActions({ server, panel, setPanel, editing, setEditing, ac
   };
   const needsSignIn = server.auth.kind === 'oauth' && server.auth.state !== 'signing_in' && server.auth.state !== 'authorized';
   const signingIn = server.auth.state === 'signing_in';
+  // A server that failed (and needs no sign-in): trying again is what the user most likely wants.
+  const restartFirst = server.state.kind === 'error' && !needsSignIn && !signingIn && server.enabled;
+  const restart = () => void act(() => call('servers.restart', { name: server.name }));
 
   return (
     <div className="server-actions" ref={box}>
@@ -61,7 +65,12 @@ export function ServerActions({ server, panel, setPanel, editing, setEditing, ac
         </button>
       )}
       {signingIn && <button onClick={() => void act(async () => void (await call('servers.cancelSignIn', { name: server.name })))}>{t('servers.cancelSignIn')}</button>}
-      <button className={needsSignIn || signingIn ? undefined : 'primary-quiet'} aria-expanded={panel === 'tools'} onClick={() => setPanel(panel === 'tools' ? 'none' : 'tools')}>
+      {restartFirst && (
+        <button className="primary-quiet" onClick={restart}>
+          {t('servers.restart')}
+        </button>
+      )}
+      <button className={needsSignIn || signingIn || restartFirst ? undefined : 'primary-quiet'} aria-expanded={panel === 'tools'} onClick={() => setPanel(panel === 'tools' ? 'none' : 'tools')}>
         {t('servers.tools')}
       </button>
       <button
@@ -78,9 +87,11 @@ export function ServerActions({ server, panel, setPanel, editing, setEditing, ac
       </button>
       {open && (
         <div className="server-menu" id={menuId} role="group" aria-label={t('servers.moreLabel', { name: server.name })}>
-          <button onClick={item(() => void act(() => call('servers.restart', { name: server.name })))} disabled={!server.enabled}>
-            {t('servers.restart')}
-          </button>
+          {!restartFirst && (
+            <button onClick={item(restart)} disabled={!server.enabled}>
+              {t('servers.restart')}
+            </button>
+          )}
           <button onClick={item(() => setEditing(!editing))} aria-pressed={editing}>
             {t('common.edit')}
           </button>
