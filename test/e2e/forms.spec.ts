@@ -13,6 +13,7 @@
  *   Add form refuses two rows of one name beside the row;
  * - in 简体中文 the same refusals are Chinese sentences.
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { startFakeModel, type FakeModel } from '../fixtures/fake-model.js';
 import { addLocalServer, commandLine, expect, expectStatus, openAddServerForm, openApp, openChat, openSettings, ROOT, saveProfile, SCREENSHOTS, serverCard, test } from './helpers.js';
@@ -277,4 +278,24 @@ test('in 简体中文 the refusals are Chinese sentences beside their field', as
   await page.getByLabel('基础 URL').fill(model.baseUrl);
   await page.getByRole('button', { name: '保存模型' }).click();
   await expect(form.getByRole('alert')).toHaveText('模型名称为必填项。');
+});
+
+test('export (secrets left out): the list is shown with what it is, copied, and saved as a file holding the same JSON', async ({ page, shell, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await openApp(page, shell.current);
+  await addLocalServer(page, { name: 'notes', command: commandLine(['node', RESOURCE_SERVER]), env: [['NOTES_TOKEN', 'tok-secret-1']] });
+  await page.getByRole('button', { name: 'Import / export' }).click();
+  const box = page.getByTestId('import-export');
+  await box.getByRole('button', { name: 'Export (secrets left out)' }).click();
+  const exported = box.getByTestId('exported-json');
+  await expect(exported).toContainText('with every secret left empty');
+  const json = await exported.getByLabel('Exported JSON').inputValue();
+  expect(JSON.parse(json)).toMatchObject({ servers: { notes: { type: 'local', command: ['node', RESOURCE_SERVER], env: { NOTES_TOKEN: '' } } } });
+  expect(json).not.toContain('tok-secret-1');
+  await exported.getByRole('button', { name: 'Copy' }).click();
+  await expect(exported.getByRole('button', { name: 'Copied' })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(json);
+  const [download] = await Promise.all([page.waitForEvent('download'), exported.getByRole('link', { name: 'Save as a file' }).click()]);
+  expect(download.suggestedFilename()).toBe('mcp-servers.json');
+  expect(readFileSync((await download.path())!, 'utf8')).toBe(json);
 });

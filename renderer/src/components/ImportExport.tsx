@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ExportResult, ImportPreview, ImportResult } from '../../../preload/contract/index.js';
 import { call } from '../api';
 import { useApp } from '../store';
@@ -195,7 +195,7 @@ export function ImportExport({ onClose }: { onClose: () => void }) {
           }}
         />
       )}
-      {exported?.json && <textarea aria-label={t('importExport.exportedJson')} className="mono" readOnly value={exported.json} />}
+      {exported?.json && <ExportedJson json={exported.json} />}
       {exported?.path && (
         <div className="notice-block warning" role="alert">
           <div>
@@ -210,6 +210,39 @@ export function ImportExport({ onClose }: { onClose: () => void }) {
           <ErrorText error={exportError} />
         </div>
       )}
+    </div>
+  );
+}
+
+/**
+ * The exported list (secrets left out) to take away: shown, copied to the clipboard, or saved as
+ * `mcp-servers.json` through the browser's download (in Electron, its save handling).
+ */
+function ExportedJson({ json }: { json: string }) {
+  const { t } = useTranslation();
+  const [copied, setCopied] = useState(false);
+  const href = useMemo(() => URL.createObjectURL(new Blob([json], { type: 'application/json' })), [json]);
+  useEffect(() => () => URL.revokeObjectURL(href), [href]);
+  return (
+    <div className="exported" data-testid="exported-json">
+      <p className="muted small">{t('importExport.exportedNote')}</p>
+      <textarea aria-label={t('importExport.exportedJson')} className="mono" readOnly value={json} />
+      <div className="row">
+        <button
+          type="button"
+          onClick={() =>
+            void navigator.clipboard.writeText(json).then(
+              () => setCopied(true),
+              () => setCopied(false),
+            )
+          }
+        >
+          {copied ? t('chat.copied') : t('chat.copy')}
+        </button>
+        <a className="button-link" href={href} download="mcp-servers.json">
+          {t('importExport.saveFile')}
+        </a>
+      </div>
     </div>
   );
 }

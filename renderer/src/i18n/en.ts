@@ -991,6 +991,8 @@ export const en = {
     exportSecrets: 'Export with secrets…',
     confirmSecrets: 'Write a file that contains your secrets in plain text?',
     confirmSecretsYes: 'Write the file',
+    exportedNote: 'Your servers as this app keeps them ({"servers": …}; Import reads it back), with every secret left empty.',
+    saveFile: 'Save as a file',
     exportedJson: 'Exported JSON',
     writtenTo: 'Written to ',
     secretsWritten: 'This file holds your secrets (environment variables, headers, tokens) in plain text. Only you can read it; delete it when you no longer need it, and do not share it.',

@@ -991,6 +991,8 @@ export const zhCN: Strings = {
     exportSecrets: '连同密钥导出……',
     confirmSecrets: '要把你的密钥以明文写入一个文件吗？',
     confirmSecretsYes: '写入文件',
+    exportedNote: '你的服务器，按本应用保存的格式（{"servers": …}，可用“导入”读回），所有密钥都留空。',
+    saveFile: '另存为文件',
     exportedJson: '导出的 JSON',
     writtenTo: '已写入 ',
     secretsWritten: '此文件以明文包含你的密钥（环境变量、请求头、令牌）。只有你能读取它；不再需要时请删除，不要分享。',
