@@ -170,9 +170,9 @@ describe('sentences with an element in them', () => {
 describe('Fill: data in a translated sentence', () => {
   it('puts each slot where its placeholder is, in both word orders', async () => {
     const render = () => renderToStaticMarkup(createElement(Fill, { k: 'approval.wantsToRun', slots: { tool: createElement('i', null, 'write_file'), server: createElement('b', null, 'files') } }));
-    expect(render()).toBe('wants to run <i>write_file</i> of server <b>files</b>');
+    expect(render()).toBe('· the model wants to run <i>write_file</i> of server <b>files</b>');
     await i18next.changeLanguage('zh-CN');
-    expect(render()).toBe('想要运行服务器 <b>files</b> 的 <i>write_file</i>');
+    expect(render()).toBe('· 模型想要运行服务器 <b>files</b> 的 <i>write_file</i>');
   });
 
   it('data stays text: markup and placeholders in a title are neither parsed nor filled', () => {
