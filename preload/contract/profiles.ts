@@ -20,7 +20,7 @@ export interface ModelSettingsView {
 
 export const modelSettingsInputSchema = z.strictObject({
   provider: z.enum(['openai-compatible', 'anthropic']),
-  base_url: z.string().url().max(LIMITS.shortText),
+  base_url: z.string().min(1, 'Base URL is required').url().max(LIMITS.shortText),
   model: z.string().min(1).max(LIMITS.shortText),
   /** Absent → keep the stored key; `""` → delete it; a value → replace it. */
   api_key: z.string().max(LIMITS.secretValue).optional(),
@@ -74,7 +74,7 @@ export const profileInputSchema = z.strictObject({
   id: z.string().min(1).max(128).optional(),
   name: z.string().trim().min(1, 'Name is required').max(LIMITS.name),
   provider: z.enum(['openai-compatible', 'anthropic']),
-  base_url: z.string().url().max(LIMITS.shortText),
+  base_url: z.string().min(1, 'Base URL is required').url().max(LIMITS.shortText),
   model: z.string().trim().min(1, 'Model is required').max(LIMITS.shortText),
   system_prompt: z.string().max(LIMITS.chatText).nullable().optional(),
   /**
@@ -99,7 +99,7 @@ export type ProfileInput = z.infer<typeof profileInputSchema>;
 export const profileTestSchema = z.strictObject({
   id: z.string().min(1).max(128).optional(),
   provider: z.enum(['openai-compatible', 'anthropic']).optional(),
-  base_url: z.string().url().max(LIMITS.shortText).optional(),
+  base_url: z.string().min(1, 'Base URL is required').url().max(LIMITS.shortText).optional(),
   api_key: z.string().max(LIMITS.secretValue).optional(),
 });
 export type ProfileTestInput = z.infer<typeof profileTestSchema>;

@@ -1,7 +1,8 @@
 /**
  * The app asks in its own confirmation (components/ConfirmAsk.tsx), never the browser's
- * `confirm()`: removing a model profile and exporting the servers with their secrets each wait for
- * the user's yes in an `alertdialog` whose Cancel has the focus; Cancel and Escape change nothing.
+ * `confirm()`: removing a model profile (its stored key named only when it has one) and exporting
+ * the servers with their secrets each wait for the user's yes in an `alertdialog` whose Cancel has
+ * the focus; Cancel and Escape change nothing.
  * Real core through the browser shell, real Chromium.
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -30,16 +31,18 @@ function exportedFiles(stateDir: string): string[] {
 test('removing a model profile asks first in the app: Cancel and Escape keep it, Remove removes it', async ({ page, shell }) => {
   await openApp(page, shell.current);
   const nativeDialogs = countNativeDialogs(page);
-  await saveProfile(page, { name: 'Main', baseUrl: 'http://127.0.0.1:9/v1', model: 'm-main' });
+  await saveProfile(page, { name: 'Main', baseUrl: 'http://127.0.0.1:9/v1', model: 'm-main', apiKey: 'sk-main-0123456789' });
   await saveProfile(page, { name: 'Spare', baseUrl: 'http://127.0.0.1:9/v1', model: 'm-spare', asNew: true });
   const row = page.getByTestId('profile-Spare');
   const remove = row.getByRole('button', { name: 'Remove' });
-  const ask = row.getByRole('alertdialog', { name: 'Remove the profile “Spare” and its stored key?' });
+  // Spare has no stored key: the question does not speak of one.
+  const ask = row.getByRole('alertdialog', { name: 'Remove the profile “Spare”?' });
 
   // Cancel: the question goes, the profile stays, the focus is back on Remove.
   await remove.click();
   await expect(ask).toBeVisible();
-  await expect(ask).toContainText('Remove the profile “Spare” and its stored key?');
+  await expect(ask).toContainText('Remove the profile “Spare”?');
+  await expect(ask).not.toContainText('key');
   await expect(ask.getByRole('button', { name: 'Cancel' })).toBeFocused();
   await ask.getByRole('button', { name: 'Cancel' }).click();
   await expect(ask).toHaveCount(0);
@@ -52,6 +55,14 @@ test('removing a model profile asks first in the app: Cancel and Escape keep it,
   await page.keyboard.press('Escape');
   await expect(ask).toHaveCount(0);
   await expect(row).toBeVisible();
+
+  // Main has a stored key: the question says it goes too.
+  const mainRow = page.getByTestId('profile-Main');
+  await mainRow.getByRole('button', { name: 'Remove' }).click();
+  const askMain = mainRow.getByRole('alertdialog', { name: 'Remove the profile “Main” and its stored key?' });
+  await expect(askMain).toBeVisible();
+  await askMain.getByRole('button', { name: 'Cancel' }).click();
+  await expect(askMain).toHaveCount(0);
 
   // Still there after a reload: nothing was removed in main.
   await openApp(page, shell.current);
@@ -68,6 +79,27 @@ test('removing a model profile asks first in the app: Cancel and Escape keep it,
   await expect(page.getByTestId('profile-Main')).toBeVisible();
   await expect(page.getByTestId('profile-Spare')).toHaveCount(0);
   expect(nativeDialogs()).toBe(0);
+});
+
+test('in 简体中文 the question names the stored key only when the profile has one', async ({ page, shell }) => {
+  await openApp(page, shell.current);
+  await saveProfile(page, { name: 'Main', baseUrl: 'http://127.0.0.1:9/v1', model: 'm-main', apiKey: 'sk-main-0123456789' });
+  await saveProfile(page, { name: 'Spare', baseUrl: 'http://127.0.0.1:9/v1', model: 'm-spare', asNew: true });
+  await page.getByRole('tab', { name: 'Settings' }).click();
+  await page.locator('.settings-nav').getByRole('button', { name: 'Language', exact: true }).click();
+  await page.getByLabel('Language').selectOption('zh-CN');
+  await page.locator('.settings-nav').getByRole('button', { name: '模型', exact: true }).click();
+  for (const [name, question] of [
+    ['Spare', '要移除配置“Spare”吗？'],
+    ['Main', '要移除配置“Main”及其保存的密钥吗？'],
+  ] as const) {
+    const row = page.getByTestId(`profile-${name}`);
+    await row.getByRole('button', { name: '移除' }).click();
+    const ask = row.getByRole('alertdialog', { name: question });
+    await expect(ask).toBeVisible();
+    await ask.getByRole('button', { name: '取消' }).click();
+    await expect(ask).toHaveCount(0);
+  }
 });
 
 test('exporting the servers with their secrets writes the file only after the user confirms in the app', async ({ page, shell }) => {

@@ -2,7 +2,8 @@
  * Conversations that last, through the UI in Chromium: a conversation with a tool call survives a
  * page reload and a core restart and the next request carries its history; search finds a word
  * that appears only in a tool result and opens the conversation at the hit; rename, export
- * (file contents checked), delete; edit-and-resend and regenerate replace what they should; two
+ * (file contents checked), delete; edit-and-resend and regenerate replace what they should (the
+ * edit box sends on Enter like the composer, Shift+Enter a new line, Escape cancels); two
  * conversations stream at once; keyboard shortcuts; search results never scroll sideways.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -148,15 +149,42 @@ test('edit-and-resend and regenerate replace what they should', async ({ page, s
   // Only the last user message offers Edit.
   await expect(page.getByTestId('msg-user').first().locator('..').getByRole('button', { name: 'Edit' })).toHaveCount(0);
   const last = page.locator('.msg-wrap.user').last();
+  const box = page.getByLabel('Edit message');
+  const n = model.requests.length;
+  // Escape cancels the edit: nothing is sent, the message stays as it was.
   await last.hover();
   await last.getByRole('button', { name: 'Edit' }).click();
-  await page.getByLabel('Edit message').fill('second, edited');
-  const n = model.requests.length;
+  await box.fill('not to be sent');
+  await box.press('Escape');
+  await expect(box).toHaveCount(0);
+  await expect(page.getByTestId('msg-user')).toHaveText(['first', 'second']);
+
+  // The edit box takes the composer's keys: Shift+Enter is a new line, Enter while an input method
+  // composes is the composition's, Enter sends.
+  await last.hover();
+  await last.getByRole('button', { name: 'Edit' }).click();
+  await box.fill('second,');
+  await box.press('Shift+Enter');
+  await box.pressSequentially('edited');
+  await expect(box).toHaveValue('second,\nedited');
+  await box.dispatchEvent('keydown', { key: 'Enter', code: 'Enter', isComposing: true, bubbles: true, cancelable: true });
+  await expect(box).toBeVisible();
+  await box.press('Enter');
+  await expect(box).toHaveCount(0);
+  await expect(page.getByTestId('msg-assistant').last()).toHaveText(/^echo \d+: second,\s+edited$/);
+  await expect(page.getByTestId('msg-assistant')).toHaveCount(2);
+  expect(model.requests.length, 'one request: only the Enter that was not composing sent').toBe(n + 1);
+  expect(model.requests[n]!.body.messages.map((m) => textOf(m))).toEqual([`first`, expect.stringMatching(/^echo \d+: first$/), 'second,\nedited']);
+
+  // Save and send still sends what the box holds.
+  await last.hover();
+  await last.getByRole('button', { name: 'Edit' }).click();
+  await box.fill('second, edited');
   await page.getByRole('button', { name: 'Save and send' }).click();
   await expect(page.getByTestId('msg-assistant').last()).toHaveText(/^echo \d+: second, edited$/);
   await expect(page.getByTestId('msg-user')).toHaveText(['first', 'second, edited']);
   await expect(page.getByTestId('msg-assistant')).toHaveCount(2);
-  const sent = model.requests[n]!.body.messages;
+  const sent = model.requests[n + 1]!.body.messages;
   expect(sent.map((m) => textOf(m))).toEqual([`first`, expect.stringMatching(/^echo \d+: first$/), 'second, edited']);
 
   // Regenerate: a new answer replaces the last one.

@@ -6,9 +6,10 @@
  * - a message over the limit gets a counter and cannot be sent; schema refusals read as sentences
  *   beside their field, never as raw validator text; a text attached as a file that cannot fit
  *   the model's context window says so when it is attached, with the numbers;
- * - the model profile form: an empty form saved shows every problem at once beside its field, with
- *   placeholders that read as examples; a base URL without http(s)://, duplicate names, the one
- *   model a test finds, a stale connection error;
+ * - the model profile form: an empty form saved shows every problem at once beside its field (an
+ *   empty base URL is required, not mistyped), with placeholders that read as examples; a base URL
+ *   without http(s)://, duplicate names, the one model a test finds, a stale connection error; a
+ *   new profile's form starts without the last test's result;
  * - Import: nothing to import, several skipped entries counted, an env variable given twice; the
  *   Add form refuses two rows of one name beside the row;
  * - in 简体中文 the same refusals are Chinese sentences.
@@ -163,9 +164,9 @@ test('model profile form: scheme, raw validator text, duplicate names, the one m
   await expect(page.getByLabel('Base URL')).toHaveAttribute('placeholder', 'e.g. https://api.openai.com/v1');
   await expect(page.getByLabel('Model name')).toHaveAttribute('placeholder', 'e.g. gpt-4o-mini');
   await expect(page.getByTestId('context-window-source')).toHaveText('');
-  // Saved empty: every problem at once, each beside its field.
+  // Saved empty: every problem at once, each beside its field; an empty address is missing, not mistyped.
   await page.getByRole('button', { name: 'Save model' }).click();
-  await expect(alertBeside('Base URL')).toHaveText('Start the base URL with https:// (or http:// for a server on this computer or network), e.g. https://api.openai.com/v1.');
+  await expect(alertBeside('Base URL')).toHaveText('The base URL is required.');
   await expect(alertBeside('Model name')).toHaveText('The model name is required.');
   await expect(page.getByLabel('Model name')).toHaveAttribute('aria-invalid', 'true');
   await page.screenshot({ path: path.join(SCREENSHOTS, 'forms-profile-empty.png') });
@@ -204,9 +205,16 @@ test('model profile form: scheme, raw validator text, duplicate names, the one m
   await page.getByRole('button', { name: 'Save model' }).click();
   await expect(page.getByRole('status')).toHaveText('Saved.');
   await expect(page.getByTestId('profile-Work')).toBeVisible();
+  // The saved profile's form checks its connection at once.
+  await expect(page.getByTestId('connection-result')).toHaveText('Connected. The provider lists 1 model.');
+
+  // A new profile's form starts with no test result and no model list of the other profile.
+  await page.getByRole('button', { name: '+ New profile' }).click();
+  await expect(page.getByLabel('Profile name')).toHaveValue('');
+  await expect(page.getByTestId('connection-result')).toHaveCount(0);
+  await expect(page.getByLabel('Available models')).toHaveCount(0);
 
   // A second profile with the same name (other case): refused beside the name.
-  await page.getByRole('button', { name: '+ New profile' }).click();
   await page.getByLabel('Profile name').fill(' work ');
   await page.getByLabel('Base URL').fill(oneModel.baseUrl);
   await page.getByLabel('Model name').fill('solo-model');
@@ -214,6 +222,12 @@ test('model profile form: scheme, raw validator text, duplicate names, the one m
   await expect(alertBeside('Profile name')).toHaveText('Another profile has this name: choose another.');
   await page.screenshot({ path: path.join(SCREENSHOTS, 'forms-profile-duplicate.png') });
   await expect(page.getByRole('listitem').filter({ hasText: 'solo-model' })).toHaveCount(1);
+
+  // Another profile's form (here the saved one, opened from the list) starts without a test result too.
+  await page.getByTestId('profile-Work').getByRole('button', { name: 'Work' }).click();
+  await expect(page.getByLabel('Profile name')).toHaveValue('Work');
+  await expect(page.getByTestId('connection-result')).toHaveCount(0);
+  await expect(page.getByLabel('Available models')).toHaveCount(0);
 });
 
 test('import: nothing to import, several skipped entries counted, a variable given twice; the Add form refuses a repeated row', async ({ page, shell }) => {
@@ -270,6 +284,9 @@ test('in 简体中文 the refusals are Chinese sentences beside their field', as
   await page.getByRole('tab', { name: '设置' }).click();
   await page.locator('.settings-nav').getByRole('button', { name: '模型', exact: true }).click();
   const form = page.getByTestId('profile-form');
+  // Saved empty: the base URL is missing (not mistyped), the model name too.
+  await page.getByRole('button', { name: '保存模型' }).click();
+  await expect(form.getByRole('alert')).toHaveText(['基础 URL为必填项。', '模型名称为必填项。']);
   await page.getByLabel('基础 URL').fill('api.example.com/v1');
   await page.getByRole('button', { name: '保存模型' }).click();
   // Both problems at once, each beside its field, in Chinese.

@@ -350,17 +350,18 @@ export async function setApprovalMode(page: Page, label: 'Ask for every tool cal
 /**
  * Settings → Model: save a profile with the given fields (a new one when `asNew`, else the form as
  * it is — the first profile on a fresh state dir). `acceptsImages` sets the checkbox explicitly;
- * `contextWindow` is in tokens.
+ * `contextWindow` is in tokens; `apiKey` is stored with the profile.
  */
 export async function saveProfile(
   page: Page,
-  opts: { name: string; baseUrl: string; model: string; acceptsImages?: boolean; contextWindow?: number; asNew?: boolean },
+  opts: { name: string; baseUrl: string; model: string; acceptsImages?: boolean; contextWindow?: number; asNew?: boolean; apiKey?: string },
 ): Promise<void> {
   await openSettings(page, 'Model');
   if (opts.asNew) await page.getByRole('button', { name: '+ New profile' }).click();
   await page.getByLabel('Profile name').fill(opts.name);
   await page.getByLabel('Base URL').fill(opts.baseUrl);
   await page.getByLabel('Model name').fill(opts.model);
+  if (opts.apiKey !== undefined) await page.getByLabel('API key').fill(opts.apiKey);
   if (opts.contextWindow !== undefined) await page.getByLabel('Context window (tokens)').fill(String(opts.contextWindow));
   if (opts.acceptsImages !== undefined) await page.getByLabel(/Model accepts images/).setChecked(opts.acceptsImages);
   await page.getByRole('button', { name: 'Save model' }).click();

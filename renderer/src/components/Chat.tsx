@@ -57,22 +57,48 @@ const ANSWER_NOTE: Partial<Record<Extract<TranscriptItem, { kind: 'assistant' }>
   interrupted: 'chat.answerInterrupted',
 };
 
-/** One user message, with Copy and (for the last one) Edit. */
+/**
+ * One user message, with Copy and (for the last one) Edit. Its edit box takes the keys the
+ * composer does: Enter sends the edit (not while an input method is composing), Shift+Enter makes a
+ * new line; Escape cancels the edit.
+ */
 function UserMessage({ item, editable, running }: { item: Extract<TranscriptItem, { kind: 'user' }>; editable: boolean; running: boolean }) {
   const { t } = useTranslation();
   const editResend = useApp((s) => s.editResend);
   const [editing, setEditing] = useState(false);
   const [text, setText] = useState(item.text);
+  // Between the send and main's answer the edit is not sent again (a held Enter repeats).
+  const [sending, setSending] = useState(false);
+  const canSend = text.trim().length > 0 && !running && !sending;
+  const send = (): void => {
+    setSending(true);
+    void editResend(item.id, text.trim()).then((ok) => {
+      setSending(false);
+      if (ok) setEditing(false);
+    });
+  };
   if (editing)
     return (
       <div className="msg user editing" data-testid="msg-user-edit">
-        <textarea aria-label={t('chat.editMessage')} value={text} onChange={(e) => setText(e.target.value)} autoFocus />
+        <textarea
+          aria-label={t('chat.editMessage')}
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.nativeEvent.isComposing) return;
+            if (e.key === 'Enter' && !e.shiftKey) {
+              e.preventDefault();
+              if (canSend) send();
+            } else if (e.key === 'Escape') {
+              // Esc here cancels the edit only; it does not also stop a running answer (the window's Esc).
+              e.stopPropagation();
+              setEditing(false);
+            }
+          }}
+          autoFocus
+        />
         <div className="row">
-          <button
-            className="primary"
-            disabled={!text.trim() || running}
-            onClick={() => void editResend(item.id, text.trim()).then((ok) => ok && setEditing(false))}
-          >
+          <button className="primary" disabled={!canSend} onClick={send}>
             {t('chat.saveAndSend')}
           </button>
           <button onClick={() => setEditing(false)}>{t('common.cancel')}</button>

@@ -15,7 +15,8 @@ import { ConfirmAsk } from './ConfirmAsk';
 
 /**
  * A profile's Remove button, which asks first in the app's own confirmation under the profile's
- * row (./ConfirmAsk.tsx; Cancel, Escape or a click elsewhere keeps the profile).
+ * row (./ConfirmAsk.tsx; Cancel, Escape or a click elsewhere keeps the profile). The question
+ * names the stored API key only when the profile has one (it goes with the profile).
  */
 function RemoveProfile({ profile, onRemove }: { profile: ModelProfileView; onRemove: () => void }) {
   const { t } = useTranslation();
@@ -29,7 +30,7 @@ function RemoveProfile({ profile, onRemove }: { profile: ModelProfileView; onRem
       {asking && (
         <ConfirmAsk
           testId="profile-remove-confirm"
-          question={t('model.confirmRemove', { name: profile.name })}
+          question={t(profile.api_key.has_value ? 'model.confirmRemove' : 'model.confirmRemoveNoKey', { name: profile.name })}
           confirmLabel={t('common.remove')}
           returnFocus={button}
           onCancel={() => setAsking(false)}

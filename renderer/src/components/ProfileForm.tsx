@@ -56,12 +56,15 @@ export function ProfileForm({ profile, onSaved, isFirst, justSaved = false }: { 
   const [busy, setBusy] = useState(false);
   // Refusals shown beside their field (the form's own checks, or main's by `field`).
   const [fieldErrors, setFieldErrors] = useState<Partial<Record<ProfileField, string>>>({});
-  const schemeError = (): string | null => (hasHttpScheme(baseUrl) ? null : t('profile.errScheme'));
+  // Every provider needs an address (the contract has no default; choosing Anthropic fills its
+  // own): an empty one is "required", one without http(s):// is told how to start.
+  const baseUrlError = (): string | null =>
+    !baseUrl.trim() ? t('validation.required', { field: t('validation.field.base_url') }) : hasHttpScheme(baseUrl) ? null : t('profile.errScheme');
   /** Every problem the form can see itself, each for its own field: all are shown at once. */
   const formErrors = (): Partial<Record<ProfileField, string>> => {
     const out: Partial<Record<ProfileField, string>> = {};
-    const scheme = schemeError();
-    if (scheme) out.base_url = scheme;
+    const address = baseUrlError();
+    if (address) out.base_url = address;
     if (!model.trim()) out.model = t('validation.required', { field: t('validation.field.model') });
     return out;
   };
@@ -101,7 +104,7 @@ export function ProfileForm({ profile, onSaved, isFirst, justSaved = false }: { 
   };
 
   const runTest = async (learnWindow = true) => {
-    const bad = schemeError();
+    const bad = baseUrlError();
     setFieldErrors((f) => ({ ...f, base_url: bad ?? undefined }));
     if (bad) return;
     setTesting(true);

@@ -894,6 +894,7 @@ export const en = {
     default: 'default',
     makeDefault: 'Make default',
     confirmRemove: 'Remove the profile “{{name}}” and its stored key?',
+    confirmRemoveNoKey: 'Remove the profile “{{name}}”?',
     keyInClear: 'key sent unencrypted',
   },
   profile: {

@@ -894,6 +894,7 @@ export const zhCN: Strings = {
     default: '默认',
     makeDefault: '设为默认',
     confirmRemove: '要移除配置“{{name}}”及其保存的密钥吗？',
+    confirmRemoveNoKey: '要移除配置“{{name}}”吗？',
     keyInClear: '密钥未加密传输',
   },
   profile: {

@@ -44,6 +44,8 @@ describe('the sentence the user reads', () => {
       [refusal('chat.send', { conversation_id: 'c', text: 'x'.repeat(200_001) }), 'The message is too long: at most 200,000 characters.'],
       [refusal('profiles.save', { ...profile, model: '' }), 'The model name is required.'],
       [refusal('profiles.save', { ...profile, base_url: 'api.example.com/v1' }), 'The base URL must be a full address starting with https:// (or http://).'],
+      [refusal('profiles.save', { ...profile, base_url: '' }), 'The base URL is required.'],
+      [refusal('profiles.test', { provider: 'openai-compatible', base_url: '' }), 'The base URL is required.'],
       [refusal('catalog.setSettings', { registry_url: 'not a url' }), 'The registry address must be a full address starting with https:// (or http://).'],
       [refusal('catalog.setSettings', { registry_url: 'http://registry.example.com' }), 'The registry address must use https:// (http:// only to this computer).'],
       [refusal('servers.add', { name: 'a b', config: { type: 'local', command: ['x'] } }), 'The name may use letters, digits, “_”, “-” and “.”, and must start with a letter or digit.'],
@@ -60,6 +62,7 @@ describe('the sentence the user reads', () => {
     await i18next.changeLanguage('zh-CN');
     expect(describeError(refusal('chat.send', { conversation_id: 'c', text: 'x'.repeat(200_001) }))).toBe('消息过长：最多 200,000 个字符。');
     expect(describeError(refusal('profiles.save', { ...profile, model: '' }))).toBe('模型名称为必填项。');
+    expect(describeError(refusal('profiles.save', { ...profile, base_url: '' }))).toBe('基础 URL为必填项。');
     expect(describeError(refusal('catalog.setSettings', { registry_url: 'not a url' }))).toBe('注册中心地址必须是以 https://（或 http://）开头的完整地址。');
   });
 
