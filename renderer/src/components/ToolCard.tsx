@@ -59,7 +59,7 @@ export function ToolCard({ call: item }: { call: ToolItem }) {
         </span>
         <span className="tool-meta">
           {how && (
-            <span className="muted small" data-testid="tool-permission">
+            <span className="muted" data-testid="tool-permission">
               {how} ·
             </span>
           )}
