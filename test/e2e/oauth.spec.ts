@@ -194,8 +194,8 @@ test('OAuth sign-in in the browser, tool call, silent refresh, restart without b
   await page.keyboard.press('Escape');
   await expect(c.getByRole('button', { name: 'Sign in' })).toHaveCount(0);
   await c.getByRole('button', { name: 'Tools' }).click();
-  await expect(c.getByTestId('tools-list')).toContainText(`${NAME}__echo`);
-  await expect(c.getByTestId('tools-list')).toContainText(`${NAME}__whoami`);
+  await expect(c.getByTestId('tools-list').getByTestId('tool-echo')).toBeVisible();
+  await expect(c.getByTestId('tools-list').getByTestId('tool-whoami')).toBeVisible();
   expect(world.stats.codeGrants).toBe(1);
   expect(world.stats.registrations).toBe(1);
   await expect.poll(() => portIsFree(callbackPort), { message: 'the loopback listener is closed after the callback' }).toBe(true);

@@ -283,8 +283,13 @@ test.describe('Chat', () => {
     const card = await addLocalServer(page, { name: 'echoer', command: bashCommand });
     await expectStatus(card, 'ready');
     await card.getByRole('button', { name: 'Tools' }).click();
-    await expect(card.getByTestId('tools-list')).toContainText('echoer__echo');
-    await expect(card.getByTestId('tools-list')).toContainText('echoer__upper');
+    // Each tool by its own name; the name the model sees (plainly server__tool here) in its tooltip.
+    for (const name of ['echo', 'upper']) {
+      const row = card.getByTestId(`tool-${name}`);
+      await expect(row.locator('.tool-row-name .mono').first()).toHaveText(name);
+      await expect(row.locator('.tool-row-name .mono').first()).toHaveAttribute('title', `The name the model sees: echoer__${name}`);
+      await expect(row).not.toContainText(`echoer__${name}`);
+    }
 
     await openChat(page);
     await sendMessage(page, 'call __echo {"text":"hello from the bash server"}');

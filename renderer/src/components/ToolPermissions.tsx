@@ -63,9 +63,12 @@ export function ServerToolsPanel({ server }: { server: ServerView }) {
           <div className="tool-row-main">
             <span className="tool-row-name">
               <Icon icon={server.protocol?.tool_icons[tool.original_name]} name={tool.original_name} />
-              <span className="mono">{tool.original_name}</span>
+              <span className="mono" title={offeredToModel(tool) ? `${t('toolPerms.modelName')}: ${tool.name}` : undefined}>
+                {tool.original_name}
+              </span>
               {tool.title && tool.title !== tool.original_name && <span className="muted"> — {tool.title}</span>}
-              {offeredToModel(tool) && (
+              {/* The name the model sees, where it is not simply server__tool (sanitized, shortened or renamed); else in the tooltip. */}
+              {offeredToModel(tool) && tool.name !== `${server.name}__${tool.original_name}` && (
                 <span className="muted small mono" title={t('toolPerms.modelName')}>
                   {' '}
                   {tool.name}
