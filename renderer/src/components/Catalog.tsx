@@ -371,7 +371,7 @@ export function CatalogPanel() {
               </p>
             )}
             {results.page.source.kind === 'cache' && (
-              <div className="banner warning" role="status" data-testid="catalog-offline">
+              <div className="banner warning banner-prose" role="status" data-testid="catalog-offline">
                 {t('catalog.offline', { age: age(results.page.fetched_at ?? Date.now()) })}{' '}
                 <span className="muted">
                   {t('catalog.reason')}{t('common.colon')}<CatalogWhy reason={results.page.source.reason} />
@@ -379,7 +379,7 @@ export function CatalogPanel() {
               </div>
             )}
             {results.page.source.kind === 'none' && (
-              <div className="banner warning" role="alert" data-testid="catalog-offline">
+              <div className="banner warning banner-prose" role="alert" data-testid="catalog-offline">
                 {t('catalog.nothing')}{' '}
                 <span className="muted">
                   {t('catalog.reason')}{t('common.colon')}<CatalogWhy reason={results.page.source.reason} />
