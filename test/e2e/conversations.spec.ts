@@ -89,6 +89,8 @@ test('a conversation with a tool call survives reload and restart, is found by a
   const hit = sidebar.getByTestId('search-hit');
   await expect(hit).toHaveCount(1);
   await expect(hit.locator('mark')).toContainText('xylophone');
+  // Whose words and when: the match is in a tool call, just now.
+  await expect(hit.getByTestId('search-hit-who')).toHaveText('Tool · just now · ');
   await page.screenshot({ path: path.join(SCREENSHOTS, 'search.png') });
   await hit.click();
   await expect(page.locator('.search-hit-item [data-testid="tool-card"]')).toBeVisible();
@@ -344,7 +346,7 @@ test('search highlights come from the search engine: a message holding the old m
   await expect(hit.locator('mark')).toHaveCount(1);
   await expect(hit.locator('mark')).toHaveText('quokka');
   // Everything else is text, every planted character as it was.
-  expect(await hit.locator('.conv-snippet').evaluate((e) => e.textContent)).toBe(planted);
+  expect(await hit.locator('.conv-snippet-text').evaluate((e) => e.textContent)).toBe(planted);
   await page.getByRole('searchbox', { name: 'Search conversations' }).fill('fake');
   await expect(hit.locator('mark')).toHaveCount(1);
   await expect(hit.locator('mark')).toHaveText('fake');

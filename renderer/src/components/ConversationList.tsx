@@ -113,14 +113,22 @@ function Row({ c, active }: { c: ConversationSummary; active: boolean }) {
   );
 }
 
+/** One search hit: its conversation's title, whose words and when, and the words around the match. */
 function Hit({ hit }: { hit: SearchHit }) {
+  const { t } = useTranslation();
   const open = useApp((s) => s.openConversation);
   return (
     <li className="conv-row" data-testid="search-hit">
       <button className="conv-open" onClick={() => void open(hit.conversation_id, hit.item_id)} title={`${hit.title}\n${hit.snippet.map((s) => s.text).join('')}`}>
         <span className="conv-title">{hit.title}</span>
         <span className="conv-snippet small">
-          <Snippet segments={hit.snippet} />
+          {/* Whose words and when, so two hits of one conversation tell apart. */}
+          <span className="muted" data-testid="search-hit-who">
+            {t(`sidebar.hitKind.${hit.kind}`)} · {when(hit.ts)} ·{' '}
+          </span>
+          <span className="conv-snippet-text">
+            <Snippet segments={hit.snippet} />
+          </span>
         </span>
       </button>
     </li>

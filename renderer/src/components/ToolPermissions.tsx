@@ -63,7 +63,7 @@ export function ServerToolsPanel({ server }: { server: ServerView }) {
           <div className="tool-row-main">
             <span className="tool-row-name">
               <Icon icon={server.protocol?.tool_icons[tool.original_name]} name={tool.original_name} />
-              <span className="mono" title={offeredToModel(tool) ? `${t('toolPerms.modelName')}: ${tool.name}` : undefined}>
+              <span className="mono" title={offeredToModel(tool) ? `${t('toolPerms.modelName')}${t('common.colon')}${tool.name}` : undefined}>
                 {tool.original_name}
               </span>
               {tool.title && tool.title !== tool.original_name && <span className="muted"> — {tool.title}</span>}

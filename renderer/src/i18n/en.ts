@@ -70,6 +70,7 @@ export const en = {
     rename: 'Rename',
     renameLabel: 'Rename {{title}}',
     deleteLabel: 'Delete {{title}}',
+    hitKind: { user: 'You', assistant: 'Answer', tool: 'Tool', notice: 'Note' },
   },
   conversationsDb: {
     indexRebuilt: 'The search index of your conversations was damaged and has been rebuilt from the saved messages. Nothing was lost.',

@@ -70,6 +70,7 @@ export const zhCN: Strings = {
     rename: '重命名',
     renameLabel: '重命名 {{title}}',
     deleteLabel: '删除 {{title}}',
+    hitKind: { user: '你', assistant: '回答', tool: '工具', notice: '提示' },
   },
   conversationsDb: {
     indexRebuilt: '对话的搜索索引已损坏，已根据保存的消息重建。没有丢失任何内容。',
