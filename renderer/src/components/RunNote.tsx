@@ -33,10 +33,11 @@ export function NoticeText({ item }: { item: NoticeItem }) {
     const host = tools.host_offered ?? [];
     return (
       <span data-testid="run-tools-note" data-stage="offered">
-        {t('runNote.offered', { offered: tools.offered.length, total: tools.total, why })}
-        {!!tools.host_total && <> {t('runNote.hostTools', { count: tools.host_total, offered: host.length })}</>}{' '}
+        {t('runNote.offered', { offered: tools.offered.length, total: tools.total, why })}{' '}
         <details className="run-note-list">
           <summary>{t('runNote.showOffered')}</summary>
+          {/* How the app's own tools were counted is detail: with the list, not in the sentence. */}
+          {!!tools.host_total && <div>{t('runNote.hostTools', { count: tools.host_total, offered: host.length })}</div>}
           <span className="mono small">{[...tools.offered, ...host].join(', ')}</span>
         </details>
       </span>
