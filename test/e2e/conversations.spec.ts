@@ -97,7 +97,7 @@ test('a conversation with a tool call survives reload and restart, is found by a
   await expect(page.getByTestId('msg-user').first()).toHaveText(ask);
   // Input that would break an FTS5 query is plain text.
   await search.fill('"unbalanced AND (NEAR');
-  await expect(sidebar.getByTestId('search-empty')).toContainText('No message matches “"unbalanced AND (NEAR”.');
+  await expect(sidebar.getByTestId('search-empty')).toContainText('No message or title matches “"unbalanced AND (NEAR”.');
   await search.fill('');
 
   // Rename (kept after a reload).
@@ -110,6 +110,16 @@ test('a conversation with a tool call survives reload and restart, is found by a
   await page.reload();
   await expect(sidebar.getByTestId('conversation')).toContainText('Notes reading');
   await expect(page.getByTestId('chat-title')).toHaveText('Notes reading');
+  // Found by its title too (words in any order and case), listed above the message hits.
+  await search.fill('READING notes');
+  const titleHit = sidebar.getByTestId('title-hit');
+  await expect(titleHit).toHaveCount(1);
+  await expect(titleHit.locator('mark')).toHaveText('reading');
+  await expect(titleHit).toContainText('In the title');
+  await page.getByRole('button', { name: '+ New chat' }).click();
+  await titleHit.click();
+  await expect(page.getByTestId('chat-title')).toHaveText('Notes reading');
+  await search.fill('');
 
   // Export as Markdown and as JSON: the files hold the transcript with the tool call.
   const [md] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export Markdown' }).click()]);
@@ -136,7 +146,7 @@ test('a conversation with a tool call survives reload and restart, is found by a
   await page.reload();
   await expect(sidebar.getByTestId('conversation')).toHaveCount(0);
   await search.fill('xylophone');
-  await expect(sidebar.getByTestId('search-empty')).toContainText('No message matches “xylophone”.');
+  await expect(sidebar.getByTestId('search-empty')).toContainText('No message or title matches “xylophone”.');
 });
 
 test('edit-and-resend and regenerate replace what they should', async ({ page, shell }) => {

@@ -48,7 +48,7 @@ test('a fresh state leads through model, folder server and an example prompt; em
   await expect(page.getByRole('textbox', { name: 'Message' })).toBeFocused();
   await page.getByLabel('Search conversations').fill('zebra');
   const noHits = page.getByTestId('search-empty');
-  await expect(noHits).toContainText('No message matches “zebra”.');
+  await expect(noHits).toContainText('No message or title matches “zebra”.');
   await noHits.getByRole('button', { name: 'Clear search' }).click();
   await expect(page.getByLabel('Search conversations')).toHaveValue('');
   await expect(noConversations).toBeVisible();

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ConversationSummary, SearchHit, SnippetSegment } from '../../../preload/contract/index.js';
 import { useApp } from '../store';
 import { formatDate, t as translate, useTranslation } from '../i18n';
@@ -135,7 +135,49 @@ function Hit({ hit }: { hit: SearchHit }) {
   );
 }
 
-/** The sidebar: new chat, search over every message, and the saved conversations. */
+/** At most this many conversations found by their title are listed above the message hits. */
+const TITLE_HITS_MAX = 20;
+
+/**
+ * The saved conversations whose title holds every word of `query` (case-insensitive, any script;
+ * Chinese needs no spaces), newest first. The titles are already in the window, so this asks
+ * main nothing.
+ */
+export function titleMatches(conversations: ConversationSummary[], query: string): ConversationSummary[] {
+  const words = query.toLocaleLowerCase().split(/\s+/).filter(Boolean);
+  if (!words.length) return [];
+  return conversations.filter((c) => words.every((w) => c.title.toLocaleLowerCase().includes(w))).slice(0, TITLE_HITS_MAX);
+}
+
+/** A conversation found by its title: the title with the first word of the query marked. */
+function TitleHit({ conversation: c, query }: { conversation: ConversationSummary; query: string }) {
+  const { t } = useTranslation();
+  const open = useApp((s) => s.openConversation);
+  const word = query.trim().split(/\s+/)[0] ?? '';
+  const at = word ? c.title.toLocaleLowerCase().indexOf(word.toLocaleLowerCase()) : -1;
+  return (
+    <li className="conv-row" data-testid="title-hit">
+      <button className="conv-open" onClick={() => void open(c.id)} title={c.title}>
+        <span className="conv-title">
+          {at < 0 ? (
+            c.title
+          ) : (
+            <>
+              {c.title.slice(0, at)}
+              <mark>{c.title.slice(at, at + word.length)}</mark>
+              {c.title.slice(at + word.length)}
+            </>
+          )}
+        </span>
+        <span className="conv-snippet small muted">
+          {t('sidebar.titleHit')} · {when(c.updated_at)}
+        </span>
+      </button>
+    </li>
+  );
+}
+
+/** The sidebar: new chat, search over every message and title, and the saved conversations. */
 export function ConversationList({ searchRef, composerRef }: { searchRef: React.RefObject<HTMLInputElement | null>; composerRef: React.RefObject<HTMLTextAreaElement | null> }) {
   const { t } = useTranslation();
   const conversations = useApp((s) => s.conversations);
@@ -144,6 +186,7 @@ export function ConversationList({ searchRef, composerRef }: { searchRef: React.
   const hits = useApp((s) => s.searchHits);
   const search = useApp((s) => s.search);
   const newChat = useApp((s) => s.newChat);
+  const titled = useMemo(() => titleMatches(conversations, query), [conversations, query]);
   const [text, setText] = useState(query);
   const [error, setError] = useState<unknown>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
@@ -187,7 +230,10 @@ export function ConversationList({ searchRef, composerRef }: { searchRef: React.
       )}
       {query.trim() ? (
         <ul className="conv-list" aria-label={t('sidebar.searchResults')}>
-          {hits.length === 0 && (
+          {titled.map((c) => (
+            <TitleHit key={`title:${c.id}`} conversation={c} query={query} />
+          ))}
+          {hits.length === 0 && titled.length === 0 && (
             <li className="conv-empty" data-testid="search-empty">
               <p className="muted small">{t('sidebar.noMatches', { query: query.trim() })}</p>
               <button

@@ -55,7 +55,7 @@ export const en = {
     searchPlaceholder: 'Search messages',
     searchTitle: 'Search every message (Ctrl+K)',
     searchResults: 'Search results',
-    noMatches: 'No message matches “{{query}}”.',
+    noMatches: 'No message or title matches “{{query}}”.',
     clearSearch: 'Clear search',
     saved: 'Saved conversations',
     emptyList: 'No conversations yet. They are saved here as you chat.',
@@ -71,6 +71,7 @@ export const en = {
     renameLabel: 'Rename {{title}}',
     deleteLabel: 'Delete {{title}}',
     hitKind: { user: 'You', assistant: 'Answer', tool: 'Tool', notice: 'Note' },
+    titleHit: 'In the title',
   },
   conversationsDb: {
     indexRebuilt: 'The search index of your conversations was damaged and has been rebuilt from the saved messages. Nothing was lost.',

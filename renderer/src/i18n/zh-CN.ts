@@ -55,7 +55,7 @@ export const zhCN: Strings = {
     searchPlaceholder: '搜索消息',
     searchTitle: '搜索所有消息（Ctrl+K）',
     searchResults: '搜索结果',
-    noMatches: '没有消息匹配“{{query}}”。',
+    noMatches: '没有消息或标题匹配“{{query}}”。',
     clearSearch: '清除搜索',
     saved: '已保存的对话',
     emptyList: '还没有对话。对话会自动保存在这里。',
@@ -71,6 +71,7 @@ export const zhCN: Strings = {
     renameLabel: '重命名 {{title}}',
     deleteLabel: '删除 {{title}}',
     hitKind: { user: '你', assistant: '回答', tool: '工具', notice: '提示' },
+    titleHit: '标题中',
   },
   conversationsDb: {
     indexRebuilt: '对话的搜索索引已损坏，已根据保存的消息重建。没有丢失任何内容。',
