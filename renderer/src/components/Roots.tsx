@@ -87,7 +87,7 @@ function RootsEditor({ initial, canPick, onSave, testId, empty }: { initial: str
         <input
           aria-label={t('protocol.rootsPath')}
           aria-invalid={draftError ? true : undefined}
-          className="mono"
+          className="mono roots-path"
           placeholder={t('protocol.rootsPathPlaceholder')}
           value={draft}
           onChange={(e) => (setDraft(e.target.value), setDraftError(null))}
