@@ -46,6 +46,45 @@ async function search(page: Page, query: string): Promise<void> {
   await page.getByRole('button', { name: 'Search', exact: true }).click();
 }
 
+test('a registry address typed while the stored settings are still loading is kept, and Use takes it', async ({ page, shell }) => {
+  // Hold the core's answer to catalog.getSettings until the user has typed: the slow answer must
+  // not overwrite the field (it used to, and Use this registry turned off under the user).
+  let release: () => void = () => undefined;
+  const released = new Promise<void>((r) => (release = r));
+  let held = 0;
+  let delivered = 0;
+  await page.routeWebSocket(/\/ipc\?token=/, (ws) => {
+    const server = ws.connectToServer();
+    const settingsIds = new Set<number>();
+    ws.onMessage((m) => {
+      const msg = JSON.parse(String(m)) as { id?: number; channel?: string };
+      if (msg.channel === 'catalog.getSettings' && typeof msg.id === 'number') settingsIds.add(msg.id);
+      server.send(m);
+    });
+    server.onMessage((m) => {
+      const msg = JSON.parse(String(m)) as { id?: number };
+      if (typeof msg.id === 'number' && settingsIds.has(msg.id)) {
+        held++;
+        void released.then(() => {
+          ws.send(m);
+          delivered++;
+        });
+      } else ws.send(m);
+    });
+  });
+  await openApp(page, shell.current);
+  await openCatalog(page);
+  await expect.poll(() => held).toBeGreaterThan(0);
+  await page.getByLabel('Registry URL').fill(registry.url);
+  release();
+  await expect.poll(() => delivered).toBe(held);
+  // Two frames: the answer is applied and the field rendered.
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await expect(page.getByLabel('Registry URL')).toHaveValue(registry.url);
+  await page.getByRole('button', { name: 'Use this registry' }).click();
+  await expect(page.getByTestId('catalog-source')).toBeVisible();
+});
+
 test('the installed section is never an empty heading: it says what checking does, then what it found', async ({ page, shell }) => {
   await openApp(page, shell.current);
   await openCatalog(page);

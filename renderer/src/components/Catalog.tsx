@@ -298,7 +298,9 @@ export function CatalogPanel() {
   });
 
   useEffect(() => {
-    void loadCatalogSettings().then(() => setUrl(useApp.getState().registryUrl ?? ''));
+    // The stored address fills the field only if the user has not typed one meanwhile:
+    // a slow load must not wipe what they typed (the Use button would turn off under them).
+    void loadCatalogSettings().then(() => setUrl((typed) => typed || (useApp.getState().registryUrl ?? '')));
     if (useApp.getState().catalogResults.kind === 'idle') void searchCatalog('');
   }, [loadCatalogSettings, searchCatalog]);
 
