@@ -95,10 +95,10 @@ async function main(): Promise<void> {
     if (host.tools().length !== servers * perServer) throw new Error(`real: ${host.tools().length} tools registered, expected ${servers * perServer}`);
     const startupRebuildMs = rebuilds.map((r) => r.ms);
 
-    // Time each connection's re-listing of tools (the list_changed handler calls this.refreshTools()).
+    // Time each connection's re-listing of tools (the list_changed handler calls its lists' refreshTools()).
     const refreshes: { server: string; at: number; ms: number }[] = [];
     for (let s = 0; s < servers; s++) {
-      const c = host.connection(`s${s}`)! as unknown as { refreshTools: () => Promise<void> };
+      const c = host.connection(`s${s}`)!.lists as unknown as { refreshTools: () => Promise<void> };
       const real = c.refreshTools.bind(c);
       c.refreshTools = async () => {
         const t = performance.now();

@@ -3,8 +3,8 @@
  * (`starting → ready | error`, `→ closed`). Calls are not serialized: JSON-RPC ids multiplex them.
  * Its other jobs live in main/mcp/connection/ (docs/ARCHITECTURE.md "Processes and rooms"):
  * launching and releasing its transports (launch.ts), the era and transport fallbacks of a start
- * (fallbacks.ts), what a server may ask of the client (client-handlers.ts), listing (listing.ts,
- * list-changes.ts), requests beyond tools (requests.ts), the OAuth background refresh
+ * (fallbacks.ts), what a server may ask of the client (client-handlers.ts), the lists it holds and
+ * listing them (held-lists.ts, listing.ts, list-changes.ts), requests beyond tools (requests.ts), the OAuth background refresh
  * (oauth-refresh.ts), MCP Tasks (tasks.ts).
  */
 import { APPS_CLIENT_CAPABILITIES } from './apps/tool-ui.js';
@@ -30,7 +30,7 @@ import { LogRing } from './connection/log-ring.js';
 import { CLIENT_INFO, NotConnectedError, progressListener, type CallOptions, type ElicitHandler, type SampleHandler } from './connection/types.js';
 import { handlerCapabilities, installClientHandlers, sendRootsChanged, type ClientHandlers } from './connection/client-handlers.js';
 import { SessionLists, type ListsOwner } from './connection/list-changes.js';
-import { checkListedTools, listAll, promptsPage, resourcesPage, toolsPage, type ListName, type PageFetcher } from './connection/listing.js';
+import { HeldLists } from './connection/held-lists.js';
 import { OAuthRefresher } from './connection/oauth-refresh.js';
 import { ServerRequests } from './connection/requests.js';
 import type { TrafficRing } from './inspector/ring.js';
@@ -92,11 +92,25 @@ export class McpConnection {
     return this.current.kind;
   }
 
-  tools: Tool[] = [];
-  resources: Resource[] = [];
-  prompts: Prompt[] = [];
+  /** The tools, resources and prompts as last listed, and their issues (./connection/held-lists.ts). */
+  readonly lists: HeldLists;
+
+  /** The tools as last listed and checked; empty when not ready. */
+  get tools(): Tool[] {
+    return this.lists.tools;
+  }
+
+  /** The resources as last listed. */
+  get resources(): Resource[] {
+    return this.lists.resources;
+  }
+
+  /** The prompts as last listed. */
+  get prompts(): Prompt[] {
+    return this.lists.prompts;
+  }
+
   serverInfo: { name: string; version: string } | null = null;
-  private listIssues: Record<'tools' | 'resources' | 'prompts', ServerIssue[]> = { tools: [], resources: [], prompts: [] };
   /** When the server became ready (ms epoch), or null if it never did. */
   readyAt: number | null = null;
   readonly log: LogRing;
@@ -148,6 +162,12 @@ export class McpConnection {
     // A restarted server keeps one log across its processes, so the Logs view shows the history.
     this.log = log ?? new LogRing();
     this.id = this.log.nextOrigin();
+    this.lists = new HeldLists({
+      server: name,
+      client: () => this.client,
+      modernHttp: () => this.descriptor.remote && this.client?.getProtocolEra() === 'modern',
+      note: (text) => this.note('lifecycle', text),
+    });
     this.launches = new ConnectionLaunch({
       name,
       config,
@@ -167,7 +187,7 @@ export class McpConnection {
             closed: () => this.closing,
             note: (text) => this.note('lifecycle', text),
             authLost: async (kind) => {
-              this.tools = [];
+              this.lists.tools = [];
               this.setState({ kind: 'needs_auth', reason: kind });
               await this.closeTransport();
             },
@@ -363,12 +383,12 @@ export class McpConnection {
     client.onerror = (err) => {
       // Protocol-level oddities (unknown response ids, dropped oversized messages, an optional GET
       // stream the server does not offer) are logged, not fatal.
-      this.note('lifecycle', `protocol: ${err instanceof Error ? err.message : String(err)}`);
+      this.note('protocol', err instanceof Error ? err.message : String(err));
     };
     client.onclose = () => {
       if (this.closing || this.client !== client || this.reopening) return;
       if (this.status === 'ready') {
-        this.tools = [];
+        this.lists.tools = [];
         this.failure({ kind: 'exited', running: true, exit: this.exitInfo(), server_message: null });
       }
     };
@@ -417,45 +437,14 @@ export class McpConnection {
   /** What every session's lists (main/mcp/connection/list-changes.ts) need of this connection; one per connection. */
   private readonly listsOwner: ListsOwner = {
     isCurrent: (session) => !this.closing && this.client === session,
-    relist: (what, timeoutMs) => (what === 'tools' ? this.refreshTools(timeoutMs) : what === 'resources' ? this.refreshResources(timeoutMs) : this.refreshPrompts(timeoutMs)),
+    relist: (what, timeoutMs) => this.lists.refresh(what, timeoutMs ?? this.config.timeout_seconds * 1000),
     changed: () => this.onChange(this),
     note: (text) => this.note('lifecycle', text),
   };
 
-  /** One whole list through main/mcp/connection/listing.ts, keeping its issues. @throws NotConnectedError, or a failed page's error. */
-  private async listAll<T>(capability: ListName, page: PageFetcher<T>, key: (item: T) => unknown, timeoutMs: number): Promise<T[]> {
-    const client = this.client;
-    if (!client) throw new NotConnectedError(`Server "${this.name}" is not connected.`);
-    const r = await listAll(client, capability, page, key, timeoutMs, this.listIssues[capability], (text) => this.note('lifecycle', text));
-    this.listIssues[capability] = r.issues;
-    return r.items;
-  }
-
-  /** Re-list every page of resources (MCP spec "Resources: Listing Resources"). */
-  async refreshResources(timeoutMs = this.config.timeout_seconds * 1000): Promise<void> {
-    this.resources = await this.listAll('resources', resourcesPage, (r) => r.uri, timeoutMs);
-  }
-
-  /** Re-list every page of prompts (MCP spec "Prompts: Listing Prompts"). */
-  async refreshPrompts(timeoutMs = this.config.timeout_seconds * 1000): Promise<void> {
-    this.prompts = await this.listAll('prompts', promptsPage, (p) => p.name, timeoutMs);
-  }
-
-  /**
-   * Re-list every page of tools (MCP spec "Tools: Listing Tools"), then check them one by one
-   * (main/mcp/tool-check.ts): a malformed tool is left out with an issue naming it.
-   */
-  async refreshTools(timeoutMs = this.config.timeout_seconds * 1000): Promise<void> {
-    const listed = await this.listAll('tools', toolsPage, (t) => t.name, timeoutMs);
-    // SEP-2243: over HTTP on 2026-07-28 a tool with invalid x-mcp-header declarations is left out.
-    const checked = checkListedTools(listed, this.descriptor.remote && this.client?.getProtocolEra() === 'modern', (text) => this.note('lifecycle', text));
-    this.tools = checked.tools;
-    this.listIssues.tools = [...this.listIssues.tools.filter((i) => i.kind === 'list_stopped'), ...checked.issues];
-  }
-
   /** Problems with parts of what the server lists (left-out tools, stopped listings), for the view. */
   get issues(): ServerIssue[] {
-    return [...this.listIssues.tools, ...this.listIssues.resources, ...this.listIssues.prompts];
+    return this.lists.issues;
   }
 
   /**
@@ -536,7 +525,7 @@ export class McpConnection {
     const kind = this.oauth ? classifyAuthFailure(err, this.oauth) : null;
     if (!kind || this.status !== 'ready') return false;
     this.note('lifecycle', `a request was refused: ${kind.replace('_', ' ')}`);
-    this.tools = [];
+    this.lists.tools = [];
     this.setState({ kind: 'needs_auth', reason: kind });
     void this.closeTransport();
     return true;
@@ -560,9 +549,7 @@ export class McpConnection {
     if (this.closing) return;
     this.closing = true;
     this.refresher?.stop();
-    this.tools = [];
-    this.resources = [];
-    this.prompts = [];
+    this.lists.clear();
     this.note('lifecycle', why ? `closing: ${why}` : 'closing');
     await this.closeTransport();
     await this.startPromise?.catch(() => undefined);

@@ -175,9 +175,11 @@ export interface LogEntry {
   /**
    * `server`: the server's own log notification (MCP `notifications/message`), as `level logger: data`;
    * `view`: a log message from one of the server's MCP App views (the view's `notifications/message`
-   * over the app bridge), in the same form.
+   * over the app bridge), in the same form; `protocol`: what the SDK client reported about the
+   * session without failing it (a response to no request, a dropped oversized message, an optional
+   * stream the server does not offer).
    */
-  source: 'stderr' | 'stdout' | 'lifecycle' | 'server' | 'view';
+  source: 'stderr' | 'stdout' | 'lifecycle' | 'protocol' | 'server' | 'view';
   text: string;
 }
 

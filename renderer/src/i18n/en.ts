@@ -12,7 +12,7 @@ export const en = {
     bridgeLost: 'Lost the connection to the app core. Reconnecting… If you stopped it, start it again with npm run web and open the link it prints (a new start may use another port).',
     bridgeNoToken: 'This page needs its access token: open the link that npm run web printed in the terminal (it ends with #token=…).',
     staleToken:
-      'The app core was restarted, so this tab’s access link no longer works. Your servers and settings are kept: open the new link that npm run web printed (it ends with #token=…).',
+      'The app core was restarted, so this tab’s access link no longer works. Open the new link that npm run web printed (it ends with #token=…); it shows what that core has saved.',
     staleNothing: 'Nothing is shown here until you open the new link.',
     dismiss: 'Dismiss',
     dismissWarning: 'Dismiss warning',

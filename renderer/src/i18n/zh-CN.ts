@@ -12,7 +12,7 @@ export const zhCN: Strings = {
     tabSettings: '设置',
     bridgeLost: '与应用核心的连接已断开，正在重新连接……如果你停止了它，请用 npm run web 重新启动，并打开它打印的新链接（重新启动后端口可能不同）。',
     bridgeNoToken: '此页面需要访问令牌：请打开 npm run web 在终端中打印的链接（以 #token=… 结尾）。',
-    staleToken: '应用核心已重启，此标签页的访问链接已失效。你的服务器和设置都已保留：请打开 npm run web 新打印的链接（以 #token=… 结尾）。',
+    staleToken: '应用核心已重启，此标签页的访问链接已失效。请打开 npm run web 新打印的链接（以 #token=… 结尾），那里显示该核心已保存的内容。',
     staleNothing: '打开新链接之前，这里不会显示任何内容。',
     dismiss: '关闭',
     dismissWarning: '关闭警告',

@@ -96,6 +96,15 @@ describe('misbehaving servers', () => {
     expect(c.tools.map((t) => t.name)).toEqual(['t0', 'tNaN']);
   });
 
+  it('a response to no request is logged as a protocol line, and the server stays ready', async () => {
+    const c = new McpConnection('stray', local([process.execPath, RAW, 'stray-response'], 5));
+    open.push(c);
+    await c.start();
+    expect(c.status).toBe('ready');
+    expect(await waitFor(() => c.log.all().some((e) => e.source === 'protocol' && /987654/.test(e.text)), 5000)).toBe(true);
+    expect(c.status).toBe('ready');
+  });
+
   it('a stderr flood is kept bounded in the log and the server still works', async () => {
     const c = new McpConnection('flood', local([process.execPath, RAW, 'flood'], 10));
     open.push(c);
