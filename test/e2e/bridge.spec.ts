@@ -27,8 +27,8 @@ test('after a core restart, a tab with the old token says plainly what to do ins
   await shell.restart({ samePort: true });
   const stale = page.getByTestId('bridge-stale');
   await expect(stale).toBeVisible({ timeout: 15_000 });
-  await expect(stale).toContainText('open the new link that npm run web printed');
-  await expect(stale).toContainText('settings are kept');
+  await expect(stale).toContainText('Open the new link that npm run web printed');
+  await expect(stale).toContainText('it shows what that core has saved');
   // It stays that way (no endless "Reconnecting…"), and shows no empty lists that look like loss.
   await page.waitForTimeout(3000);
   await expect(page.getByTestId('bridge-lost')).toHaveCount(0);
