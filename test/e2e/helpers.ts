@@ -325,7 +325,22 @@ export function serverCard(page: Page, name: string): Locator {
 
 /** Wait until a server card shows a status. */
 export async function expectStatus(card: Locator, status: string | RegExp, timeout = 30_000): Promise<void> {
-  await expect(card.getByTestId('server-status')).toHaveText(status, { timeout });
+  try {
+    await expect(card.getByTestId('server-status')).toHaveText(status, { timeout });
+  } catch (err) {
+    // Say what the server's log held: a status that never came is otherwise hard to explain
+    // from a CI run (best effort, a few seconds at most).
+    const log = await serverLogText(card).catch((e: unknown) => `(its log could not be read: ${(e as Error).message})`);
+    (err as Error).message += `\n\nThe server's log:\n${log}`;
+    throw err;
+  }
+}
+
+/** The text of a server card's Logs (opened through its actions). */
+async function serverLogText(card: Locator): Promise<string> {
+  const logs = card.getByTestId('server-logs');
+  if (!(await logs.isVisible())) await (await cardAction(card, 'Logs')).click({ timeout: 3000 });
+  return await logs.innerText({ timeout: 3000 });
 }
 
 /** Type a message in the chat and send it with the Send button. */
