@@ -186,6 +186,13 @@ export interface LogEntry {
 /** The masked view of one server: config (secrets masked) + live state. Produced only by `toView()`. */
 export interface ServerView {
   name: string;
+  /**
+   * When main produced this view: a counter of the app core's run, shared by every server, so a
+   * higher `seq` is a newer view. A reply's view and an event's view of one server can reach the
+   * window in either order; the window keeps the one with the higher `seq` (docs/ARCHITECTURE.md
+   * "Status").
+   */
+  seq: number;
   type: 'local' | 'http' | 'sse';
   /** The command line with every secret argument shown as `***`. */
   command: string[];

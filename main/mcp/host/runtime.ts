@@ -115,11 +115,15 @@ export class ServerRuntime {
     const cfg = this.store.get(name);
     if (!cfg) throw noSuchServer(name);
     const conn = this.conns.get(name);
-    return toView(name, cfg, conn, this.tools.ofServer(name), this.tools.renames(name), this.recovery.view(name), this.oauth.authStatus(name, conn), this.deps.protocol?.defaultRoots() ?? [], this.store.namespaceMates(name), this.deps.isKnownSecret, this.deps.sandbox, (tool) =>
+    const view = toView(name, cfg, conn, this.tools.ofServer(name), this.tools.renames(name), this.recovery.view(name), this.oauth.authStatus(name, conn), this.deps.protocol?.defaultRoots() ?? [], this.store.namespaceMates(name), this.deps.isKnownSecret, this.deps.sandbox, (tool) =>
       this.tools.pinOf(name, tool),
       (tool) => this.pins.holdUnaccepted() && this.tools.pinOf(name, tool).kind !== 'pinned',
     );
+    return { ...view, seq: ++this.viewSeq };
   }
+
+  /** The `seq` of the last view produced (ServerView.seq: newer views have higher ones). */
+  private viewSeq = 0;
 
   /** A tool's stored per-tool setting: a configured server's (mcp_servers.json) or a host tool's (`@host`, host_tools.json). */
   toolSetting(server: string, tool: string): Readonly<ToolSetting> | undefined {

@@ -114,7 +114,8 @@ function sandboxView(cfg: ServerConfig, conn: McpConnection | undefined, launche
  * Produce the masked view of one server: config with every secret masked (env/header values,
  * secret arguments, URL userinfo and query values), plus live state ({@link serverState}). `namespaceMates`: other
  * configured servers whose tools share this one's namespace (`shares_namespace_with`). The only
- * producer of server objects that leave main (docs/ARCHITECTURE.md "Masked views only").
+ * producer of server objects that leave main (docs/ARCHITECTURE.md "Masked views only"); the host
+ * stamps its `seq`.
  * @param isKnownSecret whether a value is a stored secret (masks a command argument equal to one)
  * @param sandbox the app's sandbox launcher (null: local servers run unsandboxed, and their view says so)
  * @param pinOf a listed tool's definition against its pin, by real name (main/mcp/pins/)
@@ -134,7 +135,7 @@ export function toView(
   sandbox: SandboxLauncher | null = null,
   pinOf: (tool: string) => ToolPinStatus = () => ({ kind: 'pinned' }),
   held: (tool: string) => boolean = () => false,
-): ServerView {
+): Omit<ServerView, 'seq'> {
   const state = serverState(cfg.enabled, conn, recovery);
   const status = state.kind;
   return {

@@ -22,6 +22,11 @@ export interface ServersSlice {
   renameServer(from: string, view: ServerView): void;
 }
 
+/** The newer of the view held and one that arrived (ServerView.seq); the arrived one on a tie. */
+function newer(held: ServerView | undefined, arrived: ServerView): ServerView {
+  return held && held.seq > arrived.seq ? held : arrived;
+}
+
 export const createServersSlice: StateCreator<AppState, [], [], ServersSlice> = (set) => ({
   servers: {},
   serverOrder: [],
@@ -31,13 +36,18 @@ export const createServersSlice: StateCreator<AppState, [], [], ServersSlice> = 
   },
   async loadServers() {
     const list = await call('servers.list', {});
-    set({ servers: Object.fromEntries(list.map((s) => [s.name, s])), serverOrder: list.map((s) => s.name) });
+    // An event that came while the list was on its way may hold a newer view of a server: keep it.
+    set((s) => ({ servers: Object.fromEntries(list.map((v) => [v.name, newer(s.servers[v.name], v)])), serverOrder: list.map((v) => v.name) }));
   },
   upsertServer(view) {
-    set((s) => ({
-      servers: { ...s.servers, [view.name]: view },
-      serverOrder: s.serverOrder.includes(view.name) ? s.serverOrder : [...s.serverOrder, view.name],
-    }));
+    set((s) => {
+      // A reply's view can arrive after an event's newer one (the server became ready meanwhile).
+      if (newer(s.servers[view.name], view) !== view) return s;
+      return {
+        servers: { ...s.servers, [view.name]: view },
+        serverOrder: s.serverOrder.includes(view.name) ? s.serverOrder : [...s.serverOrder, view.name],
+      };
+    });
   },
   renameServer(from, view) {
     const to = view.name;
