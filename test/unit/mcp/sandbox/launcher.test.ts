@@ -14,13 +14,13 @@ import { Client } from '@modelcontextprotocol/client';
 import { ManagedStdioTransport } from '../../../../main/mcp/stdio.js';
 import { SandboxLauncher, type SandboxedLaunch } from '../../../../main/mcp/sandbox/launcher.js';
 import { SandboxSupport } from '../../../../main/mcp/sandbox/support.js';
+import { sandboxRunsHere, SKIPPED_WITHOUT_BWRAP } from './availability.js';
 import { DEFAULT_SANDBOX_SETTINGS, type SandboxDenial, type SandboxSettings } from '../../../../preload/contract/index.js';
 import { ROOT, makeTempDir, removeDir } from '../../helpers.js';
 
 const PROBE = path.join(ROOT, 'test/fixtures/sandbox-probe-server.mjs');
 const support = new SandboxSupport();
-const verdict = await support.verdict();
-if (!verdict.ok) console.warn(`sandbox tests skipped: bubblewrap cannot run here (${verdict.state.reason}${verdict.state.detail ? `: ${verdict.state.detail}` : ''})`);
+const runs = await sandboxRunsHere(support);
 
 interface Running {
   client: Client;
@@ -30,7 +30,7 @@ interface Running {
   close(): Promise<void>;
 }
 
-describe.skipIf(!verdict.ok)('sandbox (bubblewrap)', () => {
+describe.skipIf(!runs)(`sandbox (bubblewrap) ${SKIPPED_WITHOUT_BWRAP}`, () => {
   let base: string;
   let stateDir: string;
   let home: string;

@@ -13,14 +13,14 @@ import { ConfigStore } from '../../../../main/mcp/config.js';
 import { McpHost } from '../../../../main/mcp/host.js';
 import { SandboxLauncher } from '../../../../main/mcp/sandbox/launcher.js';
 import { SandboxSupport } from '../../../../main/mcp/sandbox/support.js';
+import { sandboxRunsHere, SKIPPED_WITHOUT_BWRAP } from './availability.js';
 import { BASH_SERVER, ROOT, localServer, makeTempDir, removeDir, waitFor, waitNoChildren } from '../../helpers.js';
 
 const FS_SERVER = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
 const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const PROBE = path.join(ROOT, 'test/fixtures/sandbox-probe-server.mjs');
 const support = new SandboxSupport();
-const verdict = await support.verdict();
-if (!verdict.ok) console.warn(`sandbox tests skipped: bubblewrap cannot run here (${verdict.state.reason})`);
+const runs = await sandboxRunsHere(support);
 
 function text(r: { content?: unknown }): string {
   return ((r.content ?? []) as { type: string; text?: string }[]).map((c) => c.text ?? '').join('\n');
@@ -55,7 +55,7 @@ function descendsFrom(p: number, root: number): boolean {
   return false;
 }
 
-describe.skipIf(!verdict.ok)('real servers in the sandbox', () => {
+describe.skipIf(!runs)(`real servers in the sandbox ${SKIPPED_WITHOUT_BWRAP}`, () => {
   let stateDir: string;
   let work: string;
   let outside: string;
@@ -160,7 +160,7 @@ describe.skipIf(!verdict.ok)('real servers in the sandbox', () => {
   });
 });
 
-describe.skipIf(!verdict.ok)('a sandboxed server and the app', () => {
+describe.skipIf(!runs)(`a sandboxed server and the app ${SKIPPED_WITHOUT_BWRAP}`, () => {
   it('ends at once when the app is killed with SIGKILL, though it ignores EOF and SIGTERM', async () => {
     const stateDir = makeTempDir('op-sbx-kill-');
     const mark = `mark-${process.pid}-${Date.now()}`;
@@ -179,7 +179,7 @@ describe.skipIf(!verdict.ok)('a sandboxed server and the app', () => {
   });
 });
 
-describe.skipIf(!verdict.ok)('an npx -y server in the sandbox', () => {
+describe.skipIf(!runs)(`an npx -y server in the sandbox ${SKIPPED_WITHOUT_BWRAP}`, () => {
   it('fetches its package through the proxy on first run, and keeps its memory in its scratch folder across restarts', { timeout: 240_000 }, async () => {
     const stateDir = makeTempDir('op-sbx-npx-');
     const store = new ConfigStore(stateDir);
