@@ -20,7 +20,7 @@ import { goodBundle, goodFiles, zipBundle } from '../fixtures/bundles.js';
 import { randomPng } from '../fixtures/png.js';
 import { everythingServer, remoteServer } from '../fixtures/registry-data.js';
 import { startRegistryFixture, type RegistryFixture } from '../fixtures/registry-server.js';
-import { SCREENSHOTS, expect, expectStatus, openApp, serverCard, tempDir, test } from './helpers.js';
+import { SCREENSHOTS, expect, expectStatus, holdReplies, nextPaint, openApp, serverCard, tempDir, test } from './helpers.js';
 
 const TOKEN = 'evt_catalogE2E_7c1d9e0f2a3b4c5d';
 
@@ -49,37 +49,14 @@ async function search(page: Page, query: string): Promise<void> {
 test('a registry address typed while the stored settings are still loading is kept, and Use takes it', async ({ page, shell }) => {
   // Hold the core's answer to catalog.getSettings until the user has typed: the slow answer must
   // not overwrite the field (it used to, and Use this registry turned off under the user).
-  let release: () => void = () => undefined;
-  const released = new Promise<void>((r) => (release = r));
-  let held = 0;
-  let delivered = 0;
-  await page.routeWebSocket(/\/ipc\?token=/, (ws) => {
-    const server = ws.connectToServer();
-    const settingsIds = new Set<number>();
-    ws.onMessage((m) => {
-      const msg = JSON.parse(String(m)) as { id?: number; channel?: string };
-      if (msg.channel === 'catalog.getSettings' && typeof msg.id === 'number') settingsIds.add(msg.id);
-      server.send(m);
-    });
-    server.onMessage((m) => {
-      const msg = JSON.parse(String(m)) as { id?: number };
-      if (typeof msg.id === 'number' && settingsIds.has(msg.id)) {
-        held++;
-        void released.then(() => {
-          ws.send(m);
-          delivered++;
-        });
-      } else ws.send(m);
-    });
-  });
+  const replies = await holdReplies(page, 'catalog.getSettings');
   await openApp(page, shell.current);
   await openCatalog(page);
-  await expect.poll(() => held).toBeGreaterThan(0);
+  await expect.poll(() => replies.held()).toBeGreaterThan(0);
   await page.getByLabel('Registry URL').fill(registry.url);
-  release();
-  await expect.poll(() => delivered).toBe(held);
-  // Two frames: the answer is applied and the field rendered.
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  replies.release();
+  await expect.poll(() => replies.delivered()).toBe(replies.held());
+  await nextPaint(page);
   await expect(page.getByLabel('Registry URL')).toHaveValue(registry.url);
   await page.getByRole('button', { name: 'Use this registry' }).click();
   await expect(page.getByTestId('catalog-source')).toBeVisible();

@@ -308,6 +308,69 @@ export async function submitLocalServer(page: Page, opts: { name: string; comman
   return form;
 }
 
+/**
+ * Fill the Add-server form for a remote Streamable HTTP server and submit it (Settings → MCP
+ * servers must be open); does not wait for the outcome.
+ */
+export async function submitRemoteServer(page: Page, opts: { name: string; url: string }): Promise<Locator> {
+  const form = await openAddServerForm(page);
+  await form.getByLabel('Server name').fill(opts.name);
+  await form.getByLabel('Server type').selectOption({ label: 'Remote URL (Streamable HTTP)' });
+  await form.getByLabel('URL').fill(opts.url);
+  await form.getByRole('button', { name: 'Add server' }).click();
+  return form;
+}
+
+/** What the window's IPC socket tells a test that holds replies ({@link holdReplies}). */
+export interface HeldReplies {
+  /** Replies held so far. */
+  held(): number;
+  /** Held replies passed on to the window after {@link release}. */
+  delivered(): number;
+  /** Pass every held reply on (and the later ones at once). */
+  release(): void;
+}
+
+/**
+ * Route the window's IPC socket (the browser shell's `/ipc`) through the test: replies to
+ * `channel` are held until `release()`, everything else passes at once. `onEvent` sees each event
+ * as it is passed to the window. Call before the page opens the app.
+ */
+export async function holdReplies(page: Page, channel: string, onEvent: (event: string, payload: unknown) => void = () => undefined): Promise<HeldReplies> {
+  let release: () => void = () => undefined;
+  const released = new Promise<void>((r) => (release = r));
+  let held = 0;
+  let delivered = 0;
+  await page.routeWebSocket(/\/ipc\?token=/, (ws) => {
+    const server = ws.connectToServer();
+    const ids = new Set<number>();
+    ws.onMessage((m) => {
+      const msg = JSON.parse(String(m)) as { id?: number; channel?: string };
+      if (msg.channel === channel && typeof msg.id === 'number') ids.add(msg.id);
+      server.send(m);
+    });
+    server.onMessage((m) => {
+      const msg = JSON.parse(String(m)) as { id?: number; event?: string; payload?: unknown };
+      if (typeof msg.id === 'number' && ids.has(msg.id)) {
+        held++;
+        void released.then(() => {
+          ws.send(m);
+          delivered++;
+        });
+        return;
+      }
+      ws.send(m);
+      if (msg.event) onEvent(msg.event, msg.payload);
+    });
+  });
+  return { held: () => held, delivered: () => delivered, release: () => release() };
+}
+
+/** Wait two animation frames: what the window just received is applied and rendered. */
+export async function nextPaint(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
+
 /** Settings → MCP servers → Add server, expecting success (the form closes, the card appears). */
 export async function addLocalServer(page: Page, opts: { name: string; command: string; env?: Array<[string, string]> }): Promise<Locator> {
   await openSettings(page, 'MCP servers');

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { startFakeModel, type FakeModel } from '../fixtures/fake-model.js';
 import { startHttpFixture } from '../fixtures/http-server.js';
-import { ROOT, SCREENSHOTS, addLocalServer, openAddServerForm, commandLine, configureModel, expect, expectStatus, openApp, openChat, openSettings, sendMessage, serverCard, setApprovalMode, test, cardAction } from './helpers.js';
+import { ROOT, SCREENSHOTS, addLocalServer, commandLine, configureModel, expect, expectStatus, openApp, openChat, openSettings, sendMessage, serverCard, setApprovalMode, submitRemoteServer, test, cardAction } from './helpers.js';
 
 const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const FIXTURE = path.join(ROOT, 'test/fixtures/protocol-server.mjs');
@@ -157,11 +157,7 @@ test('an http server that only speaks legacy SSE says so on its card', async ({ 
   try {
     await openApp(page, shell.current);
     await openSettings(page, 'MCP servers');
-    const form = await openAddServerForm(page);
-    await form.getByLabel('Server name').fill('old');
-    await form.getByLabel('Server type').selectOption({ label: 'Remote URL (Streamable HTTP)' });
-    await form.getByLabel('URL').fill(sse.url);
-    await form.getByRole('button', { name: 'Add server' }).click();
+    await submitRemoteServer(page, { name: 'old', url: sse.url });
     const card = serverCard(page, 'old');
     await expectStatus(card, 'ready');
     await expect(card.getByTestId('sse-fallback')).toHaveText('Legacy SSE fallback');

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ConversationSummary, SearchHit, SnippetSegment } from '../../../preload/contract/index.js';
 import { useApp } from '../store';
+import { titleMatches } from '../title-search';
 import { formatDate, t as translate, useTranslation } from '../i18n';
 import { useWindowedList } from './use-windowed-list';
 import { ErrorText } from './ErrorText';
@@ -133,20 +134,6 @@ function Hit({ hit }: { hit: SearchHit }) {
       </button>
     </li>
   );
-}
-
-/** At most this many conversations found by their title are listed above the message hits. */
-const TITLE_HITS_MAX = 20;
-
-/**
- * The saved conversations whose title holds every word of `query` (case-insensitive, any script;
- * Chinese needs no spaces), newest first. The titles are already in the window, so this asks
- * main nothing.
- */
-export function titleMatches(conversations: ConversationSummary[], query: string): ConversationSummary[] {
-  const words = query.toLocaleLowerCase().split(/\s+/).filter(Boolean);
-  if (!words.length) return [];
-  return conversations.filter((c) => words.every((w) => c.title.toLocaleLowerCase().includes(w))).slice(0, TITLE_HITS_MAX);
 }
 
 /** A conversation found by its title: the title with the first word of the query marked. */
